@@ -1,0 +1,39 @@
+"""Liveness and readiness probes."""
+
+from django.db import connection
+from django.http import HttpRequest, JsonResponse
+
+from config.celery_app import app as celery_app
+
+
+def health(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"status": "ok"})
+
+
+def _database_ok() -> tuple[bool, str]:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as exc:  # any driver error means not ready
+        return False, type(exc).__name__
+    return True, "ok"
+
+
+def _broker_ok() -> tuple[bool, str]:
+    try:
+        with celery_app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=2)
+    except Exception as exc:  # any transport error means not ready
+        return False, type(exc).__name__
+    return True, "ok"
+
+
+def ready(request: HttpRequest) -> JsonResponse:
+    db_ok, db_detail = _database_ok()
+    broker_ok, broker_detail = _broker_ok()
+    ok = db_ok and broker_ok
+    return JsonResponse(
+        {"status": "ok" if ok else "unavailable", "database": db_detail, "broker": broker_detail},
+        status=200 if ok else 503,
+    )

@@ -1,0 +1,21 @@
+"""Test settings: PostgreSQL and a real broker unless the environment says otherwise."""
+
+from .base import *  # noqa: F403
+from .base import env
+
+DEBUG = False
+SECRET_KEY = env("DJANGO_SECRET_KEY", default="test-only-insecure-key")
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+REST_FRAMEWORK = {**REST_FRAMEWORK}  # noqa: F405
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
+    **REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+    "auth": "10000/min",
+}
+
+# Each test session gets a queue of its own so that a worker started by the suite never picks up
+# messages left in the broker by an earlier run.
+import uuid  # noqa: E402
+
+CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default=f"ramino-test-{uuid.uuid4().hex[:12]}")
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/0")
+CELERY_BROKER_TRANSPORT_OPTIONS = {}

@@ -1,0 +1,27 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config.api.auth import RegisterView, TokenView
+from config.api.health import health, ready
+
+api_v1 = [
+    path("auth/register/", RegisterView.as_view(), name="auth-register"),
+    path("auth/token/", TokenView.as_view(), name="auth-token"),
+    path("", include("ledger.urls")),
+    path("", include("tournaments.urls")),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/v1/", include(api_v1)),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("health/", health, name="health"),
+    path("ready/", ready, name="ready"),
+]
+
+handler400 = "config.api.errors.bad_request"
+handler403 = "config.api.errors.permission_denied"
+handler404 = "config.api.errors.not_found"
+handler500 = "config.api.errors.server_error"

@@ -1,0 +1,122 @@
+"""Suite-wide fixtures: the services the suite needs, and a real Celery worker.
+
+The suite runs on PostgreSQL with a real broker. When either is unreachable the run stops with an
+error instead of skipping (CI sets CI=true; the same holds on a laptop).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _reachable(url: str, default_port: int) -> bool:
+    parsed = urlparse(url)
+    try:
+        socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or default_port), timeout=3).close()
+    except OSError:
+        return False
+    return True
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] != "django.db.backends.postgresql":
+        pytest.exit(
+            "The test suite runs on PostgreSQL: set DATABASE_URL=postgres://... (make test does).", returncode=3
+        )
+    if not _reachable(f"postgres://{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}", 5432):
+        pytest.exit(f"PostgreSQL is not reachable at {db.get('HOST')}:{db.get('PORT')}.", returncode=3)
+    broker = settings.CELERY_BROKER_URL
+    default_port = 5672 if broker.startswith("amqp") else 6379
+    if broker.startswith(("filesystem", "memory")) or not _reachable(broker, default_port):
+        pytest.exit(f"The test suite needs a real, reachable broker; CELERY_BROKER_URL={broker!r}.", returncode=3)
+
+
+def worker_env(database_name: str) -> dict[str, str]:
+    """Environment for a subprocess (worker, gunicorn) that must use the test database and queue."""
+    db = settings.DATABASES["default"]
+    user = db.get("USER") or "postgres"
+    host = db.get("HOST") or "127.0.0.1"
+    port = db.get("PORT") or 5432
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings.test",
+        DATABASE_URL=f"postgres://{user}@{host}:{port}/{database_name}",
+        CELERY_BROKER_URL=settings.CELERY_BROKER_URL,
+        CELERY_TASK_DEFAULT_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+class CeleryWorker:
+    """A real `celery worker` process consuming this session's queue."""
+
+    def __init__(self, env: dict[str, str], log_path: Path) -> None:
+        self.env = env
+        self.log_path = log_path
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        log = self.log_path.open("ab")
+        self.process = subprocess.Popen(
+            [
+                sys.executable, "-m", "celery", "-A", "config", "worker",
+                "--loglevel=INFO", "--concurrency=2", "--pool=prefork",
+                "-Q", self.env["CELERY_TASK_DEFAULT_QUEUE"], "--without-gossip", "--without-mingle",
+                "-n", f"test-{os.getpid()}-{time.monotonic_ns()}@%h",
+            ],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        self._wait_ready()
+
+    def _wait_ready(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.process is not None
+            if self.process.poll() is not None:
+                raise RuntimeError(f"celery worker exited early; see {self.log_path}")
+            if b"ready." in self.log_path.read_bytes():
+                return
+            time.sleep(0.2)
+        raise RuntimeError(f"celery worker not ready after {timeout}s; see {self.log_path}")
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash would."""
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=30)
+            # prefork children die with the parent's pipe; reap any that linger
+            subprocess.run(["pkill", "-9", "-f", f"test-{os.getpid()}"], check=False)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup: None, django_db_blocker: object) -> Iterator[CeleryWorker]:
+    """A real Celery worker on the test database. Tests using it must commit (transactional_db)."""
+    from django.db import connection
+
+    worker = CeleryWorker(worker_env(connection.settings_dict["NAME"]), ROOT / "var" / "test-worker.log")
+    worker.start()
+    yield worker
+    worker.stop()
