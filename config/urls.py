@@ -1,11 +1,11 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.api.auth import RegisterView, TokenView
 from config.api.health import health, ready
 
-api_v1 = [
+api_v1: list[URLPattern | URLResolver] = [
     path("auth/register/", RegisterView.as_view(), name="auth-register"),
     path("auth/token/", TokenView.as_view(), name="auth-token"),
     path("", include("ledger.urls")),

@@ -24,7 +24,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def _reachable(url: str, default_port: int) -> bool:
     parsed = urlparse(url)
     try:
-        socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or default_port), timeout=3).close()
+        socket.create_connection(
+            (parsed.hostname or "127.0.0.1", parsed.port or default_port), timeout=3
+        ).close()
     except OSError:
         return False
     return True
@@ -34,14 +36,17 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     db = settings.DATABASES["default"]
     if db["ENGINE"] != "django.db.backends.postgresql":
         pytest.exit(
-            "The test suite runs on PostgreSQL: set DATABASE_URL=postgres://... (make test does).", returncode=3
+            "The test suite runs on PostgreSQL: set DATABASE_URL=postgres://... (make test does).",
+            returncode=3,
         )
     if not _reachable(f"postgres://{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}", 5432):
         pytest.exit(f"PostgreSQL is not reachable at {db.get('HOST')}:{db.get('PORT')}.", returncode=3)
     broker = settings.CELERY_BROKER_URL
     default_port = 5672 if broker.startswith("amqp") else 6379
     if broker.startswith(("filesystem", "memory")) or not _reachable(broker, default_port):
-        pytest.exit(f"The test suite needs a real, reachable broker; CELERY_BROKER_URL={broker!r}.", returncode=3)
+        pytest.exit(
+            f"The test suite needs a real, reachable broker; CELERY_BROKER_URL={broker!r}.", returncode=3
+        )
 
 
 def worker_env(database_name: str) -> dict[str, str]:
@@ -74,12 +79,26 @@ class CeleryWorker:
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(
             [
-                sys.executable, "-m", "celery", "-A", "config", "worker",
-                "--loglevel=INFO", "--concurrency=2", "--pool=prefork",
-                "-Q", self.env["CELERY_TASK_DEFAULT_QUEUE"], "--without-gossip", "--without-mingle",
-                "-n", f"test-{os.getpid()}-{time.monotonic_ns()}@%h",
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--loglevel=INFO",
+                "--concurrency=2",
+                "--pool=prefork",
+                "-Q",
+                self.env["CELERY_TASK_DEFAULT_QUEUE"],
+                "--without-gossip",
+                "--without-mingle",
+                "-n",
+                f"test-{os.getpid()}-{time.monotonic_ns()}@%h",
             ],
-            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         self._wait_ready()
 

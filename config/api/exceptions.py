@@ -39,7 +39,7 @@ def error_response(
 def _code_for(exc: exceptions.APIException) -> str:
     for cls in type(exc).__mro__:
         if cls in _CODES:
-            return _CODES[cls]  # type: ignore[index]
+            return _CODES[cls]
     return "error"
 
 
@@ -58,8 +58,9 @@ def _details_for(exc: exceptions.APIException) -> dict[str, Any]:
         return {"fields": detail}
     if isinstance(detail, list):
         return {"errors": detail}
-    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-        return {"retry_after_seconds": int(exc.wait)}
+    wait = getattr(exc, "wait", None)
+    if isinstance(exc, exceptions.Throttled) and wait is not None:
+        return {"retry_after_seconds": int(wait)}
     return {}
 
 

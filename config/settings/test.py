@@ -6,10 +6,12 @@ from .base import env
 DEBUG = False
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="test-only-insecure-key")
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-REST_FRAMEWORK = {**REST_FRAMEWORK}  # noqa: F405
-REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
-    **REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
-    "auth": "10000/min",
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,  # noqa: F405
+    "DEFAULT_THROTTLE_RATES": {
+        **REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],  # type: ignore[dict-item]  # noqa: F405
+        "auth": "10000/min",
+    },
 }
 
 # Each test session gets a queue of its own so that a worker started by the suite never picks up

@@ -1,0 +1,96 @@
+"""The API's foundation: auth, the error envelope, probes and the schema."""
+
+import json
+
+import pytest
+from celery import Celery
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from config.api import health
+
+pytestmark = pytest.mark.django_db
+
+
+def _assert_envelope(body: dict, code: str) -> None:
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"code", "message", "details"}
+    assert body["error"]["code"] == code
+    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+
+
+def test_register_then_token_then_authenticated_request() -> None:
+    client = APIClient()
+    created = client.post(
+        "/api/v1/auth/register/", {"username": "ann", "password": "a-long-secret-9"}, format="json"
+    )
+    assert created.status_code == 201
+    assert created.json() == {"username": "ann"}
+    token = client.post(
+        "/api/v1/auth/token/", {"username": "ann", "password": "a-long-secret-9"}, format="json"
+    )
+    assert token.status_code == 200
+    key = token.json()["token"]
+    assert get_user_model().objects.get(username="ann").auth_token.key == key
+
+
+def test_register_rejects_taken_username_and_weak_password() -> None:
+    client = APIClient()
+    client.post("/api/v1/auth/register/", {"username": "bob", "password": "a-long-secret-9"}, format="json")
+    again = client.post(
+        "/api/v1/auth/register/", {"username": "BOB", "password": "a-long-secret-9"}, format="json"
+    )
+    assert again.status_code == 400
+    _assert_envelope(again.json(), "request.invalid")
+    assert "username" in again.json()["error"]["details"]["fields"]
+    weak = client.post("/api/v1/auth/register/", {"username": "cid", "password": "short"}, format="json")
+    assert weak.status_code == 400
+    _assert_envelope(weak.json(), "request.invalid")
+    assert not get_user_model().objects.filter(username="cid").exists()
+
+
+def test_bad_credentials_give_envelope() -> None:
+    response = APIClient().post("/api/v1/auth/token/", {"username": "nobody", "password": "x"}, format="json")
+    assert response.status_code == 400
+    _assert_envelope(response.json(), "request.invalid")
+
+
+def test_malformed_json_is_400_envelope() -> None:
+    response = APIClient().post("/api/v1/auth/register/", data="{not json", content_type="application/json")
+    assert response.status_code == 400
+    _assert_envelope(response.json(), "request.malformed")
+
+
+def test_unknown_path_is_404_envelope() -> None:
+    response = APIClient().get("/api/v1/no-such-thing/")
+    assert response.status_code == 404
+    _assert_envelope(json.loads(response.content), "not_found")
+
+
+def test_health_and_ready() -> None:
+    client = APIClient()
+    assert client.get("/health/").json() == {"status": "ok"}
+    ready = client.get("/ready/")
+    assert ready.status_code == 200
+    assert ready.json() == {"status": "ok", "database": "ok", "broker": "ok"}
+
+
+def test_ready_reports_a_dead_broker(monkeypatch: pytest.MonkeyPatch) -> None:
+    dead_broker = Celery("dead-broker", broker="redis://127.0.0.1:1/0")
+    monkeypatch.setattr(health, "celery_app", dead_broker)
+    response = APIClient().get("/ready/")
+    assert response.status_code == 503
+    assert response.json()["status"] == "unavailable"
+    assert response.json()["database"] == "ok"
+    assert response.json()["broker"] != "ok"
+
+
+def test_schema_and_docs_are_served() -> None:
+    client = APIClient()
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json")
+    assert schema.status_code == 200
+    paths = schema.json()["paths"]
+    assert "/api/v1/auth/token/" in paths
+    docs = client.get("/api/docs/")
+    assert docs.status_code == 200
+    assert b"swagger" in docs.content.lower()
