@@ -1,0 +1,228 @@
+"""Ring tables and live play: tables, seats, games, rounds and the move log.
+
+Hidden information lives in `Game.state` (the engine state: hands, stock) and `Round.deck`/`Round.salt`;
+nothing outside `tournaments.selectors` and the services reads them, and the admin never shows them
+while a round runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class TableStatus(models.TextChoices):
+    OPEN = "open", "open"
+    CLOSED = "closed", "closed"
+
+
+class SeatStatus(models.TextChoices):
+    ACTIVE = "active", "active"
+    LEAVING = "leaving", "leaving"
+    ABSENT = "absent", "absent"
+    SITTING_OUT = "sitting_out", "sitting out"
+    LEFT = "left", "left"
+
+
+# A seat in any of these holds its chair; `left` is history.
+SEATED_STATUSES = (SeatStatus.ACTIVE, SeatStatus.LEAVING, SeatStatus.ABSENT, SeatStatus.SITTING_OUT)
+
+
+class GameStatus(models.TextChoices):
+    WAITING = "waiting", "waiting for players"
+    PLAYING = "playing", "round running"
+    CLOSED = "closed", "closed"
+
+
+class Table(models.Model):
+    game = models.CharField(max_length=32)
+    options = models.JSONField(default=dict, blank=True)
+    seats = models.PositiveSmallIntegerField()
+    pcr = models.PositiveIntegerField()
+    min_buy_in = models.BigIntegerField()
+    max_buy_in = models.BigIntegerField()
+    multiplier = models.PositiveIntegerField(default=1)
+    private = models.BooleanField(default=False)
+    code = models.CharField(max_length=16, null=True, blank=True, unique=True)
+    status = models.CharField(max_length=16, choices=TableStatus.choices, default=TableStatus.OPEN)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_tables"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(pcr__gt=0), name="table_pcr_positive"),
+            models.CheckConstraint(condition=Q(multiplier__gt=0), name="table_multiplier_positive"),
+            models.CheckConstraint(condition=Q(seats__gte=2), name="table_seats_at_least_two"),
+            models.CheckConstraint(condition=Q(min_buy_in__gt=0), name="table_min_buy_in_positive"),
+            models.CheckConstraint(
+                condition=Q(max_buy_in__gte=models.F("min_buy_in")), name="table_buy_in_range"
+            ),
+            models.CheckConstraint(
+                condition=(Q(private=True) & Q(code__isnull=False)) | (Q(private=False) & Q(code__isnull=True)),
+                name="table_private_has_code",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.pk} ({self.game})"
+
+
+class Seat(models.Model):
+    """One sitting of one player; a new row each time a player sits down after leaving."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seat_set")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    # The ledger account (kind seat_stack) holding the chips at the table; an id, as the ledger's own
+    # references are, so that the ledger stays free of table concepts.
+    stack_account_id = models.BigIntegerField(unique=True)
+    status = models.CharField(max_length=16, choices=SeatStatus.choices, default=SeatStatus.SITTING_OUT)
+    timeouts_in_row = models.PositiveIntegerField(default=0)
+    timeouts_in_round = models.PositiveIntegerField(default=0)
+    sat_at = models.DateTimeField(auto_now_add=True)
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table_id", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "number"], condition=~Q(status="left"), name="seat_number_unique_at_table"
+            ),
+            models.UniqueConstraint(
+                fields=["table", "player"], condition=~Q(status="left"), name="seat_player_unique_at_table"
+            ),
+            models.CheckConstraint(
+                condition=Q(left_at__isnull=True) | Q(status="left"), name="seat_left_at_only_when_left"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.number} of table {self.table_id}"
+
+
+class Game(models.Model):
+    """The live play of a table: one per table, spanning its rounds."""
+
+    table = models.OneToOneField(Table, on_delete=models.PROTECT, related_name="live_game")
+    # The engine state of the current (or last) round, as serialized by the engine.
+    state = models.JSONField(null=True, blank=True, editable=False)
+    # Bumped by every change a client can observe (moves, round start and end); clocks carry it.
+    version = models.PositiveIntegerField(default=0)
+    dealer_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING)
+    turn_player = models.CharField(max_length=150, blank=True, default="")
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    claims_deadline = models.DateTimeField(null=True, blank=True)
+    next_round_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"game {self.pk} of table {self.table_id}"
+
+
+class Round(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="rounds")
+    number = models.PositiveIntegerField()
+    players = models.JSONField(default=list)  # usernames, clockwise seat order
+    seat_numbers = models.JSONField(default=dict)  # username -> seat number
+    dealer = models.PositiveSmallIntegerField()  # index into players
+    deal_commitment = models.CharField(max_length=128)
+    # Secret until the round is over: never serialized or shown while `ended_at` is null.
+    deck = models.JSONField(null=True, blank=True, editable=False)
+    salt = models.CharField(max_length=128, blank=True, default="", editable=False)
+    stacks = models.JSONField(default=dict)  # username -> chips at the table when the round began
+    time_bank = models.JSONField(default=dict)  # username -> seconds of time bank left
+    result = models.JSONField(null=True, blank=True)
+    scores = models.JSONField(null=True, blank=True)
+    transfers = models.JSONField(default=list, blank=True)  # [{from, to, amount, kind}]
+    settled = models.BooleanField(default=False)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="round_number_unique_in_game"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+            models.CheckConstraint(
+                condition=Q(settled=False) | Q(ended_at__isnull=False), name="round_settled_only_when_over"
+            ),
+        ]
+
+    @property
+    def is_over(self) -> bool:
+        return self.ended_at is not None
+
+    def __str__(self) -> str:
+        return f"round {self.number} of game {self.game_id}"
+
+
+class GameEvent(models.Model):
+    """What happened at each version, for /events/. `private` holds the parts only one player may see."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    version = models.PositiveIntegerField()
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="events", null=True)
+    kind = models.CharField(max_length=32)
+    public = models.JSONField(default=dict)
+    private = models.JSONField(default=dict)  # username -> extra fields for that player only
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game_id", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="event_version_unique_in_game"),
+        ]
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None and not kwargs.get("force_insert"):
+            raise ValueError("game events are append-only")
+        super().save(*args, **kwargs)
+
+
+class MoveLog(models.Model):
+    """Every accepted move, append-only; with the first answer given, for idempotent replays."""
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="moves")
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="moves")
+    player = models.CharField(max_length=150)  # the engine's name for the player: the username
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    move = models.JSONField()
+    version = models.PositiveIntegerField()  # the game version this move produced
+    idempotency_key = models.CharField(max_length=255, null=True, blank=True)
+    request_hash = models.CharField(max_length=64, blank=True, default="")
+    server_played = models.BooleanField(default=False)
+    response = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game_id", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="move_version_unique_in_game"),
+            models.UniqueConstraint(
+                fields=["user", "game", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="move_idempotency_key_unique",
+            ),
+            models.CheckConstraint(
+                condition=Q(server_played=True) | Q(user__isnull=False), name="move_client_has_user"
+            ),
+        ]
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None and not kwargs.get("force_insert"):
+            raise ValueError("the move log is append-only")
+        super().save(*args, **kwargs)
