@@ -146,7 +146,9 @@ def _validate(
     if pcr <= 0:
         raise SettlementInputError("settlement.pcr_not_positive", f"PCR must be positive, not {pcr}.")
     if isinstance(seat_order, str):
-        raise SettlementInputError("settlement.seat_order_invalid", "seat_order must be a sequence of players.")
+        raise SettlementInputError(
+            "settlement.seat_order_invalid", "seat_order must be a sequence of players."
+        )
     seats = list(seat_order)
     if len(set(seats)) != len(seats):
         raise SettlementInputError("settlement.seat_order_duplicate", "seat_order lists a player twice.")
@@ -157,7 +159,9 @@ def _validate(
             "settlement.players_mismatch", "scores and seat_order must name the same players."
         )
     if len(seats) < 2:
-        raise SettlementInputError("settlement.too_few_players", "A round is settled between two or more players.")
+        raise SettlementInputError(
+            "settlement.too_few_players", "A round is settled between two or more players."
+        )
     for player, score in scores.items():
         if not _is_int(score):
             raise SettlementInputError(
@@ -178,7 +182,8 @@ def _validate(
         unknown = set(tie_keys) - set(seats)
         if unknown:
             raise SettlementInputError(
-                "settlement.tie_keys_unknown_player", f"tie_keys names players not in the round: {sorted(unknown)}."
+                "settlement.tie_keys_unknown_player",
+                f"tie_keys names players not in the round: {sorted(unknown)}.",
             )
         for player, key in tie_keys.items():
             if not isinstance(key, tuple):
@@ -187,9 +192,7 @@ def _validate(
                 )
 
 
-def _winners(
-    *, tied: list[str], tie_keys: Mapping[str, tuple[Any, ...]] | None
-) -> tuple[list[str], str]:
+def _winners(*, tied: list[str], tie_keys: Mapping[str, tuple[Any, ...]] | None) -> tuple[list[str], str]:
     if len(tied) == 1:
         return tied, TIE_RULE_NONE
     if tie_keys is None:
@@ -284,5 +287,7 @@ def pcr_transfers(
     tie_keys: Mapping[str, tuple[Any, ...]] | None = None,
 ) -> list[Transfer]:
     """API.md's settlement: [(payer, payee, chips)], by payer seat then payee seat, no zero transfers."""
-    settlement = pcr_settlement(scores=scores, pcr=pcr, stacks=stacks, seat_order=seat_order, tie_keys=tie_keys)
+    settlement = pcr_settlement(
+        scores=scores, pcr=pcr, stacks=stacks, seat_order=seat_order, tie_keys=tie_keys
+    )
     return list(settlement.transfers)

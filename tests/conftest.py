@@ -17,6 +17,14 @@ from urllib.parse import urlparse
 
 import pytest
 from django.conf import settings
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
+
+# A shared, slow 2-core CI box: no per-example deadline; example counts are set per test.
+hypothesis_settings.register_profile(
+    "ramino", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+hypothesis_settings.load_profile("ramino")
 
 ROOT = Path(__file__).resolve().parent.parent
 

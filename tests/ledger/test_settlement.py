@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections import defaultdict
@@ -162,9 +163,15 @@ def test_cap_order_payer_stack_then_split_then_winner_stack() -> None:
 
 
 def test_winner_with_empty_stack_collects_nothing() -> None:
-    assert pcr_transfers(
-        scores={"a": 50, "b": 0, "c": 0}, pcr=1, stacks={"a": 0, "b": 9, "c": 9}, seat_order=["a", "b", "c"]
-    ) == []
+    assert (
+        pcr_transfers(
+            scores={"a": 50, "b": 0, "c": 0},
+            pcr=1,
+            stacks={"a": 0, "b": 9, "c": 9},
+            seat_order=["a", "b", "c"],
+        )
+        == []
+    )
 
 
 # --- tie_keys (multi-table tie-break) --------------------------------------------------------------------
@@ -214,7 +221,9 @@ def test_tie_keys_ignored_without_a_tie() -> None:
 
 def test_tie_keys_must_rank_every_tied_player() -> None:
     with pytest.raises(ValueError) as info:
-        pcr_transfers(scores={"a": 4, "b": 4, "c": 0}, pcr=1, seat_order=["a", "b", "c"], tie_keys={"a": (1,)})
+        pcr_transfers(
+            scores={"a": 4, "b": 4, "c": 0}, pcr=1, seat_order=["a", "b", "c"], tie_keys={"a": (1,)}
+        )
     assert isinstance(info.value, SettlementInputError)
     assert info.value.code == "settlement.tie_key_missing"
 
@@ -258,7 +267,10 @@ def test_computation_record_is_json_ready_and_complete() -> None:
 
 def test_computation_record_lists_tie_keys_as_lists() -> None:
     settlement = pcr_settlement(
-        scores={"a": 4, "b": 4, "c": 0}, pcr=1, seat_order=["a", "b", "c"], tie_keys={"b": (2, 1), "a": (2, 0)}
+        scores={"a": 4, "b": 4, "c": 0},
+        pcr=1,
+        seat_order=["a", "b", "c"],
+        tie_keys={"b": (2, 1), "a": (2, 0)},
     )
     record = settlement.computation()
     assert record["tie_keys"] == {"a": [2, 0], "b": [2, 1]}
@@ -310,7 +322,10 @@ def test_bad_input_raises_value_error_naming_the_rule(change: dict[str, Any], co
 def test_incomparable_tie_keys_are_a_value_error() -> None:
     with pytest.raises(ValueError, match="cannot be compared"):
         pcr_transfers(
-            scores={"a": 1, "b": 1, "c": 0}, pcr=1, seat_order=["a", "b", "c"], tie_keys={"a": (1,), "b": ("x",)}
+            scores={"a": 1, "b": 1, "c": 0},
+            pcr=1,
+            seat_order=["a", "b", "c"],
+            tie_keys={"a": (1,), "b": ("x",)},
         )
 
 
@@ -337,7 +352,9 @@ def rounds(draw: st.DrawFn) -> dict[str, Any]:
         {p: draw(st.integers(min_value=0, max_value=400)) for p in players} if draw(st.booleans()) else None
     )
     tie_keys = (
-        {p: (draw(st.integers(0, 3)), draw(st.integers(0, 1))) for p in players} if draw(st.booleans()) else None
+        {p: (draw(st.integers(0, 3)), draw(st.integers(0, 1))) for p in players}
+        if draw(st.booleans())
+        else None
     )
     return {
         "scores": scores,
@@ -365,7 +382,9 @@ def test_property_chips_are_conserved_and_positive(args: dict[str, Any]) -> None
     assert sum(paid.values()) == sum(received.values())
     net = {p: received[p] - paid[p] for p in args["seat_order"]}
     assert sum(net.values()) == 0
-    assert all(isinstance(chips, int) and not isinstance(chips, bool) and chips > 0 for *_, chips in transfers)
+    assert all(
+        isinstance(chips, int) and not isinstance(chips, bool) and chips > 0 for *_, chips in transfers
+    )
 
 
 @settings(max_examples=300, deadline=None)
@@ -412,7 +431,7 @@ def test_property_without_stacks_every_payer_pays_exactly_what_they_owe(args: di
             assert paid[player] == (top - args["scores"][player]) * args["pcr"]
     # Tied winners' takings differ by at most one chip per payer, more to those seated first.
     takings = [received[w] for w in settlement.winners]
-    assert all(a >= b for a, b in zip(takings, takings[1:], strict=False))
+    assert all(a >= b for a, b in itertools.pairwise(takings))
     assert takings[0] - takings[-1] <= len(settlement.lines)
 
 
