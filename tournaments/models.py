@@ -64,7 +64,8 @@ class Table(models.Model):
                 condition=Q(max_buy_in__gte=models.F("min_buy_in")), name="table_buy_in_range"
             ),
             models.CheckConstraint(
-                condition=(Q(private=True) & Q(code__isnull=False)) | (Q(private=False) & Q(code__isnull=True)),
+                condition=(Q(private=True) & Q(code__isnull=False))
+                | (Q(private=False) & Q(code__isnull=True)),
                 name="table_private_has_code",
             ),
         ]
@@ -79,9 +80,8 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seat_set")
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
     number = models.PositiveSmallIntegerField()
-    # The ledger account (kind seat_stack) holding the chips at the table; an id, as the ledger's own
-    # references are, so that the ledger stays free of table concepts.
-    stack_account_id = models.BigIntegerField(unique=True)
+    # The ledger account (kind seat_stack, reference "table:<t>:seat:<seat id>") holding the chips at the table.
+    stack_account = models.OneToOneField("ledger.Account", on_delete=models.PROTECT, related_name="seat")
     status = models.CharField(max_length=16, choices=SeatStatus.choices, default=SeatStatus.SITTING_OUT)
     timeouts_in_row = models.PositiveIntegerField(default=0)
     timeouts_in_round = models.PositiveIntegerField(default=0)
@@ -160,12 +160,12 @@ class Round(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"round {self.number} of game {self.game_id}"
+
     @property
     def is_over(self) -> bool:
         return self.ended_at is not None
-
-    def __str__(self) -> str:
-        return f"round {self.number} of game {self.game_id}"
 
 
 class GameEvent(models.Model):
@@ -185,6 +185,9 @@ class GameEvent(models.Model):
             models.UniqueConstraint(fields=["game", "version"], name="event_version_unique_in_game"),
         ]
 
+    def __str__(self) -> str:
+        return f"event {self.version} ({self.kind}) of game {self.game_id}"
+
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self.pk is not None and not kwargs.get("force_insert"):
             raise ValueError("game events are append-only")
@@ -202,7 +205,7 @@ class MoveLog(models.Model):
     )
     move = models.JSONField()
     version = models.PositiveIntegerField()  # the game version this move produced
-    idempotency_key = models.CharField(max_length=255, null=True, blank=True)
+    idempotency_key = models.CharField(max_length=255, blank=True, default="")
     request_hash = models.CharField(max_length=64, blank=True, default="")
     server_played = models.BooleanField(default=False)
     response = models.JSONField(null=True, blank=True)
@@ -214,13 +217,16 @@ class MoveLog(models.Model):
             models.UniqueConstraint(fields=["game", "version"], name="move_version_unique_in_game"),
             models.UniqueConstraint(
                 fields=["user", "game", "idempotency_key"],
-                condition=Q(idempotency_key__isnull=False),
+                condition=~Q(idempotency_key=""),
                 name="move_idempotency_key_unique",
             ),
             models.CheckConstraint(
                 condition=Q(server_played=True) | Q(user__isnull=False), name="move_client_has_user"
             ),
         ]
+
+    def __str__(self) -> str:
+        return f"move {self.version} by {self.player} in game {self.game_id}"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self.pk is not None and not kwargs.get("force_insert"):

@@ -1,0 +1,40 @@
+"""Query filters of the staff audit endpoints (django-filter)."""
+
+from __future__ import annotations
+
+import django_filters
+from django.db.models import QuerySet
+
+from ledger.models import Account, AccountKind, Transfer, TransferKind
+from ledger.selectors import transfers_of_player
+
+
+class AccountFilter(django_filters.FilterSet):  # type: ignore[misc]
+    kind = django_filters.ChoiceFilter(choices=AccountKind.choices)
+    chip_type = django_filters.CharFilter()
+    user = django_filters.CharFilter(field_name="user__username", help_text="The owner's username.")
+    reference = django_filters.CharFilter()
+
+    class Meta:
+        model = Account
+        fields = ["kind", "chip_type", "user", "reference"]
+
+
+class TransferFilter(django_filters.FilterSet):  # type: ignore[misc]
+    player = django_filters.CharFilter(
+        method="filter_player", help_text="Transfers touching this username's accounts."
+    )
+    table = django_filters.NumberFilter(field_name="table_id")
+    tournament = django_filters.NumberFilter(field_name="tournament_id")
+    round = django_filters.NumberFilter(field_name="round_id")
+    entry = django_filters.NumberFilter(field_name="entry_id")
+    kind = django_filters.ChoiceFilter(choices=TransferKind.choices)
+    chip_type = django_filters.CharFilter()
+    account = django_filters.NumberFilter(field_name="entries__account_id", distinct=True)
+
+    class Meta:
+        model = Transfer
+        fields = ["player", "table", "tournament", "round", "entry", "kind", "chip_type", "account"]
+
+    def filter_player(self, queryset: QuerySet[Transfer], name: str, value: str) -> QuerySet[Transfer]:
+        return transfers_of_player(queryset, username=value)

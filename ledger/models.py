@@ -1,0 +1,189 @@
+"""The chip ledger: accounts, transfers and their entries (double entry, integers only).
+
+Every chip movement is a Transfer whose Entries sum to zero within one chip type. Transfers and entries
+are never updated or deleted (database triggers refuse it on PostgreSQL); a correction is a reversal
+linked to what it reverses. `Account.balance` is a cache of the sum of the account's entries, kept by
+`ledger.services` under a row lock and re-checked by reconciliation.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+SITE_CHIPS = "site"
+
+
+def tournament_chip_type(tournament_id: int) -> str:
+    """The chip type of a tournament's own chips."""
+    return f"tournament:{tournament_id}"
+
+
+class AccountKind(models.TextChoices):
+    WALLET = "wallet", "player wallet"
+    HOUSE_CASHIER = "house_cashier", "house cashier"
+    HOUSE_FEES = "house_fees", "house fees"
+    SEAT_STACK = "seat_stack", "table seat stack"
+    PRIZE_POOL = "prize_pool", "tournament prize pool"
+    TOURNAMENT_MINT = "tournament_mint", "tournament chip mint"
+
+
+# The only accounts that may go below zero: the sources chips come from.
+NEGATIVE_ALLOWED_KINDS = (AccountKind.HOUSE_CASHIER, AccountKind.TOURNAMENT_MINT)
+
+
+class TransferKind(models.TextChoices):
+    ADJUSTMENT = "adjustment"
+    BUY_IN = "buy_in"
+    CASH_OUT = "cash_out"
+    SETTLEMENT = "settlement"
+    BONUS_SETTLEMENT = "bonus_settlement"
+    TOURNAMENT_BUY_IN = "tournament_buy_in"
+    FEE = "fee"
+    PAYOUT = "payout"
+    REFUND = "refund"
+    REVERSAL = "reversal"
+    MINT = "mint"
+    RETIRE = "retire"
+    GUARANTEE = "guarantee"
+    TRANSFER = "transfer"
+
+
+class Account(models.Model):
+    kind = models.CharField(max_length=32, choices=AccountKind.choices)
+    chip_type = models.CharField(max_length=64, default=SITE_CHIPS)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger_accounts",
+    )
+    reference = models.CharField(max_length=128, blank=True, default="")
+    balance = models.BigIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(balance__gte=0) | Q(kind__in=[k.value for k in NEGATIVE_ALLOWED_KINDS]),
+                name="ledger_account_balance_non_negative",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind=AccountKind.WALLET) | Q(user__isnull=False),
+                name="ledger_account_wallet_has_user",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=AccountKind.values), name="ledger_account_kind_known"
+            ),
+            models.UniqueConstraint(
+                fields=["kind", "chip_type", "user"],
+                condition=Q(kind=AccountKind.WALLET),
+                name="ledger_account_one_wallet_per_user",
+            ),
+            models.UniqueConstraint(
+                fields=["kind", "chip_type", "reference"],
+                condition=~Q(kind=AccountKind.WALLET),
+                name="ledger_account_unique_reference",
+            ),
+        ]
+        indexes = [models.Index(fields=["chip_type", "kind"], name="ledger_acc_chip_kind_idx")]
+
+    def __str__(self) -> str:
+        owner = self.user.get_username() if self.user_id and self.user else self.reference
+        return f"#{self.pk} {self.kind} {self.chip_type} {owner}".rstrip()
+
+    @property
+    def may_go_negative(self) -> bool:
+        return self.kind in NEGATIVE_ALLOWED_KINDS
+
+
+class Transfer(models.Model):
+    kind = models.CharField(max_length=32, choices=TransferKind.choices)
+    chip_type = models.CharField(max_length=64)
+    idempotency_key = models.CharField(max_length=255, unique=True)
+    # sha256 of the transfer's content: a replayed key must carry the same content.
+    fingerprint = models.CharField(max_length=64)
+    reason = models.TextField(blank=True, default="")
+    # Causes by reference: the ledger knows nothing of tables or tournaments.
+    table_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    round_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    tournament_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    entry_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    computation = models.JSONField(default=dict, blank=True)
+    posted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger_transfers_posted",
+    )
+    posted_by_system = models.CharField(max_length=128, blank=True, default="")
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    )
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=TransferKind.values), name="ledger_transfer_kind_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(reverses__isnull=True) | Q(kind=TransferKind.REVERSAL),
+                name="ledger_transfer_reverses_only_reversal",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"transfer #{self.pk} {self.kind} {self.chip_type}"
+
+
+class Entry(models.Model):
+    transfer = models.ForeignKey(Transfer, on_delete=models.PROTECT, related_name="entries")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries")
+    # Signed: positive credits the account, negative debits it.
+    amount = models.BigIntegerField()
+    # The account's balance right after this entry: the statement's running balance.
+    balance_after = models.BigIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.CheckConstraint(condition=~Q(amount=0), name="ledger_entry_amount_non_zero"),
+            models.UniqueConstraint(fields=["transfer", "account"], name="ledger_entry_one_leg_per_account"),
+        ]
+        indexes = [
+            models.Index(fields=["account", "id"], name="ledger_entry_account_id_idx"),
+            models.Index(fields=["account", "created_at"], name="ledger_entry_account_time_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"entry #{self.pk} {self.amount:+d} on account #{self.account_id}"
+
+
+class ReconciliationRun(models.Model):
+    """The recorded result of one reconciliation (the nightly task, or a manual run)."""
+
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField()
+    ok = models.BooleanField()
+    accounts = models.PositiveIntegerField()
+    transfers = models.PositiveIntegerField()
+    totals = models.JSONField(default=dict)
+    problems = models.JSONField(default=list)
+    trigger = models.CharField(max_length=32, default="task")
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+
+    def __str__(self) -> str:
+        return (
+            f"reconciliation #{self.pk} {'ok' if self.ok else 'PROBLEMS'} at {self.started_at:%Y-%m-%d %H:%M}"
+        )

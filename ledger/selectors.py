@@ -1,0 +1,216 @@
+"""Reads of the ledger shared by the audit API, the admin, the nightly task and the tests."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection
+from django.db.models import Count, F, Prefetch, Q, QuerySet, Sum, Value
+from django.db.models.functions import Coalesce
+
+from ledger.models import NEGATIVE_ALLOWED_KINDS, SITE_CHIPS, Account, AccountKind, Entry, Transfer
+
+# Enough to diagnose; a ledger with more problems than this needs a human anyway.
+MAX_PROBLEMS_PER_CHECK = 100
+
+
+@dataclass
+class ReconciliationReport:
+    ok: bool
+    accounts: int
+    transfers: int
+    total: int
+    totals: dict[str, int]
+    problems: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def wallet_balance(*, user: AbstractBaseUser, chip_type: str = SITE_CHIPS) -> int:
+    """The user's wallet balance; a user who never held chips has 0 (no wallet is created by reading)."""
+    balance = (
+        Account.objects.filter(kind=AccountKind.WALLET, chip_type=chip_type, user_id=user.pk)
+        .values_list("balance", flat=True)
+        .first()
+    )
+    return balance or 0
+
+
+def account_list() -> QuerySet[Account]:
+    return Account.objects.select_related("user").order_by("id")
+
+
+def account_entries(
+    *, account: Account, start: datetime | None = None, end: datetime | None = None
+) -> QuerySet[Entry]:
+    """The account's entries in posting order; `balance_after` is the running balance."""
+    entries = Entry.objects.filter(account=account).select_related("transfer").order_by("id")
+    if start is not None:
+        entries = entries.filter(created_at__gte=start)
+    if end is not None:
+        entries = entries.filter(created_at__lt=end)
+    return entries
+
+
+def balance_at(*, account: Account, at: datetime, inclusive: bool = True) -> int:
+    """The account's balance at `at` (after every entry posted at or before it; before it if not inclusive)."""
+    lookup = "created_at__lte" if inclusive else "created_at__lt"
+    last = (
+        Entry.objects.filter(account=account, **{lookup: at})
+        .order_by("-id")
+        .values_list("balance_after", flat=True)
+        .first()
+    )
+    return last or 0
+
+
+def transfer_list() -> QuerySet[Transfer]:
+    return (
+        Transfer.objects.select_related("posted_by", "reversed_by")
+        .prefetch_related(
+            Prefetch("entries", queryset=Entry.objects.select_related("account__user").order_by("id"))
+        )
+        .order_by("id")
+    )
+
+
+def transfers_of_player(queryset: QuerySet[Transfer], *, username: str) -> QuerySet[Transfer]:
+    """Transfers touching any account owned by the user (wallet, seat stacks)."""
+    return queryset.filter(
+        id__in=Entry.objects.filter(account__user__username=username).values("transfer_id")
+    )
+
+
+def reconcile() -> ReconciliationReport:
+    """Check the whole ledger: every transfer balanced and of one chip type, every cached balance equal
+    to the sum of its entries (and to its last running balance), no forbidden negative balance, and
+    every chip type summing to zero over all its accounts (chips are conserved)."""
+    problems: list[dict[str, Any]] = []
+
+    unbalanced = (
+        Transfer.objects.annotate(total=Coalesce(Sum("entries__amount"), Value(0)), legs=Count("entries"))
+        .filter(~Q(total=0) | Q(legs__lt=2))
+        .values("id", "total", "legs")
+        .order_by("id")[:MAX_PROBLEMS_PER_CHECK]
+    )
+    for row in unbalanced:
+        problems.append(
+            {
+                "code": "transfer.unbalanced",
+                "message": f"Transfer #{row['id']} has {row['legs']} entries summing to {row['total']}.",
+                "transfer": row["id"],
+                "sum": row["total"],
+                "entries": row["legs"],
+            }
+        )
+
+    mixed = (
+        Entry.objects.exclude(account__chip_type=F("transfer__chip_type"))
+        .values("id", "transfer_id", "account_id")
+        .order_by("id")[:MAX_PROBLEMS_PER_CHECK]
+    )
+    for leg in mixed:
+        problems.append(
+            {
+                "code": "transfer.mixed_chip_types",
+                "message": f"Entry #{leg['id']} of transfer #{leg['transfer_id']} is in another chip type.",
+                "transfer": leg["transfer_id"],
+                "entry": leg["id"],
+                "account": leg["account_id"],
+            }
+        )
+
+    mismatched = (
+        Account.objects.annotate(entries_total=Coalesce(Sum("entries__amount"), Value(0)))
+        .exclude(balance=F("entries_total"))
+        .values("id", "balance", "entries_total")
+        .order_by("id")[:MAX_PROBLEMS_PER_CHECK]
+    )
+    for row in mismatched:
+        problems.append(
+            {
+                "code": "account.balance_mismatch",
+                "message": (
+                    f"Account #{row['id']} caches {row['balance']} but its entries sum to {row['entries_total']}."
+                ),
+                "account": row["id"],
+                "balance": row["balance"],
+                "entries_total": row["entries_total"],
+            }
+        )
+
+    for entry_id, account_id, balance_after, running in _running_balance_mismatches():
+        problems.append(
+            {
+                "code": "entry.running_balance_mismatch",
+                "message": f"Entry #{entry_id} records balance {balance_after} but the entries up to it sum to {running}.",
+                "entry": entry_id,
+                "account": account_id,
+                "balance_after": balance_after,
+                "running": running,
+            }
+        )
+
+    negative = (
+        Account.objects.filter(balance__lt=0)
+        .exclude(kind__in=NEGATIVE_ALLOWED_KINDS)
+        .values("id", "balance")
+        .order_by("id")[:MAX_PROBLEMS_PER_CHECK]
+    )
+    for neg in negative:
+        problems.append(
+            {
+                "code": "account.negative_balance",
+                "message": f"Account #{neg['id']} may not go negative but holds {neg['balance']}.",
+                "account": neg["id"],
+                "balance": neg["balance"],
+            }
+        )
+
+    totals = {
+        row["chip_type"]: int(row["total"] or 0)
+        for row in Account.objects.values("chip_type").annotate(total=Sum("balance")).order_by("chip_type")
+    }
+    for chip_type, total in totals.items():
+        if total != 0:
+            problems.append(
+                {
+                    "code": "chips.not_conserved",
+                    "message": f"The accounts of chip type {chip_type!r} sum to {total}, not 0.",
+                    "chip_type": chip_type,
+                    "total": total,
+                }
+            )
+
+    return ReconciliationReport(
+        ok=not problems,
+        accounts=Account.objects.count(),
+        transfers=Transfer.objects.count(),
+        total=sum(totals.values()),
+        totals=totals,
+        problems=problems,
+    )
+
+
+def _running_balance_mismatches() -> list[tuple[int, int, int, int]]:
+    # Window functions (PostgreSQL, SQLite >= 3.25); entry ids increase in posting order per account
+    # because entries are written under the account's row lock.
+    entry_table = Entry._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            SELECT id, account_id, balance_after, running FROM (
+                SELECT id, account_id, balance_after,
+                       SUM(amount) OVER (PARTITION BY account_id ORDER BY id) AS running
+                FROM {entry_table}
+            ) AS e
+            WHERE balance_after <> running
+            ORDER BY id
+            LIMIT {MAX_PROBLEMS_PER_CHECK}
+            """
+        )
+        return [(int(a), int(b), int(c), int(d)) for a, b, c, d in cursor.fetchall()]

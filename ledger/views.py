@@ -1,0 +1,216 @@
+"""The ledger's HTTP API: the player's wallet, admin adjustments and the staff audit endpoints."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, time, timedelta
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ledger import selectors, services
+from ledger.errors import IdempotencyKeyRequired
+from ledger.filters import AccountFilter, TransferFilter
+from ledger.models import Account, ReconciliationRun, Transfer
+from ledger.pagination import LedgerCursorPagination
+from ledger.permissions import IsAdmin, IsStaff
+from ledger.renderers import CSVRenderer
+from ledger.serializers import (
+    AccountSerializer,
+    AdjustmentInputSerializer,
+    ReconciliationRunSerializer,
+    ReconciliationSerializer,
+    StatementEntrySerializer,
+    StatementSerializer,
+    TransferSerializer,
+    WalletSerializer,
+)
+
+CURRENCY = "chips"
+MAX_IDEMPOTENCY_KEY = 200
+FORMAT_PARAMETER = OpenApiParameter(
+    "format", OpenApiTypes.STR, enum=["json", "csv"], description="`csv` exports the answer as CSV."
+)
+
+
+class StaffAuditMixin:
+    permission_classes: Sequence[Any] = [IsStaff]
+    renderer_classes: Sequence[type[BaseRenderer]] = [JSONRenderer, CSVRenderer]
+
+
+def _parse_instant(request: Request, name: str, *, end_of_day: bool = False) -> datetime | None:
+    """An ISO 8601 date-time (naive means UTC) or a date (its start, or the next day's start for `to`)."""
+    raw = request.query_params.get(name)
+    if not raw:
+        return None
+    try:
+        parsed = parse_datetime(raw)
+        if parsed is None and (day := parse_date(raw)) is not None:
+            parsed = datetime.combine(day, time.min)
+            if end_of_day:
+                parsed += timedelta(days=1)
+    except ValueError:
+        parsed = None
+    if parsed is None:
+        raise serializers.ValidationError({name: ["Expected an ISO 8601 date or date-time."]})
+    if timezone.is_naive(parsed):
+        parsed = timezone.make_aware(parsed, UTC)
+    return parsed
+
+
+@extend_schema(tags=["ledger"], responses={200: WalletSerializer})
+class WalletView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    def get(self, request: Request) -> Response:
+        user: AbstractBaseUser = request.user  # type: ignore[assignment]
+        return Response({"balance": selectors.wallet_balance(user=user), "currency": CURRENCY})
+
+
+class AdjustmentView(APIView):
+    permission_classes = [IsAdmin]
+
+    @extend_schema(
+        tags=["ledger"],
+        request=AdjustmentInputSerializer,
+        responses={201: TransferSerializer},
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                required=True,
+                description="Replays with the same key and body return the first answer; another body is 409.",
+            )
+        ],
+        description="Credit (amount > 0) or debit (amount < 0) a player's wallet against the house cashier.",
+    )
+    def post(self, request: Request) -> Response:
+        key = request.headers.get("Idempotency-Key", "").strip()
+        if not key or len(key) > MAX_IDEMPOTENCY_KEY:
+            raise IdempotencyKeyRequired()
+        data = AdjustmentInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        admin: AbstractBaseUser = request.user  # type: ignore[assignment]
+        transfer = services.adjust_wallet(
+            user=data.validated_data["username"],
+            amount=data.validated_data["amount"],
+            reason=data.validated_data["reason"],
+            # Keys are scoped to (user, method, path), as API.md says.
+            idempotency_key=f"adjustment:{admin.pk}:{key}",
+            posted_by=admin,
+        )
+        transfer = selectors.transfer_list().get(pk=transfer.pk)
+        return Response(TransferSerializer(transfer).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["ledger"], parameters=[FORMAT_PARAMETER])
+class AccountListView(StaffAuditMixin, generics.ListAPIView[Account]):
+    serializer_class = AccountSerializer
+    filterset_class = AccountFilter
+
+    def get_queryset(self) -> Any:
+        return selectors.account_list()
+
+
+class StatementView(StaffAuditMixin, APIView):
+    @extend_schema(
+        tags=["ledger"],
+        responses={200: StatementSerializer, 404: OpenApiResponse(description="No such account.")},
+        parameters=[
+            FORMAT_PARAMETER,
+            OpenApiParameter("from", OpenApiTypes.DATETIME, description="Entries at or after this instant."),
+            OpenApiParameter("to", OpenApiTypes.DATETIME, description="Entries before this instant."),
+            OpenApiParameter(
+                "at", OpenApiTypes.DATETIME, description="Also answer the balance at this instant."
+            ),
+            OpenApiParameter("cursor", OpenApiTypes.STR, description="The pagination cursor."),
+            OpenApiParameter("page_size", OpenApiTypes.INT, description="Entries per page (at most 1000)."),
+        ],
+        description="Every entry of the account with its running balance, oldest first (cursor-paginated).",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        account = get_object_or_404(selectors.account_list(), pk=pk)
+        start = _parse_instant(request, "from")
+        end = _parse_instant(request, "to", end_of_day=True)
+        at = _parse_instant(request, "at")
+        paginator = LedgerCursorPagination()
+        page = paginator.paginate_queryset(
+            selectors.account_entries(account=account, start=start, end=end), request, view=self
+        )
+        entries = StatementEntrySerializer(page, many=True).data
+        if isinstance(request.accepted_renderer, CSVRenderer):
+            response = Response(entries)
+        else:
+            response = Response(
+                {
+                    "account": AccountSerializer(account).data,
+                    "balance": account.balance,
+                    "opening_balance": selectors.balance_at(account=account, at=start, inclusive=False)
+                    if start
+                    else 0,
+                    "at": at,
+                    "balance_at": selectors.balance_at(account=account, at=at) if at else None,
+                    "next": paginator.get_next_link(),
+                    "previous": paginator.get_previous_link(),
+                    "results": entries,
+                }
+            )
+        paginator.add_link_header(response)
+        return response
+
+
+@extend_schema(tags=["ledger"], parameters=[FORMAT_PARAMETER])
+class TransferListView(StaffAuditMixin, generics.ListAPIView[Transfer]):
+    """Transfers with their reason and the computation behind them, oldest first (cursor-paginated)."""
+
+    serializer_class = TransferSerializer
+    filterset_class = TransferFilter
+    pagination_class = LedgerCursorPagination
+
+    def get_queryset(self) -> Any:
+        return selectors.transfer_list()
+
+
+@extend_schema(tags=["ledger"], parameters=[FORMAT_PARAMETER])
+class TransferDetailView(StaffAuditMixin, generics.RetrieveAPIView[Transfer]):
+    serializer_class = TransferSerializer
+
+    def get_queryset(self) -> Any:
+        return selectors.transfer_list()
+
+
+class ReconciliationView(StaffAuditMixin, APIView):
+    @extend_schema(
+        tags=["ledger"],
+        responses={200: ReconciliationSerializer},
+        parameters=[FORMAT_PARAMETER],
+        description=(
+            "Reconcile now: every transfer balanced, every cached balance equal to its entries, chips "
+            "conserved per chip type. `latest_run` is the last recorded (nightly) run."
+        ),
+    )
+    def get(self, request: Request) -> Response:
+        report = selectors.reconcile().as_dict()
+        latest = ReconciliationRun.objects.order_by("-started_at", "-id").first()
+        report["latest_run"] = ReconciliationRunSerializer(latest).data if latest else None
+        return Response(report)
+
+
+@extend_schema(tags=["ledger"], parameters=[FORMAT_PARAMETER])
+class ReconciliationRunListView(StaffAuditMixin, generics.ListAPIView[ReconciliationRun]):
+    """Recorded reconciliation runs (the nightly task's), newest first."""
+
+    serializer_class = ReconciliationRunSerializer
+    queryset = ReconciliationRun.objects.order_by("-started_at", "-id")

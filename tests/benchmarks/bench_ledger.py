@@ -1,0 +1,277 @@
+"""Postings per second of `ledger.services` on PostgreSQL, against a raw-SQL floor measured in the same run.
+
+    make bench-ledger        # = DATABASE_URL=<test postgres> python -m tests.benchmarks.bench_ledger
+
+Creates (and drops afterwards) a scratch database `<name>_bench_ledger` next to DATABASE_URL's database,
+migrates it (the triggers included), then for each scenario and worker count runs the same postings
+twice: through `services.move_chips`, and as the same transaction written by hand over psycopg (the
+floor: idempotency lookup, accounts locked in id order, transfer and entries inserted, balances updated,
+with the same deferred balance trigger at commit). Workers are processes, each with its own connection.
+
+Scenarios: `uniform` moves chips between two random wallets out of many; `hot` moves chips between a
+random wallet and one shared account (the house cashier), so every posting contends for the same row.
+Options: --postings N (per worker), --workers 1,4, --keep (keep the scratch database).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import multiprocessing as mp
+import os
+import random
+import sys
+import time
+import uuid
+from dataclasses import dataclass
+from urllib.parse import urlparse, urlunparse
+
+import psycopg
+
+WALLETS = 64
+START_CHIPS = 1_000_000
+GOAL_RATIO = 0.5
+GOAL_HOT = 1_000
+
+
+@dataclass
+class Result:
+    scenario: str
+    workers: int
+    postings: int
+    service_rate: float
+    floor_rate: float
+
+    @property
+    def ratio(self) -> float:
+        return self.service_rate / self.floor_rate
+
+
+def _scratch_url(base_url: str) -> tuple[str, str, str]:
+    parsed = urlparse(base_url)
+    base_name = parsed.path.lstrip("/") or "ramino"
+    scratch = f"{base_name}_bench_ledger"
+    admin_url = urlunparse(parsed._replace(path="/postgres"))
+    return urlunparse(parsed._replace(path=f"/{scratch}")), admin_url, scratch
+
+
+def _recreate_database(admin_url: str, name: str, *, create: bool = True) -> None:
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        if create:
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def _setup_django() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+    import django
+
+    django.setup()
+
+
+def _prepare() -> tuple[list[int], int]:
+    """Migrate the scratch database and fund the wallets; returns (wallet ids, hot account id)."""
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from ledger import services
+    from ledger.models import AccountKind
+
+    call_command("migrate", verbosity=0)
+    wallet_ids = []
+    for i in range(WALLETS):
+        user = get_user_model().objects.create_user(username=f"bench{i}", password="bench-pass-123")
+        transfer = services.adjust_wallet(
+            user=user, amount=START_CHIPS, reason="bench funding", idempotency_key=f"bench:fund:{i}", posted_by=None
+        )
+        wallet_ids.append(transfer.entries.get(account__kind=AccountKind.WALLET).account_id)
+    hot = services.get_house_account(kind=AccountKind.HOUSE_CASHIER)
+    return wallet_ids, hot.pk
+
+
+def _plan(scenario: str, wallet_ids: list[int], hot_id: int, count: int, seed: int) -> list[tuple[int, int, int]]:
+    rng = random.Random(seed)
+    plan = []
+    for _ in range(count):
+        amount = rng.randint(1, 50)
+        if scenario == "hot":
+            wallet = rng.choice(wallet_ids)
+            plan.append((wallet, hot_id, amount) if rng.random() < 0.5 else (hot_id, wallet, amount))
+        else:
+            source, destination = rng.sample(wallet_ids, 2)
+            plan.append((source, destination, amount))
+    return plan
+
+
+def _service_worker(plan: list[tuple[int, int, int]], tag: str, start: mp.synchronize.Event, out: mp.Queue) -> None:
+    from django.db import connection
+
+    from ledger import services
+    from ledger.models import Account
+
+    connection.close()  # never share the parent's connection
+    accounts = {a.pk: a for a in Account.objects.all()}
+    start.wait()
+    began = time.perf_counter()
+    for n, (source, destination, amount) in enumerate(plan):
+        services.move_chips(
+            source=accounts[source],
+            destination=accounts[destination],
+            amount=amount,
+            kind="transfer",
+            idempotency_key=f"{tag}:{n}",
+        )
+    out.put(time.perf_counter() - began)
+    connection.close()
+
+
+def _fingerprint(kind: str, legs: list[tuple[int, int]]) -> str:
+    content = {
+        "kind": kind,
+        "chip_type": "site",
+        "legs": sorted(legs),
+        "reason": "",
+        "causes": {"table_id": None, "round_id": None, "tournament_id": None, "entry_id": None},
+        "reverses": None,
+    }
+    digest = hashlib.sha256(json.dumps(content, sort_keys=True, separators=(",", ":")).encode())
+    digest.update(b"{}")
+    return digest.hexdigest()
+
+
+def _raw_worker(
+    url: str, plan: list[tuple[int, int, int]], tag: str, start: mp.synchronize.Event, out: mp.Queue
+) -> None:
+    negative_ok = {"house_cashier", "tournament_mint"}
+    with psycopg.connect(url) as conn:
+        start.wait()
+        began = time.perf_counter()
+        for n, (source, destination, amount) in enumerate(plan):
+            key = f"{tag}:{n}"
+            legs = {source: -amount, destination: amount}
+            fingerprint = _fingerprint("transfer", list(legs.items()))
+            with conn.transaction(), conn.cursor() as cur:
+                cur.execute("SELECT id, fingerprint FROM ledger_transfer WHERE idempotency_key = %s", [key])
+                if cur.fetchone() is not None:
+                    continue
+                cur.execute(
+                    "SELECT id, balance, kind, chip_type FROM ledger_account WHERE id = ANY(%s) ORDER BY id FOR UPDATE",
+                    [sorted(legs)],
+                )
+                new_balances = {}
+                for account_id, balance, kind, _chip_type in cur.fetchall():
+                    new_balance = balance + legs[account_id]
+                    if new_balance < 0 and kind not in negative_ok:
+                        raise RuntimeError("overdraft in the floor's plan")
+                    new_balances[account_id] = new_balance
+                now = time.time()
+                cur.execute(
+                    """INSERT INTO ledger_transfer (kind, chip_type, idempotency_key, fingerprint, reason, computation,
+                                                    posted_by_system, created_at)
+                       VALUES ('transfer', 'site', %s, %s, '', '{}', '', to_timestamp(%s)) RETURNING id""",
+                    [key, fingerprint, now],
+                )
+                (transfer_id,) = cur.fetchone()  # type: ignore[misc]
+                ids = sorted(legs)
+                cur.execute(
+                    """INSERT INTO ledger_entry (transfer_id, account_id, amount, balance_after, created_at)
+                       VALUES (%s, %s, %s, %s, to_timestamp(%s)), (%s, %s, %s, %s, to_timestamp(%s))""",
+                    [
+                        *(transfer_id, ids[0], legs[ids[0]], new_balances[ids[0]], now),
+                        *(transfer_id, ids[1], legs[ids[1]], new_balances[ids[1]], now),
+                    ],
+                )
+                cur.execute(
+                    "UPDATE ledger_account SET balance = CASE id WHEN %s THEN %s::bigint ELSE %s::bigint END"
+                    " WHERE id IN (%s, %s)",
+                    [ids[0], new_balances[ids[0]], new_balances[ids[1]], ids[0], ids[1]],
+                )
+        out.put(time.perf_counter() - began)
+
+
+def _measure(target: str, url: str, plans: list[list[tuple[int, int, int]]], tag: str) -> float:
+    ctx = mp.get_context("fork")
+    start = ctx.Event()
+    out: mp.Queue = ctx.Queue()
+    procs = []
+    for i, plan in enumerate(plans):
+        worker_tag = f"{tag}:{i}"
+        if target == "service":
+            proc = ctx.Process(target=_service_worker, args=(plan, worker_tag, start, out))
+        else:
+            proc = ctx.Process(target=_raw_worker, args=(url, plan, worker_tag, start, out))
+        proc.start()
+        procs.append(proc)
+    time.sleep(1.0)  # let every worker connect and warm up before the start signal
+    wall_start = time.perf_counter()
+    start.set()
+    for _ in procs:
+        out.get(timeout=600)
+    wall = time.perf_counter() - wall_start
+    for proc in procs:
+        proc.join(timeout=60)
+        if proc.exitcode != 0:
+            raise RuntimeError(f"a {target} worker failed (exit code {proc.exitcode})")
+    return sum(len(p) for p in plans) / wall
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--postings", type=int, default=2000, help="postings per worker and measurement")
+    parser.add_argument("--workers", default="1,4", help="comma-separated worker counts")
+    parser.add_argument("--keep", action="store_true", help="keep the scratch database")
+    args = parser.parse_args(argv)
+    base_url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ramino")
+    if not base_url.startswith("postgres"):
+        print("bench-ledger needs DATABASE_URL=postgres://...", file=sys.stderr)
+        return 2
+    url, admin_url, scratch = _scratch_url(base_url)
+    _recreate_database(admin_url, scratch)
+    os.environ["DATABASE_URL"] = url
+    try:
+        _setup_django()
+        from django.db import connection
+
+        wallet_ids, hot_id = _prepare()
+        connection.close()
+        results = []
+        for workers in [int(w) for w in args.workers.split(",")]:
+            for scenario in ("uniform", "hot"):
+                rates = {}
+                # Alternate the order so neither side always runs on a warmer (or more bloated) table.
+                for target in ("floor", "service") if workers % 2 else ("service", "floor"):
+                    plans = [
+                        _plan(scenario, wallet_ids, hot_id, args.postings, seed=hash((scenario, workers, i)) & 0xFFFF)
+                        for i in range(workers)
+                    ]
+                    rates[target] = _measure(target, url, plans, tag=f"{target}:{scenario}:{workers}:{uuid.uuid4().hex[:6]}")
+                results.append(Result(scenario, workers, args.postings * workers, rates["service"], rates["floor"]))
+                print(
+                    f"{scenario:8s} workers={workers}  service {rates['service']:8.0f}/s  "
+                    f"floor {rates['floor']:8.0f}/s  ratio {rates['service'] / rates['floor']:.2f}",
+                    flush=True,
+                )
+        from ledger.selectors import reconcile
+
+        report = reconcile()
+        print(f"reconciliation after the run: ok={report.ok} problems={len(report.problems)}")
+        connection.close()
+    finally:
+        if not args.keep:
+            _recreate_database(admin_url, scratch, create=False)
+
+    print()
+    print("| scenario | workers | service postings/s | raw SQL floor postings/s | ratio |")
+    print("|---|---|---|---|---|")
+    for r in results:
+        print(f"| {r.scenario} | {r.workers} | {r.service_rate:,.0f} | {r.floor_rate:,.0f} | {r.ratio:.2f} |")
+    ok = all(r.ratio >= GOAL_RATIO for r in results) and all(
+        r.service_rate >= GOAL_HOT for r in results if r.scenario == "hot"
+    )
+    print(f"\ngoals (ratio >= {GOAL_RATIO}, hot >= {GOAL_HOT}/s): {'met' if ok else 'NOT met'}")
+    return 0 if ok and report.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

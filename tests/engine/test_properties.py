@@ -1,0 +1,183 @@
+"""Property tests: random playouts of both presets with 2-4 players and random options.
+
+Hypothesis draws the ruleset, the seat count and the seeds; each example plays a whole round with a
+seeded random player and checks the invariants at every step. The example count is a settings profile
+(``ENGINE_EXAMPLES``, default keeps this module well under a minute).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections import Counter
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tournaments.engine import (
+    IllegalMove,
+    Ruleset,
+    apply_move,
+    close_claims,
+    legal_moves,
+    new_round,
+    player_view,
+    replay,
+    state_from_dict,
+    state_to_dict,
+)
+from tournaments.engine.cards import NATURAL_CARDS, hand_value, is_joker
+from tournaments.engine.melds import card_values
+
+settings.register_profile(
+    "engine",
+    max_examples=int(os.environ.get("ENGINE_EXAMPLES", "20")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=False,
+)
+ENGINE = settings.get_profile("engine")
+
+BOOL_OPTIONS = (
+    "top_discard_must_be_used",
+    "final_discard_required",
+    "ace_high",
+    "round_the_corner",
+    "joker_swap",
+    "low_cards_five",
+    "rummy_calls",
+)
+
+
+@st.composite
+def rulesets(draw: Any) -> tuple[Ruleset, int]:
+    name = draw(st.sampled_from(["rummy500", "rummy500_household"]))
+    n = draw(st.integers(2, 4))
+    opts = {k: draw(st.booleans()) for k in BOOL_OPTIONS if draw(st.booleans())}
+    if opts.get("joker_swap", True) and draw(st.booleans()):
+        opts["swapped_joker_must_be_melded"] = True
+    calls = opts.get("rummy_calls", name == "rummy500_household")
+    if calls and draw(st.booleans()):
+        opts["rummy_in_the_pile"] = True
+    return Ruleset.preset(name, **opts), n
+
+
+def conserved(s) -> bool:
+    cards = [c for h in s.hands for c in h] + list(s.stock) + list(s.discard)
+    cards += ["JK" if is_joker(c) else c for m in s.melds for c in m.cards]
+    return Counter(cards) == Counter(s.deck)
+
+
+def check_view(s, who) -> None:
+    v = player_view(s, who)
+    json.dumps(v)
+    visible = set(s.discard) | {c for m in s.melds for c in m.cards}
+    if who is not None:
+        visible |= set(s.hand_of(who))
+    if s.result is not None:
+        return  # everything is public once over
+    if len(s.deck) == 54:  # one deck: every natural code is unique, so any other code in the view is a leak
+        found = set()
+
+        def walk(x: Any) -> None:
+            if isinstance(x, str) and x in NATURAL_CARDS:
+                found.add(x)
+            elif isinstance(x, dict):
+                for y in x.values():
+                    walk(y)
+            elif isinstance(x, list):
+                for y in x:
+                    walk(y)
+
+        walk(v)
+        assert found <= {c.removeprefix("JK:") for c in visible}, found - visible
+    if who is not None:
+        assert v["hand"] == list(s.hand_of(who))
+    else:
+        assert "hand" not in v
+    assert "salt" not in json.dumps(v) or s.salt not in json.dumps(v)
+
+
+def random_junk(rng: random.Random, s) -> dict[str, Any]:
+    cards = [*NATURAL_CARDS, "JK", "ZZ", 7, None, "JK:7H"]
+    kind = rng.choice(["draw", "meld", "lay_off", "swap_joker", "discard", "end_round", "call_rummy", "pass_claim", "x", None])
+    move: dict[str, Any] = {"type": kind}
+    if rng.random() < 0.8:
+        move["card"] = rng.choice(cards)
+    if rng.random() < 0.5:
+        move["cards"] = [rng.choice(cards) for _ in range(rng.randint(0, 5))]
+    if rng.random() < 0.5:
+        move["meld"] = rng.choice(["m1", "m2", "m9", 3])
+    if rng.random() < 0.5:
+        move["source"] = rng.choice(["stock", "discard", "nope"])
+    if rng.random() < 0.3:
+        move["index"] = rng.choice([0, 1, -1, 99, True, "0"])
+    return move
+
+
+def check_result(s) -> None:
+    r = s.result
+    placed = dict.fromkeys(s.players, 0)
+    for m in s.melds:
+        for p, v in zip(m.placers, card_values(m.cards, s.rules), strict=True):
+            placed[p] += v
+    for seat, p in enumerate(s.players):
+        assert r.scores[p] == placed[p] - sum(hand_value(c, s.rules) for c in s.hands[seat])
+    assert r.game_points == r.scores
+
+
+@ENGINE
+@given(rulesets(), st.integers(0, 2**32), st.integers(0, 2**32))
+def test_random_playouts(rules_n: tuple[Ruleset, int], deal_seed: int, play_seed: int) -> None:
+    rules, n = rules_n
+    players = [f"p{i}" for i in range(n)]
+    rng = random.Random(play_seed)
+    dealer = rng.randrange(n)
+    s = new_round(rules, players, dealer, seed=deal_seed)
+    history = [s]
+    for _step in range(3000):
+        if s.phase == "over":
+            break
+        assert conserved(s)
+        who = rng.choice([None, *players])
+        check_view(s, who)
+        if s.phase == "claims" and rng.random() < 0.3:
+            s = close_claims(s)
+            history.append(s)
+            continue
+        player = rng.choice(s.may_act)
+        moves = legal_moves(s, player)
+        assert moves, f"{player} may act but has no legal move in phase {s.phase}"
+        assert len({json.dumps(m, sort_keys=True) for m in moves}) == len(moves)
+        for other in players:
+            if other not in s.may_act:
+                assert legal_moves(s, other) == []
+        snapshot = state_to_dict(s)
+        # a sample of the legal moves are all accepted
+        for m in rng.sample(moves, min(len(moves), 8)):
+            apply_move(s, player, m)
+        # junk: refused with IllegalMove and no change, or accepted as a listed legal move
+        for _ in range(3):
+            junk = random_junk(rng, s)
+            actor = rng.choice([*players, "nobody"])
+            try:
+                after = apply_move(s, actor, junk)
+            except IllegalMove:
+                continue
+            logged = json.loads(after.log[-1][1])
+            assert logged in legal_moves(s, actor), (junk, logged)
+        assert state_to_dict(s) == snapshot
+        s = apply_move(s, player, rng.choice(moves))
+        assert s.version == history[-1].version + 1
+        history.append(s)
+    assert s.phase == "over", "the round did not end"
+    assert conserved(s)
+    check_result(s)
+    # exact storage round trip and replay of the final and of a random intermediate state
+    assert state_from_dict(json.loads(json.dumps(state_to_dict(s)))) == s
+    again = replay(rules, players, dealer, s.deck, s.moves, salt=s.salt)
+    assert again == s
+    mid = rng.choice(history)
+    assert replay(rules, players, dealer, s.deck, mid.moves, salt=s.salt) == mid

@@ -1,0 +1,153 @@
+"""deploy/: the compose file, the env example, gunicorn's config and the local launcher stay consistent.
+
+Docker is not available to the suite, so these check what can be checked without it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import runpy
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+DEPLOY = ROOT / "deploy"
+APP_SERVICES = ("web", "worker", "beat", "migrate")
+
+
+def _compose() -> dict[str, Any]:
+    data = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    assert isinstance(data, dict)
+    return data
+
+
+def _env_example() -> dict[str, str]:
+    values: dict[str, str] = {}
+    for number, line in enumerate((DEPLOY / "env.example").read_text().splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        key, sep, value = stripped.partition("=")
+        assert sep and re.fullmatch(r"[A-Z][A-Z0-9_]*", key), f"env.example line {number}: {line!r}"
+        assert key not in values, f"env.example sets {key} twice"
+        values[key] = value
+    return values
+
+
+def test_compose_has_the_services_with_health_checks() -> None:
+    services = _compose()["services"]
+    assert set(services) >= {"web", "worker", "beat", "postgres", "redis", "migrate"}
+    assert "/ready/" in " ".join(services["web"]["healthcheck"]["test"])
+    assert "pg_isready" in " ".join(services["postgres"]["healthcheck"]["test"])
+    assert services["redis"]["healthcheck"]["test"][-2:] == ["redis-cli", "ping"]
+    assert services["migrate"]["restart"] == "no"
+    assert "migrate" in services["migrate"]["command"]
+
+
+def test_compose_app_services_share_the_image_env_and_wait_for_migrations() -> None:
+    services = _compose()["services"]
+    for name in APP_SERVICES:
+        service = services[name]
+        assert service["build"]["dockerfile"] == "deploy/Dockerfile"
+        assert (DEPLOY / service["build"]["context"] / service["build"]["dockerfile"]).is_file()
+        assert {"path": "env.example", "required": True} in service["env_file"]
+        assert service["depends_on"]["postgres"]["condition"] == "service_healthy"
+        assert service["depends_on"]["redis"]["condition"] == "service_healthy"
+        if name != "migrate":
+            assert service["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+    beat = " ".join(services["beat"]["command"])
+    assert "beat" in beat and "django_celery_beat.schedulers:DatabaseScheduler" in beat
+    assert "deploy/gunicorn.conf.py" in services["web"]["command"]
+
+
+def test_env_example_names_every_variable_the_settings_read() -> None:
+    read: set[str] = set()
+    pattern = re.compile(r"""env(?:\.\w+)?\(\s*["']([A-Z][A-Z0-9_]*)["']""")
+    for path in (ROOT / "config" / "settings").glob("*.py"):
+        read |= set(pattern.findall(path.read_text()))
+    assert {"DJANGO_SECRET_KEY", "DATABASE_URL", "CELERY_BROKER_URL"} <= read  # the scan works
+    missing = read - set(_env_example())
+    assert not missing, f"deploy/env.example lacks {sorted(missing)}"
+
+
+def test_env_example_is_a_production_configuration() -> None:
+    env = _env_example()
+    assert env["DJANGO_SETTINGS_MODULE"] == "config.settings.production"
+    assert env["DJANGO_DEBUG"] == "false"
+    assert env["DJANGO_SECRET_KEY"]
+    hosts = env["DJANGO_ALLOWED_HOSTS"].split(",")
+    assert "127.0.0.1" in hosts  # the container health checks call 127.0.0.1
+    assert env["DATABASE_URL"].startswith("postgres://")
+    assert f":{env['POSTGRES_PASSWORD']}@" in env["DATABASE_URL"]
+    assert env["DATABASE_URL"].endswith(f"/{env['POSTGRES_DB']}")
+    assert env["CELERY_BROKER_URL"].startswith("redis://redis:")
+
+
+def test_gunicorn_config_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    path = str(DEPLOY / "gunicorn.conf.py")
+    for key in ("GUNICORN_BIND", "GUNICORN_WORKERS", "GUNICORN_THREADS", "GUNICORN_CONTROL_SOCKET"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("PORT", "9123")
+    defaults = runpy.run_path(path)
+    assert defaults["bind"] == "0.0.0.0:9123"
+    assert 1 <= defaults["workers"] <= 5
+    assert defaults["worker_class"] == "gthread"
+    assert defaults["timeout"] > 25  # longer than the events long-poll
+    assert defaults["control_socket_disable"] is True
+
+    monkeypatch.setenv("GUNICORN_BIND", "unix:/tmp/ramino.sock")
+    monkeypatch.setenv("GUNICORN_WORKERS", "7")
+    monkeypatch.setenv("GUNICORN_THREADS", "1")
+    configured = runpy.run_path(path)
+    assert configured["bind"] == "unix:/tmp/ramino.sock"
+    assert configured["workers"] == 7
+    assert configured["worker_class"] == "sync"
+
+
+def _run_local() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("ramino_run_local", DEPLOY / "run_local.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_run_local_starts_web_worker_and_beat() -> None:
+    children = {child.name: child.argv for child in _run_local().build_children(port=8123, reload=False)}
+    assert set(children) == {"web", "worker", "beat"}
+    assert children["web"][1:] == ["manage.py", "runserver", "127.0.0.1:8123", "--noreload"]
+    assert children["worker"][1:7] == ["-m", "celery", "-A", "config", "worker", "--pool=solo"]
+    assert children["beat"][1:6] == ["-m", "celery", "-A", "config", "beat"]
+    assert "django_celery_beat.schedulers:DatabaseScheduler" in children["beat"]
+
+
+def test_dockerfile_runs_gunicorn_as_a_non_root_user() -> None:
+    lines = [line.strip() for line in (DEPLOY / "Dockerfile").read_text().splitlines()]
+    assert lines[[line.startswith("FROM ") for line in lines].index(True)] == "FROM python:3.11-slim"
+    user_lines = [line for line in lines if line.startswith("USER ")]
+    assert user_lines and user_lines[-1] not in ("USER root", "USER 0")
+    assert any("collectstatic" in line for line in lines)
+    assert lines[-1].startswith("CMD [") and "deploy/gunicorn.conf.py" in lines[-1]
+    assert "DJANGO_SETTINGS_MODULE=config.settings.production" in "\n".join(lines)
+
+
+def test_run_local_prints_the_logins_load_demo_creates() -> None:
+    from tournaments.management.commands import load_demo
+
+    lines = _run_local().demo_logins()
+    assert f"admin   {load_demo.ADMIN[0]} / {load_demo.ADMIN[1]}" in lines
+    assert f"staff   {load_demo.STAFF[0]} / {load_demo.STAFF[1]}" in lines
+    for name in load_demo.PLAYERS:
+        assert f"player  {name} / {load_demo.DEMO_PASSWORD}" in lines
+
+
+def test_run_local_falls_back_when_load_demo_is_missing(tmp_path: Path) -> None:
+    (lines,) = _run_local().demo_logins(tmp_path / "missing.py")
+    assert "load_demo" in lines

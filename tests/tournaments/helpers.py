@@ -1,0 +1,68 @@
+"""Shared test helpers for live play."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ledger.models import Account
+from ledger.settlement import pcr_transfers
+from tournaments.models import Game, Round, Seat
+
+# A player's cards (a natural card or a joker) as they would appear in a JSON body.
+CARD_CODES = {r + s for r in "A23456789TJQK" for s in "SHDC"}
+
+
+def simple_move(view: dict[str, Any]) -> dict[str, Any]:
+    """A dull but always legal policy: draw from the stock, discard the first discardable card."""
+    moves = view["legal_moves"]
+    for kind in ("draw", "discard"):
+        for move in moves:
+            if move["type"] == kind and move.get("source", "stock") == "stock":
+                return move
+    return moves[0]
+
+
+def expected_transfers(round_: Round) -> list[dict[str, Any]]:
+    """What the round's settlement must be: pcr_transfers of its recorded scores (RULES §5)."""
+    game = Game.objects.select_related("table").get(pk=round_.game_id)
+    players = list(round_.players)
+    start = (round_.dealer + 1) % len(players)
+    order = players[start:] + players[:start]
+    return [
+        {"from": a, "to": b, "amount": c, "kind": "settlement"}
+        for a, b, c in pcr_transfers(
+            scores=round_.scores, pcr=game.table.pcr * game.table.multiplier, stacks=round_.stacks, seat_order=order
+        )
+    ]
+
+
+def stacks(table_id: int) -> dict[str, int]:
+    return {
+        s.player.username: Account.objects.get(pk=s.stack_account_id).balance
+        for s in Seat.objects.filter(table_id=table_id).exclude(status="left").select_related("player")
+    }
+
+
+def hidden_cards(game: Game, viewer: str | None) -> set[str]:
+    """Cards the viewer must not see now: other players' hands and the stock (empty once the round is over)."""
+    from tournaments.services import engine_io
+
+    if game.state is None:
+        return set()
+    state = engine_io.load_state(game.state)
+    if state.result is not None:
+        return set()
+    secret: set[str] = set(state.stock)
+    for index, name in enumerate(state.players):
+        if name != viewer:
+            secret |= set(state.hands[index])
+    mine = set(state.hand_of(viewer)) if viewer in state.players else set()
+    visible = set(state.discard) | {c for m in state.melds for c in m.cards} | mine
+    return {c for c in secret - visible if c in CARD_CODES}
+
+
+def leaked(body: Any, secret: set[str]) -> set[str]:
+    """Secret cards that appear as a JSON string anywhere in a response body."""
+    text = body if isinstance(body, str) else json.dumps(body)
+    return {c for c in secret if f'"{c}"' in text}

@@ -1,0 +1,125 @@
+"""On PostgreSQL with real connections: racing moves leave exactly one effect; events long-poll."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+
+from tournaments.models import Game, GameEvent, MoveLog
+from tournaments.services import play
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def dealt(make_table, player, client_for) -> dict[str, Any]:
+    table = make_table()
+    users = {name: player(name) for name in ("ann", "bob")}
+    for user in users.values():
+        client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 200})
+    game = Game.objects.get(table=table)
+    play.start_round(game_id=game.pk)
+    game.refresh_from_db()
+    return {"game": game, "mover": users[game.turn_player], "users": users}
+
+
+def _race(user: Any, url: str, body: dict[str, Any], keys: list[str | None]) -> list[Any]:
+    barrier = threading.Barrier(len(keys))
+
+    def one(key: str | None) -> tuple[int, Any]:
+        client = APIClient()
+        client.force_authenticate(user=user)
+        headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+        try:
+            barrier.wait()
+            response = client.post(url, body, format="json", **headers)
+            return response.status_code, response.json()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=len(keys)) as pool:
+        return list(pool.map(one, keys))
+
+
+def test_twenty_identical_moves_without_key_one_applies(dealt) -> None:
+    game = dealt["game"]
+    results = _race(
+        dealt["mover"],
+        f"/api/v1/games/{game.pk}/moves/",
+        {"type": "draw", "source": "stock", "expected_version": game.version},
+        [None] * 20,
+    )
+    statuses = sorted(status for status, _ in results)
+    assert statuses == [200] + [409] * 19, results
+    assert all(body["error"]["code"] == "game.stale_version" for status, body in results if status == 409)
+    assert MoveLog.objects.count() == 1
+    assert Game.objects.get(pk=game.pk).version == game.version + 1
+
+
+def test_twenty_identical_moves_with_one_key_replay_the_first_answer(dealt) -> None:
+    game = dealt["game"]
+    results = _race(
+        dealt["mover"],
+        f"/api/v1/games/{game.pk}/moves/",
+        {"type": "draw", "source": "stock", "expected_version": game.version},
+        ["same-key"] * 20,
+    )
+    assert [status for status, _ in results] == [200] * 20, results
+    assert len({json.dumps(body, sort_keys=True) for _, body in results}) == 1
+    assert MoveLog.objects.count() == 1
+    assert Game.objects.get(pk=game.pk).version == game.version + 1
+
+
+def test_events_long_poll_answers_as_soon_as_something_happens(dealt, client_for) -> None:
+    game = dealt["game"]
+    other = next(u for u in dealt["users"].values() if u != dealt["mover"])
+    waiter = client_for(other)
+    answer: dict[str, Any] = {}
+
+    def poll() -> None:
+        try:
+            started = time.monotonic()
+            response = waiter.get(f"/api/v1/games/{game.pk}/events/?after={game.version}&wait=20")
+            answer["elapsed"] = time.monotonic() - started
+            answer["status"] = response.status_code
+            answer["body"] = response.json()
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=poll)
+    thread.start()
+    time.sleep(0.5)
+    mover = client_for(dealt["mover"])
+    moved = mover.post(
+        f"/api/v1/games/{game.pk}/moves/", {"type": "draw", "source": "stock", "expected_version": game.version}
+    )
+    assert moved.status_code == 200
+    thread.join(timeout=25)
+    assert answer["status"] == 200
+    assert 0.4 < answer["elapsed"] < 5
+    events = answer["body"]["events"]
+    assert [e["version"] for e in events] == [game.version + 1]
+    # the waiter is another player: the drawn card is not in their copy of the event
+    assert "card" not in events[0] and events[0]["move"] == {"type": "draw", "source": "stock"}
+
+
+def test_events_long_poll_times_out_empty(dealt, client_for) -> None:
+    game = dealt["game"]
+    client = client_for(dealt["mover"])
+    started = time.monotonic()
+    response = client.get(f"/api/v1/games/{game.pk}/events/?after={game.version}&wait=0.6")
+    elapsed = time.monotonic() - started
+    assert response.status_code == 200 and response.json()["events"] == []
+    assert 0.5 < elapsed < 3
+    all_events = client.get(f"/api/v1/games/{game.pk}/events/?after=0").json()
+    assert [e["kind"] for e in all_events["events"]] == ["round_started"]
+    assert GameEvent.objects.filter(game=game).count() == 1
+    for bad in ("wait=abc", "after=-1", "wait=nan"):
+        assert client.get(f"/api/v1/games/{game.pk}/events/?{bad}").status_code == 400

@@ -1,0 +1,138 @@
+"""Admin for tables and seats; games and rounds read-only, with a running round's secrets never shown.
+
+The engine state (hands, stock), a running round's deck and salt, and per-player event parts are not
+fields of any admin form: they are rendered only through methods that check the round is over.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+from django.utils.html import format_html
+
+from tournaments import selectors
+from tournaments.models import Game, Round, Seat, Table
+
+HIDDEN = "hidden while the round runs"
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ("id", "game", "seats", "pcr", "multiplier", "min_buy_in", "max_buy_in", "private", "status")
+    list_filter = ("game", "private", "status")
+    readonly_fields = ("code", "created_by", "created_at")
+    fields = (
+        "game",
+        "options",
+        "seats",
+        "pcr",
+        "multiplier",
+        "min_buy_in",
+        "max_buy_in",
+        "private",
+        "code",
+        "status",
+        "created_by",
+        "created_at",
+    )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        # Tables are created through the API (tables.create_table validates options and makes the game).
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
+        return False
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ("id", "table", "number", "player", "status", "chips", "timeouts_in_row", "timeouts_in_round")
+    list_filter = ("status",)
+    search_fields = ("player__username",)
+    readonly_fields = (
+        "table",
+        "player",
+        "number",
+        "stack_account",
+        "chips",
+        "status",
+        "timeouts_in_row",
+        "timeouts_in_round",
+        "sat_at",
+        "left_at",
+    )
+    fields = readonly_fields
+
+    @admin.display(description="chips")
+    def chips(self, obj: Seat) -> int:
+        return obj.stack_account.balance
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # chips move only through the sit/leave services
+
+    def has_change_permission(self, request: HttpRequest, obj: Seat | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Seat | None = None) -> bool:
+        return False
+
+
+class _ReadOnly(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(_ReadOnly):
+    list_display = ("id", "table", "status", "version", "turn_player", "turn_deadline")
+    list_filter = ("status",)
+    # `state` (hands and stock) is deliberately absent.
+    fields = ("table", "status", "version", "dealer_seat", "turn_player", "turn_deadline", "claims_deadline")
+    readonly_fields = fields
+
+
+@admin.register(Round)
+class RoundAdmin(_ReadOnly):
+    list_display = ("id", "game", "number", "players", "settled", "started_at", "ended_at")
+    list_filter = ("settled",)
+    fields = (
+        "game",
+        "number",
+        "players",
+        "dealer",
+        "deal_commitment",
+        "stacks",
+        "started_at",
+        "ended_at",
+        "settled",
+        "scores",
+        "transfers",
+        "revealed_deck",
+        "revealed_salt",
+        "move_log",
+    )
+    readonly_fields = fields
+
+    @admin.display(description="deck")
+    def revealed_deck(self, obj: Round) -> str:
+        return " ".join(obj.deck or []) if obj.ended_at is not None else HIDDEN
+
+    @admin.display(description="salt")
+    def revealed_salt(self, obj: Round) -> str:
+        return obj.salt if obj.ended_at is not None else HIDDEN
+
+    @admin.display(description="move log")
+    def move_log(self, obj: Round) -> str:
+        if obj.ended_at is None:
+            return HIDDEN
+        rows = selectors.finished_round_moves(round_=obj)
+        return format_html("<pre>{}</pre>", "\n".join(json.dumps(row) for row in rows))

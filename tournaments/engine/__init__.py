@@ -1,0 +1,61 @@
+"""Ramino rules engine: pure, immutable, no Django. See docs/rules.md and ../shared/API.md."""
+
+from .cards import CardError, build_deck, hand_value, parse_card, table_value
+from .engine import (
+    apply_move,
+    close_claims,
+    deal_commitment,
+    full_deck,
+    legal_moves,
+    new_round,
+    replay,
+    verify_deal,
+)
+from .errors import IllegalMove
+from .game import Game, game_apply, game_close_claims, game_from_dict, game_to_dict, new_game, next_round
+from .melds import MeldError, MeldOptions, enumerate_lay_offs, enumerate_melds, lay_off, read_meld
+from .rules import PRESETS, Ruleset, RulesetError
+from .state import PHASES, Meld, Result, RoundState, state_from_dict, state_to_dict
+from .views import player_view, round_record, spectator_view
+
+__all__ = [
+    "PHASES",
+    "PRESETS",
+    "CardError",
+    "Game",
+    "IllegalMove",
+    "Meld",
+    "MeldError",
+    "MeldOptions",
+    "Result",
+    "RoundState",
+    "Ruleset",
+    "RulesetError",
+    "apply_move",
+    "build_deck",
+    "close_claims",
+    "deal_commitment",
+    "enumerate_lay_offs",
+    "enumerate_melds",
+    "full_deck",
+    "game_apply",
+    "game_close_claims",
+    "game_from_dict",
+    "game_to_dict",
+    "hand_value",
+    "lay_off",
+    "legal_moves",
+    "new_game",
+    "new_round",
+    "next_round",
+    "parse_card",
+    "player_view",
+    "read_meld",
+    "replay",
+    "round_record",
+    "spectator_view",
+    "state_from_dict",
+    "state_to_dict",
+    "table_value",
+    "verify_deal",
+]

@@ -1,0 +1,432 @@
+"""Sets and runs: validity, joker readings, canonical form, values, lay-offs and enumeration.
+
+A meld is a tuple of card codes in canonical order: a set in suit order S H D C, a run in rank order
+(a run around the corner ``K-A-2`` is written in that order). Jokers in a meld are always written with
+the card they stand for (``JK:7H``); a bare ``JK`` is accepted in input only where one reading exists
+(a set: the first missing suit in S H D C order; a run: refused when two readings exist).
+
+Run positions: the low ace is 1, 2..K are 2..13, the high ace (``Q-K-A`` with ``ace_high``) is 14.
+Around the corner (``round_the_corner``) positions continue 14 = A, 15 = 2, ... A run never holds
+the same rank twice, so it has at most 13 cards.
+
+Functions taking ``rules`` need only its ``ace_high`` and ``round_the_corner`` fields (a ``Ruleset``,
+or ``MeldOptions`` below).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Protocol
+
+from .cards import (
+    JOKER,
+    JOKER_PREFIX,
+    RANKS,
+    SUITS,
+    CardError,
+    ValueRules,
+    is_joker,
+    is_natural,
+    natural_of,
+    rank_of,
+    suit_of,
+    table_value,
+)
+
+MAX_SET = 4
+MIN_MELD = 3
+MAX_RUN = 13
+
+
+class MeldRules(Protocol):
+    """The ruleset fields meld validity depends on."""
+
+    @property
+    def ace_high(self) -> bool: ...
+
+    @property
+    def round_the_corner(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class MeldOptions:
+    """A plain ``MeldRules`` (tests, the solver)."""
+
+    ace_high: bool = True
+    round_the_corner: bool = False
+
+
+class MeldError(ValueError):
+    """Why cards do not form a meld or a lay-off; ``code`` is an IllegalMove code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _rank_char(position: int) -> str:
+    return RANKS[(position - 1) % 13]
+
+
+def _run_ok(start: int, length: int, rules: MeldRules) -> bool:
+    """Whether positions start..start+length-1 (start 1..13) form an allowed run."""
+    if length < MIN_MELD or length > MAX_RUN:
+        return False
+    end = start + length - 1
+    if end <= 13:
+        return True
+    if end == 14 and rules.ace_high:
+        return True
+    return rules.round_the_corner
+
+
+def _run_cards(suit: str, start: int, length: int) -> list[str]:
+    return [_rank_char(start + i) + suit for i in range(length)]
+
+
+def meld_kind(cards: Sequence[str]) -> str:
+    """``"set"`` or ``"run"`` for a canonical meld (every joker written ``JK:<card>``)."""
+    first = natural_of(cards[0])
+    return "set" if all(natural_of(c)[0] == first[0] for c in cards) else "run"
+
+
+def is_valid_set(cards: Sequence[str]) -> bool:
+    """3 or 4 cards of one rank, no suit twice; jokers must be written ``JK:<card>``."""
+    if not MIN_MELD <= len(cards) <= MAX_SET:
+        return False
+    if any(
+        c == JOKER or not (is_natural(c) or (c.startswith(JOKER_PREFIX) and is_natural(c[3:]))) for c in cards
+    ):
+        return False
+    nats = [natural_of(c) for c in cards]
+    return len({n[0] for n in nats}) == 1 and len({n[1] for n in nats}) == len(nats)
+
+
+def is_valid_run(cards: Sequence[str], rules: MeldRules) -> bool:
+    """3+ consecutive cards of one suit in the given order (jokers written ``JK:<card>``)."""
+    if not MIN_MELD <= len(cards) <= MAX_RUN:
+        return False
+    if any(
+        c == JOKER or not (is_natural(c) or (c.startswith(JOKER_PREFIX) and is_natural(c[3:]))) for c in cards
+    ):
+        return False
+    nats = [natural_of(c) for c in cards]
+    suit = nats[0][1]
+    if any(n[1] != suit for n in nats):
+        return False
+    start = rank_of(nats[0])
+    for i, n in enumerate(nats):
+        if rank_of(n) != (start + i - 1) % 13 + 1:
+            return False
+    return _run_ok(start, len(nats), rules)
+
+
+def is_valid_meld(cards: Sequence[str], rules: MeldRules) -> bool:
+    """A canonical-or-ordered set or run (jokers written out)."""
+    return is_valid_set(cards) or is_valid_run(cards, rules)
+
+
+def natural_count(cards: Sequence[str]) -> int:
+    """Number of natural (non-joker) cards."""
+    return sum(1 for c in cards if not is_joker(c))
+
+
+def _set_readings(fixed: Sequence[str], bare: int) -> list[tuple[str, ...]]:
+    nats = [natural_of(c) for c in fixed]
+    if not nats or len({n[0] for n in nats}) != 1:
+        return []
+    suits = [n[1] for n in nats]
+    if len(set(suits)) != len(suits):
+        return []
+    total = len(fixed) + bare
+    if not MIN_MELD <= total <= MAX_SET:
+        return []
+    rank = nats[0][0]
+    missing = [s for s in SUITS if s not in suits]
+    by_suit = {natural_of(c)[1]: c for c in fixed}
+    for s in missing[:bare]:
+        by_suit[s] = JOKER_PREFIX + rank + s
+    return [tuple(by_suit[s] for s in SUITS if s in by_suit)]
+
+
+def _run_readings(fixed: Sequence[str], bare: int, rules: MeldRules) -> list[tuple[str, ...]]:
+    nats = [natural_of(c) for c in fixed]
+    if not nats:
+        return []
+    suit = nats[0][1]
+    if any(n[1] != suit for n in nats):
+        return []
+    ranks = [rank_of(n) for n in nats]
+    if len(set(ranks)) != len(ranks):
+        return []
+    total = len(fixed) + bare
+    if not MIN_MELD <= total <= MAX_RUN:
+        return []
+    by_rank = {rank_of(c): c for c in fixed}
+    out: list[tuple[str, ...]] = []
+    seen: set[frozenset[int]] = set()
+    for start in range(1, 14):
+        if not _run_ok(start, total, rules):
+            continue
+        covered = [(start + i - 1) % 13 + 1 for i in range(total)]
+        cover_set = frozenset(covered)
+        if not set(ranks) <= cover_set or cover_set in seen:
+            continue
+        seen.add(cover_set)
+        out.append(tuple(by_rank.get(r, JOKER_PREFIX + RANKS[r - 1] + suit) for r in covered))
+    return out
+
+
+def meld_readings(cards: Sequence[str], rules: MeldRules) -> list[tuple[str, ...]]:
+    """Every canonical meld the given cards can form (bare ``JK`` filled in; a set's by suit order)."""
+    bare = sum(1 for c in cards if c == JOKER)
+    fixed = [c for c in cards if c != JOKER]
+    if not fixed:
+        return []
+    return _set_readings(fixed, bare) + _run_readings(fixed, bare, rules)
+
+
+def read_meld(cards: Sequence[str], rules: MeldRules, *, min_natural: int = 2) -> tuple[str, ...]:
+    """The canonical form of a new meld, or ``MeldError`` saying why it is not one.
+
+    ``cards`` may be in any order, jokers bare (``JK``) or written out (``JK:7H``).
+    """
+    try:
+        for c in cards:
+            if c != JOKER and not is_natural(natural_of(c)):
+                raise CardError(f"'{c}' is not a card.")
+    except (CardError, IndexError, KeyError) as exc:
+        raise MeldError("move.malformed", f"Not a card in the meld: {exc}") from None
+    if len(cards) < MIN_MELD:
+        raise MeldError("meld.too_short", "A meld needs at least 3 cards.")
+    if natural_count(cards) < min_natural:
+        raise MeldError("meld.too_few_natural", f"A new meld needs at least {min_natural} natural cards.")
+    readings = meld_readings(cards, rules)
+    if not readings:
+        raise MeldError("meld.invalid", f"{' '.join(cards)} is neither a set nor a run under these rules.")
+    if len(readings) > 1:
+        options = ", ".join(" ".join(r) for r in readings)
+        raise MeldError(
+            "meld.ambiguous_joker", f"The joker has several readings ({options}); write it as JK:<card>."
+        )
+    return readings[0]
+
+
+def canonical_meld(cards: Sequence[str], rules: MeldRules) -> tuple[str, ...]:
+    """Alias of ``read_meld`` without the natural-card minimum (e.g. a meld on the table)."""
+    return read_meld(cards, rules, min_natural=0)
+
+
+def lay_off(meld: Sequence[str], added: Sequence[str], rules: MeldRules) -> tuple[str, ...]:
+    """The canonical meld after laying ``added`` on the canonical ``meld``, or ``MeldError``.
+
+    Cards already on the table keep their reading; new cards go to either end of a run or into a
+    set's missing suits. A bare ``JK`` must have exactly one reading.
+    """
+    if not added:
+        raise MeldError("move.malformed", "A lay-off needs at least one card.")
+    kind = meld_kind(meld)
+    bare = sum(1 for c in added if c == JOKER)
+    fixed = list(meld) + [c for c in added if c != JOKER]
+    if kind == "set":
+        readings = _set_readings(fixed, bare)
+    else:
+        readings = _run_readings(fixed, bare, rules)
+        # the cards already placed must stay a contiguous block of the new run, in their order
+        readings = [r for r in readings if _contains_block(r, meld)]
+    if not readings:
+        raise MeldError("layoff.invalid", f"{' '.join(added)} cannot be laid off on {' '.join(meld)}.")
+    if len(readings) > 1:
+        raise MeldError("meld.ambiguous_joker", "The joker has several readings here; write it as JK:<card>.")
+    return readings[0]
+
+
+def _contains_block(run: Sequence[str], block: Sequence[str]) -> bool:
+    n = len(block)
+    return any(tuple(run[i : i + n]) == tuple(block) for i in range(len(run) - n + 1))
+
+
+def card_values(meld: Sequence[str], rules: ValueRules) -> tuple[int, ...]:
+    """Table value of each card of a canonical meld (an ace is low when the 2 follows it in a run)."""
+    if meld_kind(meld) == "set":
+        return tuple(table_value(c, rules) for c in meld)
+    out = []
+    for i, c in enumerate(meld):
+        low = rank_of(c) == 1 and i + 1 < len(meld) and rank_of(meld[i + 1]) == 2
+        out.append(table_value(c, rules, ace_low=low))
+    return tuple(out)
+
+
+def meld_value(meld: Sequence[str], rules: ValueRules) -> int:
+    """Total table value of a canonical meld."""
+    return sum(card_values(meld, rules))
+
+
+def joker_slots(meld: Sequence[str]) -> list[tuple[int, str]]:
+    """(index, natural card) of every joker in a canonical meld: the cards a swap may bring."""
+    return [(i, c[3:]) for i, c in enumerate(meld) if c.startswith(JOKER_PREFIX)]
+
+
+# ---------------------------------------------------------------- enumeration (legal moves, solver)
+
+
+def _choose_jokers(
+    slots: list[tuple[str, bool]], jokers: int, min_natural: int, fixed_naturals: int = 0
+) -> Iterator[tuple[str, ...]]:
+    """For positions [(natural card, held?)], every choice of naturals/jokers: yields the cards.
+
+    A position not held must be a joker; a held one may be either. At most ``jokers`` jokers and at
+    least ``min_natural`` naturals (counting ``fixed_naturals`` already there).
+    """
+    forced = [i for i, (_, held) in enumerate(slots) if not held]
+    if len(forced) > jokers:
+        return
+    optional = [i for i, (_, held) in enumerate(slots) if held]
+    free = jokers - len(forced)
+    for extra in range(min(free, len(optional)) + 1):
+        for chosen in combinations(optional, extra):
+            joker_at = set(forced) | set(chosen)
+            if len(slots) - len(joker_at) + fixed_naturals < min_natural:
+                continue
+            yield tuple(JOKER_PREFIX + nat if i in joker_at else nat for i, (nat, _) in enumerate(slots))
+
+
+def enumerate_melds(
+    hand: Mapping[str, int] | Sequence[str], rules: MeldRules, *, min_natural: int = 2
+) -> list[tuple[str, ...]]:
+    """Every distinct canonical meld that can be formed from ``hand`` (a multiset), each once.
+
+    Every joker reading is a different meld (``QS QH JK:QD`` and ``QS QH JK:QC``); a joker may also
+    stand for a card the hand holds. Cost is linear in suits x starts x lengths, not in subsets.
+    """
+    counts = _counts(hand)
+    jokers = counts.get(JOKER, 0)
+    out: list[tuple[str, ...]] = []
+    # sets
+    for rank in RANKS:
+        held = [s for s in SUITS if counts.get(rank + s, 0) > 0]
+        if len(held) + jokers < MIN_MELD or len(held) < min_natural:
+            continue
+        for size in range(MIN_MELD, MAX_SET + 1):
+            for n_nat in range(max(min_natural, size - jokers), min(size, len(held)) + 1):
+                for nat_suits in combinations(held, n_nat):
+                    rest = [s for s in SUITS if s not in nat_suits]
+                    for jk_suits in combinations(rest, size - n_nat):
+                        meld = {s: rank + s for s in nat_suits}
+                        meld.update({s: JOKER_PREFIX + rank + s for s in jk_suits})
+                        out.append(tuple(meld[s] for s in SUITS if s in meld))
+    # runs
+    for suit in SUITS:
+        held_ranks = {r for r in range(1, 14) if counts.get(RANKS[r - 1] + suit, 0) > 0}
+        if len(held_ranks) < min_natural:
+            continue
+        for start in range(1, 14):
+            missing = 0
+            for length in range(1, MAX_RUN + 1):
+                pos = (start + length - 2) % 13 + 1
+                if pos not in held_ranks:
+                    missing += 1
+                    if missing > jokers:
+                        break
+                if length < MIN_MELD or not _run_ok(start, length, rules):
+                    continue
+                slots = [
+                    (_rank_char(start + i) + suit, ((start + i - 1) % 13 + 1) in held_ranks)
+                    for i in range(length)
+                ]
+                out.extend(_choose_jokers(slots, jokers, min_natural))
+    return out
+
+
+def enumerate_lay_offs(
+    hand: Mapping[str, int] | Sequence[str], meld: Sequence[str], rules: MeldRules
+) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Every lay-off from ``hand`` onto canonical ``meld``: (added cards canonical, resulting meld).
+
+    Added cards are listed in the order they appear in the new meld (jokers written out).
+    """
+    counts = _counts(hand)
+    jokers = counts.get(JOKER, 0)
+    out: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    if meld_kind(meld) == "set":
+        rank = natural_of(meld[0])[0]
+        present = {suit_of(c) for c in meld}
+        missing = [s for s in SUITS if s not in present]
+        for k in range(1, MAX_SET - len(meld) + 1):
+            for suits in combinations(missing, k):
+                slots = [(rank + s, counts.get(rank + s, 0) > 0) for s in suits]
+                for added in _choose_jokers(slots, jokers, 0):
+                    merged = {suit_of(c): c for c in (*meld, *added)}
+                    out.append((added, tuple(merged[s] for s in SUITS if s in merged)))
+        return out
+    suit = suit_of(meld[0])
+    start = rank_of(meld[0])
+    n = len(meld)
+
+    def held(pos: int) -> bool:
+        return counts.get(_rank_char(pos) + suit, 0) > 0
+
+    for low in range(0, MAX_RUN - n + 1):
+        if (
+            low
+            and not held(start - low)
+            and sum(1 for i in range(1, low + 1) if not held(start - i)) > jokers
+        ):
+            break
+        new_start = start - low
+        for high in range(0, MAX_RUN - n - low + 1):
+            if low + high == 0:
+                continue
+            positions = [new_start + i for i in range(low)] + [start + n + i for i in range(high)]
+            if sum(1 for p in positions if not held(p)) > jokers:
+                break
+            norm_start = (new_start - 1) % 13 + 1
+            if not _run_ok(norm_start, n + low + high, rules) or not _start_ok(
+                new_start, n + low + high, rules
+            ):
+                continue
+            slots = [(_rank_char(p) + suit, held(p)) for p in positions]
+            for added in _choose_jokers(slots, jokers, 0):
+                out.append((added, (*added[:low], *meld, *added[low:])))
+    return out
+
+
+def _start_ok(start: int, length: int, rules: MeldRules) -> bool:
+    """Extending below the low ace wraps to the king: only around the corner."""
+    if start >= 1:
+        return True
+    return rules.round_the_corner and length <= MAX_RUN
+
+
+def _counts(hand: Mapping[str, int] | Sequence[str]) -> dict[str, int]:
+    if isinstance(hand, Mapping):
+        return dict(hand)
+    counts: dict[str, int] = {}
+    for c in hand:
+        k = JOKER if is_joker(c) else c
+        counts[k] = counts.get(k, 0) + 1
+    return counts
+
+
+def single_extensions(meld: Sequence[str], rules: MeldRules) -> frozenset[str]:
+    """The natural cards that could each be laid off alone on canonical ``meld``."""
+    if meld_kind(meld) == "set":
+        if len(meld) >= MAX_SET:
+            return frozenset()
+        rank = natural_of(meld[0])[0]
+        present = {suit_of(c) for c in meld}
+        return frozenset(rank + s for s in SUITS if s not in present)
+    if len(meld) >= MAX_RUN:
+        return frozenset()
+    suit = suit_of(meld[0])
+    start = rank_of(meld[0])
+    n = len(meld)
+    out = set()
+    if _start_ok(start - 1, n + 1, rules) and _run_ok((start - 2) % 13 + 1, n + 1, rules):
+        out.add(_rank_char(start - 1) + suit)
+    if _run_ok(start, n + 1, rules):
+        out.add(_rank_char(start + n) + suit)
+    return frozenset(out)

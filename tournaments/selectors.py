@@ -1,0 +1,255 @@
+"""Reads shared by the API views and the admin: who sees what, and the redacted views."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import QuerySet
+
+from tournaments.errors import NotFound
+from tournaments.models import SEATED_STATUSES, Game, GameEvent, GameStatus, MoveLog, Round, Seat, Table
+from tournaments.services import engine_io
+
+User = AbstractBaseUser | AnonymousUser
+
+
+def is_staff(user: User) -> bool:
+    return bool(getattr(user, "is_staff", False) or getattr(user, "is_superuser", False))
+
+
+def seat_of(*, table: Table, user: User) -> Seat | None:
+    if not user.is_authenticated:
+        return None
+    return Seat.objects.filter(table=table, player_id=user.pk, status__in=SEATED_STATUSES).first()
+
+
+def visible_tables(*, user: User) -> QuerySet[Table]:
+    """The listing: public tables only (private ones are never listed, RULES §5)."""
+    return Table.objects.filter(private=False).order_by("id")
+
+
+def table_for(*, user: User, table_id: int) -> Table:
+    """A table the caller may read; private tables answer 404 to anyone not seated (or their creator)."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or (table.private and not can_see_private(table=table, user=user)):
+        raise NotFound("No such table.", code="table.not_found")
+    return table
+
+
+def can_see_private(*, table: Table, user: User) -> bool:
+    if not user.is_authenticated:
+        return False
+    return table.created_by_id == user.pk or seat_of(table=table, user=user) is not None
+
+
+def table_players(*, table: Table) -> list[dict[str, Any]]:
+    seats = (
+        Seat.objects.filter(table=table, status__in=SEATED_STATUSES)
+        .select_related("player", "stack_account")
+        .order_by("number")
+    )
+    return [
+        {
+            "username": seat.player.get_username(),
+            "seat": seat.number,
+            "chips": seat.stack_account.balance,
+            "status": seat.status,
+        }
+        for seat in seats
+    ]
+
+
+def table_data(*, table: Table, user: User) -> dict[str, Any]:
+    game = Game.objects.filter(table=table).first()
+    show_code = table.private and can_see_private(table=table, user=user)
+    return {
+        "id": table.pk,
+        "game": table.game,
+        "options": table.options,
+        "seats": table.seats,
+        "pcr": table.pcr,
+        "min_buy_in": table.min_buy_in,
+        "max_buy_in": table.max_buy_in,
+        "multiplier": table.multiplier,
+        "private": table.private,
+        "code": table.code if show_code else None,
+        "status": table.status,
+        "players": table_players(table=table),
+        "current_game": game.pk if game is not None and game.status != GameStatus.CLOSED else None,
+    }
+
+
+# --------------------------------------------------------------------------------------------------- games
+
+
+class GameAccess:
+    """What the caller is to a game: a player of it (seated), staff, or another user."""
+
+    def __init__(self, *, game: Game, user: User) -> None:
+        self.game = game
+        self.user = user
+        self.seat = seat_of(table=game.table, user=user)
+        self.username: str | None = user.get_username() if user.is_authenticated else None
+        self.staff = is_staff(user)
+
+    @property
+    def seated(self) -> bool:
+        return self.seat is not None
+
+
+def game_access(*, user: User, game_id: int) -> GameAccess:
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is None:
+        raise NotFound("No such game.", code="game.not_found")
+    access = GameAccess(game=game, user=user)
+    if game.table.private and not access.seated and not access.staff:
+        raise NotFound("No such game.", code="game.not_found")
+    return access
+
+
+def _latest_round(game: Game) -> Round | None:
+    return game.rounds.order_by("-number").first()
+
+
+def game_view(*, access: GameAccess) -> dict[str, Any]:
+    """The caller's view: own hand and legal moves for a player of the round, the spectator view otherwise."""
+    game = access.game
+    round_ = _latest_round(game)
+    seat_rows = table_players(table=game.table)
+    by_name = {row["username"]: row for row in seat_rows}
+    base: dict[str, Any] = {
+        "id": game.pk,
+        "table": game.table_id,
+        "status": game.status,
+        "version": game.version,
+        "round": None,
+        "phase": None,
+        "turn": None,
+        "players": seat_rows,
+        "discard_pile": [],
+        "stock_count": None,
+        "melds": [],
+        "deal_commitment": None,
+        "next_round_at": game.next_round_at.isoformat() if game.next_round_at else None,
+    }
+    if round_ is None or game.state is None:
+        return base
+    state = engine_io.load_state(game.state)
+    in_round = access.username is not None and access.username in round_.players and access.seated
+    viewer = access.username if in_round else None
+    view = engine_io.player_view(state, viewer)
+    view.pop("legal_moves", None)
+    if viewer is None:
+        view.pop("hand", None)
+    players = []
+    for index, username in enumerate(round_.players):
+        engine_row = _engine_player(view, username, index)
+        seat_row = by_name.get(username, {})
+        players.append(
+            {
+                **engine_row,
+                "username": username,
+                "seat": round_.seat_numbers.get(username),
+                "chips": seat_row.get("chips"),
+                "status": seat_row.get("status", "left"),
+            }
+        )
+    waiting = [row for row in seat_rows if row["username"] not in round_.players]
+    data = {**base, **view}
+    data.update(
+        {
+            "id": game.pk,
+            "table": game.table_id,
+            "status": game.status,
+            "version": game.version,
+            "round": round_.number,
+            "phase": engine_io.phase(state),
+            "players": players,
+            "waiting_players": waiting,
+            "deal_commitment": round_.deal_commitment,
+            "turn": _turn(game=game, state=state),
+        }
+    )
+    if in_round and viewer in engine_io.may_act(state) and round_.ended_at is None:
+        data["legal_moves"] = engine_io.legal_moves(state, viewer)
+    return data
+
+
+def _engine_player(view: dict[str, Any], username: str, index: int) -> dict[str, Any]:
+    rows = view.get("players")
+    if isinstance(rows, list):
+        for row in rows:
+            if isinstance(row, dict) and username in (
+                row.get("username"),
+                row.get("player"),
+                row.get("name"),
+            ):
+                return {k: v for k, v in row.items() if k not in ("hand",)}
+        if index < len(rows) and isinstance(rows[index], dict):
+            return {k: v for k, v in rows[index].items() if k not in ("hand",)}
+    return {}
+
+
+def _turn(*, game: Game, state: Any) -> dict[str, Any] | None:
+    if game.status != GameStatus.PLAYING:
+        return None
+    if engine_io.phase(state) == "claims":
+        return {
+            "player": engine_io.to_act(state),
+            "deadline": game.claims_deadline.isoformat() if game.claims_deadline else None,
+            "claims": list(engine_io.may_act(state)),
+        }
+    return {
+        "player": game.turn_player or engine_io.to_act(state),
+        "deadline": game.turn_deadline.isoformat() if game.turn_deadline else None,
+    }
+
+
+def may_read_history(*, access: GameAccess) -> bool:
+    """Events and rounds: seated players and staff."""
+    return access.seated or access.staff
+
+
+def events_after(*, game: Game, after: int, limit: int) -> list[GameEvent]:
+    return list(GameEvent.objects.filter(game=game, version__gt=after).order_by("version")[:limit])
+
+
+def rounds_data(*, access: GameAccess) -> list[dict[str, Any]]:
+    rows = []
+    for round_ in Round.objects.filter(game=access.game).order_by("number"):
+        over = round_.ended_at is not None
+        result = round_.result or {}
+        row: dict[str, Any] = {
+            "number": round_.number,
+            "players": round_.players,
+            "dealer": round_.players[round_.dealer] if round_.players else None,
+            "scores": round_.scores if over else None,
+            "game_points": result.get("game_points") if over else None,
+            "bonuses": result.get("bonuses") if over else None,
+            "transfers": [
+                {"from": t["from"], "to": t["to"], "amount": t["amount"], "kind": t.get("kind", "settlement")}
+                for t in round_.transfers
+            ],
+            "settled": round_.settled,
+            "deal_commitment": round_.deal_commitment,
+            "deck": round_.deck if over else None,
+            "salt": round_.salt if over else None,
+            "started_at": round_.started_at.isoformat(),
+            "ended_at": round_.ended_at.isoformat() if round_.ended_at else None,
+        }
+        if over:
+            row["details"] = result.get("details")
+            row["moves"] = finished_round_moves(round_=round_)
+        rows.append(row)
+    return rows
+
+
+def finished_round_moves(*, round_: Round) -> list[dict[str, Any]]:
+    """The whole move log of a round; only ever called once the round is over."""
+    if round_.ended_at is None:
+        raise ValueError("a running round's move log is secret")
+    return [
+        {"version": m.version, "player": m.player, "move": m.move, "server_played": m.server_played}
+        for m in MoveLog.objects.filter(round=round_).order_by("version")
+    ]

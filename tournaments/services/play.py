@@ -1,0 +1,679 @@
+"""Live play of ring tables: rounds start and end, moves, turn clocks, claim windows, settlement.
+
+Every function that changes a game runs in one transaction holding the game's row lock (taken after the
+table's), bumps `Game.version` once per observable change, appends a `GameEvent` per version and, on
+commit, enqueues the clock that follows. Celery tasks carry (game id, version) and do nothing when the
+game has moved on, so running one twice or late is harmless.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from ledger import services as ledger
+from ledger.models import Account, TransferKind
+from ledger.settlement import pcr_settlement
+from tournaments.errors import (
+    Forbidden,
+    IllegalMoveError,
+    KeyReused,
+    MalformedMove,
+    NotFound,
+    StaleVersion,
+    Unprocessable,
+)
+from tournaments.models import (
+    SEATED_STATUSES,
+    Game,
+    GameEvent,
+    GameStatus,
+    MoveLog,
+    Round,
+    Seat,
+    SeatStatus,
+    Table,
+)
+from tournaments.services import engine_io
+
+logger = logging.getLogger(__name__)
+
+# A turn is auto-played in a loop of single moves; no turn of any game needs more than this.
+MAX_AUTO_MOVES_PER_TURN = 60
+# Fields a client may see of a move; anything else a client sent is not echoed to others.
+PUBLIC_MOVE_FIELDS = ("type", "source", "card", "index", "cards", "melds", "meld", "discard", "groups")
+
+
+def next_round_delay() -> float:
+    return float(getattr(settings, "RAMINO_NEXT_ROUND_DELAY_SECONDS", 5))
+
+
+# --------------------------------------------------------------------------------------------- enqueueing
+
+
+def _enqueue(task_name: str, args: Sequence[Any], countdown: float) -> None:
+    """Enqueue after the surrounding transaction commits (the task must see what we wrote)."""
+    from tournaments import tasks
+
+    task = getattr(tasks, task_name)
+    transaction.on_commit(lambda: task.apply_async(args=tuple(args), countdown=max(0.0, countdown)))
+
+
+# ------------------------------------------------------------------------------------------------ helpers
+
+
+def request_fingerprint(payload: Mapping[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def current_round(game: Game) -> Round | None:
+    return game.rounds.order_by("-number").first()
+
+
+def _seats_by_player(table: Table, players: Sequence[str] | None = None) -> dict[str, Seat]:
+    qs = (
+        Seat.objects.select_for_update()
+        .filter(table=table, status__in=SEATED_STATUSES)
+        .select_related("player")
+    )
+    if players is not None:
+        qs = qs.filter(player__username__in=list(players))
+    return {seat.player.get_username(): seat for seat in qs.order_by("number")}
+
+
+def _hand(state: Any, player: str) -> list[str]:
+    return list(engine_io.player_view(state, player).get("hand") or [])
+
+
+def _drawn_cards(before: Any, after: Any, player: str) -> list[str]:
+    gained = Counter(_hand(after, player)) - Counter(_hand(before, player))
+    return sorted(gained.elements())
+
+
+def _public_move(move: Mapping[str, Any]) -> dict[str, Any]:
+    public = {k: move[k] for k in PUBLIC_MOVE_FIELDS if k in move}
+    if public.get("type") == "draw" and public.get("source") == "stock":
+        # The stock's top card is the drawer's secret.
+        public = {"type": "draw", "source": "stock"}
+    return public
+
+
+def _add_event(
+    game: Game, round_: Round | None, kind: str, public: dict[str, Any], private: dict[str, Any] | None = None
+) -> GameEvent:
+    game.version += 1
+    return GameEvent.objects.create(
+        game=game, version=game.version, round=round_, kind=kind, public=public, private=private or {}
+    )
+
+
+def event_for(event: GameEvent, username: str | None) -> dict[str, Any]:
+    """An event as `username` may see it (None: a spectator, staff included)."""
+    data = {"version": event.version, "kind": event.kind, **event.public, "at": event.created_at.isoformat()}
+    if username is not None and username in event.private:
+        data.update(event.private[username])
+    return data
+
+
+# ------------------------------------------------------------------------------------------- round start
+
+
+def schedule_round_start_if_ready(*, game: Game, table: Table, delay: float | None = None) -> None:
+    """Caller holds the table and game locks."""
+    if game.status != GameStatus.WAITING:
+        return
+    ready = Seat.objects.filter(
+        table=table,
+        status__in=(SeatStatus.ACTIVE, SeatStatus.SITTING_OUT),
+        stack_account__balance__gt=0,
+    ).count()
+    if ready < 2:
+        return
+    now = timezone.now()
+    if game.next_round_at is not None and game.next_round_at > now:
+        return  # already scheduled
+    wait = next_round_delay() if delay is None else delay
+    game.next_round_at = now + timedelta(seconds=wait)
+    game.save(update_fields=["next_round_at", "updated_at"])
+    _enqueue("start_round", [game.pk], wait)
+
+
+def start_round(*, game_id: int) -> Round | None:
+    """Deal the next round if the table has two players with chips; else wait. Idempotent."""
+    with transaction.atomic():
+        game = Game.objects.select_related("table").get(pk=game_id)
+        table = Table.objects.select_for_update().get(pk=game.table_id)
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.status != GameStatus.WAITING:
+            return None
+        now = timezone.now()
+        if game.next_round_at is not None and game.next_round_at > now + timedelta(seconds=0.5):
+            # Early (a duplicate or a re-armed message): the scheduled one will come.
+            return None
+        seats = list(
+            Seat.objects.select_for_update()
+            .filter(table=table, status__in=SEATED_STATUSES)
+            .select_related("player", "stack_account")
+            .order_by("number")
+        )
+        from tournaments.services.tables import cash_out
+
+        playing: list[Seat] = []
+        for seat in seats:
+            if seat.stack_account.balance <= 0:
+                # No chips and no top-up during the pause: unseated (RULES §5).
+                cash_out(seat=seat, table=table)
+            else:
+                if seat.status != SeatStatus.ACTIVE:
+                    seat.status = SeatStatus.ACTIVE
+                    seat.save(update_fields=["status"])
+                playing.append(seat)
+        game.next_round_at = None
+        if len(playing) < 2:
+            game.save(update_fields=["next_round_at", "updated_at"])
+            return None
+        numbers = [seat.number for seat in playing]
+        if game.dealer_seat is None:
+            dealer = 0
+        else:
+            later = [i for i, n in enumerate(numbers) if n > game.dealer_seat]
+            dealer = later[0] if later else 0
+        players = [seat.player.get_username() for seat in playing]
+        rules = engine_io.build_rules(table.game, table.options)
+        number = (game.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        state = engine_io.new_round(rules, players=players, dealer=dealer, round_number=number)
+        commitment, deck, salt = engine_io.deal_secret(state)
+        clocks = engine_io.clocks_for(table.options)
+        round_ = Round.objects.create(
+            game=game,
+            number=number,
+            players=players,
+            seat_numbers={seat.player.get_username(): seat.number for seat in playing},
+            dealer=dealer,
+            deal_commitment=commitment,
+            deck=deck,
+            salt=salt,
+            stacks={seat.player.get_username(): seat.stack_account.balance for seat in playing},
+            time_bank=dict.fromkeys(players, clocks.time_bank_seconds),
+        )
+        for seat in playing:
+            if seat.timeouts_in_round:
+                seat.timeouts_in_round = 0
+                seat.save(update_fields=["timeouts_in_round"])
+        game.dealer_seat = numbers[dealer]
+        game.status = GameStatus.PLAYING
+        game.turn_player = ""
+        game.turn_started_at = None
+        game.turn_deadline = None
+        game.claims_deadline = None
+        _add_event(
+            game,
+            round_,
+            "round_started",
+            {
+                "round": number,
+                "players": players,
+                "dealer": players[dealer],
+                "deal_commitment": commitment,
+            },
+        )
+        _settle_state(game=game, table=table, round_=round_, state=state, now=now)
+        return round_
+
+
+# -------------------------------------------------------------------------------------------- after moves
+
+
+def _settle_state(*, game: Game, table: Table, round_: Round, state: Any, now: datetime) -> None:
+    """Store `state`, then end the round or arm the clock that follows. Caller holds the locks."""
+    game.state = engine_io.dump_state(state)
+    if engine_io.result(state) is not None:
+        _finish_round(game=game, table=table, round_=round_, state=state, now=now)
+    else:
+        _arm_clocks(game=game, table=table, round_=round_, state=state, now=now)
+    game.save()
+
+
+def _clock_targets(state: Any) -> list[str]:
+    """Whom the turn clock plays for when it fires: the turn's player, or everyone in a deal phase."""
+    may = engine_io.may_act(state)
+    if engine_io.phase(state) == "deal":
+        return list(may)
+    current = engine_io.to_act(state)
+    if current in may:
+        return [str(current)]
+    return list(may[:1])
+
+
+def _charge_time_bank(*, game: Game, table: Table, round_: Round, now: datetime) -> None:
+    """The player whose turn just ended pays any time beyond `turn_seconds` from the bank."""
+    if not game.turn_player or game.turn_started_at is None:
+        return
+    clocks = engine_io.clocks_for(table.options)
+    over = (now - game.turn_started_at).total_seconds() - clocks.turn_seconds
+    if over > 0 and game.turn_player in round_.time_bank:
+        bank = dict(round_.time_bank)
+        bank[game.turn_player] = max(0.0, float(bank[game.turn_player]) - over)
+        round_.time_bank = bank
+        round_.save(update_fields=["time_bank"])
+
+
+def _arm_clocks(*, game: Game, table: Table, round_: Round, state: Any, now: datetime) -> None:
+    clocks = engine_io.clocks_for(table.options)
+    if engine_io.phase(state) == "claims":
+        _charge_time_bank(game=game, table=table, round_=round_, now=now)
+        game.turn_player = ""
+        game.turn_started_at = None
+        game.turn_deadline = None
+        window = engine_io.claim_seconds(state)
+        game.claims_deadline = now + timedelta(seconds=window)
+        _enqueue("close_claims", [game.pk, game.version], window)
+        return
+    game.claims_deadline = None
+    targets = _clock_targets(state)
+    if not targets:
+        return
+    player = targets[0]
+    if player != game.turn_player or game.turn_started_at is None:
+        _charge_time_bank(game=game, table=table, round_=round_, now=now)
+        game.turn_player = player
+        game.turn_started_at = now
+        bank = float(round_.time_bank.get(player, clocks.time_bank_seconds))
+        game.turn_deadline = now + timedelta(seconds=clocks.turn_seconds + bank)
+    seat_status = (
+        Seat.objects.filter(table=table, player__username=player, status__in=SEATED_STATUSES)
+        .values_list("status", flat=True)
+        .first()
+    )
+    if seat_status in (SeatStatus.LEAVING, SeatStatus.ABSENT):
+        # Nobody is there to think: the server plays at once.
+        game.turn_deadline = now
+    assert game.turn_deadline is not None
+    _enqueue("turn_clock", [game.pk, game.version], (game.turn_deadline - now).total_seconds())
+
+
+def rearm_clock_now_if_turn(*, game: Game, username: str) -> None:
+    """A player leaving on their own turn: play it out now. Caller holds the game lock."""
+    if game.status == GameStatus.PLAYING and game.turn_player == username:
+        game.turn_deadline = timezone.now()
+        game.save(update_fields=["turn_deadline", "updated_at"])
+        _enqueue("turn_clock", [game.pk, game.version], 0)
+
+
+# ---------------------------------------------------------------------------------------------- the move
+
+
+def _classify_engine_error(exc: Exception) -> Exception:
+    code = str(getattr(exc, "code", "move.illegal"))
+    message = str(getattr(exc, "message", str(exc)))
+    if engine_io.is_malformed(exc):
+        return MalformedMove(message, code=code)
+    return IllegalMoveError(message, code=code)
+
+
+def _apply_and_log(
+    *,
+    game: Game,
+    round_: Round,
+    state: Any,
+    player: str,
+    move: Mapping[str, Any],
+    server_played: bool,
+) -> tuple[Any, GameEvent]:
+    new_state = engine_io.apply_move(state, player, move)
+    private: dict[str, Any] = {}
+    if move.get("type") == "draw" and move.get("source") == "stock":
+        drawn = _drawn_cards(state, new_state, player)
+        if drawn:
+            private[player] = {"card": drawn[0]} if len(drawn) == 1 else {"cards": drawn}
+    event = _add_event(
+        game,
+        round_,
+        "move",
+        {
+            "round": round_.number,
+            "player": player,
+            "move": _public_move(move),
+            "server_played": server_played,
+            "phase": engine_io.phase(new_state),
+        },
+        private,
+    )
+    return new_state, event
+
+
+def submit_move(
+    *,
+    user: User,
+    game_id: int,
+    move: dict[str, Any],
+    expected_version: int,
+    idempotency_key: str | None,
+) -> dict[str, Any]:
+    """A client's move. Returns {version, events}; a replayed key returns the first answer."""
+    username = user.get_username()
+    fingerprint = request_fingerprint({"move": move, "expected_version": expected_version})
+    with transaction.atomic():
+        game = Game.objects.select_related("table").filter(pk=game_id).first()
+        if game is None:
+            raise NotFound("No such game.", code="game.not_found")
+        table = Table.objects.select_for_update().get(pk=game.table_id)
+        game = Game.objects.select_for_update().get(pk=game_id)
+        seated = Seat.objects.filter(table=table, player=user, status__in=SEATED_STATUSES).first()
+        if table.private and seated is None:
+            raise NotFound("No such game.", code="game.not_found")
+        if idempotency_key:
+            earlier = MoveLog.objects.filter(game=game, user=user, idempotency_key=idempotency_key).first()
+            if earlier is not None:
+                if earlier.request_hash != fingerprint:
+                    raise KeyReused()
+                return dict(earlier.response or {})
+        if expected_version != game.version:
+            raise StaleVersion(details={"version": game.version, "expected_version": expected_version})
+        round_ = current_round(game)
+        if game.status != GameStatus.PLAYING or round_ is None or round_.ended_at is not None:
+            raise Unprocessable("No round is being played at this table.", code="game.no_round_running")
+        if username not in round_.players or seated is None:
+            raise Forbidden("You are not playing this round.", code="game.not_a_player")
+        assert game.state is not None
+        state = engine_io.load_state(game.state)
+        try:
+            new_state, _event = _apply_and_log(
+                game=game, round_=round_, state=state, player=username, move=move, server_played=False
+            )
+        except Exception as exc:
+            if engine_io.is_illegal_move(exc):
+                raise _classify_engine_error(exc) from exc
+            raise
+        move_version = game.version
+        if seated.timeouts_in_row:
+            seated.timeouts_in_row = 0
+            seated.save(update_fields=["timeouts_in_row"])
+        now = timezone.now()
+        _settle_state(game=game, table=table, round_=round_, state=new_state, now=now)
+        events = GameEvent.objects.filter(game=game, version__gt=expected_version).order_by("version")
+        response = {"version": game.version, "events": [event_for(e, username) for e in events]}
+        MoveLog.objects.create(
+            round=round_,
+            game=game,
+            player=username,
+            user=user,
+            move=move,
+            version=move_version,
+            idempotency_key=idempotency_key or "",
+            request_hash=fingerprint,
+            server_played=False,
+            response=response,
+        )
+        return response
+
+
+# -------------------------------------------------------------------------------------------------- clocks
+
+
+def _lock_game(game_id: int) -> tuple[Table, Game] | None:
+    table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return None
+    table = Table.objects.select_for_update().get(pk=table_id)
+    game = Game.objects.select_for_update().get(pk=game_id)
+    return table, game
+
+
+def _server_play(
+    *, game: Game, round_: Round, state: Any, player: str, choose: Callable[[Any, str], dict[str, Any]]
+) -> Any:
+    """Play `player`'s moves until the turn passes (or a claim window opens, or the round ends)."""
+    for _ in range(MAX_AUTO_MOVES_PER_TURN):
+        if engine_io.result(state) is not None or player not in engine_io.may_act(state):
+            return state
+        if engine_io.phase(state) == "claims":
+            return state
+        move = choose(state, player)
+        state, _event = _apply_and_log(
+            game=game, round_=round_, state=state, player=player, move=move, server_played=True
+        )
+        MoveLog.objects.create(
+            round=round_,
+            game=game,
+            player=player,
+            user=None,
+            move=move,
+            version=game.version,
+            server_played=True,
+        )
+    raise RuntimeError(f"auto play of {player} did not end the turn in {MAX_AUTO_MOVES_PER_TURN} moves")
+
+
+def run_turn_clock(*, game_id: int, version: int) -> bool:
+    """The turn clock fired: if the game has not moved, the server plays the turn. True when it played."""
+    with transaction.atomic():
+        locked = _lock_game(game_id)
+        if locked is None:
+            return False
+        table, game = locked
+        if game.version != version or game.status != GameStatus.PLAYING or game.turn_deadline is None:
+            return False
+        now = timezone.now()
+        remaining = (game.turn_deadline - now).total_seconds()
+        if remaining > 0.05:
+            _enqueue("turn_clock", [game.pk, game.version], remaining)
+            return False
+        round_ = current_round(game)
+        assert round_ is not None and game.state is not None
+        state = engine_io.load_state(game.state)
+        if engine_io.phase(state) == "claims":
+            return False
+        targets = _clock_targets(state)
+        seats = _seats_by_player(table, targets)
+        clocks = engine_io.clocks_for(table.options)
+        for player in targets:
+            state = _server_play(
+                game=game, round_=round_, state=state, player=player, choose=engine_io.auto_move
+            )
+            seat = seats.get(player)
+            if seat is not None and seat.status == SeatStatus.ACTIVE:
+                seat.timeouts_in_row += 1
+                seat.timeouts_in_round += 1
+                if (
+                    seat.timeouts_in_row >= clocks.max_timeouts
+                    or seat.timeouts_in_round >= clocks.max_timeouts_per_round
+                ):
+                    seat.status = SeatStatus.ABSENT
+                seat.save(update_fields=["timeouts_in_row", "timeouts_in_round", "status"])
+        if game.turn_player in round_.time_bank:
+            bank = dict(round_.time_bank)
+            bank[game.turn_player] = 0
+            round_.time_bank = bank
+            round_.save(update_fields=["time_bank"])
+        game.turn_player = ""
+        game.turn_started_at = None
+        _settle_state(game=game, table=table, round_=round_, state=state, now=now)
+        return True
+
+
+def run_close_claims(*, game_id: int, version: int) -> bool:
+    """The "Rummy!" claim window's deadline: close it if the game is still where the window opened."""
+    with transaction.atomic():
+        locked = _lock_game(game_id)
+        if locked is None:
+            return False
+        table, game = locked
+        if game.version != version or game.status != GameStatus.PLAYING or game.claims_deadline is None:
+            return False
+        now = timezone.now()
+        remaining = (game.claims_deadline - now).total_seconds()
+        if remaining > 0.05:
+            _enqueue("close_claims", [game.pk, game.version], remaining)
+            return False
+        round_ = current_round(game)
+        assert round_ is not None and game.state is not None
+        state = engine_io.close_claims(engine_io.load_state(game.state))
+        _add_event(game, round_, "claims_closed", {"round": round_.number, "phase": engine_io.phase(state)})
+        _settle_state(game=game, table=table, round_=round_, state=state, now=now)
+        return True
+
+
+def sweep_clocks(*, grace_seconds: float = 5.0) -> int:
+    """Re-enqueue every clock whose deadline passed long ago (its message was lost). Returns how many."""
+    now = timezone.now()
+    late = now - timedelta(seconds=grace_seconds)
+    count = 0
+    from tournaments import tasks
+
+    for game_id, version in Game.objects.filter(
+        status=GameStatus.PLAYING, turn_deadline__lt=late
+    ).values_list("pk", "version"):
+        tasks.turn_clock.apply_async(args=(game_id, version))
+        count += 1
+    for game_id, version in Game.objects.filter(
+        status=GameStatus.PLAYING, claims_deadline__lt=late
+    ).values_list("pk", "version"):
+        tasks.close_claims.apply_async(args=(game_id, version))
+        count += 1
+    for game_id in Game.objects.filter(status=GameStatus.WAITING, next_round_at__lt=late).values_list(
+        "pk", flat=True
+    ):
+        tasks.start_round.apply_async(args=(game_id,))
+        count += 1
+    return count
+
+
+# ------------------------------------------------------------------------------------------ end of round
+
+
+def _seat_order(round_: Round) -> list[str]:
+    """Players from the dealer's left (the settlement's order for leftover chips)."""
+    players = list(round_.players)
+    start = (round_.dealer + 1) % len(players)
+    return players[start:] + players[:start]
+
+
+def _post_settlement(
+    *,
+    kind: str,
+    key: str,
+    table: Table,
+    round_: Round,
+    scores: Mapping[str, int],
+    stacks: Mapping[str, int],
+    accounts: Mapping[str, Account],
+    reason: str,
+) -> list[dict[str, Any]]:
+    seat_order = _seat_order(round_)
+    settlement = pcr_settlement(
+        scores={p: int(scores.get(p, 0)) for p in seat_order},
+        pcr=table.pcr * table.multiplier,
+        stacks={p: int(stacks[p]) for p in seat_order},
+        seat_order=seat_order,
+    )
+    net: dict[str, int] = dict.fromkeys(seat_order, 0)
+    for payer, payee, chips in settlement.transfers:
+        net[payer] -= chips
+        net[payee] += chips
+    legs = [(accounts[p], amount) for p, amount in net.items() if amount]
+    if legs:
+        computation = {**settlement.computation(), "table_pcr": table.pcr, "multiplier": table.multiplier}
+        ledger.post_transfer(
+            kind=kind,
+            legs=legs,
+            idempotency_key=key,
+            reason=reason,
+            table_id=table.pk,
+            round_id=round_.pk,
+            computation=computation,
+            posted_by_system="tournaments.settle_round",
+        )
+    label = "bonus" if kind == TransferKind.BONUS_SETTLEMENT else "settlement"
+    return [
+        {"from": payer, "to": payee, "amount": chips, "kind": label}
+        for payer, payee, chips in settlement.transfers
+    ]
+
+
+def _finish_round(*, game: Game, table: Table, round_: Round, state: Any, now: datetime) -> None:
+    """Record the result, settle by PCR, release leaving and absent seats, schedule the next round."""
+    from tournaments.services.tables import cash_out
+
+    _charge_time_bank(game=game, table=table, round_=round_, now=now)
+    result = engine_io.result_dict(engine_io.result(state))
+    round_.result = result
+    round_.scores = result["scores"]
+    round_.ended_at = now
+    seats = _seats_by_player(table)
+    accounts = {
+        p: Account.objects.select_for_update().get(pk=seats[p].stack_account_id)
+        for p in sorted(round_.players, key=lambda p: seats[p].stack_account_id)
+        if p in seats
+    }
+    transfers: list[dict[str, Any]] = []
+    if not result["redeal"] and result["scores"] and len(accounts) == len(round_.players):
+        transfers += _post_settlement(
+            kind=TransferKind.SETTLEMENT,
+            key=f"round:{round_.pk}:settle",
+            table=table,
+            round_=round_,
+            scores=result["scores"],
+            stacks=round_.stacks,
+            accounts=accounts,
+            reason=f"round {round_.number} of table {table.pk}",
+        )
+        bonus_points: dict[str, int] = {}
+        for bonus in result["bonuses"]:
+            bonus_points[bonus["player"]] = bonus_points.get(bonus["player"], 0) + int(bonus["points"])
+        if any(bonus_points.values()):
+            # The bonus is its own settlement, capped by what each stack holds after the round's.
+            transfers += _post_settlement(
+                kind=TransferKind.BONUS_SETTLEMENT,
+                key=f"round:{round_.pk}:bonus",
+                table=table,
+                round_=round_,
+                scores=bonus_points,
+                stacks={p: a.balance for p, a in accounts.items()},
+                accounts=accounts,
+                reason=f"bonus of round {round_.number} of table {table.pk}",
+            )
+    elif len(accounts) != len(round_.players):
+        logger.error("round %s: a player of the round has no seat; not settled", round_.pk)
+    round_.transfers = transfers
+    round_.settled = True
+    round_.save()
+    _add_event(
+        game,
+        round_,
+        "round_over",
+        {
+            "round": round_.number,
+            "scores": result["scores"],
+            "game_points": result["game_points"],
+            "bonuses": result["bonuses"],
+            "redeal": result["redeal"],
+            "transfers": transfers,
+            "deal_commitment": round_.deal_commitment,
+            "deck": round_.deck,
+            "salt": round_.salt,
+        },
+    )
+    for seat in Seat.objects.select_for_update().filter(table=table, status__in=SEATED_STATUSES):
+        if seat.status in (SeatStatus.LEAVING, SeatStatus.ABSENT):
+            cash_out(seat=seat, table=table)
+        elif seat.status == SeatStatus.ACTIVE and Account.objects.get(pk=seat.stack_account_id).balance <= 0:
+            seat.status = SeatStatus.SITTING_OUT
+            seat.save(update_fields=["status"])
+    game.status = GameStatus.WAITING
+    game.turn_player = ""
+    game.turn_started_at = None
+    game.turn_deadline = None
+    game.claims_deadline = None
+    game.next_round_at = None
+    schedule_round_start_if_ready(game=game, table=table)

@@ -1,0 +1,222 @@
+"""Tables and seats: create, sit (buy-in and top-up), join by code, leave (cash-out)."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from ledger import services as ledger
+from ledger.models import Account, AccountKind, TransferKind
+from tournaments.errors import Conflict, Forbidden, InvalidRequest, NotFound, Unprocessable
+from tournaments.models import SEATED_STATUSES, Game, GameStatus, Seat, SeatStatus, Table, TableStatus
+from tournaments.services import engine_io, play
+
+# No 0/O, 1/I/L, 5/S or 2/Z: codes are read aloud and typed from a phone.
+CODE_ALPHABET = "346789ABCDEFGHJKMNPQRTUVWXY"
+CODE_LENGTH = 8  # 27**8: about 38 bits
+
+
+def generate_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(code: str) -> str:
+    return "".join(code.split()).upper()
+
+
+def create_table(
+    *,
+    user: User,
+    game: str,
+    options: dict[str, Any],
+    seats: int,
+    pcr: int,
+    min_buy_in: int,
+    max_buy_in: int,
+    multiplier: int = 1,
+    private: bool = False,
+) -> Table:
+    if not private and not getattr(user, "is_superuser", False):
+        raise Forbidden("Only admins create public tables; create a private table instead.")
+    rules = engine_io.build_rules(game, options)
+    engine_io.clocks_for(options)
+    if seats < 2 or seats > engine_io.max_players(rules):
+        raise InvalidRequest(
+            f"A {game} table seats 2 to {engine_io.max_players(rules)} players.", code="table.invalid_seats"
+        )
+    if pcr < 1 or multiplier < 1:
+        raise InvalidRequest("pcr and multiplier must be positive.", code="table.invalid_pcr")
+    if min_buy_in < 1 or max_buy_in < min_buy_in:
+        raise InvalidRequest("Need 0 < min_buy_in <= max_buy_in.", code="table.invalid_buy_in")
+    for _attempt in range(10):
+        try:
+            with transaction.atomic():
+                table = Table.objects.create(
+                    game=game,
+                    options=options,
+                    seats=seats,
+                    pcr=pcr,
+                    min_buy_in=min_buy_in,
+                    max_buy_in=max_buy_in,
+                    multiplier=multiplier,
+                    private=private,
+                    code=generate_code() if private else None,
+                    created_by=user,
+                )
+                Game.objects.create(table=table)
+                return table
+        except IntegrityError:
+            if not private:
+                raise
+    raise Conflict("Could not allocate a table code; try again.", code="table.code_exhausted")
+
+
+def _lock_table(table_id: int) -> tuple[Table, Game]:
+    """Lock order everywhere: table, then game, then seats, then ledger accounts (by id)."""
+    try:
+        table = Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise NotFound("No such table.", code="table.not_found") from None
+    game = Game.objects.select_for_update().get(table=table)
+    return table, game
+
+
+def _current_seat(table: Table, user: User) -> Seat | None:
+    return (
+        Seat.objects.select_for_update()
+        .filter(table=table, player=user, status__in=SEATED_STATUSES)
+        .select_related("stack_account")
+        .first()
+    )
+
+
+def _in_running_round(game: Game, username: str) -> bool:
+    if game.status != GameStatus.PLAYING:
+        return False
+    current = game.rounds.order_by("-number").first()
+    return current is not None and current.ended_at is None and username in current.players
+
+
+def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False) -> Seat:
+    """Sit down with `buy_in` chips from the wallet, or top up when already seated."""
+    if isinstance(buy_in, bool) or not isinstance(buy_in, int) or buy_in < 1:
+        raise InvalidRequest("buy_in must be a positive integer.", code="table.invalid_buy_in")
+    with transaction.atomic():
+        table, game = _lock_table(table_id)
+        seat = _current_seat(table, user)
+        if seat is None and table.private and not by_code:
+            raise NotFound("No such table.", code="table.not_found")
+        if table.status != TableStatus.OPEN:
+            raise Conflict("The table is closed.", code="table.closed")
+        wallet = ledger.get_wallet(user=user)
+        if seat is not None:
+            balance = seat.stack_account.balance
+            if balance + buy_in > table.max_buy_in:
+                raise Unprocessable(
+                    f"A top-up may bring the stack to at most {table.max_buy_in} chips.",
+                    code="table.buy_in_out_of_range",
+                    details={"stack": balance, "max_buy_in": table.max_buy_in},
+                )
+            ledger.move_chips(
+                source=wallet,
+                destination=seat.stack_account,
+                amount=buy_in,
+                kind=TransferKind.BUY_IN,
+                idempotency_key=f"seat:{seat.pk}:top_up:{uuid.uuid4().hex}",
+                reason=f"top-up at table {table.pk}",
+                table_id=table.pk,
+                posted_by=user,
+            )
+            if seat.status in (SeatStatus.LEAVING, SeatStatus.ABSENT):
+                # Sitting again cancels a pending leave, and brings an absent player back.
+                seat.status = SeatStatus.ACTIVE
+                seat.timeouts_in_row = 0
+            seat.save(update_fields=["status", "timeouts_in_row"])
+        else:
+            if not table.min_buy_in <= buy_in <= table.max_buy_in:
+                raise Unprocessable(
+                    f"The buy-in must be between {table.min_buy_in} and {table.max_buy_in} chips.",
+                    code="table.buy_in_out_of_range",
+                    details={"min_buy_in": table.min_buy_in, "max_buy_in": table.max_buy_in},
+                )
+            taken = set(
+                Seat.objects.filter(table=table, status__in=SEATED_STATUSES).values_list("number", flat=True)
+            )
+            free = [n for n in range(table.seats) if n not in taken]
+            if not free:
+                raise Conflict("The table is full.", code="table.full")
+            number = free[0]
+            sitting = Seat.objects.filter(table=table, number=number).count() + 1
+            account = ledger.open_account(
+                kind=AccountKind.SEAT_STACK,
+                chip_type="site",
+                reference=f"table:{table.pk}:seat:{number}:{sitting}",
+            )
+            seat = Seat.objects.create(
+                table=table, player=user, number=number, stack_account=account, status=SeatStatus.SITTING_OUT
+            )
+            ledger.move_chips(
+                source=wallet,
+                destination=account,
+                amount=buy_in,
+                kind=TransferKind.BUY_IN,
+                idempotency_key=f"seat:{seat.pk}:buy_in",
+                reason=f"buy-in at table {table.pk}",
+                table_id=table.pk,
+                posted_by=user,
+            )
+            if game.status != GameStatus.PLAYING:
+                seat.status = SeatStatus.ACTIVE
+                seat.save(update_fields=["status"])
+        play.schedule_round_start_if_ready(game=game, table=table)
+        seat.refresh_from_db()
+        return seat
+
+
+def join(*, user: User, code: str, buy_in: int) -> Seat:
+    table = Table.objects.filter(code=normalize_code(code), private=True).first()
+    if table is None:
+        raise NotFound("No table has this code.", code="table.not_found")
+    return sit(user=user, table_id=table.pk, buy_in=buy_in, by_code=True)
+
+
+def cash_out(*, seat: Seat, table: Table) -> None:
+    """Stack back to the wallet and free the chair. Caller holds the table lock."""
+    account = Account.objects.select_for_update().get(pk=seat.stack_account_id)
+    if account.balance > 0:
+        ledger.move_chips(
+            source=account,
+            destination=ledger.get_wallet(user=seat.player),
+            amount=account.balance,
+            kind=TransferKind.CASH_OUT,
+            idempotency_key=f"seat:{seat.pk}:cash_out",
+            reason=f"cash-out at table {table.pk}",
+            table_id=table.pk,
+            posted_by_system="tournaments.cash_out",
+        )
+    seat.status = SeatStatus.LEFT
+    seat.left_at = timezone.now()
+    seat.save(update_fields=["status", "left_at"])
+
+
+def leave(*, user: User, table_id: int) -> Seat:
+    """Cash out now, or, during a round the player is in, mark the seat `leaving` (the server plays it out)."""
+    with transaction.atomic():
+        table, game = _lock_table(table_id)
+        seat = _current_seat(table, user)
+        if seat is None:
+            if table.private:
+                raise NotFound("No such table.", code="table.not_found")
+            raise Conflict("You are not seated at this table.", code="seat.not_seated")
+        if _in_running_round(game, user.get_username()):
+            seat.status = SeatStatus.LEAVING
+            seat.save(update_fields=["status"])
+            play.rearm_clock_now_if_turn(game=game, username=user.get_username())
+        else:
+            cash_out(seat=seat, table=table)
+        return seat

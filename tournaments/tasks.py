@@ -1,0 +1,31 @@
+"""Celery tasks of live play: thin, named, idempotent (each carries the version it was set for).
+
+`acks_late`: a task lost with its worker is delivered again; running twice is harmless because the
+services check the game version (or status) under the game's row lock before doing anything.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from tournaments.services import play
+
+
+@shared_task(name="tournaments.turn_clock", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def turn_clock(game_id: int, version: int) -> bool:
+    return play.run_turn_clock(game_id=game_id, version=version)
+
+
+@shared_task(name="tournaments.close_claims", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def close_claims(game_id: int, version: int) -> bool:
+    return play.run_close_claims(game_id=game_id, version=version)
+
+
+@shared_task(name="tournaments.start_round", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def start_round(game_id: int) -> bool:
+    return play.start_round(game_id=game_id) is not None
+
+
+@shared_task(name="tournaments.sweep_clocks", acks_late=True, ignore_result=True)
+def sweep_clocks() -> int:
+    return play.sweep_clocks()

@@ -1,0 +1,197 @@
+"""HTTP API of tables and live games (API.md). Views parse, call one service or selector, and render."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, cast
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api.pagination import PageNumberPagination
+from tournaments import selectors
+from tournaments.errors import Forbidden, InvalidRequest
+from tournaments.serializers import (
+    BuyInSerializer,
+    EventsSerializer,
+    GameSerializer,
+    JoinSerializer,
+    MoveInputSerializer,
+    MoveResultSerializer,
+    RoundSerializer,
+    TableCreateSerializer,
+    TableSerializer,
+    parse_move,
+)
+from tournaments.services import play, tables
+from tournaments.throttling import JoinAddressThrottle, JoinUserThrottle
+
+IDEMPOTENCY_HEADER = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Replaying a key returns the first answer; the same key with another body is 409.",
+)
+
+
+def _user(request: Request) -> User:
+    """The authenticated caller (every view here requires authentication)."""
+    return cast(User, request.user)
+
+
+def max_wait_seconds() -> float:
+    return float(getattr(settings, "RAMINO_EVENTS_MAX_WAIT_SECONDS", 25))
+
+
+def poll_interval_seconds() -> float:
+    return float(getattr(settings, "RAMINO_EVENTS_POLL_SECONDS", 0.2))
+
+
+class TableListView(APIView):
+    @extend_schema(responses={200: TableSerializer(many=True)}, operation_id="tables_list")
+    def get(self, request: Request) -> Response:
+        paginator = PageNumberPagination()
+        page = paginator.paginate_queryset(selectors.visible_tables(user=request.user), request, view=self)
+        rows = [selectors.table_data(table=t, user=request.user) for t in page or []]
+        return paginator.get_paginated_response(rows)
+
+    @extend_schema(
+        request=TableCreateSerializer, responses={201: TableSerializer}, operation_id="tables_create"
+    )
+    def post(self, request: Request) -> Response:
+        data = TableCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = tables.create_table(user=_user(request), **data.validated_data)
+        return Response(selectors.table_data(table=table, user=request.user), status=status.HTTP_201_CREATED)
+
+
+class TableDetailView(APIView):
+    @extend_schema(responses={200: TableSerializer})
+    def get(self, request: Request, table_id: int) -> Response:
+        table = selectors.table_for(user=request.user, table_id=table_id)
+        return Response(selectors.table_data(table=table, user=request.user))
+
+
+class TableSitView(APIView):
+    @extend_schema(request=BuyInSerializer, responses={200: TableSerializer})
+    def post(self, request: Request, table_id: int) -> Response:
+        data = BuyInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        seat = tables.sit(user=_user(request), table_id=table_id, buy_in=data.validated_data["buy_in"])
+        return Response(selectors.table_data(table=seat.table, user=request.user))
+
+
+class TableJoinView(APIView):
+    throttle_classes = [JoinUserThrottle, JoinAddressThrottle]
+
+    @extend_schema(request=JoinSerializer, responses={200: TableSerializer})
+    def post(self, request: Request) -> Response:
+        data = JoinSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        seat = tables.join(
+            user=_user(request),
+            code=data.validated_data["code"],
+            buy_in=data.validated_data["buy_in"],
+        )
+        return Response(selectors.table_data(table=seat.table, user=request.user))
+
+
+class TableLeaveView(APIView):
+    @extend_schema(request=None, responses={200: TableSerializer})
+    def post(self, request: Request, table_id: int) -> Response:
+        seat = tables.leave(user=_user(request), table_id=table_id)
+        return Response(selectors.table_data(table=seat.table, user=request.user))
+
+
+class GameDetailView(APIView):
+    @extend_schema(responses={200: GameSerializer})
+    def get(self, request: Request, game_id: int) -> Response:
+        access = selectors.game_access(user=request.user, game_id=game_id)
+        return Response(selectors.game_view(access=access))
+
+
+class GameMovesView(APIView):
+    @extend_schema(
+        request=MoveInputSerializer, responses={200: MoveResultSerializer}, parameters=[IDEMPOTENCY_HEADER]
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        move, expected_version = parse_move(request.data)
+        key = request.headers.get("Idempotency-Key") or None
+        if key is not None and len(key) > 255:
+            raise InvalidRequest("Idempotency-Key is at most 255 characters.", code="idempotency.key_invalid")
+        result = play.submit_move(
+            user=_user(request),
+            game_id=game_id,
+            move=move,
+            expected_version=expected_version,
+            idempotency_key=key,
+        )
+        return Response(result)
+
+
+def _int_param(request: Request, name: str, default: float, *, minimum: float, maximum: float) -> float:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise InvalidRequest(f"{name} must be a number.", code="request.invalid_parameter") from None
+    if value != value or value < minimum:  # NaN or below the floor
+        raise InvalidRequest(f"{name} must be at least {minimum}.", code="request.invalid_parameter")
+    return min(value, maximum)
+
+
+class GameEventsView(APIView):
+    page_limit = 500
+
+    @extend_schema(
+        responses={200: EventsSerializer},
+        parameters=[
+            OpenApiParameter("after", OpenApiTypes.INT, description="Events after this version (default 0)."),
+            OpenApiParameter(
+                "wait", OpenApiTypes.NUMBER, description="Seconds to wait for one (at most 25)."
+            ),
+        ],
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        access = selectors.game_access(user=request.user, game_id=game_id)
+        if not selectors.may_read_history(access=access):
+            raise Forbidden("Only the table's players and staff read its events.")
+        after = int(_int_param(request, "after", 0, minimum=0, maximum=2**31))
+        wait = _int_param(request, "wait", 0, minimum=0, maximum=max_wait_seconds())
+        viewer = access.username if access.seated else None
+        deadline = time.monotonic() + wait
+        while True:
+            events = selectors.events_after(game=access.game, after=after, limit=self.page_limit)
+            if events or time.monotonic() >= deadline:
+                break
+            time.sleep(min(poll_interval_seconds(), max(0.0, deadline - time.monotonic())))
+        access.game.refresh_from_db(fields=["version"])
+        rows = [play.event_for(e, viewer) for e in events]
+        return Response(
+            {
+                "version": access.game.version,
+                "events": rows,
+                "next_after": rows[-1]["version"] if rows else after,
+            }
+        )
+
+
+class GameRoundsView(APIView):
+    @extend_schema(responses={200: RoundSerializer(many=True)})
+    def get(self, request: Request, game_id: int) -> Response:
+        access = selectors.game_access(user=request.user, game_id=game_id)
+        if not selectors.may_read_history(access=access):
+            raise Forbidden("Only the table's players and staff read its rounds.")
+        rows: list[Any] = selectors.rounds_data(access=access)
+        paginator = PageNumberPagination()
+        page: list[Any] | None = paginator.paginate_queryset(rows, request, view=self)  # type: ignore[arg-type]
+        return paginator.get_paginated_response(page)
