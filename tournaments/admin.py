@@ -20,8 +20,18 @@ HIDDEN = "hidden while the round runs"
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
-    list_display = ("id", "game", "seats", "pcr", "multiplier", "min_buy_in", "max_buy_in", "private", "status")
+class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = (
+        "id",
+        "game",
+        "seats",
+        "pcr",
+        "multiplier",
+        "min_buy_in",
+        "max_buy_in",
+        "private",
+        "status",
+    )
     list_filter = ("game", "private", "status")
     readonly_fields = ("code", "created_by", "created_at")
     fields = (
@@ -48,8 +58,17 @@ class TableAdmin(admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
-    list_display = ("id", "table", "number", "player", "status", "chips", "timeouts_in_row", "timeouts_in_round")
+class SeatAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = (
+        "id",
+        "table",
+        "number",
+        "player",
+        "status",
+        "chips",
+        "timeouts_in_row",
+        "timeouts_in_round",
+    )
     list_filter = ("status",)
     search_fields = ("player__username",)
     readonly_fields = (
@@ -80,7 +99,7 @@ class SeatAdmin(admin.ModelAdmin):
         return False
 
 
-class _ReadOnly(admin.ModelAdmin):
+class _ReadOnly(admin.ModelAdmin):  # type: ignore[type-arg]
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 

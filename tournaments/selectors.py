@@ -142,6 +142,11 @@ def game_view(*, access: GameAccess) -> dict[str, Any]:
     view.pop("legal_moves", None)
     if viewer is None:
         view.pop("hand", None)
+    history = list(
+        Round.objects.filter(game=game, ended_at__isnull=False)
+        .order_by("number")
+        .values_list("scores", flat=True)
+    )
     players = []
     for index, username in enumerate(round_.players):
         engine_row = _engine_player(view, username, index)
@@ -151,6 +156,8 @@ def game_view(*, access: GameAccess) -> dict[str, Any]:
                 **engine_row,
                 "username": username,
                 "seat": round_.seat_numbers.get(username),
+                # this player's settlement score in each finished round of the table, oldest first
+                "scores": [scores.get(username) for scores in history if scores and username in scores],
                 "chips": seat_row.get("chips"),
                 "status": seat_row.get("status", "left"),
             }

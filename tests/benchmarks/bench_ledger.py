@@ -83,14 +83,20 @@ def _prepare() -> tuple[list[int], int]:
     for i in range(WALLETS):
         user = get_user_model().objects.create_user(username=f"bench{i}", password="bench-pass-123")
         transfer = services.adjust_wallet(
-            user=user, amount=START_CHIPS, reason="bench funding", idempotency_key=f"bench:fund:{i}", posted_by=None
+            user=user,
+            amount=START_CHIPS,
+            reason="bench funding",
+            idempotency_key=f"bench:fund:{i}",
+            posted_by=None,
         )
         wallet_ids.append(transfer.entries.get(account__kind=AccountKind.WALLET).account_id)
     hot = services.get_house_account(kind=AccountKind.HOUSE_CASHIER)
     return wallet_ids, hot.pk
 
 
-def _plan(scenario: str, wallet_ids: list[int], hot_id: int, count: int, seed: int) -> list[tuple[int, int, int]]:
+def _plan(
+    scenario: str, wallet_ids: list[int], hot_id: int, count: int, seed: int
+) -> list[tuple[int, int, int]]:
     rng = random.Random(seed)
     plan = []
     for _ in range(count):
@@ -104,7 +110,9 @@ def _plan(scenario: str, wallet_ids: list[int], hot_id: int, count: int, seed: i
     return plan
 
 
-def _service_worker(plan: list[tuple[int, int, int]], tag: str, start: mp.synchronize.Event, out: mp.Queue) -> None:
+def _service_worker(
+    plan: list[tuple[int, int, int]], tag: str, start: mp.synchronize.Event, out: mp.Queue[float]
+) -> None:
     from django.db import connection
 
     from ledger import services
@@ -141,7 +149,7 @@ def _fingerprint(kind: str, legs: list[tuple[int, int]]) -> str:
 
 
 def _raw_worker(
-    url: str, plan: list[tuple[int, int, int]], tag: str, start: mp.synchronize.Event, out: mp.Queue
+    url: str, plan: list[tuple[int, int, int]], tag: str, start: mp.synchronize.Event, out: mp.Queue[float]
 ) -> None:
     negative_ok = {"house_cashier", "tournament_mint"}
     with psycopg.connect(url) as conn:
@@ -193,7 +201,7 @@ def _raw_worker(
 def _measure(target: str, url: str, plans: list[list[tuple[int, int, int]]], tag: str) -> float:
     ctx = mp.get_context("fork")
     start = ctx.Event()
-    out: mp.Queue = ctx.Queue()
+    out: mp.Queue[float] = ctx.Queue()
     procs = []
     for i, plan in enumerate(plans):
         worker_tag = f"{tag}:{i}"
@@ -217,7 +225,9 @@ def _measure(target: str, url: str, plans: list[list[tuple[int, int, int]]], tag
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--postings", type=int, default=2000, help="postings per worker and measurement")
     parser.add_argument("--workers", default="1,4", help="comma-separated worker counts")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
@@ -242,11 +252,21 @@ def main(argv: list[str] | None = None) -> int:
                 # Alternate the order so neither side always runs on a warmer (or more bloated) table.
                 for target in ("floor", "service") if workers % 2 else ("service", "floor"):
                     plans = [
-                        _plan(scenario, wallet_ids, hot_id, args.postings, seed=hash((scenario, workers, i)) & 0xFFFF)
+                        _plan(
+                            scenario,
+                            wallet_ids,
+                            hot_id,
+                            args.postings,
+                            seed=hash((scenario, workers, i)) & 0xFFFF,
+                        )
                         for i in range(workers)
                     ]
-                    rates[target] = _measure(target, url, plans, tag=f"{target}:{scenario}:{workers}:{uuid.uuid4().hex[:6]}")
-                results.append(Result(scenario, workers, args.postings * workers, rates["service"], rates["floor"]))
+                    rates[target] = _measure(
+                        target, url, plans, tag=f"{target}:{scenario}:{workers}:{uuid.uuid4().hex[:6]}"
+                    )
+                results.append(
+                    Result(scenario, workers, args.postings * workers, rates["service"], rates["floor"])
+                )
                 print(
                     f"{scenario:8s} workers={workers}  service {rates['service']:8.0f}/s  "
                     f"floor {rates['floor']:8.0f}/s  ratio {rates['service'] / rates['floor']:.2f}",

@@ -156,11 +156,11 @@ def test_single_extensions():
     assert single_extensions(("QS", "QH", "QD"), HIGH) == {"QC"}
 
 
-def _brute_melds(hand, rules):
+def _brute_melds(hand: list[str], rules: MeldOptions) -> set[tuple[str, ...]]:
     """Every canonical meld from any sub-multiset of hand (brute force, small hands)."""
     from itertools import combinations
 
-    out = set()
+    out: set[tuple[str, ...]] = set()
     idx = range(len(hand))
     for k in range(3, len(hand) + 1):
         for combo in combinations(idx, k):
@@ -207,3 +207,18 @@ def test_enumerate_lay_offs_are_valid_and_distinct():
         assert lay_off(("5H", "6H", "7H"), list(added), HIGH) == new
     assert (("8H", "9H"), ("5H", "6H", "7H", "8H", "9H")) in offs
     assert (("4H",), ("4H", "5H", "6H", "7H")) in offs
+
+
+def test_full_thirteen_card_runs_have_one_reading():
+    run12 = tuple(f"{r}H" for r in "23456789TJQK")
+    assert lay_off(run12, ["AH"], HIGH) == (*run12, "AH")  # ace high where allowed
+    assert lay_off(run12, ["AH"], LOW) == ("AH", *run12)
+    offs = enumerate_lay_offs(["AH"], run12, HIGH)
+    assert offs == [(("AH",), (*run12, "AH"))]
+    cyc = ("JH", "QH", "KH", "AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H")
+    full = lay_off(cyc, ["TH"], CORNER)
+    assert len(full) == 13 and "TH" in full
+    assert [a for a, _ in enumerate_lay_offs(["TH"], cyc, CORNER)] == [("TH",)]
+    hand = [f"{r}S" for r in "A23456789TJQK"]
+    thirteen = [m for m in enumerate_melds(hand, CORNER) if len(m) == 13]
+    assert thirteen == [read_meld(hand, CORNER)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -22,6 +23,7 @@ from tournaments.engine import (
     state_to_dict,
     verify_deal,
 )
+from tournaments.engine.state import Meld, Result, RoundState
 
 from .stacking import stacked_round
 
@@ -31,13 +33,26 @@ HOUSE = Ruleset.preset("rummy500_household")
 BOB_JUNK = ["AS", "3D", "TC", "JS", "QD", "2S", "9C"]  # melds nothing (penalty 59 in rummy500)
 
 
-def play(state, *moves):
+Move = dict[str, Any]
+
+
+def res(state: RoundState) -> Result:
+    assert state.result is not None
+    return state.result
+
+
+def act(state: RoundState) -> str:
+    assert state.to_act is not None
+    return state.to_act
+
+
+def play(state: RoundState, *moves: tuple[str, Move]) -> RoundState:
     for player, move in moves:
         state = apply_move(state, player, move)
     return state
 
 
-def illegal(state, player, move, code):
+def illegal(state: RoundState, player: str, move: Any, code: str) -> IllegalMove:
     with pytest.raises(IllegalMove) as e:
         apply_move(state, player, move)
     assert e.value.code == code, e.value.message
@@ -47,22 +62,22 @@ def illegal(state, player, move, code):
 STOCK = {"type": "draw", "source": "stock"}
 
 
-def pile(card, index=None):
-    m = {"type": "draw", "source": "discard", "card": card}
+def pile(card: str, index: int | None = None) -> Move:
+    m: Move = {"type": "draw", "source": "discard", "card": card}
     if index is not None:
         m["index"] = index
     return m
 
 
-def meld(*cards):
+def meld(*cards: str) -> Move:
     return {"type": "meld", "cards": list(cards)}
 
 
-def lay(mid, *cards):
+def lay(mid: str, *cards: str) -> Move:
     return {"type": "lay_off", "meld": mid, "cards": list(cards)}
 
 
-def disc(card):
+def disc(card: str) -> Move:
     return {"type": "discard", "card": card}
 
 
@@ -134,7 +149,7 @@ def test_commitment_known_before_first_move_and_verifiable():
 # ---------------------------------------------------------------------- drawing
 
 
-def _deep_setup(rules=R500):
+def _deep_setup(rules: Ruleset = R500) -> RoundState:
     ann = ["5H", "6H", "2C", "9S", "KD", "4C", "7D"]
     s = stacked_round(rules, [ann, BOB_JUNK], dealer=1, up="7H", stock=["TS", "JD", "8D"])
     s = play(s, ("ann", STOCK), ("ann", disc("2C")), ("bob", STOCK), ("bob", disc("3D")))
@@ -195,16 +210,16 @@ def test_top_discard_must_be_used_option():
 def test_draw_index_required_for_identical_cards():
     s = new_round(HOUSE, [f"p{i}" for i in range(5)], seed=3)
     s = replace(s, discard=("7H", "2C", "7H"))
-    illegal(s, s.to_act, pile("7H"), "draw.index_required")
-    illegal(s, s.to_act, pile("7H", 1), "draw.index_mismatch")
-    illegal(s, s.to_act, pile("9C"), "draw.card_not_in_pile")
-    illegal(s, s.to_act, pile("7H", 9), "draw.card_not_in_pile")
+    illegal(s, act(s), pile("7H"), "draw.index_required")
+    illegal(s, act(s), pile("7H", 1), "draw.index_mismatch")
+    illegal(s, act(s), pile("9C"), "draw.card_not_in_pile")
+    illegal(s, act(s), pile("7H", 9), "draw.card_not_in_pile")
 
 
 # ---------------------------------------------------------------------- melds, lay-offs, jokers
 
 
-def _out_scenario(rules, players=("ann", "bob")):
+def _out_scenario(rules: Ruleset, players: tuple[str, ...] = ("ann", "bob")) -> RoundState:
     ann = ["5H", "6H", "7H", "8S", "8D", "8C", "9C"]
     bob = ["8H", "AS", "3D", "TC", "JS", "QD", "2S"]
     hands = [ann, bob] + ([["KC", "4S", "6D", "TH", "QS", "3C", "9D"]] if len(players) == 3 else [])
@@ -235,7 +250,7 @@ def test_lay_offs_are_credited_to_the_builder_and_going_out_scores():
     m1 = s.melds[0]
     assert m1.owner == "ann" and m1.cards == ("5H", "6H", "7H", "8H", "9H")
     assert m1.placers == ("ann", "ann", "ann", "bob", "ann")
-    r = s.result
+    r = res(s)
     assert r.details["went_out"] == "ann" and r.details["reason"] == "out"
     assert r.scores == {"ann": 18 + 24 + 9, "bob": 8 - 50}
     assert r.game_points == r.scores and r.bonuses == () and r.redeal is False
@@ -259,17 +274,21 @@ def test_household_values(options, ann_score, bob_score):
     s = apply_move(s, "ann", disc("KC"))
     # household: ace 1 in A-2-3, joker 15 on the table; ace 15 and joker 15 in hand
     ann_expected = (1 + 2 + 3 + 4 + 10 + 10 + 15) if not options else ann_score
-    assert s.result.scores["ann"] == ann_expected
-    assert s.result.scores["bob"] == bob_score
+    assert res(s).scores["ann"] == ann_expected
+    assert res(s).scores["bob"] == bob_score
 
 
 def test_rummy500_values_ace_and_joker():
     ann = ["AH", "2H", "3H", "4H", "QS", "QH", "JK"]
     s = stacked_round(R500, [ann, BOB_JUNK], dealer=1, up="5D", stock=["KC"])
     s = play(
-        s, ("ann", STOCK), ("ann", meld("AH", "2H", "3H", "4H")), ("ann", meld("QS", "QH", "JK")), ("ann", disc("KC"))
+        s,
+        ("ann", STOCK),
+        ("ann", meld("AH", "2H", "3H", "4H")),
+        ("ann", meld("QS", "QH", "JK")),
+        ("ann", disc("KC")),
     )
-    assert s.result.scores == {"ann": 10 + 30, "bob": -59}
+    assert res(s).scores == {"ann": 10 + 30, "bob": -59}
 
 
 def test_ace_high_and_round_the_corner_options():
@@ -311,7 +330,7 @@ def test_bare_joker_lay_off_with_two_readings_is_refused():
     assert s.melds[0].cards[-1] == "JK:8H"
 
 
-def _swap_setup(**options):
+def _swap_setup(**options: Any) -> RoundState:
     rules = Ruleset.preset("rummy500", **options)
     ann = ["5H", "JK", "7H", "9C", "KD", "3S", "QC"]
     bob = ["6H", "8H", "AS", "3D", "TC", "JS", "2S"]
@@ -358,12 +377,18 @@ def test_swap_errors():
 # ---------------------------------------------------------------------- going out
 
 
-def _last_card_setup(**options):
+def _last_card_setup(**options: Any) -> RoundState:
     rules = Ruleset.preset("rummy500", **options)
     ann = ["5H", "6H", "7H", "QS", "QH", "QD", "8H"]
     bob = ["AS", "3D", "TC", "JS", "KD", "2S", "9C"]
     s = stacked_round(rules, [ann, bob], dealer=1, up="5D", stock=["QC"])
-    return play(s, ("ann", STOCK), ("ann", meld("5H", "6H", "7H")), ("ann", meld("QS", "QH", "QD")), ("ann", lay("m1", "8H")))
+    return play(
+        s,
+        ("ann", STOCK),
+        ("ann", meld("5H", "6H", "7H")),
+        ("ann", meld("QS", "QH", "QD")),
+        ("ann", lay("m1", "8H")),
+    )
 
 
 def test_final_discard_required():
@@ -372,22 +397,22 @@ def test_final_discard_required():
     illegal(s, "ann", lay("m2", "QC"), "play.final_discard_required")
     assert legal_moves(s, "ann") == [{"type": "discard", "card": "QC"}]
     s = apply_move(s, "ann", disc("QC"))
-    assert s.result.details["went_out"] == "ann"
+    assert res(s).details["went_out"] == "ann"
 
 
 def test_going_out_by_placing_without_final_discard():
     s = _last_card_setup(final_discard_required=False)
     assert lay("m2", "QC") in legal_moves(s, "ann")
     s = apply_move(s, "ann", lay("m2", "QC"))
-    assert s.phase == "over" and s.result.details["went_out"] == "ann"
-    assert s.result.scores["ann"] == 18 + 8 + 40
+    assert s.phase == "over" and res(s).details["went_out"] == "ann"
+    assert res(s).scores["ann"] == 18 + 8 + 40
 
 
 # ---------------------------------------------------------------------- end of round without going out
 
 
-def _draw_and_throw(s):
-    p = s.to_act
+def _draw_and_throw(s: RoundState) -> RoundState:
+    p = act(s)
     before = s.hand_of(p)
     s = apply_move(s, p, STOCK)
     drawn = next(c for c in s.hand_of(p) if s.hand_of(p).count(c) > before.count(c))
@@ -401,10 +426,10 @@ def test_stock_exhaustion_ends_the_round_at_end_of_turn_000():
         s = _draw_and_throw(s)
         turns += 1
     assert turns == 54 - 14 - 1 and s.stock == ()
-    assert s.result.details["reason"] == "stock"
+    assert res(s).details["reason"] == "stock"
     for p in s.players:
-        d = s.result.details["players"][p]
-        assert s.result.scores[p] == d["placed_value"] - d["hand_value"] == -d["hand_value"]
+        d = res(s).details["players"][p]
+        assert res(s).scores[p] == d["placed_value"] - d["hand_value"] == -d["hand_value"]
 
 
 def test_household_empty_stock_end_round_and_pile_only():
@@ -413,25 +438,30 @@ def test_household_empty_stock_end_round_and_pile_only():
         s = _draw_and_throw(s)
     assert s.phase in ("draw", "over")
     if s.phase == "draw":
-        moves = legal_moves(s, s.to_act)
+        moves = legal_moves(s, act(s))
         assert {"type": "end_round"} in moves
         assert all(m["type"] in ("draw", "end_round") and m.get("source") != "stock" for m in moves)
-        illegal(s, s.to_act, STOCK, "draw.stock_empty")
-        done = apply_move(s, s.to_act, {"type": "end_round"})
-        assert done.result.details["reason"] == "end_round"
+        illegal(s, act(s), STOCK, "draw.stock_empty")
+        done = apply_move(s, act(s), {"type": "end_round"})
+        assert res(done).details["reason"] == "end_round"
 
 
-def _facing_empty_stock(bob_hand):
+def _facing_empty_stock(bob_hand: list[str]) -> RoundState:
     s = new_round(HOUSE, ["ann", "bob", "cid"], dealer=2, seed=1)
     return replace(
-        s, phase="play", stock=(), discard=("2C",), hands=(("AS", "4H", "9D"), tuple(bob_hand), ("KH", "5S", "7C")), turn=0
+        s,
+        phase="play",
+        stock=(),
+        discard=("2C",),
+        hands=(("AS", "4H", "9D"), tuple(bob_hand), ("KH", "5S", "7C")),
+        turn=0,
     )
 
 
 def test_household_round_ends_itself_when_no_pile_card_can_be_used():
     s = _facing_empty_stock(["KD", "5H", "7D"])
     s = apply_move(s, "ann", disc("9D"))
-    assert s.phase == "over" and s.result.details["reason"] == "stock"
+    assert s.phase == "over" and res(s).details["reason"] == "stock"
 
 
 def test_household_facing_empty_stock_may_take_only_a_usable_card():
@@ -446,9 +476,9 @@ def test_household_facing_empty_stock_may_take_only_a_usable_card():
 
 def test_end_round_not_allowed_with_stock_or_in_rummy500():
     s = new_round(HOUSE, ["ann", "bob", "cid"], seed=5)
-    illegal(s, s.to_act, {"type": "end_round"}, "end_round.not_allowed")
+    illegal(s, act(s), {"type": "end_round"}, "end_round.not_allowed")
     s = replace(new_round(R500, ["ann", "bob"], seed=5), stock=())
-    illegal(s, s.to_act, {"type": "end_round"}, "end_round.not_allowed")
+    illegal(s, act(s), {"type": "end_round"}, "end_round.not_allowed")
 
 
 def test_stall_turns_end_the_round():
@@ -459,7 +489,7 @@ def test_stall_turns_end_the_round():
     s = play(s, ("ann", pile("QS")), ("ann", disc("AS")))
     assert s.stall == 1
     s = play(s, ("bob", pile("AS")), ("bob", disc("KD")))
-    assert s.phase == "over" and s.result.details["reason"] == "stall"
+    assert s.phase == "over" and res(s).details["reason"] == "stall"
     assert R500.stall_limit(3) == 12
 
 
@@ -467,7 +497,7 @@ def test_stock_draw_resets_the_stall_counter():
     rules = Ruleset.preset("rummy500", stall_turns=2)
     s = new_round(rules, ["ann", "bob"], seed=2)
     top = s.discard[-1]
-    p = s.to_act
+    p = act(s)
     s = apply_move(s, p, pile(top))
     s = apply_move(s, p, disc(next(c for c in s.hand_of(p) if c != top)))
     assert s.stall == 1
@@ -478,7 +508,7 @@ def test_stock_draw_resets_the_stall_counter():
 # ---------------------------------------------------------------------- "Rummy!" calls
 
 
-def _claims_setup(rules=HOUSE):
+def _claims_setup(rules: Ruleset = HOUSE) -> RoundState:
     ann = ["5H", "6H", "7H", "8H", "KS", "QC", "JD"]
     bob = ["AS", "3D", "TC", "JS", "QD", "2S", "9C"]
     cid = ["KD", "5S", "7C", "TH", "8D", "4C", "6S"]
@@ -535,15 +565,37 @@ def test_rummy_in_the_pile_takes_the_cards_above():
     s = play(s, ("bob", STOCK), ("bob", disc("2D")))
     assert s.phase == "claims"  # 8H is still callable, deeper in the pile
     before = len(s.hand_of("cid"))
-    s = play(s, ("cid", {"type": "call_rummy", "card": "8H", "index": 1, "meld": "m1"}), ("ann", {"type": "pass_claim"}))
+    s = play(
+        s,
+        ("cid", {"type": "call_rummy", "card": "8H", "index": 1, "meld": "m1"}),
+        ("ann", {"type": "pass_claim"}),
+    )
     assert s.discard == ("5D",) and len(s.hand_of("cid")) == before + 1 and "2D" in s.hand_of("cid")
     assert s.to_act == "cid"
 
 
 def test_no_claims_after_going_out_and_rummy500_default_off():
     assert not R500.rummy_calls
-    s = _out_scenario(HOUSE, players=("ann", "bob", "cid"))
-    assert s.phase == "over"
+    base = _claims_setup()
+    base = close_claims(base)
+    # bob's discard of a callable card opens a window unless it was his last card
+    table = replace(base, phase="play", turn=1, melds=(*base.melds, Meld("m2", "cid", ("8S", "8H", "8D"), ("cid",) * 3)))
+    s = apply_move(replace(table, hands=(table.hands[0], ("8C", "KH"), table.hands[2])), "bob", disc("8C"))
+    assert s.phase == "claims"
+    out = apply_move(replace(table, hands=(table.hands[0], ("8C",), table.hands[2])), "bob", disc("8C"))
+    assert out.phase == "over" and out.claims is None and res(out).details["went_out"] == "bob"
+
+
+def test_swapped_in_card_scores_for_the_jokers_placer():
+    s = _swap_setup()
+    s = apply_move(s, "bob", {"type": "swap_joker", "meld": "m1", "card": "6H"})
+    s = apply_move(s, "bob", disc("4D"))
+    s = replace(s, phase="play", hands=(("9C", "KD"), s.hands[1]))
+    s = apply_move(s, "ann", disc("9C"))
+    s = replace(s, hands=(("KD",), s.hands[1]), turn=0, phase="play")
+    s = apply_move(s, "ann", disc("KD"))
+    assert res(s).details["players"]["ann"]["placed_value"] == 5 + 6 + 7
+    assert res(s).details["players"]["bob"]["placed_value"] == 0
 
 
 # ---------------------------------------------------------------------- integrity
@@ -617,7 +669,7 @@ def test_states_are_immutable_and_versioned():
     s = new_round(R500, ["ann", "bob"], seed=9)
     with pytest.raises(AttributeError):
         s.phase = "over"  # type: ignore[misc]
-    s2 = apply_move(s, s.to_act, STOCK)
+    s2 = apply_move(s, act(s), STOCK)
     assert s.version == 0 and s2.version == 1 and s.phase == "draw" and s2.phase == "play"
 
 
@@ -640,4 +692,4 @@ def test_views_never_leak():
     with pytest.raises(ValueError):
         player_view(s, "zed")
     over = _out_scenario(R500)
-    assert player_view(over, None)["scores"] == dict(over.result.scores)
+    assert player_view(over, None)["scores"] == dict(res(over).scores)

@@ -184,7 +184,10 @@ def test_candidates_are_exactly_the_engines_melds(hand: list[str], rules: Rules)
     parsed = sorted(_parse(c) for c in hand)
     naturals = [c for c in parsed if c]
     ours = {
-        (tuple(sorted(natural_of(c) for c in codes if not c.startswith("JK"))), sum(c.startswith("JK") for c in codes))
+        (
+            tuple(sorted(natural_of(c) for c in codes if not c.startswith("JK"))),
+            sum(c.startswith("JK") for c in codes),
+        )
         for _m, _j, _w, _t, codes in _candidates(naturals, parsed.count(0), card_values(rules))
     }
     engine = {
@@ -242,7 +245,9 @@ def test_leave_one_keeps_a_card_to_discard() -> None:
 
 
 def test_two_decks_never_put_a_suit_twice_in_a_set() -> None:
-    arr = best_arrangement(["7H", "7H", "7S", "7D", "8H", "9H"], Rules(ace_table_value=15, joker_table_value=15))
+    arr = best_arrangement(
+        ["7H", "7H", "7S", "7D", "8H", "9H"], Rules(ace_table_value=15, joker_table_value=15)
+    )
     assert sorted(arr.melds) == [("7H", "8H", "9H"), ("7S", "7H", "7D")]
     assert arr.leftover == ()
 

@@ -52,9 +52,12 @@ def test_eight_threads_posting_2000_transfers_through_one_hot_account() -> None:
     ids = [w.pk for w in wallets]
     rng = random.Random(2026)
     plans = [
-        [(rng.choice(ids), rng.randint(1, 20), rng.random() < 0.5) for _ in range(per_thread)] for _ in range(threads)
+        [(rng.choice(ids), rng.randint(1, 20), rng.random() < 0.5) for _ in range(per_thread)]
+        for _ in range(threads)
     ]
-    expected: Counter[int] = Counter(dict(Account.objects.filter(pk__in=[*ids, hot.pk]).values_list("pk", "balance")))
+    expected: Counter[int] = Counter(
+        dict(Account.objects.filter(pk__in=[*ids, hot.pk]).values_list("pk", "balance"))
+    )
     for plan in plans:
         for wallet_id, amount, to_hot in plan:
             expected[wallet_id] += -amount if to_hot else amount
@@ -90,7 +93,11 @@ def test_the_same_key_from_two_connections_at_once_yields_one_transfer() -> None
             source = Account.objects.get(pk=wallet.pk)
             destination = Account.objects.get(pk=stack.pk)
             return services.move_chips(
-                source=source, destination=destination, amount=10, kind="buy_in", idempotency_key=f"race:{attempt}"
+                source=source,
+                destination=destination,
+                amount=10,
+                kind="buy_in",
+                idempotency_key=f"race:{attempt}",
             ).pk
 
         first, second = _run_threads(2, post)

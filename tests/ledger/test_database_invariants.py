@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -15,11 +17,13 @@ from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
 def _setup() -> tuple[Account, Account, Transfer]:
     wallet = funded_wallet(make_user(), 100)
     stack = services.open_account(kind=AccountKind.SEAT_STACK, chip_type="site", reference="table:1:seat:1")
-    transfer = services.move_chips(source=wallet, destination=stack, amount=40, kind="buy_in", idempotency_key="b")
+    transfer = services.move_chips(
+        source=wallet, destination=stack, amount=40, kind="buy_in", idempotency_key="b"
+    )
     return wallet, stack, transfer
 
 
-def _insert_transfer(cursor, key: str, chip_type: str = "site") -> int:
+def _insert_transfer(cursor: Any, key: str, chip_type: str = "site") -> int:
     cursor.execute(
         """
         INSERT INTO ledger_transfer (kind, chip_type, idempotency_key, fingerprint, reason, computation,
@@ -31,7 +35,7 @@ def _insert_transfer(cursor, key: str, chip_type: str = "site") -> int:
     return int(cursor.fetchone()[0])
 
 
-def _insert_entry(cursor, transfer_id: int, account_id: int, amount: int) -> None:
+def _insert_entry(cursor: Any, transfer_id: int, account_id: int, amount: int) -> None:
     cursor.execute(
         "INSERT INTO ledger_entry (transfer_id, account_id, amount, balance_after, created_at) VALUES (%s, %s, %s, 0, %s)",
         [transfer_id, account_id, amount, timezone.now()],
@@ -51,7 +55,11 @@ def _insert_entry(cursor, transfer_id: int, account_id: int, amount: int) -> Non
 )
 def test_entries_and_transfers_cannot_be_updated_or_deleted(sql: str) -> None:
     _, _, transfer = _setup()
-    with pytest.raises(IntegrityError, match="immutable"), transaction.atomic(), connection.cursor() as cursor:
+    with (
+        pytest.raises(IntegrityError, match="immutable"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
         cursor.execute(sql, {"t": transfer.pk})
     assert Entry.objects.filter(transfer=transfer).count() == 2
     assert_reconciled()
@@ -60,10 +68,18 @@ def test_entries_and_transfers_cannot_be_updated_or_deleted(sql: str) -> None:
 @pytest.mark.django_db
 def test_an_overdrawn_wallet_is_refused() -> None:
     wallet, stack, _ = _setup()
-    with pytest.raises(IntegrityError, match="balance_non_negative"), transaction.atomic(), connection.cursor() as c:
+    with (
+        pytest.raises(IntegrityError, match="balance_non_negative"),
+        transaction.atomic(),
+        connection.cursor() as c,
+    ):
         c.execute("UPDATE ledger_account SET balance = -1 WHERE id = %s", [wallet.pk])
     # A complete raw transfer that takes more than the wallet holds fails on the balance update.
-    with pytest.raises(IntegrityError, match="balance_non_negative"), transaction.atomic(), connection.cursor() as c:
+    with (
+        pytest.raises(IntegrityError, match="balance_non_negative"),
+        transaction.atomic(),
+        connection.cursor() as c,
+    ):
         transfer_id = _insert_transfer(c, "raw:overdraw")
         _insert_entry(c, transfer_id, wallet.pk, -61)
         _insert_entry(c, transfer_id, stack.pk, 61)
@@ -94,7 +110,9 @@ def test_a_reversal_is_posted_at_most_once_and_keys_are_unique() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("case", ["one_leg", "unbalanced", "no_entries", "other_chip_type", "entry_added_later"])
+@pytest.mark.parametrize(
+    "case", ["one_leg", "unbalanced", "no_entries", "other_chip_type", "entry_added_later"]
+)
 def test_an_unbalanced_transfer_is_refused_at_commit(case: str) -> None:
     wallet, stack, existing = _setup()
     mint = services.get_house_account(kind=AccountKind.TOURNAMENT_MINT, chip_type="tournament:1")
@@ -128,7 +146,7 @@ def test_a_balanced_raw_transfer_commits() -> None:
 
 @pytest.mark.django_db
 def test_reconciliation_reports_a_cached_balance_changed_by_raw_sql() -> None:
-    wallet, stack, _ = _setup()
+    wallet, _stack, _ = _setup()
     assert reconcile().ok
     with connection.cursor() as c:
         c.execute("UPDATE ledger_account SET balance = balance + 7 WHERE id = %s", [wallet.pk])

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.db import connection, transaction
 
@@ -32,7 +34,9 @@ def test_move_chips_posts_a_balanced_transfer_and_updates_cached_balances() -> N
     wallet.refresh_from_db()
     stack.refresh_from_db()
     assert (wallet.balance, stack.balance) == (300, 200)
-    entries = list(transfer.entries.order_by("account_id").values_list("account_id", "amount", "balance_after"))
+    entries = list(
+        transfer.entries.order_by("account_id").values_list("account_id", "amount", "balance_after")
+    )
     assert sorted(entries) == sorted([(wallet.pk, -200, 300), (stack.pk, 200, 200)])
     assert transfer.table_id == 1
     assert transfer.computation == {"buy_in": 200}
@@ -50,12 +54,19 @@ def test_passed_account_objects_carry_their_new_balances() -> None:
 def test_same_key_same_content_returns_the_first_transfer_and_changes_nothing() -> None:
     wallet = funded_wallet(make_user(), 100)
     stack = _stack()
-    kwargs = dict(source=wallet, destination=stack, amount=30, kind="buy_in", idempotency_key="dup", table_id=7)
+    kwargs = {
+        "source": wallet,
+        "destination": stack,
+        "amount": 30,
+        "kind": "buy_in",
+        "idempotency_key": "dup",
+        "table_id": 7,
+    }
     first = services.move_chips(**kwargs)  # type: ignore[arg-type]
     again = services.move_chips(**kwargs)  # type: ignore[arg-type]
     assert again.pk == first.pk
     assert Transfer.objects.filter(idempotency_key="dup").count() == 1
-    assert wallet_balance(user=wallet.user) == 70
+    assert wallet_balance(user=wallet.user) == 70  # type: ignore[arg-type]
     assert_reconciled()
 
 
@@ -66,9 +77,14 @@ def test_same_key_same_content_returns_the_first_transfer_and_changes_nothing() 
 def test_same_key_other_content_is_a_conflict(change: dict[str, object]) -> None:
     wallet = funded_wallet(make_user(), 100)
     stack = _stack()
-    kwargs: dict[str, object] = dict(
-        source=wallet, destination=stack, amount=30, kind="buy_in", idempotency_key="dup", table_id=7
-    )
+    kwargs: dict[str, object] = {
+        "source": wallet,
+        "destination": stack,
+        "amount": 30,
+        "kind": "buy_in",
+        "idempotency_key": "dup",
+        "table_id": 7,
+    }
     services.move_chips(**kwargs)  # type: ignore[arg-type]
     with pytest.raises(IdempotencyConflict) as info:
         services.move_chips(**{**kwargs, **change})  # type: ignore[arg-type]
@@ -83,7 +99,9 @@ def test_overdraft_is_refused_and_changes_nothing() -> None:
     stack = _stack()
     count = Transfer.objects.count()
     with pytest.raises(InsufficientFunds) as info:
-        services.move_chips(source=wallet, destination=stack, amount=101, kind="buy_in", idempotency_key="big")
+        services.move_chips(
+            source=wallet, destination=stack, amount=101, kind="buy_in", idempotency_key="big"
+        )
     assert info.value.http_status == 422
     assert info.value.details == {"account": wallet.pk, "balance": 100, "amount": -101}
     assert Transfer.objects.count() == count
@@ -102,7 +120,9 @@ def test_every_non_source_account_refuses_to_go_negative(kind: str) -> None:
         account = services.open_account(kind=kind, chip_type="site", reference=f"{kind}:1")
     wallet = services.get_wallet(user=make_user())
     with pytest.raises(InsufficientFunds):
-        services.move_chips(source=account, destination=wallet, amount=1, kind="payout", idempotency_key="neg")
+        services.move_chips(
+            source=account, destination=wallet, amount=1, kind="payout", idempotency_key="neg"
+        )
 
 
 def test_house_cashier_and_mint_may_go_negative() -> None:
@@ -120,7 +140,9 @@ def test_multi_leg_transfer() -> None:
     stacks = [_stack(f"table:9:seat:{i}") for i in range(3)]
     for user, stack in zip(users, stacks, strict=True):
         wallet = funded_wallet(user, 300)
-        services.move_chips(source=wallet, destination=stack, amount=300, kind="buy_in", idempotency_key=f"s{stack.pk}")
+        services.move_chips(
+            source=wallet, destination=stack, amount=300, kind="buy_in", idempotency_key=f"s{stack.pk}"
+        )
     transfer = services.post_transfer(
         kind="settlement",
         legs=[(stacks[0], 210), (stacks[1], -90), (stacks[2], -120)],
@@ -147,7 +169,7 @@ def test_multi_leg_transfer() -> None:
         (lambda a, b, c: [(a, 5), (Account(kind="wallet"), -5)], "saved Account"),
     ],
 )
-def test_invalid_transfers_are_refused(legs_factory, message: str) -> None:
+def test_invalid_transfers_are_refused(legs_factory: Any, message: str) -> None:
     a = funded_wallet(make_user(), 10)
     b = _stack()
     c = services.get_house_account(kind=AccountKind.TOURNAMENT_MINT, chip_type="tournament:1")
@@ -169,7 +191,12 @@ def test_invalid_transfers_are_refused(legs_factory, message: str) -> None:
 def test_invalid_transfer_fields_are_refused(kwargs: dict[str, object], message: str) -> None:
     a = funded_wallet(make_user(), 10)
     b = _stack()
-    params: dict[str, object] = {"kind": "buy_in", "legs": [(a, -5), (b, 5)], "idempotency_key": "x", **kwargs}
+    params: dict[str, object] = {
+        "kind": "buy_in",
+        "legs": [(a, -5), (b, 5)],
+        "idempotency_key": "x",
+        **kwargs,
+    }
     with pytest.raises(InvalidTransfer, match=message):
         services.post_transfer(**params)  # type: ignore[arg-type]
 
@@ -193,7 +220,7 @@ def test_reversal_posts_the_opposite_once() -> None:
     assert reversal.table_id == 4
     assert reversal.posted_by == admin
     assert reversal.reason == "mistake"
-    assert wallet_balance(user=wallet.user) == 100
+    assert wallet_balance(user=wallet.user) == 100  # type: ignore[arg-type]
     stack.refresh_from_db()
     assert stack.balance == 0
     original.refresh_from_db()
@@ -208,9 +235,15 @@ def test_reversal_posts_the_opposite_once() -> None:
 def test_reversal_cannot_overdraw() -> None:
     wallet = funded_wallet(make_user(), 100)
     stack = _stack()
-    original = services.move_chips(source=wallet, destination=stack, amount=60, kind="buy_in", idempotency_key="b")
+    original = services.move_chips(
+        source=wallet, destination=stack, amount=60, kind="buy_in", idempotency_key="b"
+    )
     services.move_chips(
-        source=stack, destination=services.get_house_account(kind="house_fees"), amount=60, kind="fee", idempotency_key="f"
+        source=stack,
+        destination=services.get_house_account(kind="house_fees"),
+        amount=60,
+        kind="fee",
+        idempotency_key="f",
     )
     with pytest.raises(InsufficientFunds):
         services.reverse_transfer(transfer=original)
@@ -220,14 +253,18 @@ def test_reversal_cannot_overdraw() -> None:
 def test_adjust_wallet_credits_and_debits_against_the_cashier() -> None:
     user = make_user()
     admin = make_user(is_superuser=True)
-    credit = services.adjust_wallet(user=user, amount=250, reason="welcome", idempotency_key="a1", posted_by=admin)
+    credit = services.adjust_wallet(
+        user=user, amount=250, reason="welcome", idempotency_key="a1", posted_by=admin
+    )
     services.adjust_wallet(user=user, amount=-50, reason="correction", idempotency_key="a2", posted_by=admin)
     assert wallet_balance(user=user) == 200
     assert services.get_house_account(kind="house_cashier").balance == -200
     assert credit.kind == TransferKind.ADJUSTMENT
     assert credit.posted_by == admin
     with pytest.raises(InsufficientFunds):
-        services.adjust_wallet(user=user, amount=-201, reason="too much", idempotency_key="a3", posted_by=admin)
+        services.adjust_wallet(
+            user=user, amount=-201, reason="too much", idempotency_key="a3", posted_by=admin
+        )
     with pytest.raises(InvalidTransfer):
         services.adjust_wallet(user=user, amount=0, reason="zero", idempotency_key="a4", posted_by=admin)
     assert_reconciled()
@@ -237,10 +274,14 @@ def test_accounts_are_got_or_created_once() -> None:
     user = make_user()
     assert services.get_wallet(user=user).pk == services.get_wallet(user=user).pk
     assert services.get_wallet(user=user, chip_type="tournament:5").pk != services.get_wallet(user=user).pk
-    assert services.get_house_account(kind="house_fees").pk == services.get_house_account(kind="house_fees").pk
+    assert (
+        services.get_house_account(kind="house_fees").pk == services.get_house_account(kind="house_fees").pk
+    )
     stack = services.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:2", user=user)
     assert stack.user == user
-    assert services.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:2").pk == stack.pk
+    assert (
+        services.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:2").pk == stack.pk
+    )
     with pytest.raises(InvalidTransfer):
         services.get_house_account(kind="wallet")
     with pytest.raises(InvalidTransfer):
@@ -254,7 +295,9 @@ def test_statement_running_balances_and_balance_at() -> None:
     middle = Entry.objects.filter(account=wallet).order_by("-id").first()
     assert middle is not None
     services.move_chips(source=wallet, destination=stack, amount=20, kind="buy_in", idempotency_key="2")
-    assert list(Entry.objects.filter(account=wallet).order_by("id").values_list("balance_after", flat=True)) == [
+    assert list(
+        Entry.objects.filter(account=wallet).order_by("id").values_list("balance_after", flat=True)
+    ) == [
         100,
         70,
         50,
@@ -269,9 +312,13 @@ def test_a_conflict_inside_a_callers_transaction_leaves_that_transaction_usable(
     services.move_chips(source=wallet, destination=stack, amount=10, kind="buy_in", idempotency_key="outer")
     with transaction.atomic():
         with pytest.raises(IdempotencyConflict):
-            services.move_chips(source=wallet, destination=stack, amount=11, kind="buy_in", idempotency_key="outer")
-        services.move_chips(source=wallet, destination=stack, amount=5, kind="buy_in", idempotency_key="after")
-    assert wallet_balance(user=wallet.user) == 85
+            services.move_chips(
+                source=wallet, destination=stack, amount=11, kind="buy_in", idempotency_key="outer"
+            )
+        services.move_chips(
+            source=wallet, destination=stack, amount=5, kind="buy_in", idempotency_key="after"
+        )
+    assert wallet_balance(user=wallet.user) == 85  # type: ignore[arg-type]
     assert_reconciled()
 
 

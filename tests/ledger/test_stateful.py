@@ -9,7 +9,14 @@ import pytest
 from django.db import connection
 from hypothesis import HealthCheck, assume, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from ledger import services
 from ledger.errors import AlreadyReversed, IdempotencyConflict, InsufficientFunds, InvalidTransfer
@@ -117,7 +124,8 @@ class LedgerMachine(RuleBasedStateMachine):
     def unbalanced(self, amount: int) -> None:
         with pytest.raises(InvalidTransfer):
             services.post_transfer(
-                kind="transfer", legs=[(self.accounts[0], amount), (self.accounts[1], -amount - 1)],
+                kind="transfer",
+                legs=[(self.accounts[0], amount), (self.accounts[1], -amount - 1)],
                 idempotency_key=self._new_key(),
             )
 
@@ -127,7 +135,12 @@ class LedgerMachine(RuleBasedStateMachine):
         cached = dict(Account.objects.filter(pk__in=ids).values_list("pk", "balance"))
         assert cached == self.model
         for account in self.accounts:
-            last = Entry.objects.filter(account=account).order_by("-id").values_list("balance_after", flat=True).first()
+            last = (
+                Entry.objects.filter(account=account)
+                .order_by("-id")
+                .values_list("balance_after", flat=True)
+                .first()
+            )
             assert (last or 0) == self.model[account.pk]
         assert sum(self.model.values()) == 0
         assert all(balance >= 0 for pk, balance in self.model.items() if pk not in self.may_go_negative)

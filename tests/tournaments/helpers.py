@@ -19,8 +19,8 @@ def simple_move(view: dict[str, Any]) -> dict[str, Any]:
     for kind in ("draw", "discard"):
         for move in moves:
             if move["type"] == kind and move.get("source", "stock") == "stock":
-                return move
-    return moves[0]
+                return dict(move)
+    return dict(moves[0])
 
 
 def expected_transfers(round_: Round) -> list[dict[str, Any]]:
@@ -32,7 +32,10 @@ def expected_transfers(round_: Round) -> list[dict[str, Any]]:
     return [
         {"from": a, "to": b, "amount": c, "kind": "settlement"}
         for a, b, c in pcr_transfers(
-            scores=round_.scores, pcr=game.table.pcr * game.table.multiplier, stacks=round_.stacks, seat_order=order
+            scores=round_.scores or {},
+            pcr=game.table.pcr * game.table.multiplier,
+            stacks=round_.stacks,
+            seat_order=order,
         )
     ]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -43,7 +44,7 @@ TABLE_BODY = {"game": "rummy500", "seats": 4, "pcr": 1, "min_buy_in": 100, "max_
 
 
 @pytest.fixture
-def world(make_table, player, admin_user, staff_user, client_for):
+def world(make_table: Any, player: Any, admin_user: Any, staff_user: Any, client_for: Any) -> Any:
     def build(private: bool) -> dict[str, Any]:
         ann, bob = player("ann"), player("bob")
         table = make_table(private=private, creator=ann if private else None)
@@ -56,13 +57,19 @@ def world(make_table, player, admin_user, staff_user, client_for):
         play.start_round(game_id=game.pk)
         game.refresh_from_db()
         seated = ann if game.turn_player == "ann" else bob
-        users = {"anonymous": None, "seated": seated, "other": player("olga"), "staff": staff_user, "admin": admin_user}
+        users = {
+            "anonymous": None,
+            "seated": seated,
+            "other": player("olga"),
+            "staff": staff_user,
+            "admin": admin_user,
+        }
         return {"table": table, "game": game, "users": users}
 
     return build
 
 
-def call(world: dict[str, Any], endpoint: str, client) -> Any:
+def call(world: dict[str, Any], endpoint: str, client: Any) -> Any:
     t, g = world["table"], world["game"]
     requests = {
         "list_tables": ("get", "/api/v1/tables/", None),
@@ -74,7 +81,11 @@ def call(world: dict[str, Any], endpoint: str, client) -> Any:
         "join_right_code": ("post", "/api/v1/tables/join/", {"code": t.code, "buy_in": 100}),
         "leave": ("post", f"/api/v1/tables/{t.pk}/leave/", None),
         "read_game": ("get", f"/api/v1/games/{g.pk}/", None),
-        "move": ("post", f"/api/v1/games/{g.pk}/moves/", {"type": "draw", "source": "stock", "expected_version": 1}),
+        "move": (
+            "post",
+            f"/api/v1/games/{g.pk}/moves/",
+            {"type": "draw", "source": "stock", "expected_version": 1},
+        ),
         "events": ("get", f"/api/v1/games/{g.pk}/events/?after=0", None),
         "rounds": ("get", f"/api/v1/games/{g.pk}/rounds/", None),
     }
@@ -82,11 +93,11 @@ def call(world: dict[str, Any], endpoint: str, client) -> Any:
     return getattr(client, method)(path, body) if body is not None else getattr(client, method)(path)
 
 
-def _cases(matrix: dict[str, tuple[int, ...]]) -> list[tuple[str, str, int]]:
+def _cases(matrix: Mapping[str, tuple[int, ...]]) -> list[tuple[str, str, int]]:
     return [(endpoint, role, codes[i]) for endpoint, codes in matrix.items() for i, role in enumerate(ROLES)]
 
 
-def _check(world, endpoint, role, expected, client_for) -> None:
+def _check(world: Any, endpoint: Any, role: Any, expected: Any, client_for: Any) -> None:
     response = call(world, endpoint, client_for(world["users"][role]))
     assert response.status_code == expected, (endpoint, role, response.content)
     body = response.json()
@@ -98,16 +109,16 @@ def _check(world, endpoint, role, expected, client_for) -> None:
 
 
 @pytest.mark.parametrize(("endpoint", "role", "expected"), _cases(PUBLIC))
-def test_public_table_matrix(world, client_for, endpoint, role, expected) -> None:
+def test_public_table_matrix(world: Any, client_for: Any, endpoint: Any, role: Any, expected: Any) -> None:
     _check(world(False), endpoint, role, expected, client_for)
 
 
 @pytest.mark.parametrize(("endpoint", "role", "expected"), _cases(PRIVATE))
-def test_private_table_matrix(world, client_for, endpoint, role, expected) -> None:
+def test_private_table_matrix(world: Any, client_for: Any, endpoint: Any, role: Any, expected: Any) -> None:
     _check(world(True), endpoint, role, expected, client_for)
 
 
-def test_unknown_ids_are_404(player, client_for) -> None:
+def test_unknown_ids_are_404(player: Any, client_for: Any) -> None:
     client = client_for(player())
     for method, path in [
         ("get", "/api/v1/tables/999999/"),
@@ -121,5 +132,7 @@ def test_unknown_ids_are_404(player, client_for) -> None:
         response = getattr(client, method)(path, body) if body else getattr(client, method)(path)
         assert response.status_code == 404, (path, response.content)
         assert set(response.json()["error"]) == {"code", "message", "details"}
-    move = client.post("/api/v1/games/999999/moves/", {"type": "draw", "source": "stock", "expected_version": 0})
+    move = client.post(
+        "/api/v1/games/999999/moves/", {"type": "draw", "source": "stock", "expected_version": 0}
+    )
     assert move.status_code == 404

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def dealt(make_table, player, client_for) -> dict[str, Any]:
+def dealt(make_table: Any, player: Any, client_for: Any) -> dict[str, Any]:
     table = make_table()
     users = {name: player(name) for name in ("ann", "bob")}
     for user in users.values():
@@ -36,7 +36,7 @@ def _race(user: Any, url: str, body: dict[str, Any], keys: list[str | None]) -> 
     def one(key: str | None) -> tuple[int, Any]:
         client = APIClient()
         client.force_authenticate(user=user)
-        headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+        headers: dict[str, Any] = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
         try:
             barrier.wait()
             response = client.post(url, body, format="json", **headers)
@@ -48,7 +48,7 @@ def _race(user: Any, url: str, body: dict[str, Any], keys: list[str | None]) -> 
         return list(pool.map(one, keys))
 
 
-def test_twenty_identical_moves_without_key_one_applies(dealt) -> None:
+def test_twenty_identical_moves_without_key_one_applies(dealt: Any) -> None:
     game = dealt["game"]
     results = _race(
         dealt["mover"],
@@ -63,7 +63,7 @@ def test_twenty_identical_moves_without_key_one_applies(dealt) -> None:
     assert Game.objects.get(pk=game.pk).version == game.version + 1
 
 
-def test_twenty_identical_moves_with_one_key_replay_the_first_answer(dealt) -> None:
+def test_twenty_identical_moves_with_one_key_replay_the_first_answer(dealt: Any) -> None:
     game = dealt["game"]
     results = _race(
         dealt["mover"],
@@ -77,7 +77,7 @@ def test_twenty_identical_moves_with_one_key_replay_the_first_answer(dealt) -> N
     assert Game.objects.get(pk=game.pk).version == game.version + 1
 
 
-def test_events_long_poll_answers_as_soon_as_something_happens(dealt, client_for) -> None:
+def test_events_long_poll_answers_as_soon_as_something_happens(dealt: Any, client_for: Any) -> None:
     game = dealt["game"]
     other = next(u for u in dealt["users"].values() if u != dealt["mover"])
     waiter = client_for(other)
@@ -98,7 +98,8 @@ def test_events_long_poll_answers_as_soon_as_something_happens(dealt, client_for
     time.sleep(0.5)
     mover = client_for(dealt["mover"])
     moved = mover.post(
-        f"/api/v1/games/{game.pk}/moves/", {"type": "draw", "source": "stock", "expected_version": game.version}
+        f"/api/v1/games/{game.pk}/moves/",
+        {"type": "draw", "source": "stock", "expected_version": game.version},
     )
     assert moved.status_code == 200
     thread.join(timeout=25)
@@ -110,7 +111,7 @@ def test_events_long_poll_answers_as_soon_as_something_happens(dealt, client_for
     assert "card" not in events[0] and events[0]["move"] == {"type": "draw", "source": "stock"}
 
 
-def test_events_long_poll_times_out_empty(dealt, client_for) -> None:
+def test_events_long_poll_times_out_empty(dealt: Any, client_for: Any) -> None:
     game = dealt["game"]
     client = client_for(dealt["mover"])
     started = time.monotonic()

@@ -17,44 +17,58 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def ring(make_table, player, client_for) -> dict[str, Any]:
+def ring(make_table: Any, player: Any, client_for: Any) -> dict[str, Any]:
     """A public table with ann and bob seated and round 1 dealt; cid is a bystander."""
     table = make_table(pcr=2, multiplier=3, min_buy_in=100, max_buy_in=5000)
     users = {name: player(name) for name in ("ann", "bob", "cid")}
     for name, chips in (("ann", 1000), ("bob", 400)):
-        assert client_for(users[name]).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": chips}).status_code == 200
+        assert (
+            client_for(users[name]).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": chips}).status_code
+            == 200
+        )
     game = Game.objects.get(table=table)
     assert game.status == GameStatus.WAITING and game.next_round_at is not None
     assert play.start_round(game_id=game.pk) is not None
     game.refresh_from_db()
-    return {"table": table, "game": game, "users": users, "clients": {n: client_for(u) for n, u in users.items()}}
+    return {
+        "table": table,
+        "game": game,
+        "users": users,
+        "clients": {n: client_for(u) for n, u in users.items()},
+    }
 
 
 def view(ring: dict[str, Any], name: str) -> dict[str, Any]:
     response = ring["clients"][name].get(f"/api/v1/games/{ring['game'].pk}/")
     assert response.status_code == 200, response.content
-    return response.json()
+    return dict(response.json())
 
 
-def post_move(ring, name, move, version, key=None):
+def post_move(ring: Any, name: Any, move: Any, version: Any, key: Any = None) -> Any:
     headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
     return ring["clients"][name].post(
         f"/api/v1/games/{ring['game'].pk}/moves/", {**move, "expected_version": version}, **headers
     )
 
 
-def test_round_starts_with_two_players_and_views_are_redacted(ring, staff_user, client_for) -> None:
+def test_round_starts_with_two_players_and_views_are_redacted(
+    ring: Any, staff_user: Any, client_for: Any
+) -> None:
     game = ring["game"]
     assert game.status == GameStatus.PLAYING and game.version == 1
     round_ = Round.objects.get(game=game)
-    assert round_.number == 1 and round_.players == ["ann", "bob"] and round_.stacks == {"ann": 1000, "bob": 400}
+    assert (
+        round_.number == 1 and round_.players == ["ann", "bob"] and round_.stacks == {"ann": 1000, "bob": 400}
+    )
     to_act = game.turn_player
     assert to_act in ("ann", "bob") and game.turn_deadline is not None
     for name in ("ann", "bob"):
         data = view(ring, name)
         assert data["version"] == 1 and data["round"] == 1 and data["phase"] == "draw"
         own = next(p for p in data["players"] if p["username"] == name)
-        assert len(data["hand"]) == own["hand_count"] > 0 and data["deal_commitment"] == round_.deal_commitment
+        assert (
+            len(data["hand"]) == own["hand_count"] > 0 and data["deal_commitment"] == round_.deal_commitment
+        )
         assert ("legal_moves" in data) == (name == to_act)
         assert data["turn"]["player"] == to_act and data["turn"]["deadline"]
         assert {p["username"]: (p["chips"], p["status"]) for p in data["players"]} == {
@@ -71,7 +85,7 @@ def test_round_starts_with_two_players_and_views_are_redacted(ring, staff_user, 
     assert rounds[0]["deck"] is None and rounds[0]["salt"] is None and rounds[0]["scores"] is None
 
 
-def test_move_is_applied_and_answers_version_and_events(ring) -> None:
+def test_move_is_applied_and_answers_version_and_events(ring: Any) -> None:
     game = ring["game"]
     player = game.turn_player
     data = view(ring, player)
@@ -90,13 +104,13 @@ def test_move_is_applied_and_answers_version_and_events(ring) -> None:
     assert log.player == player and log.version == 2 and not log.server_played
 
 
-def assert_nothing_changed(ring, before: dict[str, Any]) -> None:
+def assert_nothing_changed(ring: Any, before: dict[str, Any]) -> None:
     game = Game.objects.get(pk=ring["game"].pk)
     assert game.version == before["version"] and game.state == before["state"]
     assert MoveLog.objects.count() == before["moves"]
 
 
-def snapshot(ring) -> dict[str, Any]:
+def snapshot(ring: Any) -> dict[str, Any]:
     game = Game.objects.get(pk=ring["game"].pk)
     return {"version": game.version, "state": game.state, "moves": MoveLog.objects.count()}
 
@@ -116,7 +130,7 @@ def snapshot(ring) -> dict[str, Any]:
         ({"type": "draw", "source": "stock", "expected_version": 0}, 409, "game.stale_version"),
     ],
 )
-def test_bad_moves_are_4xx_and_change_nothing(ring, body, status, code) -> None:
+def test_bad_moves_are_4xx_and_change_nothing(ring: Any, body: Any, status: Any, code: Any) -> None:
     before = snapshot(ring)
     player = ring["game"].turn_player
     response = ring["clients"][player].post(f"/api/v1/games/{ring['game'].pk}/moves/", body)
@@ -128,7 +142,7 @@ def test_bad_moves_are_4xx_and_change_nothing(ring, body, status, code) -> None:
     assert_nothing_changed(ring, before)
 
 
-def test_malformed_json_is_400(ring) -> None:
+def test_malformed_json_is_400(ring: Any) -> None:
     before = snapshot(ring)
     player = ring["game"].turn_player
     response = ring["clients"][player].post(
@@ -138,18 +152,20 @@ def test_malformed_json_is_400(ring) -> None:
     assert_nothing_changed(ring, before)
 
 
-def test_not_your_turn_is_422_and_outsider_is_403(ring) -> None:
+def test_not_your_turn_is_422_and_outsider_is_403(ring: Any) -> None:
     before = snapshot(ring)
     player = ring["game"].turn_player
     other = "bob" if player == "ann" else "ann"
     response = post_move(ring, other, {"type": "draw", "source": "stock"}, 1)
-    assert response.status_code == 422 and response.json()["error"]["code"].startswith(("turn.", "move.", "draw."))
+    assert response.status_code == 422 and response.json()["error"]["code"].startswith(
+        ("turn.", "move.", "draw.")
+    )
     outsider = post_move(ring, "cid", {"type": "draw", "source": "stock"}, 1)
     assert outsider.status_code == 403 and outsider.json()["error"]["code"] == "game.not_a_player"
     assert_nothing_changed(ring, before)
 
 
-def test_idempotency_key_replays_first_answer(ring) -> None:
+def test_idempotency_key_replays_first_answer(ring: Any) -> None:
     player = ring["game"].turn_player
     first = post_move(ring, player, {"type": "draw", "source": "stock"}, 1, key="k-1")
     again = post_move(ring, player, {"type": "draw", "source": "stock"}, 1, key="k-1")
@@ -161,7 +177,7 @@ def test_idempotency_key_replays_first_answer(ring) -> None:
     assert Game.objects.get(pk=ring["game"].pk).version == 2
 
 
-def play_round_over_http(ring) -> Round:
+def play_round_over_http(ring: Any) -> Round:
     game = ring["game"]
     number = Round.objects.filter(game=game).count()
     for _ in range(500):
@@ -179,11 +195,11 @@ def play_round_over_http(ring) -> Round:
     raise AssertionError("the round did not end")
 
 
-def test_whole_round_is_settled_by_pcr_and_deal_revealed(ring) -> None:
+def test_whole_round_is_settled_by_pcr_and_deal_revealed(ring: Any) -> None:
     round_ = play_round_over_http(ring)
     assert round_.settled and round_.scores is not None
     assert round_.transfers == expected_transfers(round_)
-    won = {p: 0 for p in round_.players}
+    won = dict.fromkeys(round_.players, 0)
     for t in round_.transfers:
         won[t["from"]] -= t["amount"]
         won[t["to"]] += t["amount"]
@@ -202,7 +218,7 @@ def test_whole_round_is_settled_by_pcr_and_deal_revealed(ring) -> None:
     assert second.dealer != round_.dealer and second.stacks == stacks(ring["table"].pk)
 
 
-def test_leave_during_round_marks_leaving_then_cashes_out(ring, settings) -> None:
+def test_leave_during_round_marks_leaving_then_cashes_out(ring: Any, settings: Any) -> None:
     ann = ring["users"]["ann"]
     response = ring["clients"]["ann"].post(f"/api/v1/tables/{ring['table'].pk}/leave/")
     assert response.status_code == 200
@@ -217,7 +233,7 @@ def test_leave_during_round_marks_leaving_then_cashes_out(ring, settings) -> Non
     assert_reconciled()
 
 
-def play_round_over_http_with_server(ring) -> Round:
+def play_round_over_http_with_server(ring: Any) -> Round:
     """bob plays over HTTP; ann's turns are played by the server (her clock fires at once)."""
     game = ring["game"]
     for _ in range(500):
@@ -234,7 +250,7 @@ def play_round_over_http_with_server(ring) -> Round:
     raise AssertionError("the round did not end")
 
 
-def test_sit_during_round_waits_for_next_deal(ring) -> None:
+def test_sit_during_round_waits_for_next_deal(ring: Any) -> None:
     cid = ring["clients"]["cid"]
     assert cid.post(f"/api/v1/tables/{ring['table'].pk}/sit/", {"buy_in": 200}).status_code == 200
     assert Seat.objects.get(player=ring["users"]["cid"]).status == SeatStatus.SITTING_OUT

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
@@ -24,17 +25,17 @@ TABLE = {
 }
 
 
-def wallet(user) -> int:
+def wallet(user: Any) -> int:
     return ledger.get_wallet(user=user).balance
 
 
-def assert_envelope(response, status: int, code: str | None = None) -> dict:
+def assert_envelope(response: Any, status: int, code: str | None = None) -> dict[str, Any]:
     assert response.status_code == status, response.content
     body = response.json()
     assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "details"}
     if code is not None:
         assert body["error"]["code"] == code, body
-    return body
+    return dict(body)
 
 
 def test_code_alphabet_is_unambiguous_and_strong() -> None:
@@ -46,7 +47,7 @@ def test_code_alphabet_is_unambiguous_and_strong() -> None:
     assert all(len(c) == CODE_LENGTH and set(c) <= set(CODE_ALPHABET) for c in codes)
 
 
-def test_admin_creates_public_table(admin_user, client_for) -> None:
+def test_admin_creates_public_table(admin_user: Any, client_for: Any) -> None:
     response = client_for(admin_user).post("/api/v1/tables/", TABLE, format="json")
     assert response.status_code == 201, response.content
     body = response.json()
@@ -59,14 +60,14 @@ def test_admin_creates_public_table(admin_user, client_for) -> None:
 
 
 @pytest.mark.parametrize("role", ["player", "staff"])
-def test_only_admin_creates_public_tables(role, player, staff_user, client_for) -> None:
+def test_only_admin_creates_public_tables(role: Any, player: Any, staff_user: Any, client_for: Any) -> None:
     user = staff_user if role == "staff" else player()
     response = client_for(user).post("/api/v1/tables/", TABLE, format="json")
     assert_envelope(response, 403, "auth.forbidden")
     assert not Table.objects.exists()
 
 
-def test_anyone_creates_private_table_and_sees_its_code(player, client_for) -> None:
+def test_anyone_creates_private_table_and_sees_its_code(player: Any, client_for: Any) -> None:
     creator = player()
     response = client_for(creator).post("/api/v1/tables/", {**TABLE, "private": True}, format="json")
     assert response.status_code == 201, response.content
@@ -89,18 +90,18 @@ def test_anyone_creates_private_table_and_sees_its_code(player, client_for) -> N
         ({"options": "x"}, "request.invalid"),
     ],
 )
-def test_invalid_tables_are_400(admin_user, client_for, change, code) -> None:
+def test_invalid_tables_are_400(admin_user: Any, client_for: Any, change: Any, code: Any) -> None:
     response = client_for(admin_user).post("/api/v1/tables/", {**TABLE, **change}, format="json")
     assert_envelope(response, 400, code)
     assert not Table.objects.exists()
 
 
-def test_malformed_json_is_400(admin_user, client_for) -> None:
+def test_malformed_json_is_400(admin_user: Any, client_for: Any) -> None:
     response = client_for(admin_user).post("/api/v1/tables/", "{not json", content_type="application/json")
     assert_envelope(response, 400, "request.malformed")
 
 
-def test_listing_shows_public_tables_only(make_table, player, client_for) -> None:
+def test_listing_shows_public_tables_only(make_table: Any, player: Any, client_for: Any) -> None:
     public = make_table()
     make_table(private=True, creator=player())
     response = client_for(player()).get("/api/v1/tables/")
@@ -108,7 +109,9 @@ def test_listing_shows_public_tables_only(make_table, player, client_for) -> Non
     assert [t["id"] for t in response.json()["results"]] == [public.pk]
 
 
-def test_private_table_is_404_to_others_staff_included(make_table, player, staff_user, client_for) -> None:
+def test_private_table_is_404_to_others_staff_included(
+    make_table: Any, player: Any, staff_user: Any, client_for: Any
+) -> None:
     table = make_table(private=True, creator=player())
     for user in (player(), staff_user):
         assert_envelope(client_for(user).get(f"/api/v1/tables/{table.pk}/"), 404)
@@ -117,7 +120,7 @@ def test_private_table_is_404_to_others_staff_included(make_table, player, staff
     assert not Seat.objects.exists()
 
 
-def test_sit_moves_chips_from_wallet_to_stack(make_table, player, client_for) -> None:
+def test_sit_moves_chips_from_wallet_to_stack(make_table: Any, player: Any, client_for: Any) -> None:
     table = make_table()
     ann = player("ann")
     response = client_for(ann).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 300}, format="json")
@@ -127,7 +130,7 @@ def test_sit_moves_chips_from_wallet_to_stack(make_table, player, client_for) ->
     assert_reconciled()
 
 
-def test_sit_again_tops_up_within_max(make_table, player, client_for) -> None:
+def test_sit_again_tops_up_within_max(make_table: Any, player: Any, client_for: Any) -> None:
     table = make_table(max_buy_in=1000)
     ann = player("ann")
     client = client_for(ann)
@@ -144,9 +147,16 @@ def test_sit_again_tops_up_within_max(make_table, player, client_for) -> None:
 
 @pytest.mark.parametrize(
     ("buy_in", "status", "code"),
-    [(99, 422, "table.buy_in_out_of_range"), (1001, 422, "table.buy_in_out_of_range"), (0, 400, None), ("x", 400, None)],
+    [
+        (99, 422, "table.buy_in_out_of_range"),
+        (1001, 422, "table.buy_in_out_of_range"),
+        (0, 400, None),
+        ("x", 400, None),
+    ],
 )
-def test_buy_in_out_of_range(make_table, player, client_for, buy_in, status, code) -> None:
+def test_buy_in_out_of_range(
+    make_table: Any, player: Any, client_for: Any, buy_in: Any, status: Any, code: Any
+) -> None:
     table = make_table(max_buy_in=1000)
     ann = player("ann")
     response = client_for(ann).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": buy_in}, format="json")
@@ -154,7 +164,7 @@ def test_buy_in_out_of_range(make_table, player, client_for, buy_in, status, cod
     assert not Seat.objects.exists() and wallet(ann) == 10_000
 
 
-def test_sit_without_chips_is_refused(make_table, player, client_for) -> None:
+def test_sit_without_chips_is_refused(make_table: Any, player: Any, client_for: Any) -> None:
     table = make_table()
     poor = player("poor", chips=50)
     response = client_for(poor).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 100}, format="json")
@@ -163,16 +173,21 @@ def test_sit_without_chips_is_refused(make_table, player, client_for) -> None:
     assert_reconciled()
 
 
-def test_full_table_is_409(make_table, player, client_for) -> None:
+def test_full_table_is_409(make_table: Any, player: Any, client_for: Any) -> None:
     table = make_table(seats=2)
     for name in ("a1", "a2"):
-        assert client_for(player(name)).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 100}).status_code == 200
+        assert (
+            client_for(player(name)).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 100}).status_code
+            == 200
+        )
     late = player("late")
-    assert_envelope(client_for(late).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 100}), 409, "table.full")
+    assert_envelope(
+        client_for(late).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 100}), 409, "table.full"
+    )
     assert wallet(late) == 10_000
 
 
-def test_join_by_code_and_wrong_code(make_table, player, client_for) -> None:
+def test_join_by_code_and_wrong_code(make_table: Any, player: Any, client_for: Any) -> None:
     table = make_table(private=True, creator=player())
     bob = player("bob")
     wrong = client_for(bob).post("/api/v1/tables/join/", {"code": "AAAAAAAA", "buy_in": 100}, format="json")
@@ -185,17 +200,24 @@ def test_join_by_code_and_wrong_code(make_table, player, client_for) -> None:
     assert client_for(bob).get(f"/api/v1/tables/{table.pk}/").status_code == 200
 
 
-def test_join_is_rate_limited_per_user(make_table, player, client_for, monkeypatch) -> None:
+def test_join_is_rate_limited_per_user(
+    make_table: Any, player: Any, client_for: Any, monkeypatch: Any
+) -> None:
     monkeypatch.setattr(JoinUserThrottle, "THROTTLE_RATES", {"join_user": "3/min"})
     bob = client_for(player("bob"))
-    codes = [bob.post("/api/v1/tables/join/", {"code": "WRONG1", "buy_in": 100}).status_code for _ in range(4)]
+    codes = [
+        bob.post("/api/v1/tables/join/", {"code": "WRONG1", "buy_in": 100}).status_code for _ in range(4)
+    ]
     assert codes == [404, 404, 404, 429]
     assert_envelope(bob.post("/api/v1/tables/join/", {"code": "WRONG1", "buy_in": 100}), 429, "throttled")
     # another user from the same address is not throttled by the per-user limit
-    assert client_for(player("cid")).post("/api/v1/tables/join/", {"code": "W", "buy_in": 100}).status_code == 404
+    assert (
+        client_for(player("cid")).post("/api/v1/tables/join/", {"code": "W", "buy_in": 100}).status_code
+        == 404
+    )
 
 
-def test_join_is_rate_limited_per_address(player, client_for, monkeypatch) -> None:
+def test_join_is_rate_limited_per_address(player: Any, client_for: Any, monkeypatch: Any) -> None:
     monkeypatch.setattr(JoinAddressThrottle, "THROTTLE_RATES", {"join_address": "2/min"})
     statuses = [
         client_for(player()).post("/api/v1/tables/join/", {"code": "WRONG1", "buy_in": 100}).status_code
@@ -204,7 +226,7 @@ def test_join_is_rate_limited_per_address(player, client_for, monkeypatch) -> No
     assert statuses == [404, 404, 429]
 
 
-def test_leave_between_rounds_cashes_out(make_table, player, client_for) -> None:
+def test_leave_between_rounds_cashes_out(make_table: Any, player: Any, client_for: Any) -> None:
     table = make_table()
     ann = player("ann")
     client = client_for(ann)
@@ -222,7 +244,7 @@ def test_leave_between_rounds_cashes_out(make_table, player, client_for) -> None
     assert_reconciled()
 
 
-def test_anonymous_is_401_everywhere_on_tables(make_table, client_for) -> None:
+def test_anonymous_is_401_everywhere_on_tables(make_table: Any, client_for: Any) -> None:
     table = make_table()
     anon = client_for(None)
     for method, path in [

@@ -210,7 +210,26 @@ def _focus(hand: Sequence[str], card: str) -> list[str]:
     return [c for c in hand if c == JOKER or c[0] == r or c[1] == s]
 
 
-def _placements_with(t: _Turn, card: str, rules: Ruleset) -> Iterable[_Turn]:
+def _may_hold(meld: Sequence[str], card: str) -> bool:
+    """Whether ``card`` could ever join ``meld``: a set of its rank or a run of its suit."""
+    first = natural_of(meld[0])
+    second = natural_of(meld[1])
+    if first[0] == second[0]:
+        return first[0] == card[0]
+    return first[1] == card[1]
+
+
+@dataclass(frozen=True)
+class _Placement:
+    """A placement found by the search: the cards it took from hand, the meld it changed, the result."""
+
+    placed: tuple[str, ...]
+    meld_index: int | None  # None: a new meld
+    swap: bool
+    after: _Turn
+
+
+def _placements_with(t: _Turn, card: str, rules: Ruleset) -> Iterable[_Placement]:
     """Every single meld, lay-off or swap that places ``card`` (``JK``: any joker), applied."""
     focus = _focus(t.hand, card)
 
@@ -223,8 +242,10 @@ def _placements_with(t: _Turn, card: str, rules: Ruleset) -> Iterable[_Turn]:
             if rest is not None:
                 mu, res, jtm = _placed(t, m)
                 new = Meld(f"m{len(t.melds) + 1}", "", m, ("",) * len(m))
-                yield _Turn(rest, (*t.melds, new), mu, res, jtm)
+                yield _Placement(m, None, False, _Turn(rest, (*t.melds, new), mu, res, jtm))
     for i, meld in enumerate(t.melds):
+        if card != JOKER and not _may_hold(meld.cards, card):
+            continue
         for added, cards in enumerate_lay_offs(focus, meld.cards, rules):
             if has(added):
                 rest = _remove(t.hand, added)
@@ -232,7 +253,7 @@ def _placements_with(t: _Turn, card: str, rules: Ruleset) -> Iterable[_Turn]:
                     mu, res, jtm = _placed(t, added)
                     melds = list(t.melds)
                     melds[i] = Meld(meld.id, meld.owner, cards, ("",) * len(cards))
-                    yield _Turn(rest, tuple(melds), mu, res, jtm)
+                    yield _Placement(added, i, False, _Turn(rest, tuple(melds), mu, res, jtm))
     if rules.joker_swap and card != JOKER and card in t.hand:
         for i, meld in enumerate(t.melds):
             for idx, nat in joker_slots(meld.cards):
@@ -244,7 +265,8 @@ def _placements_with(t: _Turn, card: str, rules: Ruleset) -> Iterable[_Turn]:
                     melds = list(t.melds)
                     melds[i] = Meld(meld.id, meld.owner, swapped, meld.placers)
                     extra = 1 if rules.swapped_joker_must_be_melded else 0
-                    yield _Turn(_add(rest, [JOKER]), tuple(melds), mu, (*res, JOKER), jtm + extra)
+                    after = _Turn(_add(rest, [JOKER]), tuple(melds), mu, (*res, JOKER), jtm + extra)
+                    yield _Placement((card,), i, True, after)
 
 
 def _feasible(t: _Turn, rules: Ruleset, depth: int = _FEASIBILITY_DEPTH) -> bool:
@@ -263,7 +285,8 @@ def _feasible(t: _Turn, rules: Ruleset, depth: int = _FEASIBILITY_DEPTH) -> bool
             return False
         targets = sorted(set(t.reserved) & set(t.hand))  # going out by placing what may not be discarded
     for target in targets:
-        for nxt in _placements_with(t, target, rules):
+        for placement in _placements_with(t, target, rules):
+            nxt = placement.after
             if rules.final_discard_required and not nxt.hand:
                 continue
             if _feasible(nxt, rules, depth - 1):
@@ -308,25 +331,28 @@ def _meld_index(state: RoundState, value: object, code: str) -> int:
 
 def _pile_index(pile: Sequence[str], card: object, index: object, code_prefix: str) -> int:
     """The pile position a draw or call names (``card`` and/or ``index``; 0 = bottom)."""
+    missing, mismatch, required = (
+        ("claims.card_not_in_pile", "claims.index_mismatch", "claims.index_required")
+        if code_prefix == "claims"
+        else ("draw.card_not_in_pile", "draw.index_mismatch", "draw.index_required")
+    )
     if not pile:
         raise IllegalMove("draw.pile_empty", "The discard pile is empty.")
     name = _card(card) if card is not None else None
     if index is not None:
         i = _int(index, "index")
         if not 0 <= i < len(pile):
-            raise IllegalMove(f"{code_prefix}.card_not_in_pile", f"The pile has no card at index {i}.")
+            raise IllegalMove(missing, f"The pile has no card at index {i}.")
         if name is not None and pile[i] != name:
-            raise IllegalMove(
-                f"{code_prefix}.index_mismatch", f"The card at index {i} is {pile[i]}, not {name}."
-            )
+            raise IllegalMove(mismatch, f"The card at index {i} is {pile[i]}, not {name}.")
         return i
     if name is None:
         return len(pile) - 1
     where = [i for i, c in enumerate(pile) if c == name]
     if not where:
-        raise IllegalMove(f"{code_prefix}.card_not_in_pile", f"{name} is not in the discard pile.")
+        raise IllegalMove(missing, f"{name} is not in the discard pile.")
     if len(where) > 1:
-        raise IllegalMove(f"{code_prefix}.index_required", f"The pile holds {name} twice: give its index.")
+        raise IllegalMove(required, f"The pile holds {name} twice: give its index.")
     return where[0]
 
 

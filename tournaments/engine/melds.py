@@ -152,7 +152,14 @@ def _set_readings(fixed: Sequence[str], bare: int) -> list[tuple[str, ...]]:
     return [tuple(by_suit[s] for s in SUITS if s in by_suit)]
 
 
-def _run_readings(fixed: Sequence[str], bare: int, rules: MeldRules) -> list[tuple[str, ...]]:
+def _full_run_start(rules: MeldRules) -> int:
+    """The reading of a 13-card run (every rank): ace high (2..A) where allowed, else A..K."""
+    return 2 if _run_ok(2, MAX_RUN, rules) else 1
+
+
+def _run_readings(
+    fixed: Sequence[str], bare: int, rules: MeldRules, block: Sequence[str] | None = None
+) -> list[tuple[str, ...]]:
     nats = [natural_of(c) for c in fixed]
     if not nats:
         return []
@@ -166,18 +173,22 @@ def _run_readings(fixed: Sequence[str], bare: int, rules: MeldRules) -> list[tup
     if not MIN_MELD <= total <= MAX_RUN:
         return []
     by_rank = {rank_of(c): c for c in fixed}
-    out: list[tuple[str, ...]] = []
-    seen: set[frozenset[int]] = set()
+    found: list[tuple[int, tuple[str, ...]]] = []
     for start in range(1, 14):
         if not _run_ok(start, total, rules):
             continue
         covered = [(start + i - 1) % 13 + 1 for i in range(total)]
-        cover_set = frozenset(covered)
-        if not set(ranks) <= cover_set or cover_set in seen:
+        if not set(ranks) <= set(covered):
             continue
-        seen.add(cover_set)
-        out.append(tuple(by_rank.get(r, JOKER_PREFIX + RANKS[r - 1] + suit) for r in covered))
-    return out
+        run = tuple(by_rank.get(r, JOKER_PREFIX + RANKS[r - 1] + suit) for r in covered)
+        if block is not None and not _contains_block(run, block):
+            continue
+        found.append((start, run))
+    if total == MAX_RUN and found:
+        # every start covers all 13 ranks: one meld, read in one fixed way
+        preferred = [run for start, run in found if start == _full_run_start(rules)]
+        return [preferred[0] if preferred else found[0][1]]
+    return [run for _, run in found]
 
 
 def meld_readings(cards: Sequence[str], rules: MeldRules) -> list[tuple[str, ...]]:
@@ -231,12 +242,8 @@ def lay_off(meld: Sequence[str], added: Sequence[str], rules: MeldRules) -> tupl
     kind = meld_kind(meld)
     bare = sum(1 for c in added if c == JOKER)
     fixed = list(meld) + [c for c in added if c != JOKER]
-    if kind == "set":
-        readings = _set_readings(fixed, bare)
-    else:
-        readings = _run_readings(fixed, bare, rules)
-        # the cards already placed must stay a contiguous block of the new run, in their order
-        readings = [r for r in readings if _contains_block(r, meld)]
+    # on a run the cards already placed stay a contiguous block of the new run, in their order
+    readings = _set_readings(fixed, bare) if kind == "set" else _run_readings(fixed, bare, rules, block=meld)
     if not readings:
         raise MeldError("layoff.invalid", f"{' '.join(added)} cannot be laid off on {' '.join(meld)}.")
     if len(readings) > 1:
@@ -333,6 +340,8 @@ def enumerate_melds(
                         break
                 if length < MIN_MELD or not _run_ok(start, length, rules):
                     continue
+                if length == MAX_RUN and start != _full_run_start(rules):
+                    continue
                 slots = [
                     (_rank_char(start + i) + suit, ((start + i - 1) % 13 + 1) in held_ranks)
                     for i in range(length)
@@ -390,6 +399,13 @@ def enumerate_lay_offs(
                 continue
             slots = [(_rank_char(p) + suit, held(p)) for p in positions]
             for added in _choose_jokers(slots, jokers, 0):
+                if n + low + high == MAX_RUN:
+                    # a full run has one reading (see lay_off): list each set of added cards once
+                    full = lay_off(meld, added, rules)
+                    ordered = tuple(c for c in full if c not in meld)
+                    if all(o != ordered for o, _ in out):
+                        out.append((ordered, full))
+                    continue
                 out.append((added, (*added[:low], *meld, *added[low:])))
     return out
 

@@ -265,10 +265,15 @@ def best_arrangement(
         kept.append(code)
     # Rank-major order: a run then only reaches ahead in its own suit and a set takes neighbours, which
     # keeps the number of distinct "remaining cards" states small (a sweep over ranks, in effect).
-    parsed = sorted((_parse(c) for c in cards), key=lambda c: (c & 15, c >> 4))
+    # Suit-major order (the natural integer order). Measured against rank-major order, it keeps far fewer
+    # distinct sub-problems on long hands (28 cards of two suits + 2 jokers: 0.08 s against 2 s).
+    parsed = sorted(_parse(c) for c in cards)
     jokers = parsed.count(0)
     naturals = [c for c in parsed if c]
     return _solve(tuple(naturals), jokers, tuple(kept), values, leave_one, discardable)
+
+
+_IMPOSSIBLE = -(10**9)
 
 
 def _solve(
@@ -281,15 +286,12 @@ def _solve(
 ) -> Arrangement:
     n = len(naturals)
     cands = _candidates(list(naturals), jokers, values)
-    # The search branches on the lowest *remaining* card, so every meld is listed under each of its cards.
-    containing: list[list[tuple[int, int, int, int]]] = [[] for _ in range(n)]
+    # The search branches on the lowest remaining card; every card below it is gone, so the only melds
+    # that can still be placed with it are those whose lowest card it is.
+    by_low: list[list[tuple[int, int, int, int]]] = [[] for _ in range(n)]
     for idx, (mask, nj, weight, _table, _codes) in enumerate(cands):
-        m = mask
-        while m:
-            bit = m & -m
-            containing[bit.bit_length() - 1].append((mask, nj, weight, idx))
-            m ^= bit
-    for lst in containing:
+        by_low[(mask & -mask).bit_length() - 1].append((mask, nj, weight, idx))
+    for lst in by_low:
         lst.sort(key=lambda t: (-t[2], t[3]))
     # Leaving a card in hand means leaving its identical copies too: a solution that melds a later copy
     # instead is matched by one that melds this copy, which the other branch explores.
@@ -298,73 +300,54 @@ def _solve(
         for j in range(n):
             if naturals[j] == naturals[i]:
                 same[i] |= 1 << j
+    # `need`: the arrangement must still leave a discardable card in hand (final discard required).
+    may_discard = [discardable is None or _code(c) in discardable for c in naturals]
+    joker_may_discard = discardable is None or JOKER in discardable
+    need0 = leave_one and not any(discardable is None or k in discardable for k in kept)
     memo: dict[int, int] = {}
 
-    def gain(mask: int, jk: int) -> int:
+    def gain(mask: int, jk: int, need: bool) -> int:
         """Most weight (table value + saved penalty) the naturals in `mask` and `jk` jokers can place."""
         if not mask:
-            return 0
-        key = mask << 5 | jk
+            return _IMPOSSIBLE if need and not (jk and joker_may_discard) else 0
+        key = mask << 6 | jk << 1 | need
         got = memo.get(key)
         if got is not None:
             return got
         i = (mask & -mask).bit_length() - 1
-        best = gain(mask & ~same[i], jk)
-        for cmask, nj, weight, _idx in containing[i]:
+        best = gain(mask & ~same[i], jk, need and not may_discard[i])
+        for cmask, nj, weight, _idx in by_low[i]:
             if nj <= jk and cmask & mask == cmask:
-                v = weight + gain(mask ^ cmask, jk - nj)
+                v = weight + gain(mask ^ cmask, jk - nj, need)
                 if v > best:
                     best = v
         memo[key] = best
         return best
 
     full = (1 << n) - 1
-    start_mask, start_jk = full, jokers
-    forced: list[str] = []
-    if leave_one and not any(discardable is None or k in discardable for k in kept):
-        # At least one discardable card stays: try leaving each distinct candidate and solve the rest.
-        # (Its penalty is part of the hand total either way, so options compare on gain alone.)
-        options: list[tuple[int, int, int, int, bool]] = []
-        seen: set[int] = set()
-        for i, card in enumerate(naturals):
-            code = _code(card)
-            if card in seen or (discardable is not None and code not in discardable):
-                continue
-            seen.add(card)
-            rest = full & ~(1 << i)
-            options.append((gain(rest, jokers), -i, rest, jokers, False))
-        if jokers and (discardable is None or JOKER in discardable):
-            options.append((gain(full, jokers - 1), -n, full, jokers - 1, True))
-        if not options:
-            raise ValueError("no arrangement leaves a discardable card in hand")
-        _v, _tie, start_mask, start_jk, joker_left = max(options, key=lambda o: (o[0], o[1]))
-        if joker_left:
-            forced.append(JOKER)
+    if gain(full, jokers, need0) <= _IMPOSSIBLE // 2:
+        raise ValueError("no arrangement leaves a discardable card in hand")
 
     # Walk the memo back to the melds that reach the optimum, preferring to meld on ties.
     chosen: list[int] = []
-    mask, jk = start_mask, start_jk
-    left_mask = full & ~start_mask
+    mask, jk, need = full, jokers, need0
+    left_mask = 0
     while mask:
         i = (mask & -mask).bit_length() - 1
-        target = gain(mask, jk)
-        for cmask, nj, weight, idx in containing[i]:
-            if nj <= jk and cmask & mask == cmask and weight + gain(mask ^ cmask, jk - nj) == target:
+        target = gain(mask, jk, need)
+        for cmask, nj, weight, idx in by_low[i]:
+            if nj <= jk and cmask & mask == cmask and weight + gain(mask ^ cmask, jk - nj, need) == target:
                 chosen.append(idx)
                 mask ^= cmask
                 jk -= nj
                 break
         else:
             left_mask |= mask & same[i]
+            need = need and not may_discard[i]
             mask &= ~same[i]
     melds = tuple(cands[idx][4] for idx in chosen)
     placed = sum(cands[idx][3] for idx in chosen)
-    leftover = [
-        *kept,
-        *(_code(naturals[i]) for i in range(n) if left_mask >> i & 1),
-        *([JOKER] * jk),
-        *forced,
-    ]
+    leftover = [*kept, *(_code(naturals[i]) for i in range(n) if left_mask >> i & 1), *([JOKER] * jk)]
     penalty = sum(values.joker_hand if c == JOKER else values.hand[_parse(c) & 15] for c in leftover)
     return Arrangement(
         melds=melds,

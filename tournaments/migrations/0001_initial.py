@@ -6,202 +6,375 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('ledger', '0001_initial'),
+        ("ledger", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('state', models.JSONField(blank=True, editable=False, null=True)),
-                ('version', models.PositiveIntegerField(default=0)),
-                ('dealer_seat', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('status', models.CharField(choices=[('waiting', 'waiting for players'), ('playing', 'round running'), ('closed', 'closed')], default='waiting', max_length=16)),
-                ('turn_player', models.CharField(blank=True, default='', max_length=150)),
-                ('turn_started_at', models.DateTimeField(blank=True, null=True)),
-                ('turn_deadline', models.DateTimeField(blank=True, null=True)),
-                ('claims_deadline', models.DateTimeField(blank=True, null=True)),
-                ('next_round_at', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("state", models.JSONField(blank=True, editable=False, null=True)),
+                ("version", models.PositiveIntegerField(default=0)),
+                ("dealer_seat", models.PositiveSmallIntegerField(blank=True, null=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("waiting", "waiting for players"),
+                            ("playing", "round running"),
+                            ("closed", "closed"),
+                        ],
+                        default="waiting",
+                        max_length=16,
+                    ),
+                ),
+                ("turn_player", models.CharField(blank=True, default="", max_length=150)),
+                ("turn_started_at", models.DateTimeField(blank=True, null=True)),
+                ("turn_deadline", models.DateTimeField(blank=True, null=True)),
+                ("claims_deadline", models.DateTimeField(blank=True, null=True)),
+                ("next_round_at", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
             ],
             options={
-                'ordering': ['id'],
+                "ordering": ["id"],
             },
         ),
         migrations.CreateModel(
-            name='Round',
+            name="Round",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('players', models.JSONField(default=list)),
-                ('seat_numbers', models.JSONField(default=dict)),
-                ('dealer', models.PositiveSmallIntegerField()),
-                ('deal_commitment', models.CharField(max_length=128)),
-                ('deck', models.JSONField(blank=True, editable=False, null=True)),
-                ('salt', models.CharField(blank=True, default='', editable=False, max_length=128)),
-                ('stacks', models.JSONField(default=dict)),
-                ('time_bank', models.JSONField(default=dict)),
-                ('result', models.JSONField(blank=True, null=True)),
-                ('scores', models.JSONField(blank=True, null=True)),
-                ('transfers', models.JSONField(blank=True, default=list)),
-                ('settled', models.BooleanField(default=False)),
-                ('started_at', models.DateTimeField(auto_now_add=True)),
-                ('ended_at', models.DateTimeField(blank=True, null=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='rounds', to='tournaments.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField()),
+                ("players", models.JSONField(default=list)),
+                ("seat_numbers", models.JSONField(default=dict)),
+                ("dealer", models.PositiveSmallIntegerField()),
+                ("deal_commitment", models.CharField(max_length=128)),
+                ("deck", models.JSONField(blank=True, editable=False, null=True)),
+                ("salt", models.CharField(blank=True, default="", editable=False, max_length=128)),
+                ("stacks", models.JSONField(default=dict)),
+                ("time_bank", models.JSONField(default=dict)),
+                ("result", models.JSONField(blank=True, null=True)),
+                ("scores", models.JSONField(blank=True, null=True)),
+                ("transfers", models.JSONField(blank=True, default=list)),
+                ("settled", models.BooleanField(default=False)),
+                ("started_at", models.DateTimeField(auto_now_add=True)),
+                ("ended_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="rounds",
+                        to="tournaments.game",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game_id', 'number'],
+                "ordering": ["game_id", "number"],
             },
         ),
         migrations.CreateModel(
-            name='MoveLog',
+            name="MoveLog",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('player', models.CharField(max_length=150)),
-                ('move', models.JSONField()),
-                ('version', models.PositiveIntegerField()),
-                ('idempotency_key', models.CharField(blank=True, default='', max_length=255)),
-                ('request_hash', models.CharField(blank=True, default='', max_length=64)),
-                ('server_played', models.BooleanField(default=False)),
-                ('response', models.JSONField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='moves', to='tournaments.game')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='moves', to='tournaments.round')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("player", models.CharField(max_length=150)),
+                ("move", models.JSONField()),
+                ("version", models.PositiveIntegerField()),
+                ("idempotency_key", models.CharField(blank=True, default="", max_length=255)),
+                ("request_hash", models.CharField(blank=True, default="", max_length=64)),
+                ("server_played", models.BooleanField(default=False)),
+                ("response", models.JSONField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="moves",
+                        to="tournaments.game",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="moves",
+                        to="tournaments.round",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game_id', 'version'],
+                "ordering": ["game_id", "version"],
             },
         ),
         migrations.CreateModel(
-            name='GameEvent',
+            name="GameEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('version', models.PositiveIntegerField()),
-                ('kind', models.CharField(max_length=32)),
-                ('public', models.JSONField(default=dict)),
-                ('private', models.JSONField(default=dict)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='events', to='tournaments.game')),
-                ('round', models.ForeignKey(null=True, on_delete=django.db.models.deletion.PROTECT, related_name='events', to='tournaments.round')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("version", models.PositiveIntegerField()),
+                ("kind", models.CharField(max_length=32)),
+                ("public", models.JSONField(default=dict)),
+                ("private", models.JSONField(default=dict)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="events",
+                        to="tournaments.game",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="events",
+                        to="tournaments.round",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game_id', 'version'],
+                "ordering": ["game_id", "version"],
             },
         ),
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(max_length=32)),
-                ('options', models.JSONField(blank=True, default=dict)),
-                ('seats', models.PositiveSmallIntegerField()),
-                ('pcr', models.PositiveIntegerField()),
-                ('min_buy_in', models.BigIntegerField()),
-                ('max_buy_in', models.BigIntegerField()),
-                ('multiplier', models.PositiveIntegerField(default=1)),
-                ('private', models.BooleanField(default=False)),
-                ('code', models.CharField(blank=True, max_length=16, null=True, unique=True)),
-                ('status', models.CharField(choices=[('open', 'open'), ('closed', 'closed')], default='open', max_length=16)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('created_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='created_tables', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("game", models.CharField(max_length=32)),
+                ("options", models.JSONField(blank=True, default=dict)),
+                ("seats", models.PositiveSmallIntegerField()),
+                ("pcr", models.PositiveIntegerField()),
+                ("min_buy_in", models.BigIntegerField()),
+                ("max_buy_in", models.BigIntegerField()),
+                ("multiplier", models.PositiveIntegerField(default=1)),
+                ("private", models.BooleanField(default=False)),
+                ("code", models.CharField(blank=True, max_length=16, null=True, unique=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("open", "open"), ("closed", "closed")], default="open", max_length=16
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="created_tables",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['id'],
+                "ordering": ["id"],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('status', models.CharField(choices=[('active', 'active'), ('leaving', 'leaving'), ('absent', 'absent'), ('sitting_out', 'sitting out'), ('left', 'left')], default='sitting_out', max_length=16)),
-                ('timeouts_in_row', models.PositiveIntegerField(default=0)),
-                ('timeouts_in_round', models.PositiveIntegerField(default=0)),
-                ('sat_at', models.DateTimeField(auto_now_add=True)),
-                ('left_at', models.DateTimeField(blank=True, null=True)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to=settings.AUTH_USER_MODEL)),
-                ('stack_account', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='seat', to='ledger.account')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seat_set', to='tournaments.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("active", "active"),
+                            ("leaving", "leaving"),
+                            ("absent", "absent"),
+                            ("sitting_out", "sitting out"),
+                            ("left", "left"),
+                        ],
+                        default="sitting_out",
+                        max_length=16,
+                    ),
+                ),
+                ("timeouts_in_row", models.PositiveIntegerField(default=0)),
+                ("timeouts_in_round", models.PositiveIntegerField(default=0)),
+                ("sat_at", models.DateTimeField(auto_now_add=True)),
+                ("left_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "stack_account",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="seat", to="ledger.account"
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seat_set",
+                        to="tournaments.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['table_id', 'number'],
+                "ordering": ["table_id", "number"],
             },
         ),
         migrations.AddField(
-            model_name='game',
-            name='table',
-            field=models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='live_game', to='tournaments.table'),
+            model_name="game",
+            name="table",
+            field=models.OneToOneField(
+                on_delete=django.db.models.deletion.PROTECT, related_name="live_game", to="tournaments.table"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.UniqueConstraint(fields=('game', 'number'), name='round_number_unique_in_game'),
+            model_name="round",
+            constraint=models.UniqueConstraint(fields=("game", "number"), name="round_number_unique_in_game"),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='round_number_positive'),
+            model_name="round",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("number__gte", 1)), name="round_number_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.CheckConstraint(condition=models.Q(('settled', False), ('ended_at__isnull', False), _connector='OR'), name='round_settled_only_when_over'),
+            model_name="round",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("settled", False), ("ended_at__isnull", False), _connector="OR"),
+                name="round_settled_only_when_over",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='movelog',
-            constraint=models.UniqueConstraint(fields=('game', 'version'), name='move_version_unique_in_game'),
+            model_name="movelog",
+            constraint=models.UniqueConstraint(
+                fields=("game", "version"), name="move_version_unique_in_game"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='movelog',
-            constraint=models.UniqueConstraint(condition=models.Q(('idempotency_key', ''), _negated=True), fields=('user', 'game', 'idempotency_key'), name='move_idempotency_key_unique'),
+            model_name="movelog",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("idempotency_key", ""), _negated=True),
+                fields=("user", "game", "idempotency_key"),
+                name="move_idempotency_key_unique",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='movelog',
-            constraint=models.CheckConstraint(condition=models.Q(('server_played', True), ('user__isnull', False), _connector='OR'), name='move_client_has_user'),
+            model_name="movelog",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("server_played", True), ("user__isnull", False), _connector="OR"),
+                name="move_client_has_user",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='gameevent',
-            constraint=models.UniqueConstraint(fields=('game', 'version'), name='event_version_unique_in_game'),
+            model_name="gameevent",
+            constraint=models.UniqueConstraint(
+                fields=("game", "version"), name="event_version_unique_in_game"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(('pcr__gt', 0)), name='table_pcr_positive'),
+            model_name="table",
+            constraint=models.CheckConstraint(condition=models.Q(("pcr__gt", 0)), name="table_pcr_positive"),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(('multiplier__gt', 0)), name='table_multiplier_positive'),
+            model_name="table",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("multiplier__gt", 0)), name="table_multiplier_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(('seats__gte', 2)), name='table_seats_at_least_two'),
+            model_name="table",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("seats__gte", 2)), name="table_seats_at_least_two"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(('min_buy_in__gt', 0)), name='table_min_buy_in_positive'),
+            model_name="table",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("min_buy_in__gt", 0)), name="table_min_buy_in_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(('max_buy_in__gte', models.F('min_buy_in'))), name='table_buy_in_range'),
+            model_name="table",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("max_buy_in__gte", models.F("min_buy_in"))), name="table_buy_in_range"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('private', True), ('code__isnull', False)), models.Q(('private', False), ('code__isnull', True)), _connector='OR'), name='table_private_has_code'),
+            model_name="table",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("private", True), ("code__isnull", False)),
+                    models.Q(("private", False), ("code__isnull", True)),
+                    _connector="OR",
+                ),
+                name="table_private_has_code",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(condition=models.Q(('status', 'left'), _negated=True), fields=('table', 'number'), name='seat_number_unique_at_table'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("status", "left"), _negated=True),
+                fields=("table", "number"),
+                name="seat_number_unique_at_table",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(condition=models.Q(('status', 'left'), _negated=True), fields=('table', 'player'), name='seat_player_unique_at_table'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("status", "left"), _negated=True),
+                fields=("table", "player"),
+                name="seat_player_unique_at_table",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.CheckConstraint(condition=models.Q(('left_at__isnull', True), ('status', 'left'), _connector='OR'), name='seat_left_at_only_when_left'),
+            model_name="seat",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("left_at__isnull", True), ("status", "left"), _connector="OR"),
+                name="seat_left_at_only_when_left",
+            ),
         ),
     ]

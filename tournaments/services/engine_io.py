@@ -5,6 +5,7 @@ Keeping the engine's entry points here means the rest of the app never depends o
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -101,16 +102,16 @@ def player_view(state: State, player: str | None) -> dict[str, Any]:
     return dict(engine.player_view(state, player))
 
 
-def auto_move(state: State, player: str) -> dict[str, Any]:
-    from tournaments.engine import bots
+def _bots() -> Any:
+    return importlib.import_module("tournaments.engine.bots")
 
-    return dict(bots.auto_move(state, player))
+
+def auto_move(state: State, player: str) -> dict[str, Any]:
+    return dict(_bots().auto_move(state, player))
 
 
 def greedy_move(state: State, player: str) -> dict[str, Any]:
-    from tournaments.engine import bots
-
-    return dict(bots.greedy_move(state, player))
+    return dict(_bots().greedy_move(state, player))
 
 
 def phase(state: State) -> str:
@@ -118,7 +119,8 @@ def phase(state: State) -> str:
 
 
 def to_act(state: State) -> str | None:
-    return state.to_act
+    player = state.to_act
+    return None if player is None else str(player)
 
 
 def may_act(state: State) -> tuple[str, ...]:

@@ -82,7 +82,7 @@ def current_round(game: Game) -> Round | None:
 
 def _seats_by_player(table: Table, players: Sequence[str] | None = None) -> dict[str, Seat]:
     qs = (
-        Seat.objects.select_for_update()
+        Seat.objects.select_for_update(of=("self",))
         .filter(table=table, status__in=SEATED_STATUSES)
         .select_related("player")
     )
@@ -161,7 +161,7 @@ def start_round(*, game_id: int) -> Round | None:
             # Early (a duplicate or a re-armed message): the scheduled one will come.
             return None
         seats = list(
-            Seat.objects.select_for_update()
+            Seat.objects.select_for_update(of=("self",))
             .filter(table=table, status__in=SEATED_STATUSES)
             .select_related("player", "stack_account")
             .order_by("number")
@@ -524,8 +524,10 @@ def run_close_claims(*, game_id: int, version: int) -> bool:
         return True
 
 
-def sweep_clocks(*, grace_seconds: float = 5.0) -> int:
+def sweep_clocks(*, grace_seconds: float | None = None) -> int:
     """Re-enqueue every clock whose deadline passed long ago (its message was lost). Returns how many."""
+    if grace_seconds is None:
+        grace_seconds = float(getattr(settings, "RAMINO_CLOCK_SWEEP_GRACE_SECONDS", 5))
     now = timezone.now()
     late = now - timedelta(seconds=grace_seconds)
     count = 0
@@ -613,8 +615,7 @@ def _finish_round(*, game: Game, table: Table, round_: Round, state: Any, now: d
     seats = _seats_by_player(table)
     accounts = {
         p: Account.objects.select_for_update().get(pk=seats[p].stack_account_id)
-        for p in sorted(round_.players, key=lambda p: seats[p].stack_account_id)
-        if p in seats
+        for p in sorted((p for p in round_.players if p in seats), key=lambda p: seats[p].stack_account_id)
     }
     transfers: list[dict[str, Any]] = []
     if not result["redeal"] and result["scores"] and len(accounts) == len(round_.players):

@@ -88,7 +88,7 @@ def _lock_table(table_id: int) -> tuple[Table, Game]:
 
 def _current_seat(table: Table, user: User) -> Seat | None:
     return (
-        Seat.objects.select_for_update()
+        Seat.objects.select_for_update(of=("self",))
         .filter(table=table, player=user, status__in=SEATED_STATUSES)
         .select_related("stack_account")
         .first()

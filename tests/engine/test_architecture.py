@@ -1,0 +1,77 @@
+"""The engine stays a pure library, and every error code it raises is documented."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ENGINE = ROOT / "tournaments" / "engine"
+FORBIDDEN = ("django", "rest_framework", "celery", "kombu", "psycopg", "redis")
+CODE_RE = re.compile(
+    r"^(move|card|turn|round|draw|meld|layoff|hand|play|swap|discard|end_round|claims|ruleset)\.[a-z_]+$"
+)
+
+
+def _modules() -> list[Path]:
+    return sorted(ENGINE.glob("*.py"))
+
+
+def test_no_framework_imports_in_the_engine_source():
+    for path in _modules():
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            for name in names:
+                assert name.split(".")[0] not in FORBIDDEN, f"{path.name} imports {name}"
+
+
+def test_importing_the_engine_loads_no_framework():
+    code = (
+        "import sys, tournaments.engine, tournaments.engine.engine;"
+        "import importlib, pkgutil;"
+        "[importlib.import_module('tournaments.engine.' + m.name) for m in pkgutil.iter_modules(tournaments.engine.__path__)];"
+        f"bad = [m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r}];"
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    # tournaments/__init__.py must not pull Django in either; run in a clean interpreter
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env={"PATH": ""}
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def _raised_codes() -> set[str]:
+    codes: set[str] = set()
+    for path in _modules():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and CODE_RE.match(node.value):
+                codes.add(node.value)
+    return codes
+
+
+def test_every_error_code_is_documented():
+    doc = (ROOT / "docs" / "rules.md").read_text()
+    codes = _raised_codes()
+    assert len(codes) > 30
+    missing = sorted(c for c in codes if f"`{c}`" not in doc)
+    assert not missing, f"codes missing from docs/rules.md: {missing}"
+
+
+def test_no_dynamic_error_codes():
+    """Codes are literals so the documentation test above sees them all."""
+    for path in _modules():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("IllegalMove", "MeldError"):
+                first = node.args[0] if node.args else None
+                assert isinstance(first, ast.Constant | ast.Name | ast.Attribute), (
+                    f"{path.name}:{node.lineno} builds a code"
+                )
+                assert not isinstance(first, ast.JoinedStr)

@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from ledger import services
+from ledger.models import Account, Entry, ReconciliationRun, Transfer, TransferKind
+from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def superuser_client(admin_user: Any) -> Client:
+    client = Client()
+    client.force_login(admin_user)
+    return client
+
+
+@pytest.fixture
+def transfer(player: Any) -> Transfer:
+    wallet = funded_wallet(player, 100)
+    stack = services.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:1")
+    return services.move_chips(
+        source=wallet, destination=stack, amount=40, kind="buy_in", idempotency_key="b"
+    )
+
+
+@pytest.mark.parametrize("model", [Account, Transfer, Entry, ReconciliationRun])
+def test_the_ledger_is_read_only_in_the_admin(
+    superuser_client: Client, transfer: Transfer, model: Any
+) -> None:
+    services.run_reconciliation(trigger="manual")
+    meta = model._meta
+    changelist = reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")
+    assert superuser_client.get(changelist).status_code == 200
+    assert superuser_client.get(changelist, {"q": "ann"}).status_code == 200
+    obj = model.objects.order_by("id").first()
+    change = reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk])
+    page = superuser_client.get(change)
+    assert page.status_code == 200
+    assert b'name="_save"' not in page.content
+    assert superuser_client.get(reverse(f"admin:{meta.app_label}_{meta.model_name}_add")).status_code == 403
+    assert superuser_client.post(change, {}).status_code == 403
+    delete = reverse(f"admin:{meta.app_label}_{meta.model_name}_delete", args=[obj.pk])
+    assert superuser_client.post(delete, {"post": "yes"}).status_code == 403
+    assert model.objects.filter(pk=obj.pk).exists()
+
+
+def test_transfer_admin_filters_and_search(superuser_client: Client, transfer: Transfer) -> None:
+    url = reverse("admin:ledger_transfer_changelist")
+    response = superuser_client.get(url, {"kind__exact": "buy_in"})
+    assert response.status_code == 200
+    assert response.context["cl"].result_count == 1
+    response = superuser_client.get(url, {"q": "ann"})
+    assert response.context["cl"].result_count == 2  # funding and buy-in, once each
+    accounts = superuser_client.get(reverse("admin:ledger_account_changelist"), {"kind__exact": "wallet"})
+    assert accounts.context["cl"].result_count == 1
+
+
+def test_reverse_action_posts_a_reversal(
+    superuser_client: Client, transfer: Transfer, admin_user: Any
+) -> None:
+    url = reverse("admin:ledger_transfer_changelist")
+    response = superuser_client.post(
+        url, {"action": "reverse_selected", "_selected_action": [transfer.pk]}, follow=True
+    )
+    assert response.status_code == 200
+    reversal = Transfer.objects.get(reverses=transfer)
+    assert reversal.kind == TransferKind.REVERSAL
+    assert reversal.posted_by == admin_user
+    assert b"Posted 1 reversal" in response.content
+    # A second reversal is refused with a message, and nothing is posted.
+    response = superuser_client.post(
+        url, {"action": "reverse_selected", "_selected_action": [transfer.pk]}, follow=True
+    )
+    assert b"already been reversed" in response.content
+    assert Transfer.objects.filter(kind=TransferKind.REVERSAL).count() == 1
+    assert_reconciled()
+
+
+def test_only_superusers_get_the_reverse_action(transfer: Transfer) -> None:
+    from django.contrib.auth.models import Permission
+
+    staff = make_user("viewer", is_staff=True)
+    staff.user_permissions.add(Permission.objects.get(codename="view_transfer"))
+    client = Client()
+    client.force_login(staff)
+    url = reverse("admin:ledger_transfer_changelist")
+    page = client.get(url)
+    assert page.status_code == 200
+    assert b"reverse_selected" not in page.content
+    client.post(url, {"action": "reverse_selected", "_selected_action": [transfer.pk]})
+    assert not Transfer.objects.filter(reverses=transfer).exists()

@@ -1,0 +1,455 @@
+from __future__ import annotations
+
+import csv
+import io
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from ledger import services
+from ledger.models import Account, AccountKind, Entry, ReconciliationRun, Transfer
+from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
+
+pytestmark = pytest.mark.django_db
+
+STAFF_ENDPOINTS = [
+    "/api/v1/ledger/accounts/",
+    "/api/v1/ledger/accounts/{account}/statement/",
+    "/api/v1/ledger/transfers/",
+    "/api/v1/ledger/transfers/{transfer}/",
+    "/api/v1/ledger/reconciliation/",
+    "/api/v1/ledger/reconciliation/runs/",
+]
+
+
+@pytest.fixture
+def ledger_data(player: Any) -> dict[str, Any]:
+    wallet = funded_wallet(player, 1_000)
+    bob = make_user("bob")
+    bob_wallet = funded_wallet(bob, 500)
+    stack = services.open_account(
+        kind=AccountKind.SEAT_STACK, chip_type="site", reference="table:3:seat:1", user=player
+    )
+    buy_in = services.move_chips(
+        source=wallet, destination=stack, amount=300, kind="buy_in", idempotency_key="sit:3:ann", table_id=3
+    )
+    settle = services.move_chips(
+        source=stack,
+        destination=bob_wallet,
+        amount=120,
+        kind="settlement",
+        idempotency_key="round:812:settle",
+        table_id=3,
+        round_id=812,
+        computation={"scores": {"ann": 60, "bob": 100}, "pcr": 3},
+        reason="round 812",
+    )
+    mint = services.get_house_account(kind=AccountKind.TOURNAMENT_MINT, chip_type="tournament:9")
+    t_wallet = services.get_wallet(user=player, chip_type="tournament:9")
+    services.move_chips(
+        source=mint,
+        destination=t_wallet,
+        amount=1500,
+        kind="mint",
+        idempotency_key="t9:mint:ann",
+        tournament_id=9,
+    )
+    return {"wallet": wallet, "stack": stack, "bob_wallet": bob_wallet, "buy_in": buy_in, "settle": settle}
+
+
+def _url(template: str, data: dict[str, Any]) -> str:
+    return template.format(account=data["wallet"].pk, transfer=data["buy_in"].pk)
+
+
+def _assert_envelope(response: Any, status: int, code: str | None = None) -> dict[str, Any]:
+    assert response.status_code == status, response.content
+    body: dict[str, Any] = response.json()
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"code", "message", "details"}
+    if code is not None:
+        assert body["error"]["code"] == code
+    error: dict[str, Any] = body["error"]
+    return error
+
+
+# --- auth matrix ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("template", STAFF_ENDPOINTS)
+def test_staff_endpoints_auth_matrix(
+    template: str,
+    ledger_data: dict[str, Any],
+    anon_client: APIClient,
+    player_client: APIClient,
+    staff_client: APIClient,
+    admin_client_api: APIClient,
+) -> None:
+    url = _url(template, ledger_data)
+    _assert_envelope(anon_client.get(url), 401, "auth.not_authenticated")
+    _assert_envelope(player_client.get(url), 403, "auth.forbidden")
+    assert staff_client.get(url).status_code == 200
+    assert admin_client_api.get(url).status_code == 200
+
+
+def test_token_authentication_works_end_to_end(ledger_data: dict[str, Any], staff: Any) -> None:
+    client = APIClient()
+    token = client.post(
+        "/api/v1/auth/token/", {"username": "staffer", "password": "pw-for-tests-1"}, format="json"
+    )
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.json()['token']}")
+    assert client.get("/api/v1/ledger/accounts/").status_code == 200
+
+
+def test_adjustments_are_admin_only(
+    anon_client: APIClient, player_client: APIClient, staff_client: APIClient, player: Any
+) -> None:
+    body = {"username": "ann", "amount": 10, "reason": "x"}
+    headers: dict[str, Any] = {"HTTP_IDEMPOTENCY_KEY": "k1"}
+    _assert_envelope(anon_client.post("/api/v1/ledger/adjustments/", body, format="json", **headers), 401)
+    _assert_envelope(player_client.post("/api/v1/ledger/adjustments/", body, format="json", **headers), 403)
+    _assert_envelope(staff_client.post("/api/v1/ledger/adjustments/", body, format="json", **headers), 403)
+    assert not Transfer.objects.exists()
+
+
+# --- wallet -----------------------------------------------------------------------------------------
+
+
+def test_wallet_shows_the_callers_balance(
+    player_client: APIClient, anon_client: APIClient, player: Any
+) -> None:
+    assert player_client.get("/api/v1/wallet/").json() == {"balance": 0, "currency": "chips"}
+    assert not Account.objects.filter(user=player).exists()  # reading creates nothing
+    funded_wallet(player, 250)
+    assert player_client.get("/api/v1/wallet/").json() == {"balance": 250, "currency": "chips"}
+    _assert_envelope(anon_client.get("/api/v1/wallet/"), 401)
+
+
+# --- adjustments ------------------------------------------------------------------------------------
+
+
+def test_adjustment_credit_debit_and_replay(
+    admin_client_api: APIClient, player: Any, admin_user: Any
+) -> None:
+    url = "/api/v1/ledger/adjustments/"
+    first = admin_client_api.post(
+        url,
+        {"username": "ann", "amount": 500, "reason": "welcome"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="a-1",
+    )
+    assert first.status_code == 201, first.content
+    body = first.json()
+    assert body["kind"] == "adjustment"
+    assert body["reason"] == "welcome"
+    assert body["posted_by"] == "boss"
+    assert sorted((e["account_kind"], e["amount"]) for e in body["entries"]) == [
+        ("house_cashier", -500),
+        ("wallet", 500),
+    ]
+    replay = admin_client_api.post(
+        url,
+        {"username": "ann", "amount": 500, "reason": "welcome"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="a-1",
+    )
+    assert replay.status_code == 201
+    assert replay.json() == body
+    conflict = admin_client_api.post(
+        url,
+        {"username": "ann", "amount": 501, "reason": "welcome"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="a-1",
+    )
+    error = _assert_envelope(conflict, 409, "idempotency.key_reused")
+    assert error["details"]["transfer"] == body["id"]
+    debit = admin_client_api.post(
+        url,
+        {"username": "ann", "amount": -200, "reason": "correction"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="a-2",
+    )
+    assert debit.status_code == 201
+    overdraft = admin_client_api.post(
+        url,
+        {"username": "ann", "amount": -301, "reason": "too much"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="a-3",
+    )
+    _assert_envelope(overdraft, 422, "ledger.insufficient_funds")
+    assert Transfer.objects.count() == 2
+    assert services.get_wallet(user=player).balance == 300
+    assert_reconciled()
+
+
+def test_idempotency_keys_are_scoped_to_the_admin(admin_client_api: APIClient, player: Any) -> None:
+    other_admin = APIClient()
+    other_admin.force_authenticate(make_user("boss2", is_staff=True, is_superuser=True))
+    body = {"username": "ann", "amount": 5, "reason": "x"}
+    a = admin_client_api.post("/api/v1/ledger/adjustments/", body, format="json", HTTP_IDEMPOTENCY_KEY="same")
+    b = other_admin.post(
+        "/api/v1/ledger/adjustments/", {**body, "amount": 6}, format="json", HTTP_IDEMPOTENCY_KEY="same"
+    )
+    assert (a.status_code, b.status_code) == (201, 201)
+    assert a.json()["id"] != b.json()["id"]
+
+
+@pytest.mark.parametrize(
+    "body, headers, code",
+    [
+        ({"username": "ann", "amount": 5, "reason": "x"}, {}, "idempotency.key_required"),
+        (
+            {"username": "ann", "amount": 5, "reason": "x"},
+            {"HTTP_IDEMPOTENCY_KEY": "k" * 201},
+            "idempotency.key_required",
+        ),
+        ({"username": "ann", "amount": 0, "reason": "x"}, {"HTTP_IDEMPOTENCY_KEY": "k"}, "request.invalid"),
+        ({"username": "ann", "amount": 1.5, "reason": "x"}, {"HTTP_IDEMPOTENCY_KEY": "k"}, "request.invalid"),
+        ({"username": "ann", "amount": 2.0, "reason": "x"}, {"HTTP_IDEMPOTENCY_KEY": "k"}, "request.invalid"),
+        ({"username": "ann", "amount": "5", "reason": "x"}, {"HTTP_IDEMPOTENCY_KEY": "k"}, "request.invalid"),
+        (
+            {"username": "ann", "amount": True, "reason": "x"},
+            {"HTTP_IDEMPOTENCY_KEY": "k"},
+            "request.invalid",
+        ),
+        (
+            {"username": "ann", "amount": 10**13, "reason": "x"},
+            {"HTTP_IDEMPOTENCY_KEY": "k"},
+            "request.invalid",
+        ),
+        (
+            {"username": "nobody", "amount": 5, "reason": "x"},
+            {"HTTP_IDEMPOTENCY_KEY": "k"},
+            "request.invalid",
+        ),
+        ({"username": "ann", "amount": 5}, {"HTTP_IDEMPOTENCY_KEY": "k"}, "request.invalid"),
+        ({"username": "ann", "amount": 5, "reason": ""}, {"HTTP_IDEMPOTENCY_KEY": "k"}, "request.invalid"),
+        ([1, 2], {"HTTP_IDEMPOTENCY_KEY": "k"}, "request.invalid"),
+    ],
+)
+def test_bad_adjustments_are_4xx_envelopes(
+    admin_client_api: APIClient, player: Any, body: Any, headers: dict[str, Any], code: str
+) -> None:
+    response = admin_client_api.post("/api/v1/ledger/adjustments/", body, format="json", **headers)
+    _assert_envelope(response, 400, code)
+    assert not Transfer.objects.exists()
+
+
+def test_malformed_json_is_a_400_envelope(admin_client_api: APIClient) -> None:
+    response = admin_client_api.generic(
+        "POST",
+        "/api/v1/ledger/adjustments/",
+        "{not json",
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY="k",
+    )
+    _assert_envelope(response, 400, "request.malformed")
+
+
+# --- accounts ---------------------------------------------------------------------------------------
+
+
+def test_accounts_list_and_filters(staff_client: APIClient, ledger_data: dict[str, Any]) -> None:
+    body = staff_client.get("/api/v1/ledger/accounts/").json()
+    assert body["count"] == Account.objects.count()
+    by_id = {row["id"]: row for row in body["results"]}
+    assert by_id[ledger_data["wallet"].pk] == {
+        "id": ledger_data["wallet"].pk,
+        "kind": "wallet",
+        "chip_type": "site",
+        "user": "ann",
+        "reference": "",
+        "balance": 700,
+        "created_at": by_id[ledger_data["wallet"].pk]["created_at"],
+    }
+    wallets = staff_client.get("/api/v1/ledger/accounts/?kind=wallet").json()["results"]
+    assert {row["kind"] for row in wallets} == {"wallet"}
+    assert len(wallets) == 3
+    anns = staff_client.get("/api/v1/ledger/accounts/?user=ann").json()["results"]
+    assert {row["chip_type"] for row in anns} == {"site", "tournament:9"}
+    t9 = staff_client.get("/api/v1/ledger/accounts/?chip_type=tournament:9").json()["results"]
+    assert sorted(row["balance"] for row in t9) == [-1500, 1500]
+    _assert_envelope(staff_client.get("/api/v1/ledger/accounts/?kind=nonsense"), 400, "request.invalid")
+
+
+def test_accounts_csv(staff_client: APIClient, ledger_data: dict[str, Any]) -> None:
+    response = staff_client.get("/api/v1/ledger/accounts/?format=csv")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert len(rows) == Account.objects.count()
+    wallet_row = next(r for r in rows if r["id"] == str(ledger_data["wallet"].pk))
+    assert (wallet_row["kind"], wallet_row["user"], wallet_row["balance"]) == ("wallet", "ann", "700")
+
+
+# --- statements -------------------------------------------------------------------------------------
+
+
+def test_statement_running_balances(staff_client: APIClient, ledger_data: dict[str, Any]) -> None:
+    wallet = ledger_data["wallet"]
+    body = staff_client.get(f"/api/v1/ledger/accounts/{wallet.pk}/statement/").json()
+    assert body["account"]["id"] == wallet.pk
+    assert body["balance"] == 700
+    assert body["opening_balance"] == 0
+    assert body["balance_at"] is None
+    assert [(r["kind"], r["amount"], r["running_balance"]) for r in body["results"]] == [
+        ("adjustment", 1000, 1000),
+        ("buy_in", -300, 700),
+    ]
+    assert body["next"] is None
+
+
+def test_statement_pagination_from_to_and_at(staff_client: APIClient, player: Any) -> None:
+    wallet = funded_wallet(player, 100)
+    house = services.get_house_account(kind="house_cashier")
+    for i in range(5):
+        services.move_chips(
+            source=house, destination=wallet, amount=10, kind="adjustment", idempotency_key=f"p{i}"
+        )
+    entries = list(Entry.objects.filter(account=wallet).order_by("id"))
+    url = f"/api/v1/ledger/accounts/{wallet.pk}/statement/"
+    page = staff_client.get(url, {"page_size": 4}).json()
+    assert [r["running_balance"] for r in page["results"]] == [100, 110, 120, 130]
+    assert page["next"]
+    rest = staff_client.get(page["next"]).json()
+    assert [r["running_balance"] for r in rest["results"]] == [140, 150]
+    third = entries[2]
+    at = staff_client.get(url, {"at": third.created_at.isoformat()}).json()
+    assert at["balance_at"] == 120
+    before_all = staff_client.get(url, {"at": (entries[0].created_at - timedelta(days=1)).isoformat()}).json()
+    assert before_all["balance_at"] == 0
+    window = staff_client.get(
+        url, {"from": third.created_at.isoformat(), "to": entries[4].created_at.isoformat()}
+    ).json()
+    assert window["opening_balance"] == 110
+    assert [r["running_balance"] for r in window["results"]] == [120, 130]
+    day = staff_client.get(url, {"from": third.created_at.date().isoformat()}).json()
+    assert len(day["results"]) == 6
+
+
+def test_statement_bad_input(staff_client: APIClient, ledger_data: dict[str, Any]) -> None:
+    url = f"/api/v1/ledger/accounts/{ledger_data['wallet'].pk}/statement/"
+    error = _assert_envelope(staff_client.get(url, {"at": "yesterday"}), 400, "request.invalid")
+    assert "at" in error["details"]["fields"]
+    _assert_envelope(staff_client.get(url, {"from": "2026-13-45"}), 400, "request.invalid")
+    _assert_envelope(staff_client.get("/api/v1/ledger/accounts/999999/statement/"), 404, "not_found")
+    _assert_envelope(staff_client.get(url, {"cursor": "garbage"}), 404)
+
+
+def test_statement_csv(staff_client: APIClient, ledger_data: dict[str, Any]) -> None:
+    response = staff_client.get(f"/api/v1/ledger/accounts/{ledger_data['wallet'].pk}/statement/?format=csv")
+    assert response.status_code == 200
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert [(r["kind"], r["amount"], r["running_balance"]) for r in rows] == [
+        ("adjustment", "1000", "1000"),
+        ("buy_in", "-300", "700"),
+    ]
+
+
+# --- transfers --------------------------------------------------------------------------------------
+
+
+def test_transfers_carry_reason_and_computation(staff_client: APIClient, ledger_data: dict[str, Any]) -> None:
+    body = staff_client.get("/api/v1/ledger/transfers/", {"round": 812}).json()
+    assert [t["id"] for t in body["results"]] == [ledger_data["settle"].pk]
+    transfer = body["results"][0]
+    assert transfer["kind"] == "settlement"
+    assert transfer["reason"] == "round 812"
+    assert transfer["computation"] == {"scores": {"ann": 60, "bob": 100}, "pcr": 3}
+    assert (transfer["table"], transfer["round"], transfer["tournament"]) == (3, 812, None)
+    assert sorted((e["user"], e["account_kind"], e["amount"]) for e in transfer["entries"]) == [
+        ("ann", "seat_stack", -120),
+        ("bob", "wallet", 120),
+    ]
+    assert transfer["reversed_by"] is None
+
+
+@pytest.mark.parametrize(
+    "params, expected",
+    [
+        ({"table": 3}, ["buy_in", "settlement"]),
+        ({"tournament": 9}, ["mint"]),
+        ({"kind": "adjustment"}, ["adjustment", "adjustment"]),
+        ({"player": "bob"}, ["adjustment", "settlement"]),
+        ({"player": "ann", "kind": "buy_in"}, ["buy_in"]),
+        ({"player": "nobody"}, []),
+        ({"chip_type": "tournament:9"}, ["mint"]),
+    ],
+)
+def test_transfer_filters(
+    staff_client: APIClient, ledger_data: dict[str, Any], params: dict[str, Any], expected: list[str]
+) -> None:
+    body = staff_client.get("/api/v1/ledger/transfers/", params).json()
+    assert [t["kind"] for t in body["results"]] == expected
+
+
+def test_transfer_filter_bad_input(staff_client: APIClient, ledger_data: dict[str, Any]) -> None:
+    _assert_envelope(staff_client.get("/api/v1/ledger/transfers/", {"round": "abc"}), 400, "request.invalid")
+    _assert_envelope(staff_client.get("/api/v1/ledger/transfers/", {"kind": "gift"}), 400, "request.invalid")
+    _assert_envelope(staff_client.get("/api/v1/ledger/transfers/999999/"), 404, "not_found")
+
+
+def test_transfers_cursor_pagination_and_link_header(
+    staff_client: APIClient, ledger_data: dict[str, Any]
+) -> None:
+    first = staff_client.get("/api/v1/ledger/transfers/", {"page_size": 2})
+    body = first.json()
+    assert set(body) == {"next", "previous", "results"}
+    assert len(body["results"]) == 2
+    assert 'rel="next"' in first["Link"]
+    seen = [t["id"] for t in body["results"]]
+    while body["next"]:
+        body = staff_client.get(body["next"]).json()
+        seen += [t["id"] for t in body["results"]]
+    assert seen == sorted(Transfer.objects.values_list("id", flat=True))
+
+
+def test_transfers_csv(staff_client: APIClient, ledger_data: dict[str, Any]) -> None:
+    response = staff_client.get("/api/v1/ledger/transfers/?format=csv&table=3")
+    assert response.status_code == 200
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert [r["kind"] for r in rows] == ["buy_in", "settlement"]
+    assert '"pcr":3' in rows[1]["computation"]
+
+
+def test_csv_errors_are_still_errors(player_client: APIClient) -> None:
+    response = player_client.get("/api/v1/ledger/transfers/?format=csv")
+    assert response.status_code == 403
+    assert b"auth.forbidden" in response.content
+
+
+# --- reconciliation ---------------------------------------------------------------------------------
+
+
+def test_reconciliation_clean_and_with_latest_run(
+    staff_client: APIClient, ledger_data: dict[str, Any]
+) -> None:
+    body = staff_client.get("/api/v1/ledger/reconciliation/").json()
+    assert body["ok"] is True
+    assert body["problems"] == []
+    assert body["total"] == 0
+    assert body["totals"] == {"site": 0, "tournament:9": 0}
+    assert body["accounts"] == Account.objects.count()
+    assert body["latest_run"] is None
+    run = services.run_reconciliation(trigger="manual")
+    body = staff_client.get("/api/v1/ledger/reconciliation/").json()
+    assert body["latest_run"]["id"] == run.pk
+    assert body["latest_run"]["ok"] is True
+    runs = staff_client.get("/api/v1/ledger/reconciliation/runs/").json()
+    assert [r["id"] for r in runs["results"]] == [run.pk]
+    csv_response = staff_client.get("/api/v1/ledger/reconciliation/?format=csv")
+    rows = list(csv.DictReader(io.StringIO(csv_response.content.decode())))
+    assert rows[0]["ok"] == "True"
+    assert rows[0]["total"] == "0"
+    runs_csv = staff_client.get("/api/v1/ledger/reconciliation/runs/?format=csv")
+    assert runs_csv.status_code == 200
+    assert len(list(csv.DictReader(io.StringIO(runs_csv.content.decode())))) == 1
+
+
+def test_reconciliation_reports_problems(staff_client: APIClient, ledger_data: dict[str, Any]) -> None:
+    Account.objects.filter(pk=ledger_data["bob_wallet"].pk).update(balance=1)
+    body = staff_client.get("/api/v1/ledger/reconciliation/").json()
+    assert body["ok"] is False
+    assert {p["code"] for p in body["problems"]} == {"account.balance_mismatch", "chips.not_conserved"}
+    assert ReconciliationRun.objects.count() == 0  # reading does not record a run

@@ -1,0 +1,30 @@
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.contrib.auth import authenticate, get_user_model
+from django.core.management import call_command
+
+from ledger.models import Transfer
+from ledger.selectors import wallet_balance
+from tests.ledger.utils import assert_reconciled
+
+pytestmark = pytest.mark.django_db
+
+
+def test_load_demo_is_idempotent_and_funds_the_players() -> None:
+    out = io.StringIO()
+    call_command("load_demo", stdout=out)
+    call_command("load_demo", stdout=io.StringIO())
+    User = get_user_model()
+    assert User.objects.get(username="admin").is_superuser
+    staff = User.objects.get(username="staff")
+    assert staff.is_staff and not staff.is_superuser
+    for name in ("ann", "bob", "cid", "dee"):
+        assert wallet_balance(user=User.objects.get(username=name)) == 10_000
+        assert f"{name} / " in out.getvalue()
+    assert Transfer.objects.count() == 4
+    assert authenticate(username="admin", password="admin-pass-123") is not None
+    assert authenticate(username="ann", password="demo-pass-123") is not None
+    assert_reconciled()

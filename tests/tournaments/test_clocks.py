@@ -1,0 +1,105 @@
+"""Clocks as services: what is armed after each change, and what a late, early or stale clock does."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from tournaments.models import Game, GameStatus, MoveLog, Round, Seat, SeatStatus
+from tournaments.services import play
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def armed(monkeypatch: Any) -> list[tuple[str, list[Any], float]]:
+    """Every task the services enqueue (instead of sending it to the broker)."""
+    calls: list[tuple[str, list[Any], float]] = []
+    monkeypatch.setattr(
+        play, "_enqueue", lambda name, args, countdown: calls.append((name, list(args), countdown))
+    )
+    return calls
+
+
+@pytest.fixture
+def dealt(make_table: Any, player: Any, client_for: Any, armed: Any) -> Game:
+    table = make_table(options={"turn_seconds": 7, "time_bank_seconds": 5, "max_timeouts": 2})
+    for name in ("ann", "bob"):
+        client_for(player(name)).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 300})
+    game = Game.objects.get(table=table)
+    assert armed[-1][0] == "start_round" and armed[-1][1] == [game.pk]
+    assert play.start_round(game_id=game.pk) is not None
+    game.refresh_from_db()
+    return game
+
+
+def test_second_sitter_schedules_the_start_and_start_is_idempotent(dealt: Game, armed: Any) -> None:
+    assert [name for name, _, _ in armed].count("start_round") == 1
+    assert play.start_round(game_id=dealt.pk) is None
+    assert Round.objects.filter(game=dealt).count() == 1
+
+
+def test_deal_arms_the_turn_clock_for_turn_plus_bank(dealt: Game, armed: Any) -> None:
+    name, args, countdown = armed[-1]
+    assert name == "turn_clock" and args == [dealt.pk, dealt.version]
+    assert countdown == pytest.approx(12, abs=0.5)
+    assert dealt.turn_deadline is not None and dealt.turn_started_at is not None
+    assert (dealt.turn_deadline - dealt.turn_started_at).total_seconds() == pytest.approx(12)
+
+
+def test_every_move_rearms_for_the_new_version_with_the_same_deadline(dealt: Game, armed: Any) -> None:
+    mover = Seat.objects.get(table=dealt.table, player__username=dealt.turn_player).player
+    deadline = dealt.turn_deadline
+    play.submit_move(
+        user=mover,
+        game_id=dealt.pk,
+        move={"type": "draw", "source": "stock"},
+        expected_version=dealt.version,
+        idempotency_key=None,
+    )
+    game = Game.objects.get(pk=dealt.pk)
+    assert game.turn_player == mover.username and game.turn_deadline == deadline
+    assert armed[-1][0] == "turn_clock" and armed[-1][1] == [game.pk, game.version]
+
+
+def test_stale_clock_does_nothing(dealt: Game) -> None:
+    Game.objects.filter(pk=dealt.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
+    assert play.run_turn_clock(game_id=dealt.pk, version=dealt.version - 1) is False
+    assert play.run_turn_clock(game_id=999_999, version=1) is False
+    assert Game.objects.get(pk=dealt.pk).version == dealt.version and not MoveLog.objects.exists()
+
+
+def test_early_clock_rearms_for_the_remaining_time(dealt: Game, armed: Any) -> None:
+    armed.clear()
+    assert play.run_turn_clock(game_id=dealt.pk, version=dealt.version) is False
+    assert armed and armed[0][0] == "turn_clock" and 10 < armed[0][2] <= 12
+    assert Game.objects.get(pk=dealt.pk).version == dealt.version and not MoveLog.objects.exists()
+
+
+def test_sweeper_reenqueues_overdue_clocks(dealt: Game, monkeypatch: Any) -> None:
+    from tournaments import tasks
+
+    sent: list[tuple[str, tuple[Any, ...]]] = []
+    for name in ("turn_clock", "close_claims", "start_round"):
+        task = getattr(tasks, name)
+        monkeypatch.setattr(task, "apply_async", lambda args, _n=name, **kw: sent.append((_n, tuple(args))))
+    assert play.sweep_clocks() == 0
+    Game.objects.filter(pk=dealt.pk).update(turn_deadline=timezone.now() - timedelta(seconds=60))
+    assert play.sweep_clocks() == 1
+    assert sent == [("turn_clock", (dealt.pk, dealt.version))]
+
+
+def test_leaving_on_own_turn_arms_the_clock_at_once(dealt: Game, armed: Any, client_for: Any) -> None:
+    mover = Seat.objects.get(table=dealt.table, player__username=dealt.turn_player)
+    armed.clear()
+    response = client_for(mover.player).post(f"/api/v1/tables/{dealt.table_id}/leave/")
+    assert response.status_code == 200
+    mover.refresh_from_db()
+    assert mover.status == SeatStatus.LEAVING
+    assert armed == [("turn_clock", [dealt.pk, dealt.version], 0)]
+    game = Game.objects.get(pk=dealt.pk)
+    assert game.status == GameStatus.PLAYING and game.turn_deadline is not None
+    assert game.turn_deadline <= timezone.now()

@@ -1,0 +1,82 @@
+"""With a real Celery worker: rounds start by themselves, a silent player is auto-played by the worker,
+marked absent after `max_timeouts`, and unseated after the round with the chips back in the wallet."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from ledger import services as ledger
+from tests.ledger.utils import assert_reconciled
+from tests.tournaments.helpers import expected_transfers, simple_move
+from tournaments.models import Game, GameStatus, MoveLog, Round, Seat, SeatStatus
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
+
+
+def wait_for(predicate: Any, timeout: float, what: str) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_silent_player_is_auto_played_then_absent_then_unseated(
+    celery_worker_process: Any, make_table: Any, player: Any, client_for: Any
+) -> None:
+    table = make_table(
+        options={"turn_seconds": 1, "time_bank_seconds": 0, "max_timeouts": 2, "max_timeouts_per_round": 6}
+    )
+    ann, bob = player("ann"), player("bob")
+    ann_client = client_for(ann)
+    for user in (ann, bob):
+        assert client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 500}).status_code == 200
+    game = Game.objects.get(table=table)
+    # the worker deals round 1 by itself
+    wait_for(lambda: Round.objects.filter(game=game).exists(), 30, "round 1 to start")
+    round_ = Round.objects.get(game=game)
+    became_absent_at: int | None = None
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        round_.refresh_from_db()
+        if round_.ended_at is not None:
+            break
+        bob_seat = Seat.objects.get(table=table, player=bob, status__in=["active", "absent"])
+        if bob_seat.status == SeatStatus.ABSENT and became_absent_at is None:
+            became_absent_at = MoveLog.objects.filter(game=game, player="bob", server_played=True).count()
+            assert bob_seat.timeouts_in_row == 2
+        view = ann_client.get(f"/api/v1/games/{game.pk}/").json()
+        if view.get("legal_moves") and view["turn"]["player"] == "ann":
+            response = ann_client.post(
+                f"/api/v1/games/{game.pk}/moves/", {**simple_move(view), "expected_version": view["version"]}
+            )
+            assert response.status_code in (200, 409), response.content
+        else:
+            time.sleep(0.05)
+    round_.refresh_from_db()
+    assert round_.ended_at is not None, "the round did not end"
+    assert became_absent_at is not None, "bob was never marked absent"
+    bob_moves = MoveLog.objects.filter(round=round_, player="bob")
+    assert bob_moves.exists() and not bob_moves.filter(server_played=False).exists()
+    assert not MoveLog.objects.filter(round=round_, player="ann", server_played=True).exists()
+    # settled once, by PCR on the recorded scores; bob is unseated with his chips back in the wallet
+    wait_for(lambda: Round.objects.get(pk=round_.pk).settled, 10, "settlement")
+    round_.refresh_from_db()
+    assert round_.transfers == expected_transfers(round_)
+    bob_seat = Seat.objects.get(table=table, player=bob)
+    assert bob_seat.status == SeatStatus.LEFT and bob_seat.stack_account.balance == 0
+    bob_net = sum(t["amount"] for t in round_.transfers if t["to"] == "bob") - sum(
+        t["amount"] for t in round_.transfers if t["from"] == "bob"
+    )
+    assert ledger.get_wallet(user=bob).balance == 10_000 + bob_net
+    # alone at the table: no next round
+    time.sleep(1)
+    assert Game.objects.get(pk=game.pk).status == GameStatus.WAITING
+    assert Round.objects.filter(game=game).count() == 1
+    assert ann_client.post(f"/api/v1/tables/{table.pk}/leave/").status_code == 200
+    assert_reconciled()

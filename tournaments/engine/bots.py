@@ -1,0 +1,386 @@
+"""Bots that play a round through the public engine API, and the server's timeout move.
+
+A bot is anything with ``choose(state, player) -> move``; it returns one move dict in API.md's JSON
+form that ``apply_move`` accepts, and is asked again after every move (a turn is several moves).
+
+- ``RandomBot``: uniform over ``legal_moves`` (seeded), the baseline.
+- ``GreedyBot``: driven by ``solver.best_arrangement``: takes from the discard pile when that improves
+  its best arrangement, melds what the solver places (keeping a card to discard), lays off and swaps
+  jokers where that gains, and discards the card whose loss hurts its hand least.
+- ``auto_move``: what the server plays for a player whose clock ran out (RULES.md §5).
+- ``play_round``: drives a round to its end with one bot per player (tests, simulations, benchmark).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from .cards import JOKER, JOKER_PREFIX, hand_value, table_value
+from .engine import apply_move, close_claims, legal_moves
+from .errors import IllegalMove
+from .melds import card_values as melds_card_values
+from .melds import enumerate_lay_offs, joker_slots, meld_value, single_extensions
+from .solver import Arrangement, best_arrangement
+from .state import RoundState
+
+__all__ = [
+    "Bot",
+    "GreedyBot",
+    "RandomBot",
+    "auto_move",
+    "greedy_move",
+    "play_round",
+]
+
+Move = dict[str, Any]
+
+# The greedy bot looks this deep into the discard pile: deeper pickups are rarely worth their cards and
+# each candidate costs a solver call on a bigger hand.
+PILE_DEPTH = 52
+# Below this many stock cards the greedy bot goes out even when behind (holding cards is then a loss).
+WAIT_STOCK = 4
+PLACED_WEIGHT = 5
+# Estimated penalty of one card in an opponent's hand (the mean of a 54-card deck is about 7.5).
+AVERAGE_PENALTY = 7
+
+
+class Bot(Protocol):
+    def choose(self, state: RoundState, player: str) -> Move: ...
+
+
+# ====================================================================== timeouts (RULES.md §5)
+
+
+def auto_move(state: RoundState, player: str) -> Move:
+    """The move the server makes for ``player`` when their clock has run out.
+
+    In a claim window: pass. Before drawing: the stock, or ``end_round`` where the stock is empty.
+    After drawing: meet a pending obligation (the chosen pile card, a retrieved joker that must be
+    melded) with the first legal way in canonical order; then discard the card with the highest in-hand
+    penalty that may legally be discarded, ties in canonical order. ``ValueError`` when ``player`` may
+    not act.
+    """
+    if player not in state.may_act:
+        raise ValueError(f"{player!r} may not act now.")
+    if state.phase == "claims":
+        return {"type": "pass_claim"}
+    moves = legal_moves(state, player)
+    if state.phase == "draw":
+        for wanted in ({"type": "draw", "source": "stock"}, {"type": "end_round"}):
+            if wanted in moves:
+                return dict(wanted)
+        return moves[0]  # an empty stock the rules do not let end the round: the first legal draw
+    if state.must_use is not None:
+        for move in moves:
+            if _places(move, state.must_use):
+                return move
+    if state.jokers_to_meld:
+        for move in moves:
+            if _places(move, JOKER):
+                return move
+    discards = [m for m in moves if m["type"] == "discard"]
+    if discards:
+        rules = state.rules
+        best = discards[0]
+        for move in discards[1:]:
+            if hand_value(move["card"], rules) > hand_value(best["card"], rules):
+                best = move
+        return best
+    return moves[0]
+
+
+def _places(move: Mapping[str, Any], card: str) -> bool:
+    """Whether ``move`` puts ``card`` (``JK``: any joker) on the table."""
+    if move["type"] == "swap_joker":
+        return bool(move["card"] == card)
+    if move["type"] not in ("meld", "lay_off"):
+        return False
+    cards: list[str] = list(move["cards"])
+    if card == JOKER:
+        return any(c.startswith(JOKER_PREFIX) for c in cards)
+    return card in cards
+
+
+# ====================================================================== random
+
+
+class RandomBot:
+    """Uniformly random over ``legal_moves``; reproducible with a seed."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: RoundState, player: str) -> Move:
+        moves = legal_moves(state, player)
+        if not moves:
+            raise ValueError(f"{player!r} may not act now.")
+        return self.rng.choice(moves)
+
+
+# ====================================================================== greedy
+
+
+class GreedyBot:
+    """A one-turn-greedy player built on the exact solver; deterministic, holds no state."""
+
+    def __init__(
+        self, pile_depth: int = PILE_DEPTH, wait_stock: int = WAIT_STOCK, placed_weight: int = PLACED_WEIGHT
+    ) -> None:
+        self.pile_depth = pile_depth
+        self.placed_weight = placed_weight
+        self.wait_stock = wait_stock
+
+    def choose(self, state: RoundState, player: str) -> Move:
+        if player not in state.may_act:
+            raise ValueError(f"{player!r} may not act now.")
+        if state.phase == "claims":
+            calls = [m for m in legal_moves(state, player) if m["type"] == "call_rummy"]
+            return calls[0] if calls else {"type": "pass_claim"}
+        if state.phase == "draw":
+            return self._draw(state, player)
+        return self._play(state, player)
+
+    # ------------------------------------------------------------------ draw
+
+    def _draw(self, state: RoundState, player: str) -> Move:
+        rules = state.rules
+        hand = list(state.hand_of(player))
+        base = self._worth(_arrange(hand, state, reserved=()))
+        options: list[tuple[int, int, Move]] = []
+        pile = state.discard
+        for i in range(len(pile) - 1, max(-1, len(pile) - 1 - self.pile_depth), -1):
+            chosen = pile[i]
+            after = [*hand, *pile[i:]]
+            arr = _arrange(after, state, reserved=(chosen,))
+            value = self._worth(arr)
+            deep = i < len(pile) - 1
+            obliged = deep or rules.top_discard_must_be_used or not state.stock
+            if obliged and Counter(arr.leftover)[chosen] == Counter(after)[chosen]:
+                # The chosen card is not in a meld: only a lay-off could use it.
+                if chosen == JOKER or not _can_lay_off(chosen, state):
+                    continue
+                value += self.placed_weight * table_value(chosen, rules) + hand_value(chosen, rules)
+            if value > base:
+                options.append((value, i, {"type": "draw", "source": "discard", "card": chosen, "index": i}))
+        # Most valuable first; on a tie the shallower pickup (fewer cards to carry).
+        for _value, _i, move in sorted(options, key=lambda o: (-o[0], -o[1])):
+            if _accepted(state, player, move):
+                return move
+        if state.stock:
+            return {"type": "draw", "source": "stock"}
+        moves = legal_moves(state, player)
+        if {"type": "end_round"} in moves:
+            return {"type": "end_round"}
+        return moves[0]
+
+    def _worth(self, arr: Arrangement) -> int:
+        """How the bot values an arrangement when choosing a draw: placed points count extra, since
+        cards picked up now can still be melded or laid off later."""
+        return self.placed_weight * arr.placed - arr.penalty
+
+    # ------------------------------------------------------------------ after the draw
+
+    def _play(self, state: RoundState, player: str) -> Move:
+        rules = state.rules
+        hand = list(state.hand_of(player))
+        arr = _arrange(hand, state, reserved=state.reserved)
+
+        for target in [c for c in (state.must_use, JOKER if state.jokers_to_meld else None) if c]:
+            move = self._meet(state, player, arr, target)
+            if move is not None:
+                return move
+
+        melds = list(arr.melds)
+        if self._should_wait(state, player, arr):
+            # Going out now would lose the round: keep the least valuable meld in hand for now.
+            melds.remove(min(melds, key=lambda m: (meld_value(m, rules), m)))
+        for meld in melds:
+            move = {"type": "meld", "cards": list(meld)}
+            if _accepted(state, player, move):
+                return move
+
+        move = self._lay_off(state, player, arr)
+        if move is not None:
+            return move
+
+        if rules.joker_swap:
+            move = self._swap(state, player, arr)
+            if move is not None:
+                return move
+
+        return self._discard(state, player, hand)
+
+    def _should_wait(self, state: RoundState, player: str, arr: Arrangement) -> bool:
+        """Whether to hold back from going out: it is possible this turn, but the bot is behind.
+
+        An opponent's score is estimated from what they placed (public) minus an average penalty for
+        each card they hold; with a few cards left in the stock the bot goes out anyway.
+        """
+        if not (arr.melds and len(arr.leftover) == 1):
+            return False
+        return self._behind(state, player, arr.placed)
+
+    def _behind(self, state: RoundState, player: str, gain: int) -> bool:
+        """Whether going out now, after placing ``gain`` more points, would likely lose the round."""
+        rules = state.rules
+        if not rules.final_discard_required:
+            return False
+        if state.must_use is not None or state.jokers_to_meld or len(state.stock) <= self.wait_stock:
+            return False
+        placed = dict.fromkeys(state.players, 0)
+        for m in state.melds:
+            for who, v in zip(m.placers, melds_card_values(m.cards, rules), strict=True):
+                placed[who] += v
+        mine = placed[player] + gain
+        rivals = [
+            placed[p] - AVERAGE_PENALTY * len(state.hands[i]) for i, p in enumerate(state.players) if p != player
+        ]
+        return max(rivals) >= mine
+
+    def _meet(self, state: RoundState, player: str, arr: Arrangement, target: str) -> Move | None:
+        """A move that places the obligation card ``target``: the solver's meld, else any legal way."""
+        for meld in arr.melds:
+            if target in meld or (target == JOKER and any(c.startswith(JOKER_PREFIX) for c in meld)):
+                move: Move = {"type": "meld", "cards": list(meld)}
+                if _accepted(state, player, move):
+                    return move
+        ways = [m for m in legal_moves(state, player) if _places(m, target)]
+        if not ways:
+            return None
+        # The way that places the fewest other cards keeps the most of the hand's arrangement.
+        return min(ways, key=lambda m: len(m.get("cards", ())))
+
+    def _lay_off(self, state: RoundState, player: str, arr: Arrangement) -> Move | None:
+        """The most valuable lay-off of cards the solver leaves in hand, keeping a card to discard."""
+        rules = state.rules
+        hand = state.hand_of(player)
+        spare = list(arr.leftover)
+        if not spare:
+            return None
+        best: tuple[int, Move] | None = None
+        for meld in state.melds:
+            for added, _new in enumerate_lay_offs(spare, meld.cards, rules):
+                if rules.final_discard_required and len(added) >= len(hand):
+                    continue
+                gain = sum(
+                    table_value(c, rules) + hand_value(JOKER if c.startswith(JOKER_PREFIX) else c, rules)
+                    for c in added
+                )
+                if len(added) == len(hand) - 1 and self._behind(state, player, gain):
+                    continue  # this lay-off would let the bot go out while behind: wait
+                if best is None or gain > best[0]:
+                    best = (gain, {"type": "lay_off", "meld": meld.id, "cards": list(added)})
+        if best is not None and _accepted(state, player, best[1]):
+            return best[1]
+        return None
+
+    def _swap(self, state: RoundState, player: str, arr: Arrangement) -> Move | None:
+        """Swap a table joker for a natural card the solver leaves in hand when the joker improves it."""
+        hand = list(state.hand_of(player))
+        spare = set(arr.leftover)
+        for meld in state.melds:
+            for _idx, natural in joker_slots(meld.cards):
+                if natural not in spare:
+                    continue
+                after = list(hand)
+                after.remove(natural)
+                after.append(JOKER)
+                better = _arrange(after, state, reserved=(*state.reserved, JOKER))
+                if better.value > arr.value + hand_value(natural, state.rules):
+                    move: Move = {"type": "swap_joker", "meld": meld.id, "card": natural}
+                    if _accepted(state, player, move):
+                        return move
+        return None
+
+    def _discard(self, state: RoundState, player: str, hand: list[str]) -> Move:
+        """The discard after which the rest of the hand is worth most; ties: fewer near cards, higher penalty."""
+        rules = state.rules
+        scored: list[tuple[int, int, int, str]] = []
+        feeds: set[str] = set()
+        for m in state.melds:
+            feeds |= single_extensions(m.cards, rules)
+        for card in dict.fromkeys(hand):
+            if card in state.reserved:
+                continue
+            rest = list(hand)
+            rest.remove(card)
+            value = best_arrangement(rest, rules).value
+            if card in feeds:
+                value -= table_value(card, rules)  # an opponent could lay it off for these points
+            scored.append((value, -_neighbours(card, rest), hand_value(card, rules), card))
+        for *_key, card in sorted(scored, key=lambda s: (s[0], s[1], s[2]), reverse=True):
+            move: Move = {"type": "discard", "card": card}
+            if _accepted(state, player, move):
+                return move
+        moves = legal_moves(state, player)
+        return moves[0]
+
+
+def _arrange(hand: Sequence[str], state: RoundState, *, reserved: Sequence[str]) -> Arrangement:
+    """The solver's best arrangement keeping a discardable card when the rules require a final discard."""
+    rules = state.rules
+    if not rules.final_discard_required:
+        return best_arrangement(hand, rules)
+    blocked = Counter(reserved)
+    discardable = {c for c in hand if not blocked[c]}
+    if not discardable:
+        return best_arrangement(hand, rules)
+    return best_arrangement(hand, rules, leave_one=True, discardable=discardable)
+
+
+def _can_lay_off(card: str, state: RoundState) -> bool:
+    return any(enumerate_lay_offs([card], m.cards, state.rules) for m in state.melds)
+
+
+def _neighbours(card: str, rest: Sequence[str]) -> int:
+    """Cards that could one day share a meld with ``card``: same rank, or same suit within two ranks."""
+    if card == JOKER:
+        return len(rest)
+    ranks = "A23456789TJQK"
+    r = ranks.index(card[0])
+    count = 0
+    for c in rest:
+        if c == JOKER or c[0] == card[0] or (c[1] == card[1] and 0 < abs(ranks.index(c[0]) - r) <= 2):
+            count += 1
+    return count
+
+
+def _accepted(state: RoundState, player: str, move: Move) -> bool:
+    try:
+        apply_move(state, player, move)
+    except IllegalMove:
+        return False
+    return True
+
+
+_GREEDY = GreedyBot()
+
+
+def greedy_move(state: RoundState, player: str) -> Move:
+    """The greedy bot's next move for ``player``."""
+    return _GREEDY.choose(state, player)
+
+
+# ====================================================================== driving a round
+
+
+def play_round(state: RoundState, bots: Mapping[str, Bot], *, max_moves: int = 5000) -> RoundState:
+    """Play ``state`` to its end, each player moved by ``bots[player]``; claim windows close when all acted.
+
+    ``RuntimeError`` if the round has not ended after ``max_moves`` moves (a bot or engine bug).
+    """
+    for _ in range(max_moves):
+        if state.phase == "over":
+            return state
+        acting = state.may_act
+        if not acting:
+            state = close_claims(state)
+            continue
+        player = acting[0]
+        state = apply_move(state, player, bots[player].choose(state, player))
+    if state.phase == "over":
+        return state
+    raise RuntimeError(f"The round did not end within {max_moves} moves.")
