@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 
 from ledger.errors import AlreadyReversed, IdempotencyConflict, InsufficientFunds, InvalidTransfer
 from ledger.models import (
+    NEGATIVE_ALLOWED_KINDS,
     SITE_CHIPS,
     Account,
     AccountKind,
@@ -330,25 +331,46 @@ def _validate(
     )
 
 
-def _write_balances(accounts: list[Account]) -> None:
-    # One portable UPDATE ... CASE; QuerySet.bulk_update builds the same statement at several times the
-    # Python cost, which is most of a posting's overhead.
-    table = connection.ops.quote_name(Account._meta.db_table)
-    cases = " ".join("WHEN %s THEN CAST(%s AS BIGINT)" for _ in accounts)
-    placeholders = ", ".join("%s" for _ in accounts)
-    params: list[int] = []
-    for account in accounts:
-        params += [account.pk, account.balance]
-    params += [account.pk for account in accounts]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} SET balance = CASE id {cases} END WHERE id IN ({placeholders})", params
-        )
+# The posting path is five hand-written, portable statements (PostgreSQL and SQLite) over Django's
+# connection and transaction: the ORM's query building cost several times the database's own work per
+# posting (see docs/performance.md). Everything else uses the ORM.
+_TRANSFER_COLUMNS = (
+    "kind",
+    "chip_type",
+    "idempotency_key",
+    "fingerprint",
+    "reason",
+    "table_id",
+    "round_id",
+    "tournament_id",
+    "entry_id",
+    "computation",
+    "posted_by_id",
+    "posted_by_system",
+    "reverses_id",
+    "created_at",
+)
+
+
+def _table(model: type[Account] | type[Transfer] | type[Entry]) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def _db_value(model: type[Transfer] | type[Entry], name: str, value: Any) -> Any:
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    return field.get_db_prep_save(value, connection)
+
+
+def _marks(count: int) -> str:
+    return ", ".join(["%s"] * count)
 
 
 def _find_by_key(key: str) -> tuple[int, str] | None:
-    # Only what the replay check needs: most postings find nothing, and this runs on every one of them.
-    return Transfer.objects.filter(idempotency_key=key).values_list("id", "fingerprint").first()
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT id, fingerprint FROM {_table(Transfer)} WHERE idempotency_key = %s", [key])
+        row = cursor.fetchone()
+    return (int(row[0]), str(row[1])) if row is not None else None
 
 
 def _replay(existing: tuple[int, str], spec: _Spec) -> Transfer:
@@ -362,46 +384,78 @@ def _post_locked(
     spec: _Spec, *, posted_by: AbstractBaseUser | None, posted_by_system: str
 ) -> tuple[Transfer, dict[int, int]]:
     ids = sorted(spec.amounts)
-    locked = list(Account.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
-    if len(locked) != len(ids):
-        missing = sorted(set(ids) - {a.pk for a in locked})
-        raise InvalidTransfer("Unknown account.", details={"accounts": missing})
-    for account in locked:
-        amount = spec.amounts[account.pk]
-        if account.chip_type != spec.chip_type:
-            raise InvalidTransfer("A transfer moves one chip type only.", details={"account": account.pk})
-        new_balance = account.balance + amount
-        if new_balance < 0 and not account.may_go_negative:
-            raise InsufficientFunds(
-                details={"account": account.pk, "balance": account.balance, "amount": amount}
-            )
-        account.balance = new_balance
-    # Taken under the locks, so an account's entries are in time order as well as in id order.
-    now = timezone.now()
-    transfer = Transfer.objects.create(
-        kind=spec.kind,
-        chip_type=spec.chip_type,
-        idempotency_key=spec.idempotency_key,
-        fingerprint=spec.fingerprint,
-        reason=spec.reason,
-        computation=spec.computation,
-        posted_by_id=posted_by.pk if posted_by is not None else None,
-        posted_by_system=posted_by_system,
-        reverses_id=spec.reverses_id,
-        created_at=now,
-        **spec.causes,
-    )
-    Entry.objects.bulk_create(
-        [
-            Entry(
-                transfer=transfer,
-                account_id=account.pk,
-                amount=spec.amounts[account.pk],
-                balance_after=account.balance,
-                created_at=now,
-            )
-            for account in locked
-        ]
-    )
-    _write_balances(locked)
-    return transfer, {account.pk: account.balance for account in locked}
+    with connection.cursor() as cursor:
+        # The transfer row first, before any lock: the shorter the locks are held, the more postings a
+        # hot account (the cashier, a prize pool) takes per second. A reused key fails here, too.
+        transfer = Transfer(
+            kind=spec.kind,
+            chip_type=spec.chip_type,
+            idempotency_key=spec.idempotency_key,
+            fingerprint=spec.fingerprint,
+            reason=spec.reason,
+            computation=spec.computation,
+            posted_by_id=posted_by.pk if posted_by is not None else None,
+            posted_by_system=posted_by_system,
+            reverses_id=spec.reverses_id,
+            created_at=timezone.now(),
+            **spec.causes,
+        )
+        prepared = {
+            "computation": _db_value(Transfer, "computation", spec.computation),
+            "created_at": _db_value(Transfer, "created_at", transfer.created_at),
+        }
+        values = [prepared[c] if c in prepared else getattr(transfer, c) for c in _TRANSFER_COLUMNS]
+        insert = (
+            f"INSERT INTO {_table(Transfer)} ({', '.join(_TRANSFER_COLUMNS)}) VALUES ({_marks(len(values))})"
+        )
+        if connection.features.can_return_columns_from_insert:
+            cursor.execute(insert + " RETURNING id", values)
+            transfer.pk = cursor.fetchone()[0]
+        else:
+            cursor.execute(insert, values)
+            transfer.pk = cursor.lastrowid
+        transfer._state.adding = False
+        transfer._state.db = connection.alias
+
+        # Everything that needs no lock is prepared before taking one.
+        lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+        select_sql = (
+            f"SELECT id, kind, chip_type, balance FROM {_table(Account)} WHERE id IN ({_marks(len(ids))})"
+            f" ORDER BY id{lock}"
+        )
+        entries_sql = (
+            f"INSERT INTO {_table(Entry)} (transfer_id, account_id, amount, balance_after, created_at) VALUES "
+            + ", ".join(f"({_marks(5)})" for _ in ids)
+        )
+        cases = " ".join("WHEN %s THEN CAST(%s AS BIGINT)" for _ in ids)
+        update_sql = (
+            f"UPDATE {_table(Account)} SET balance = CASE id {cases} END WHERE id IN ({_marks(len(ids))})"
+        )
+        created_field = Entry._meta.get_field("created_at")
+        assert isinstance(created_field, models.Field)
+
+        # Row locks in primary-key order: two postings over the same accounts queue instead of deadlocking.
+        cursor.execute(select_sql, ids)
+        rows = cursor.fetchall()
+        if len(rows) != len(ids):
+            missing = sorted(set(ids) - {row[0] for row in rows})
+            raise InvalidTransfer("Unknown account.", details={"accounts": missing})
+        balances: dict[int, int] = {}
+        for account_id, kind, chip_type, balance in rows:
+            amount = spec.amounts[account_id]
+            if chip_type != spec.chip_type:
+                raise InvalidTransfer("A transfer moves one chip type only.", details={"account": account_id})
+            if balance + amount < 0 and kind not in NEGATIVE_ALLOWED_KINDS:
+                raise InsufficientFunds(details={"account": account_id, "balance": balance, "amount": amount})
+            balances[account_id] = balance + amount
+
+        # Taken under the locks, so an account's entries are in time order as well as in id order.
+        created = created_field.get_db_prep_save(timezone.now(), connection)
+        entry_params: list[Any] = []
+        update_params: list[int] = []
+        for account_id in ids:
+            entry_params += [transfer.pk, account_id, spec.amounts[account_id], balances[account_id], created]
+            update_params += [account_id, balances[account_id]]
+        cursor.execute(entries_sql, entry_params)
+        cursor.execute(update_sql, [*update_params, *ids])
+    return transfer, balances

@@ -1,6 +1,7 @@
 """The API's foundation: auth, the error envelope, probes and the schema."""
 
 import json
+from typing import Any
 
 import pytest
 from celery import Celery
@@ -12,7 +13,7 @@ from config.api import health
 pytestmark = pytest.mark.django_db
 
 
-def _assert_envelope(body: dict, code: str) -> None:
+def _assert_envelope(body: dict[str, Any], code: str) -> None:
     assert set(body) == {"error"}
     assert set(body["error"]) == {"code", "message", "details"}
     assert body["error"]["code"] == code

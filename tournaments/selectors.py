@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -97,13 +98,24 @@ class GameAccess:
     def seated(self) -> bool:
         return self.seat is not None
 
+    @cached_property
+    def played(self) -> bool:
+        """Played a round of this game (a finished round stays open to its players after they leave)."""
+        if self.username is None:
+            return False
+        # (checked in Python: JSON containment is not portable to the embedded SQLite default)
+        return any(
+            self.username in players
+            for players in Round.objects.filter(game=self.game).values_list("players", flat=True)
+        )
+
 
 def game_access(*, user: User, game_id: int) -> GameAccess:
     game = Game.objects.select_related("table").filter(pk=game_id).first()
     if game is None:
         raise NotFound("No such game.", code="game.not_found")
     access = GameAccess(game=game, user=user)
-    if game.table.private and not access.seated and not access.staff:
+    if game.table.private and not (access.seated or access.staff or access.played):
         raise NotFound("No such game.", code="game.not_found")
     return access
 
@@ -214,8 +226,8 @@ def _turn(*, game: Game, state: Any) -> dict[str, Any] | None:
 
 
 def may_read_history(*, access: GameAccess) -> bool:
-    """Events and rounds: seated players and staff."""
-    return access.seated or access.staff
+    """Events and rounds: seated players, staff, and whoever played a round of the game."""
+    return access.seated or access.staff or access.played
 
 
 def events_after(*, game: Game, after: int, limit: int) -> list[GameEvent]:

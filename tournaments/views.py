@@ -167,7 +167,7 @@ class GameEventsView(APIView):
             raise Forbidden("Only the table's players and staff read its events.")
         after = int(_int_param(request, "after", 0, minimum=0, maximum=2**31))
         wait = _int_param(request, "wait", 0, minimum=0, maximum=max_wait_seconds())
-        viewer = access.username if access.seated else None
+        viewer = access.username  # private parts are keyed by player: one only ever sees their own
         deadline = time.monotonic() + wait
         while True:
             events = selectors.events_after(game=access.game, after=after, limit=self.page_limit)

@@ -25,7 +25,7 @@ def _broker_ok() -> tuple[bool, str]:
         with celery_app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
             # Virtual transports (Redis) connect lazily: opening a channel makes them talk to the server.
-            conn.default_channel
+            _channel = conn.default_channel
     except Exception as exc:  # any transport error means not ready
         return False, type(exc).__name__
     return True, "ok"

@@ -579,7 +579,9 @@ def test_no_claims_after_going_out_and_rummy500_default_off():
     base = _claims_setup()
     base = close_claims(base)
     # bob's discard of a callable card opens a window unless it was his last card
-    table = replace(base, phase="play", turn=1, melds=(*base.melds, Meld("m2", "cid", ("8S", "8H", "8D"), ("cid",) * 3)))
+    table = replace(
+        base, phase="play", turn=1, melds=(*base.melds, Meld("m2", "cid", ("8S", "8H", "8D"), ("cid",) * 3))
+    )
     s = apply_move(replace(table, hands=(table.hands[0], ("8C", "KH"), table.hands[2])), "bob", disc("8C"))
     assert s.phase == "claims"
     out = apply_move(replace(table, hands=(table.hands[0], ("8C",), table.hands[2])), "bob", disc("8C"))

@@ -12,9 +12,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.engine.cards import JOKER, NATURAL_CARDS, hand_total, hand_value, natural_of
+from tournaments.engine import Ruleset
+from tournaments.engine.cards import JOKER, NATURAL_CARDS, card_sort_key, hand_total, hand_value, natural_of
 from tournaments.engine.melds import enumerate_melds, is_valid_meld, meld_readings, meld_value, natural_count
-from tournaments.engine.solver import Arrangement, CardValues, best_arrangement, card_values, hand_penalty
+from tournaments.engine.solver import (
+    Arrangement,
+    CardValues,
+    best_arrangement,
+    card_values,
+    discard_values,
+    hand_penalty,
+)
 
 
 @dataclass(frozen=True)
@@ -45,12 +53,12 @@ VARIANTS = [
 # ---------------------------------------------------------------- the reference: try every partition
 
 
-def _group_value(group: tuple[str, ...], rules: Rules) -> int | None:
+def _group_value(group: tuple[str, ...], rules: Rules | Ruleset) -> int | None:
     return _group_value_cached(tuple(sorted(group)), rules)
 
 
 @lru_cache(maxsize=200_000)
-def _group_value_cached(group: tuple[str, ...], rules: Rules) -> int | None:
+def _group_value_cached(group: tuple[str, ...], rules: Rules | Ruleset) -> int | None:
     if natural_count(group) < 2:
         return None
     readings = [r for r in meld_readings(group, rules) if is_valid_meld(r, rules)]
@@ -61,7 +69,7 @@ def _group_value_cached(group: tuple[str, ...], rules: Rules) -> int | None:
 
 def brute_force(
     hand: Sequence[str],
-    rules: Rules,
+    rules: Rules | Ruleset,
     *,
     leave_one: bool = False,
     discardable: frozenset[str] | None = None,
@@ -173,6 +181,17 @@ def test_keep_leaves_the_cards_in_hand(hand: list[str], rules: Rules, data: st.D
     expected = brute_force(rest, rules)
     assert expected is not None
     assert arr.value == expected - sum(hand_value(c, rules) for c in keep)
+
+
+@settings(max_examples=60)
+@given(hand=hands(max_size=12, two_decks=True), rules=st.sampled_from(VARIANTS))
+def test_discard_values_answer_every_discard_at_once(hand: list[str], rules: Rules) -> None:
+    values = discard_values(hand, rules)
+    assert list(values) == sorted(set(hand), key=card_sort_key)
+    for card, value in values.items():
+        rest = list(hand)
+        rest.remove(card)
+        assert value == best_arrangement(rest, rules).value, card
 
 
 @settings(max_examples=60)

@@ -19,7 +19,7 @@ def staff(db: None) -> Any:
 
 
 @pytest.fixture
-def admin_user(db: None) -> Any:
+def ledger_admin(db: None) -> Any:
     return make_user("boss", is_staff=True, is_superuser=True)
 
 
@@ -46,5 +46,5 @@ def staff_client(staff: Any) -> APIClient:
 
 
 @pytest.fixture
-def admin_client_api(admin_user: Any) -> APIClient:
-    return _client(admin_user)
+def admin_client_api(ledger_admin: Any) -> APIClient:
+    return _client(ledger_admin)

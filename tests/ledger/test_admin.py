@@ -14,9 +14,9 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def superuser_client(admin_user: Any) -> Client:
+def superuser_client(ledger_admin: Any) -> Client:
     client = Client()
-    client.force_login(admin_user)
+    client.force_login(ledger_admin)
     return client
 
 
@@ -62,7 +62,7 @@ def test_transfer_admin_filters_and_search(superuser_client: Client, transfer: T
 
 
 def test_reverse_action_posts_a_reversal(
-    superuser_client: Client, transfer: Transfer, admin_user: Any
+    superuser_client: Client, transfer: Transfer, ledger_admin: Any
 ) -> None:
     url = reverse("admin:ledger_transfer_changelist")
     response = superuser_client.post(
@@ -71,7 +71,7 @@ def test_reverse_action_posts_a_reversal(
     assert response.status_code == 200
     reversal = Transfer.objects.get(reverses=transfer)
     assert reversal.kind == TransferKind.REVERSAL
-    assert reversal.posted_by == admin_user
+    assert reversal.posted_by == ledger_admin
     assert b"Posted 1 reversal" in response.content
     # A second reversal is refused with a message, and nothing is posted.
     response = superuser_client.post(

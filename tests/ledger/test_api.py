@@ -130,7 +130,7 @@ def test_wallet_shows_the_callers_balance(
 
 
 def test_adjustment_credit_debit_and_replay(
-    admin_client_api: APIClient, player: Any, admin_user: Any
+    admin_client_api: APIClient, player: Any, ledger_admin: Any
 ) -> None:
     url = "/api/v1/ledger/adjustments/"
     first = admin_client_api.post(

@@ -103,3 +103,27 @@ def test_leaving_on_own_turn_arms_the_clock_at_once(dealt: Game, armed: Any, cli
     game = Game.objects.get(pk=dealt.pk)
     assert game.status == GameStatus.PLAYING and game.turn_deadline is not None
     assert game.turn_deadline <= timezone.now()
+
+
+def test_move_log_and_events_are_append_only_in_the_database(dealt: Game) -> None:
+    from django.db import DatabaseError, transaction
+
+    from tournaments.models import GameEvent
+
+    mover = Seat.objects.get(table=dealt.table, player__username=dealt.turn_player).player
+    play.submit_move(
+        user=mover,
+        game_id=dealt.pk,
+        move={"type": "draw", "source": "stock"},
+        expected_version=dealt.version,
+        idempotency_key=None,
+    )
+    for queryset, change in (
+        (MoveLog.objects.all(), {"server_played": True}),
+        (GameEvent.objects.all(), {"kind": "forged"}),
+    ):
+        with pytest.raises(DatabaseError), transaction.atomic():
+            queryset.update(**change)
+        with pytest.raises(DatabaseError), transaction.atomic():
+            queryset.delete()
+    assert MoveLog.objects.filter(server_played=False).count() == 1

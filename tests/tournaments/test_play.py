@@ -226,6 +226,10 @@ def test_leave_during_round_marks_leaving_then_cashes_out(ring: Any, settings: A
     round_ = play_round_over_http_with_server(ring)
     seat = Seat.objects.get(player=ann)
     assert seat.status == SeatStatus.LEFT
+    # ann has left, but the round she played stays open to her; never to a bystander
+    rounds = ring["clients"]["ann"].get(f"/api/v1/games/{ring['game'].pk}/rounds/")
+    assert rounds.status_code == 200 and rounds.json()["results"][0]["deck"]
+    assert ring["clients"]["cid"].get(f"/api/v1/games/{ring['game'].pk}/rounds/").status_code == 403
     paid = sum(t["amount"] for t in round_.transfers if t["to"] == "ann") - sum(
         t["amount"] for t in round_.transfers if t["from"] == "ann"
     )

@@ -10,6 +10,7 @@ import hashlib
 import json
 import random
 import secrets
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 from .cards import (
     JOKER,
     JOKER_PREFIX,
+    RANKS,
     CardError,
     build_deck,
     card_sort_key,
@@ -236,7 +238,7 @@ def _placements_with(t: _Turn, card: str, rules: Ruleset) -> Iterable[_Placement
     def has(cards: Sequence[str]) -> bool:
         return any(c.startswith(JOKER_PREFIX) for c in cards) if card == JOKER else card in cards
 
-    for m in enumerate_melds(focus, rules, min_natural=rules.min_natural):
+    for m in enumerate_melds(focus, rules, min_natural=rules.min_natural, containing=card):
         if has(m):
             rest = _remove(t.hand, m)
             if rest is not None:
@@ -419,11 +421,53 @@ def _draw_obligation(state: RoundState, index: int) -> bool:
     return deep or state.rules.top_discard_must_be_used or not state.stock
 
 
+def _could_use(hand: Sequence[str], melds: Sequence[Meld], card: str) -> bool:
+    """A cheap necessary condition for placing ``card``: a partner in hand or a meld that could take it."""
+    if card == JOKER:
+        return True
+    jokers = hand.count(JOKER)
+    held = set(hand)
+    for m in melds:
+        if _may_hold(m.cards, card) and _could_join(m.cards, card, held, jokers):
+            return True
+    rank, suit = rank_of(card), card[1]
+    for c in hand:
+        if c in (JOKER, card):
+            continue
+        if c[0] == card[0]:
+            return True
+        if c[1] == suit and min((rank_of(c) - rank) % 13, (rank - rank_of(c)) % 13) <= 1 + jokers:
+            return True
+    return False
+
+
+def _could_join(meld: Sequence[str], card: str, held: set[str], jokers: int) -> bool:
+    """Necessary condition for ``card`` to be laid off (or swapped in) on ``meld`` of its rank/suit."""
+    if any(c.startswith(JOKER_PREFIX) and c[3:] == card for c in meld):
+        return True  # a swap
+    if natural_of(meld[0])[0] == natural_of(meld[1])[0]:
+        return all(natural_of(c) != card for c in meld)
+    suit = card[1]
+    for step, end in ((1, rank_of(meld[-1])), (-1, rank_of(meld[0]))):
+        missing, pos = 0, end
+        for _ in range(12):
+            pos = (pos + step - 1) % 13 + 1
+            if RANKS[pos - 1] + suit == card:
+                return True
+            if RANKS[pos - 1] + suit not in held:
+                missing += 1
+                if missing > jokers:
+                    break
+    return False
+
+
 def _pile_draw_ok(state: RoundState, index: int) -> bool:
     if not _draw_obligation(state, index):
         return True
     chosen = state.discard[index]
     hand = _add(state.hands[state.turn], state.discard[index:])
+    if not _could_use(hand, state.melds, chosen):
+        return False
     return _feasible(_Turn(hand, state.melds, chosen, (chosen,), 0), state.rules)
 
 
@@ -861,9 +905,54 @@ def _play_moves(state: RoundState) -> list[dict[str, Any]]:
     t = _turn_of(state)
     hand = t.hand
     moves: list[dict[str, Any]] = []
+    # With one pending obligation, most candidates leave some way of meeting it untouched: the
+    # placements that meet it now ("witnesses") are found once and reused, so the full search runs
+    # only for candidates that collide with every witness.
+    witnesses: list[_Placement] = []
+    if (t.must_use is None) != (t.jokers_to_meld == 0):
+        target = t.must_use if t.must_use is not None else JOKER
+        witnesses = [
+            w
+            for w in _placements_with(t, target, rules)
+            if not (w.swap and rules.swapped_joker_must_be_melded) and not w.after.jokers_to_meld
+        ]
+    hand_count = Counter(hand)
+    witness_counts: list[tuple[_Placement, Counter[str]]] = []
+    for w in sorted(witnesses, key=lambda w: len(w.placed)):
+        wcount = Counter(JOKER if is_joker(c) else c for c in w.placed)
+        # a witness using a superset of another's cards (same meld, same kind) adds nothing
+        if not any(
+            k.meld_index == w.meld_index
+            and k.swap == w.swap
+            and all(wcount[c] >= n for c, n in kcount.items())
+            for k, kcount in witness_counts
+        ):
+            witness_counts.append((w, wcount))
+
+    def witnessed(placed: Sequence[str], touched: int | None, swap: bool) -> bool:
+        used = Counter(JOKER if is_joker(c) else c for c in placed)
+        for w, wcount in witness_counts:
+            if touched is not None and w.meld_index == touched:
+                continue
+            if any(used[k] + v > hand_count[k] for k, v in wcount.items()):
+                continue
+            left = hand_count - used - wcount
+            if swap:
+                left[JOKER] += 1
+            if w.swap:
+                left[JOKER] += 1
+            mu, res, jtm = _placed(t, [*placed, *w.placed])
+            res = (*res, *([JOKER] if swap else []), *([JOKER] if w.swap else []))
+            if _can_end(_Turn(tuple(left.elements()), (), mu, res, jtm), rules):
+                return True
+        return False
 
     def ok(
-        placed: Sequence[str], rest: tuple[str, ...] | None, melds: tuple[Meld, ...], swap: bool = False
+        placed: Sequence[str],
+        rest: tuple[str, ...] | None,
+        melds: tuple[Meld, ...],
+        swap: bool = False,
+        touched: int | None = None,
     ) -> bool:
         if rest is None:
             return False
@@ -873,7 +962,12 @@ def _play_moves(state: RoundState) -> list[dict[str, Any]]:
         if swap:
             res = (*res, JOKER)
             jtm += 1 if rules.swapped_joker_must_be_melded else 0
-        return _feasible(_Turn(rest, melds, mu, res, jtm), rules)
+        after = _Turn(rest, melds, mu, res, jtm)
+        if _can_end(after, rules):
+            return True
+        if witnesses and jtm == t.jokers_to_meld and mu == t.must_use and witnessed(placed, touched, swap):
+            return True
+        return _feasible(after, rules)
 
     for m in enumerate_melds(hand, rules, min_natural=rules.min_natural):
         new = Meld(f"m{len(state.melds) + 1}", "", m, ("",) * len(m))
@@ -883,7 +977,7 @@ def _play_moves(state: RoundState) -> list[dict[str, Any]]:
         for added, cards in enumerate_lay_offs(hand, meld.cards, rules):
             melds = list(state.melds)
             melds[i] = Meld(meld.id, meld.owner, cards, meld.placers)
-            if ok(added, _remove(hand, added), tuple(melds)):
+            if ok(added, _remove(hand, added), tuple(melds), touched=i):
                 moves.append({"type": "lay_off", "meld": meld.id, "cards": list(added)})
     if rules.joker_swap:
         for i, meld in enumerate(state.melds):
@@ -893,7 +987,13 @@ def _play_moves(state: RoundState) -> list[dict[str, Any]]:
                     melds = list(state.melds)
                     melds[i] = Meld(meld.id, meld.owner, swapped, meld.placers)
                     rest = _remove(hand, [nat])
-                    if ok([nat], None if rest is None else _add(rest, [JOKER]), tuple(melds), swap=True):
+                    if ok(
+                        [nat],
+                        None if rest is None else _add(rest, [JOKER]),
+                        tuple(melds),
+                        swap=True,
+                        touched=i,
+                    ):
                         moves.append({"type": "swap_joker", "meld": meld.id, "card": nat})
     if state.must_use is None and not state.jokers_to_meld:
         for c in dict.fromkeys(hand):
@@ -931,8 +1031,3 @@ def replay(
             continue
         state = apply_move(state, player, move)
     return state
-
-
-def rank_suit(card: str) -> tuple[int, str]:
-    """(rank number, suit) of a natural or placed-joker code (helper for callers)."""
-    return rank_of(card), suit_of(card)

@@ -302,18 +302,52 @@ def _choose_jokers(
 
 
 def enumerate_melds(
-    hand: Mapping[str, int] | Sequence[str], rules: MeldRules, *, min_natural: int = 2
+    hand: Mapping[str, int] | Sequence[str],
+    rules: MeldRules,
+    *,
+    min_natural: int = 2,
+    containing: str | None = None,
 ) -> list[tuple[str, ...]]:
     """Every distinct canonical meld that can be formed from ``hand`` (a multiset), each once.
 
     Every joker reading is a different meld (``QS QH JK:QD`` and ``QS QH JK:QC``); a joker may also
     stand for a card the hand holds. Cost is linear in suits x starts x lengths, not in subsets.
+    ``containing``: only the melds holding that natural card (itself, not a joker standing for it).
     """
+    if containing is not None and containing != JOKER:
+        only = [
+            m
+            for m in enumerate_melds_in(
+                {
+                    c: n
+                    for c, n in _counts(hand).items()
+                    if c == JOKER or c[0] == containing[0] or c[1] == containing[1]
+                },
+                rules,
+                min_natural=min_natural,
+                ranks=containing[0],
+                suits=containing[1],
+            )
+            if containing in m
+        ]
+        return only
+    return enumerate_melds_in(hand, rules, min_natural=min_natural)
+
+
+def enumerate_melds_in(
+    hand: Mapping[str, int] | Sequence[str],
+    rules: MeldRules,
+    *,
+    min_natural: int = 2,
+    ranks: str = RANKS,
+    suits: str = SUITS,
+) -> list[tuple[str, ...]]:
+    """``enumerate_melds`` restricted to sets of ``ranks`` and runs of ``suits``."""
     counts = _counts(hand)
     jokers = counts.get(JOKER, 0)
     out: list[tuple[str, ...]] = []
     # sets
-    for rank in RANKS:
+    for rank in ranks:
         held = [s for s in SUITS if counts.get(rank + s, 0) > 0]
         if len(held) + jokers < MIN_MELD or len(held) < min_natural:
             continue
@@ -326,7 +360,7 @@ def enumerate_melds(
                         meld.update({s: JOKER_PREFIX + rank + s for s in jk_suits})
                         out.append(tuple(meld[s] for s in SUITS if s in meld))
     # runs
-    for suit in SUITS:
+    for suit in suits:
         held_ranks = {r for r in range(1, 14) if counts.get(RANKS[r - 1] + suit, 0) > 0}
         if len(held_ranks) < min_natural:
             continue

@@ -9,12 +9,17 @@ Why it is fast enough: cards are small integers and every candidate meld is a bi
 natural cards plus a joker count. Placing a meld adds, for each of its cards, the table value *and* the
 hand penalty it saves, so maximising "placed - in hand" is a maximum-weight packing of candidate melds.
 The search always branches on the lowest remaining card (leave it in hand, or put it in one of the melds
-that contain it), so each sub-problem is a (remaining mask, jokers left) pair and is solved once.
+that contain it), so each sub-problem is a (remaining mask, jokers left, still-owes-a-discard) triple
+and is solved once. Suit-major card order keeps the number of such sub-problems small; identical cards of
+two decks are handled by leaving all copies of a card together.
+
+Scope: the hand alone. Lay-offs onto melds already on the table are the caller's business (the greedy
+bot lays off what the solver leaves in hand).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
@@ -26,6 +31,7 @@ __all__ = [
     "CardValues",
     "best_arrangement",
     "card_values",
+    "discard_values",
     "hand_penalty",
 ]
 
@@ -77,6 +83,7 @@ def card_values(rules: ValueRules | CardValues) -> CardValues:
         ace_low_run=table_value("AS", rules, ace_low=True),
         joker_table=rules.joker_table_value,
         joker_hand=rules.joker_hand_value,
+        min_naturals=int(getattr(rules, "min_natural", 2)),
     )
     if len(_VALUES_CACHE) > 256:
         _VALUES_CACHE.clear()
@@ -142,8 +149,8 @@ def _run_windows(values: CardValues) -> list[tuple[int, ...]]:
 
 
 @lru_cache(maxsize=16)
-def _windows(values: CardValues) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-    """Run windows as (ranks, table values); an ace is low when a 2 follows it (`melds.card_values`)."""
+def _windows(values: CardValues) -> tuple[tuple[tuple[int, ...], tuple[int, ...], int], ...]:
+    """Run windows as (ranks, table values, rank bitmask); an ace is low when a 2 follows it (`melds.card_values`)."""
     out = []
     for ranks in _run_windows(values):
         worth = tuple(
@@ -152,7 +159,10 @@ def _windows(values: CardValues) -> tuple[tuple[tuple[int, ...], tuple[int, ...]
             else values.table[r]
             for i, r in enumerate(ranks)
         )
-        out.append((ranks, worth))
+        mask = 0
+        for r in ranks:
+            mask |= 1 << r
+        out.append((ranks, worth, mask))
     return tuple(out)
 
 
@@ -207,14 +217,21 @@ def _candidates(naturals: list[int], jokers: int, values: CardValues) -> list[_C
                     )
 
     # Runs: a window of consecutive slots in one suit; slots without a chosen natural are jokers.
-    for ranks, worth in _windows(values):
-        length = len(ranks)
-        for suit in range(4):
-            base = suit * 16
-            present = [i for i, r in enumerate(ranks) if base + r in where]
-            gaps = length - len(present)
-            if gaps > jokers or len(present) < min_nat:
+    held = [0] * 4  # per suit, bit r set when the hand holds rank r
+    for card in where:
+        held[card >> 4] |= 1 << (card & 15)
+    for suit in range(4):
+        base = suit * 16
+        suit_held = held[suit]
+        if suit_held.bit_count() < min_nat:
+            continue
+        for ranks, worth, rank_mask in _windows(values):
+            length = len(ranks)
+            n_present = (rank_mask & suit_held).bit_count()
+            gaps = length - n_present
+            if gaps > jokers or n_present < min_nat:
                 continue
+            present = [i for i, r in enumerate(ranks) if suit_held >> r & 1]
             for drop in range(0, jokers - gaps + 1):
                 if len(present) - drop < min_nat:
                     break
@@ -263,32 +280,49 @@ def best_arrangement(
             raise ValueError(f"keep card {code!r} is not in the hand")
         cards.remove(code)
         kept.append(code)
-    # Rank-major order: a run then only reaches ahead in its own suit and a set takes neighbours, which
-    # keeps the number of distinct "remaining cards" states small (a sweep over ranks, in effect).
     # Suit-major order (the natural integer order). Measured against rank-major order, it keeps far fewer
     # distinct sub-problems on long hands (28 cards of two suits + 2 jokers: 0.08 s against 2 s).
     parsed = sorted(_parse(c) for c in cards)
     jokers = parsed.count(0)
-    naturals = [c for c in parsed if c]
-    return _solve(tuple(naturals), jokers, tuple(kept), values, leave_one, discardable)
+    naturals = tuple(c for c in parsed if c)
+    # Only whether the discardable cards are held matters; normalise so equal questions share a cache entry.
+    allowed = None if discardable is None else frozenset(c for c in discardable if c in cards or c in kept)
+    return _solve_cached(naturals, jokers, tuple(sorted(kept)), values, leave_one, allowed)
 
 
-_IMPOSSIBLE = -(10**9)
-
-
-def _solve(
+@lru_cache(maxsize=4096)
+def _solve_cached(
     naturals: tuple[int, ...],
     jokers: int,
     kept: tuple[str, ...],
     values: CardValues,
     leave_one: bool,
-    discardable: Collection[str] | None,
+    discardable: frozenset[str] | None,
 ) -> Arrangement:
+    # Bots and hint features ask about the same hands again and again (every candidate discard, every
+    # move of a turn); results are immutable, so they are shared.
+    return _solve(naturals, jokers, kept, values, leave_one, discardable)
+
+
+_IMPOSSIBLE = -(10**9)
+
+_Gain = Callable[[int, int, bool], int]
+_Index = list[list[tuple[int, int, int, int]]]
+
+
+def _search(
+    naturals: tuple[int, ...],
+    jokers: int,
+    values: CardValues,
+    may_discard: list[bool],
+    joker_may_discard: bool,
+) -> tuple[_Gain, _Index, list[int], list[_Cand]]:
+    """The memoised search over one hand: `gain(mask, jokers, need)` and the tables to walk it back."""
     n = len(naturals)
     cands = _candidates(list(naturals), jokers, values)
     # The search branches on the lowest remaining card; every card below it is gone, so the only melds
     # that can still be placed with it are those whose lowest card it is.
-    by_low: list[list[tuple[int, int, int, int]]] = [[] for _ in range(n)]
+    by_low: _Index = [[] for _ in range(n)]
     for idx, (mask, nj, weight, _table, _codes) in enumerate(cands):
         by_low[(mask & -mask).bit_length() - 1].append((mask, nj, weight, idx))
     for lst in by_low:
@@ -300,14 +334,11 @@ def _solve(
         for j in range(n):
             if naturals[j] == naturals[i]:
                 same[i] |= 1 << j
-    # `need`: the arrangement must still leave a discardable card in hand (final discard required).
-    may_discard = [discardable is None or _code(c) in discardable for c in naturals]
-    joker_may_discard = discardable is None or JOKER in discardable
-    need0 = leave_one and not any(discardable is None or k in discardable for k in kept)
     memo: dict[int, int] = {}
 
     def gain(mask: int, jk: int, need: bool) -> int:
-        """Most weight (table value + saved penalty) the naturals in `mask` and `jk` jokers can place."""
+        """Most weight (table value + saved penalty) the naturals in `mask` and `jk` jokers can place;
+        with `need`, at least one discardable card must stay in hand."""
         if not mask:
             return _IMPOSSIBLE if need and not (jk and joker_may_discard) else 0
         key = mask << 6 | jk << 1 | need
@@ -323,6 +354,49 @@ def _solve(
                     best = v
         memo[key] = best
         return best
+
+    return gain, by_low, same, cands
+
+
+def discard_values(hand: Iterable[str], rules: ValueRules | CardValues = RUMMY500_VALUES) -> dict[str, int]:
+    """For each distinct card of `hand`, the value of the best arrangement of the hand without it.
+
+    One search answers every candidate discard (the sub-problems are shared), which is what a player
+    choosing a discard needs; `discard_values(h, r)[c] == best_arrangement(h minus c, r).value`.
+    """
+    values = card_values(rules)
+    codes = list(hand)
+    parsed = sorted(_parse(c) for c in codes)
+    jokers = parsed.count(0)
+    naturals = tuple(c for c in parsed if c)
+    n = len(naturals)
+    gain, _by_low, _same, _cands = _search(naturals, jokers, values, [True] * n, True)
+    total = sum(values.hand[c & 15] for c in naturals) + jokers * values.joker_hand
+    full = (1 << n) - 1
+    out: dict[str, int] = {}
+    for i, card in enumerate(naturals):
+        code = _code(card)
+        if code not in out:
+            out[code] = gain(full & ~(1 << i), jokers, False) - (total - values.hand[card & 15])
+    if jokers:
+        out[JOKER] = gain(full, jokers - 1, False) - (total - values.joker_hand)
+    return {c: out[c] for c in sorted(out, key=card_sort_key)}
+
+
+def _solve(
+    naturals: tuple[int, ...],
+    jokers: int,
+    kept: tuple[str, ...],
+    values: CardValues,
+    leave_one: bool,
+    discardable: Collection[str] | None,
+) -> Arrangement:
+    n = len(naturals)
+    # `need`: the arrangement must still leave a discardable card in hand (final discard required).
+    may_discard = [discardable is None or _code(c) in discardable for c in naturals]
+    joker_may_discard = discardable is None or JOKER in discardable
+    need0 = leave_one and not any(discardable is None or k in discardable for k in kept)
+    gain, by_low, same, cands = _search(naturals, jokers, values, may_discard, joker_may_discard)
 
     full = (1 << n) - 1
     if gain(full, jokers, need0) <= _IMPOSSIBLE // 2:

@@ -151,9 +151,10 @@ def schedule_round_start_if_ready(*, game: Game, table: Table, delay: float | No
 def start_round(*, game_id: int) -> Round | None:
     """Deal the next round if the table has two players with chips; else wait. Idempotent."""
     with transaction.atomic():
-        game = Game.objects.select_related("table").get(pk=game_id)
-        table = Table.objects.select_for_update().get(pk=game.table_id)
-        game = Game.objects.select_for_update().get(pk=game_id)
+        locked = _lock_game(game_id)
+        if locked is None:
+            return None
+        table, game = locked
         if game.status != GameStatus.WAITING:
             return None
         now = timezone.now()
