@@ -84,7 +84,7 @@ class CeleryWorker:
 
     def start(self) -> None:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        log = self.log_path.open("ab")
+        log = self.log_path.open("wb")
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -143,7 +143,9 @@ def celery_worker_process(django_db_setup: None, django_db_blocker: object) -> I
     """A real Celery worker on the test database. Tests using it must commit (transactional_db)."""
     from django.db import connection
 
-    worker = CeleryWorker(worker_env(connection.settings_dict["NAME"]), ROOT / "var" / "test-worker.log")
+    worker = CeleryWorker(
+        worker_env(connection.settings_dict["NAME"]), ROOT / "var" / f"test-worker-{os.getpid()}.log"
+    )
     worker.start()
     yield worker
     worker.stop()

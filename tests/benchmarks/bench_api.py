@@ -820,6 +820,17 @@ class Services:
             proc.wait(timeout=10)
 
 
+def _delete_queue(queue: str) -> None:
+    """Drop this run's queue: the worker hands back the turn clocks it held (acks_late) when it stops."""
+    try:
+        from config.celery_app import app
+
+        with app.connection_for_write() as conn:
+            conn.default_channel.queue_delete(queue)
+    except Exception as exc:  # cleanup of a scratch queue must not hide the run's own error
+        print(f"could not delete the queue {queue}: {exc}", file=sys.stderr)
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -1089,6 +1100,7 @@ def main(argv: list[str] | None = None) -> int:
         connection.close()
     finally:
         services.stop()
+        _delete_queue(queue)
         try:
             from django.db import connections
 
