@@ -32,6 +32,9 @@ from ledger.models import (
 from ledger.selectors import reconcile
 
 HOUSE_KINDS = (AccountKind.HOUSE_CASHIER, AccountKind.HOUSE_FEES, AccountKind.TOURNAMENT_MINT)
+# Plain string sets: `TextChoices.values` builds a new list on every access, on the posting path.
+_TRANSFER_KINDS = frozenset(str(kind) for kind in TransferKind.values)
+_NEGATIVE_ALLOWED = frozenset(str(kind.value) for kind in NEGATIVE_ALLOWED_KINDS)
 MAX_KEY_LENGTH = 255
 
 Leg = tuple[Account, int]
@@ -260,7 +263,7 @@ def _validate(
     computation: dict[str, Any] | None,
     reverses: Transfer | None,
 ) -> _Spec:
-    if kind not in TransferKind.values:
+    if kind not in _TRANSFER_KINDS:
         raise InvalidTransfer(f"Unknown transfer kind {kind!r}.", details={"kind": kind})
     if not isinstance(idempotency_key, str) or not idempotency_key or len(idempotency_key) > MAX_KEY_LENGTH:
         raise InvalidTransfer(
@@ -445,7 +448,7 @@ def _post_locked(
             amount = spec.amounts[account_id]
             if chip_type != spec.chip_type:
                 raise InvalidTransfer("A transfer moves one chip type only.", details={"account": account_id})
-            if balance + amount < 0 and kind not in NEGATIVE_ALLOWED_KINDS:
+            if balance + amount < 0 and kind not in _NEGATIVE_ALLOWED:
                 raise InsufficientFunds(details={"account": account_id, "balance": balance, "amount": amount})
             balances[account_id] = balance + amount
 
