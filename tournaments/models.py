@@ -117,6 +117,9 @@ class Game(models.Model):
     dealer_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING)
     turn_player = models.CharField(max_length=150, blank=True, default="")
+    # The version at which the current turn's clock was armed: the turn clock carries it, so the moves
+    # inside one turn (draw, melds, discard) need no new clock message.
+    turn_version = models.PositiveIntegerField(default=0)
     turn_started_at = models.DateTimeField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True)
     claims_deadline = models.DateTimeField(null=True, blank=True)

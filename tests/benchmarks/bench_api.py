@@ -27,7 +27,7 @@ tokens, wallets, tables, seats). Phases, each --duration seconds after a short w
 Then an in-process cProfile of both client policies through Django's test client (same database, same
 settings, no gunicorn) with SQL queries counted per request, and a ledger reconciliation.
 
-Options: --tables 16 --players 2,3,4 --duration 30 --clients 2 --workers 3 --threads 4 --profile-moves 600
+Options: --tables 16 --players 2,3,4 --duration 30 --clients 2 --workers 5 --threads 4 --profile-moves 300
 --keep --no-docs (do not update docs/performance.md).
 """
 
@@ -823,10 +823,16 @@ class Services:
 def _delete_queue(queue: str) -> None:
     """Drop this run's queue: the worker hands back the turn clocks it held (acks_late) when it stops."""
     try:
+        from kombu import Exchange, Queue
+
         from config.celery_app import app
 
         with app.connection_for_write() as conn:
-            conn.default_channel.queue_delete(queue)
+            # Declared first: a virtual transport deletes only the bindings its channel knows of.
+            bound = Queue(queue, Exchange(queue), routing_key=queue)(conn.default_channel)
+            bound.declare()
+            bound.purge()
+            bound.delete()
     except Exception as exc:  # cleanup of a scratch queue must not hide the run's own error
         print(f"could not delete the queue {queue}: {exc}", file=sys.stderr)
 
@@ -995,10 +1001,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=30.0, help="seconds per measured phase")
     parser.add_argument("--warmup", type=float, default=4.0)
     parser.add_argument("--clients", type=int, default=2, help="client processes (threads: one per table)")
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes")
+    parser.add_argument("--workers", type=int, default=5, help="gunicorn worker processes")
     parser.add_argument("--threads", type=int, default=4, help="gunicorn threads per worker")
     parser.add_argument("--celery-concurrency", type=int, default=1)
-    parser.add_argument("--profile-moves", type=int, default=600, help="0: no profile")
+    parser.add_argument("--profile-moves", type=int, default=300, help="0: no profile")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     parser.add_argument("--no-docs", action="store_true", help="do not update docs/performance.md")
     args = parser.parse_args(argv)

@@ -129,6 +129,17 @@ def test_an_unbalanced_transfer_is_refused_at_commit(case: str) -> None:
             elif case == "other_chip_type":
                 _insert_entry(c, transfer_id, stack.pk, 10)
                 _insert_entry(c, transfer_id, mint.pk, -10)
+            elif case == "third_leg":
+                _insert_entry(c, transfer_id, stack.pk, 10)
+                _insert_entry(c, transfer_id, wallet.pk, -10)
+                _insert_entry(c, transfer_id, services.get_house_account(kind="house_fees").pk, 1)
+            elif case == "in_savepoint":
+                with transaction.atomic():
+                    inner_id = _insert_transfer(c, "raw:inner")
+                    _insert_entry(c, inner_id, stack.pk, 10)
+                _insert_entry(c, inner_id, wallet.pk, -9)
+                _insert_entry(c, transfer_id, stack.pk, 1)
+                _insert_entry(c, transfer_id, wallet.pk, -1)
     assert not Transfer.objects.filter(idempotency_key__startswith="raw:").exists()
     assert_reconciled()
 

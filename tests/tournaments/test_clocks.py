@@ -44,15 +44,20 @@ def test_second_sitter_schedules_the_start_and_start_is_idempotent(dealt: Game, 
 
 def test_deal_arms_the_turn_clock_for_turn_plus_bank(dealt: Game, armed: Any) -> None:
     name, args, countdown = armed[-1]
-    assert name == "turn_clock" and args == [dealt.pk, dealt.version]
+    assert (
+        name == "turn_clock"
+        and args == [dealt.pk, dealt.turn_version]
+        and dealt.turn_version == dealt.version
+    )
     assert countdown == pytest.approx(12, abs=0.5)
     assert dealt.turn_deadline is not None and dealt.turn_started_at is not None
     assert (dealt.turn_deadline - dealt.turn_started_at).total_seconds() == pytest.approx(12)
 
 
-def test_every_move_rearms_for_the_new_version_with_the_same_deadline(dealt: Game, armed: Any) -> None:
+def test_moves_inside_a_turn_keep_its_clock_and_the_next_turn_arms_a_new_one(dealt: Game, armed: Any) -> None:
     mover = Seat.objects.get(table=dealt.table, player__username=dealt.turn_player).player
     deadline = dealt.turn_deadline
+    armed.clear()
     play.submit_move(
         user=mover,
         game_id=dealt.pk,
@@ -62,19 +67,27 @@ def test_every_move_rearms_for_the_new_version_with_the_same_deadline(dealt: Gam
     )
     game = Game.objects.get(pk=dealt.pk)
     assert game.turn_player == mover.username and game.turn_deadline == deadline
-    assert armed[-1][0] == "turn_clock" and armed[-1][1] == [game.pk, game.version]
+    assert game.turn_version == dealt.turn_version and armed == []
+    # the clock armed for this turn still fires for it, though the version moved on
+    Game.objects.filter(pk=dealt.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
+    assert play.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is True
+    game.refresh_from_db()
+    assert game.turn_player != mover.username and game.turn_version == game.version
+    assert armed[-1] == ("turn_clock", [game.pk, game.turn_version], pytest.approx(12, abs=0.5))
+    assert MoveLog.objects.filter(player=mover.username, server_played=True).exists()
+    assert Seat.objects.get(table=dealt.table, player=mover).timeouts_in_row == 1
 
 
 def test_stale_clock_does_nothing(dealt: Game) -> None:
     Game.objects.filter(pk=dealt.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
-    assert play.run_turn_clock(game_id=dealt.pk, version=dealt.version - 1) is False
+    assert play.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version - 1) is False
     assert play.run_turn_clock(game_id=999_999, version=1) is False
     assert Game.objects.get(pk=dealt.pk).version == dealt.version and not MoveLog.objects.exists()
 
 
 def test_early_clock_rearms_for_the_remaining_time(dealt: Game, armed: Any) -> None:
     armed.clear()
-    assert play.run_turn_clock(game_id=dealt.pk, version=dealt.version) is False
+    assert play.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is False
     assert armed and armed[0][0] == "turn_clock" and 10 < armed[0][2] <= 12
     assert Game.objects.get(pk=dealt.pk).version == dealt.version and not MoveLog.objects.exists()
 
@@ -89,7 +102,7 @@ def test_sweeper_reenqueues_overdue_clocks(dealt: Game, monkeypatch: Any) -> Non
     assert play.sweep_clocks() == 0
     Game.objects.filter(pk=dealt.pk).update(turn_deadline=timezone.now() - timedelta(seconds=60))
     assert play.sweep_clocks() == 1
-    assert sent == [("turn_clock", (dealt.pk, dealt.version))]
+    assert sent == [("turn_clock", (dealt.pk, dealt.turn_version))]
 
 
 def test_leaving_on_own_turn_arms_the_clock_at_once(dealt: Game, armed: Any, client_for: Any) -> None:
@@ -99,7 +112,7 @@ def test_leaving_on_own_turn_arms_the_clock_at_once(dealt: Game, armed: Any, cli
     assert response.status_code == 200
     mover.refresh_from_db()
     assert mover.status == SeatStatus.LEAVING
-    assert armed == [("turn_clock", [dealt.pk, dealt.version], 0)]
+    assert armed == [("turn_clock", [dealt.pk, dealt.turn_version], 0)]
     game = Game.objects.get(pk=dealt.pk)
     assert game.status == GameStatus.PLAYING and game.turn_deadline is not None
     assert game.turn_deadline <= timezone.now()

@@ -250,7 +250,7 @@ def play_round_over_http_with_server(ring: Any) -> Round:
             assert post_move(ring, "bob", simple_move(data), data["version"]).status_code == 200
         else:
             assert game.turn_deadline is not None
-            assert play.run_turn_clock(game_id=game.pk, version=game.version)
+            assert play.run_turn_clock(game_id=game.pk, version=game.turn_version)
     raise AssertionError("the round did not end")
 
 

@@ -285,10 +285,12 @@ def _arm_clocks(*, game: Game, table: Table, round_: Round, state: Any, now: dat
     if not targets:
         return
     player = targets[0]
-    if player != game.turn_player or game.turn_started_at is None:
+    new_turn = player != game.turn_player or game.turn_started_at is None or game.turn_deadline is None
+    if new_turn:
         _charge_time_bank(game=game, table=table, round_=round_, now=now)
         game.turn_player = player
         game.turn_started_at = now
+        game.turn_version = game.version
         bank = float(round_.time_bank.get(player, clocks.time_bank_seconds))
         game.turn_deadline = now + timedelta(seconds=clocks.turn_seconds + bank)
     seat_status = (
@@ -296,11 +298,13 @@ def _arm_clocks(*, game: Game, table: Table, round_: Round, state: Any, now: dat
         .values_list("status", flat=True)
         .first()
     )
-    if seat_status in (SeatStatus.LEAVING, SeatStatus.ABSENT):
+    assert game.turn_deadline is not None
+    if seat_status in (SeatStatus.LEAVING, SeatStatus.ABSENT) and game.turn_deadline > now:
         # Nobody is there to think: the server plays at once.
         game.turn_deadline = now
-    assert game.turn_deadline is not None
-    _enqueue("turn_clock", [game.pk, game.version], (game.turn_deadline - now).total_seconds())
+        new_turn = True
+    if new_turn:
+        _enqueue("turn_clock", [game.pk, game.turn_version], (game.turn_deadline - now).total_seconds())
 
 
 def rearm_clock_now_if_turn(*, game: Game, username: str) -> None:
@@ -308,7 +312,7 @@ def rearm_clock_now_if_turn(*, game: Game, username: str) -> None:
     if game.status == GameStatus.PLAYING and game.turn_player == username:
         game.turn_deadline = timezone.now()
         game.save(update_fields=["turn_deadline", "updated_at"])
-        _enqueue("turn_clock", [game.pk, game.version], 0)
+        _enqueue("turn_clock", [game.pk, game.turn_version], 0)
 
 
 # ---------------------------------------------------------------------------------------------- the move
@@ -457,18 +461,19 @@ def _server_play(
 
 
 def run_turn_clock(*, game_id: int, version: int) -> bool:
-    """The turn clock fired: if the game has not moved, the server plays the turn. True when it played."""
+    """The turn clock fired: if the turn armed at `version` is still running and its deadline has passed,
+    the server plays it. True when it played."""
     with transaction.atomic():
         locked = _lock_game(game_id)
         if locked is None:
             return False
         table, game = locked
-        if game.version != version or game.status != GameStatus.PLAYING or game.turn_deadline is None:
+        if game.turn_version != version or game.status != GameStatus.PLAYING or game.turn_deadline is None:
             return False
         now = timezone.now()
         remaining = (game.turn_deadline - now).total_seconds()
         if remaining > 0.05:
-            _enqueue("turn_clock", [game.pk, game.version], remaining)
+            _enqueue("turn_clock", [game.pk, game.turn_version], remaining)
             return False
         round_ = current_round(game)
         assert round_ is not None and game.state is not None
@@ -536,7 +541,7 @@ def sweep_clocks(*, grace_seconds: float | None = None) -> int:
 
     for game_id, version in Game.objects.filter(
         status=GameStatus.PLAYING, turn_deadline__lt=late
-    ).values_list("pk", "version"):
+    ).values_list("pk", "turn_version"):
         tasks.turn_clock.apply_async(args=(game_id, version))
         count += 1
     for game_id, version in Game.objects.filter(
