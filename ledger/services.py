@@ -459,6 +459,12 @@ def _post_locked(
         for account_id in ids:
             entry_params += [transfer.pk, account_id, spec.amounts[account_id], balances[account_id], created]
             update_params += [account_id, balances[account_id]]
-        cursor.execute(entries_sql, entry_params)
-        cursor.execute(update_sql, [*update_params, *ids])
+        if connection.vendor == "postgresql":
+            # One round trip fewer while the locks are held (a data-modifying CTE always runs).
+            cursor.execute(
+                f"WITH balances AS ({update_sql}) {entries_sql}", [*update_params, *ids, *entry_params]
+            )
+        else:
+            cursor.execute(update_sql, [*update_params, *ids])
+            cursor.execute(entries_sql, entry_params)
     return transfer, balances

@@ -9,15 +9,14 @@ What runs, all on 127.0.0.1 and all stopped at the end (also on failure):
   restarts inside a measurement, access log to a scratch file) on a free port, with settings
   `tests.benchmarks.bench_api_settings` (the test settings plus the floor's URL);
 - one Celery worker on a queue of its own: it starts the next round (RAMINO_NEXT_ROUND_DELAY_SECONDS=0) and
-  receives the turn clocks every move enqueues (turn_seconds=3600, so none fires during the run);
+  receives the turn clocks the moves arm (turn_seconds=3600, so none fires during the run);
 - client processes (--clients) with one thread per table, each thread on one keep-alive http.client
   connection, playing every seat of its table.
 
 Ring tables of rummy500 (--tables, seats cycling through --players) are set up through the services (users,
-tokens, wallets, tables, seats). Phases, each --duration seconds after a short warm-up:
+tokens, wallets, tables, seats). Phases, after a short warm-up, take turns in --repeat slices of --duration seconds each:
 - `floor`: every client thread POSTs to `/bench/floor/<row>/` (token auth, JSON in and out, one transaction
-  with one `SELECT ... FOR UPDATE` of the thread's own row and one INSERT). Run first and last; the ratio uses
-  their mean.
+  with one `SELECT ... FOR UPDATE` of the thread's own row and one INSERT).
 - `moves`: each thread plays its table with POSTs only, as a client following the event stream would: draw
   from the stock, discard the card drawn (learnt from the private part of the POST's answer). A game view is
   read only when a round starts or an answer is unexpected.
@@ -27,7 +26,7 @@ tokens, wallets, tables, seats). Phases, each --duration seconds after a short w
 Then an in-process cProfile of both client policies through Django's test client (same database, same
 settings, no gunicorn) with SQL queries counted per request, and a ledger reconciliation.
 
-Options: --tables 16 --players 2,3,4 --duration 30 --clients 2 --workers 5 --threads 4 --profile-moves 300
+Options: --tables 16 --players 2,3,4 --duration 10 --repeat 3 --clients 2 --workers 5 --threads 4 --profile-moves 300
 --keep --no-docs (do not update docs/performance.md).
 """
 
@@ -524,6 +523,26 @@ class PhaseResult:
         return values[min(len(values) - 1, int(q * len(values)))]
 
 
+def merge_results(parts: list[PhaseResult]) -> PhaseResult:
+    cpu: Counter[str] = Counter()
+    statuses: Counter[str] = Counter()
+    for part in parts:
+        cpu.update(part.cpu)
+        statuses.update(part.statuses)
+    return PhaseResult(
+        name=parts[0].name,
+        seconds=sum(p.seconds for p in parts),
+        moves=sum(p.moves for p in parts),
+        post_ms=[v for p in parts for v in p.post_ms],
+        get_ms=[v for p in parts for v in p.get_ms],
+        statuses=dict(statuses),
+        rounds=sum(p.rounds for p in parts),
+        resyncs=sum(p.resyncs for p in parts),
+        errors=[e for p in parts for e in p.errors][:8],
+        cpu=dict(cpu),
+    )
+
+
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -855,10 +874,32 @@ def _profiled(profile: cProfile.Profile) -> Iterator[None]:
         profile.disable()
 
 
-def profile_in_process(setup: dict[str, Any], moves: int) -> tuple[str, dict[str, float]]:
-    """cProfile of both policies through Django's test client; (report text, mean queries per request)."""
+def _top_costs(profile: cProfile.Profile, total: float, count: int = 9) -> list[str]:
+    """The project's functions (and the ORM's query execution as a whole) by share of the run's CPU."""
+    rows = []
+    entries: dict[tuple[str, int, str], tuple[Any, ...]] = getattr(pstats.Stats(profile), "stats", {})
+    for (filename, line, func), (_cc, _nc, _tt, cumulative, _callers) in entries.items():
+        rel = filename.replace(str(ROOT) + "/", "")
+        own = rel.startswith(("tournaments/", "ledger/", "config/"))
+        orm = filename.endswith("django/db/models/sql/compiler.py") and func == "execute_sql"
+        if (own and func not in ("post", "get", "<lambda>")) or orm or func == "apply_async":
+            if orm:
+                label = f"ORM query execution (`django/db/models/sql/compiler.py:{line} execute_sql`)"
+            else:
+                short = rel if own else "/".join(Path(filename).parts[-3:])
+                label = f"`{short}:{line} {func}`"
+            rows.append((cumulative, label))
+    rows.sort(reverse=True)
+    return [f"{label} {100 * cumulative / total:.0f}%" for cumulative, label in rows[:count]]
+
+
+def profile_in_process(setup: dict[str, Any], moves: int) -> tuple[str, dict[str, float], list[str]]:
+    """cProfile of both policies through Django's test client.
+
+    Returns the report text, the mean SQL queries per request, and summary lines for the docs."""
     report = io.StringIO()
     queries: dict[str, float] = {}
+    summary: list[str] = []
     for policy in ("post", "view"):
         # First without the profiler: wall and CPU per move of one request at a time in one process.
         plain = Tally()
@@ -875,6 +916,11 @@ def profile_in_process(setup: dict[str, Any], moves: int) -> tuple[str, dict[str
         ).run()
         wall = time.perf_counter() - began
         cpu = time.process_time() - cpu_began
+        summary.append(
+            f"- `{'moves' if policy == 'post' else 'moves+view'}` in one process, one request at a time, no "
+            f"profiler: {1000 * wall / max(1, plain.moves):.1f} ms wall and {1000 * cpu / max(1, plain.moves):.1f} "
+            f"ms CPU per move."
+        )
         report.write(
             f"\n### policy `{policy}`, no profiler: {plain.moves} moves, {1000 * wall / max(1, plain.moves):.1f} ms "
             f"wall and {1000 * cpu / max(1, plain.moves):.1f} ms CPU of this process per move (including its "
@@ -901,6 +947,12 @@ def profile_in_process(setup: dict[str, Any], moves: int) -> tuple[str, dict[str
         elapsed = time.perf_counter() - began
         cpu = time.process_time() - cpu_began
         posts = tally.statuses.get("POST 200", 0)
+        if policy == "post":
+            summary.append(
+                "- Top costs of `moves` (cProfile, CPU time, share of all CPU of the requests, nested): "
+                + "; ".join(_top_costs(profile, cpu))
+                + "."
+            )
         report.write(
             f"\n### policy `{policy}`: {tally.moves} moves in {elapsed:.2f} s wall, {cpu:.2f} s CPU of this "
             f"process under cProfile ({1000 * cpu / max(1, posts):.1f} ms CPU per move including its game "
@@ -932,7 +984,7 @@ def profile_in_process(setup: dict[str, Any], moves: int) -> tuple[str, dict[str
             lines = [line.replace(str(ROOT) + "/", "") for line in text.getvalue().splitlines()]
             start = next((i for i, line in enumerate(lines) if "ncalls" in line), 0)
             report.write(f"```\n# {title}\n" + "\n".join(lines[start:]).rstrip() + "\n```\n")
-    return report.getvalue(), queries
+    return report.getvalue(), queries, summary
 
 
 # ============================================================================================ reporting
@@ -943,7 +995,12 @@ def _fmt(value: float) -> str:
 
 
 def markdown(
-    results: list[PhaseResult], floor_rate: float, config: str, queries: dict[str, float], verdict: str
+    results: list[PhaseResult],
+    floor_rate: float,
+    config: str,
+    queries: dict[str, float],
+    summary: list[str],
+    verdict: str,
 ) -> str:
     lines = [
         "| phase | moves/s | x floor | POST p50 ms | POST p99 ms | GET view p50 / p99 ms | rounds | "
@@ -971,6 +1028,8 @@ def markdown(
             f"{k} {v:.1f}" for k, v in sorted(queries.items())
         )
         text += "\n"
+    if summary:
+        text += "\n" + "\n".join(summary) + "\n"
     return text + "\n" + verdict + "\n"
 
 
@@ -998,7 +1057,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--tables", type=int, default=16)
     parser.add_argument("--players", default="2,3,4", help="seats per table, cycled over the tables")
-    parser.add_argument("--duration", type=float, default=30.0, help="seconds per measured phase")
+    parser.add_argument("--duration", type=float, default=10.0, help="seconds per slice of a phase")
+    parser.add_argument("--repeat", type=int, default=3, help="slices per phase (the phases take turns)")
     parser.add_argument("--warmup", type=float, default=4.0)
     parser.add_argument("--clients", type=int, default=2, help="client processes (threads: one per table)")
     parser.add_argument("--workers", type=int, default=5, help="gunicorn worker processes")
@@ -1008,8 +1068,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     parser.add_argument("--no-docs", action="store_true", help="do not update docs/performance.md")
     args = parser.parse_args(argv)
-    if not 1 <= args.tables <= 64 or not 1 <= args.duration <= 600 or not 1 <= args.clients <= 16:
-        parser.error("--tables 1..64, --duration 1..600, --clients 1..16")
+    if not (
+        1 <= args.tables <= 64
+        and 1 <= args.duration <= 600
+        and 1 <= args.clients <= 16
+        and 1 <= args.repeat <= 20
+    ):
+        parser.error("--tables 1..64, --duration 1..600, --clients 1..16, --repeat 1..20")
     seat_counts = [int(p) for p in args.players.split(",")]
     if not all(2 <= n <= 4 for n in seat_counts):
         parser.error("--players: 2 to 4 seats per rummy500 table")
@@ -1034,6 +1099,7 @@ def main(argv: list[str] | None = None) -> int:
     results: list[PhaseResult] = []
     profile_text = ""
     queries: dict[str, float] = {}
+    summary: list[str] = []
     checks: list[str] = []
     ok_checks = True
     _recreate_database(admin_url, scratch)
@@ -1062,33 +1128,34 @@ def main(argv: list[str] | None = None) -> int:
                 groups=groups,
                 database=scratch,
             )
-        plan = [
-            ("floor (first)", "floor"),
-            ("moves", "moves"),
-            ("moves+view", "view"),
-            ("floor (last)", "floor"),
-        ]
-        for name, phase in plan:
-            result = run_phase(
-                name,
-                phase,
-                setups,
-                port=port,
-                duration=args.duration,
-                clients=args.clients,
-                groups=groups,
-                database=scratch,
-            )
-            results.append(result)
-            print(
-                f"{name:14s} {result.rate:7.0f} moves/s  p50 {result.pct(0.5):6.1f} ms  "
-                f"p99 {result.pct(0.99):6.1f} ms  {result.statuses}  rounds {result.rounds}",
-                flush=True,
-            )
-            for error in result.errors:
-                print(f"    {error}", flush=True)
+        # The phases take turns in short slices, so that a change in the machine's other load falls on all of
+        # them alike; each phase's slices are then added up.
+        plan = [("floor", "floor"), ("moves", "moves"), ("moves+view", "view")]
+        slices: dict[str, list[PhaseResult]] = {name: [] for name, _ in plan}
+        for repeat in range(args.repeat):
+            for name, phase in plan:
+                part = run_phase(
+                    name,
+                    phase,
+                    setups,
+                    port=port,
+                    duration=args.duration,
+                    clients=args.clients,
+                    groups=groups,
+                    database=scratch,
+                )
+                slices[name].append(part)
+                print(
+                    f"{repeat + 1}/{args.repeat} {name:11s} {part.rate:6.0f} moves/s  p50 {part.pct(0.5):6.1f} ms  "
+                    f"p99 {part.pct(0.99):6.1f} ms  {part.statuses}  rounds {part.rounds}  "
+                    f"other CPU {part.cpu['other']:.0f} s",
+                    flush=True,
+                )
+                for error in part.errors:
+                    print(f"    {error}", flush=True)
+        results = [merge_results(parts) for parts in slices.values()]
         if args.profile_moves:
-            profile_text, queries = profile_in_process(setups[0], args.profile_moves)
+            profile_text, queries, summary = profile_in_process(setups[0], args.profile_moves)
             connection.close()
 
         from ledger.selectors import reconcile
@@ -1119,29 +1186,34 @@ def main(argv: list[str] | None = None) -> int:
             path.unlink()
         workdir.rmdir()
 
-    floors = [r.rate for r in results if r.name.startswith("floor")]
-    floor_rate = sum(floors) / len(floors)
+    floor_rate = next(r for r in results if r.name == "floor").rate
     moves = next(r for r in results if r.name == "moves")
     ratio = moves.rate / floor_rate
     met = ratio >= GOAL_RATIO and moves.rate >= GOAL_RATE and moves.pct(0.99) <= GOAL_P99_MS
     verdict = (
         f"Goals for `moves` (≥ {GOAL_RATIO}x the floor, ≥ {GOAL_RATE:.0f} moves/s, POST p99 ≤ {GOAL_P99_MS:.0f} ms): "
-        f"{'met' if met else 'NOT met'} (ratio {ratio:.2f} against the floors' mean {floor_rate:,.0f}/s). "
+        f"{'met' if met else 'NOT met'} (ratio {ratio:.2f} against the floor's {floor_rate:,.0f}/s). "
         + " ".join(checks)
     )
     config = (
+        "Phases: `floor` is a bare DRF endpoint (same gunicorn, middleware, token auth and JSON) whose transaction "
+        "locks one row with `SELECT ... FOR UPDATE` and inserts one row; `moves` plays the tables with "
+        "`POST /games/{id}/moves/` only (draw from the stock, discard the card drawn; the client follows the game "
+        "from the answers' events); `moves+view` reads `GET /games/{id}/` before every move and picks from its "
+        "`legal_moves`. Latencies are client-side, per request; moves/s counts moves answered 200.\n\n"
         f"Configuration: {os.cpu_count()} cores; {args.tables} rummy500 ring tables with "
         f"{'/'.join(str(n) for n in seat_counts)} seats cycled ({args.tables} concurrent client threads in "
         f"{args.clients} processes, one keep-alive connection each); gunicorn deploy/gunicorn.conf.py with "
         f"{args.workers} gthread workers x {args.threads} threads, max_requests off, database connections kept for the run, access log to a file; "
         f"one Celery worker (prefork, concurrency {args.celery_concurrency}) starting rounds "
-        f"(next-round delay 0) and receiving a turn clock per move; PostgreSQL and Redis on the same machine; "
-        f"{args.duration:.0f} s per phase. CPU columns: seconds used during the phase by gunicorn's processes, the "
+        f"(next-round delay 0) and receiving the turn clocks the moves arm; PostgreSQL and Redis on the same machine; "
+        f"each phase measured in {args.repeat} slices of {args.duration:.0f} s, the phases taking turns "
+        f"(floor, moves, moves+view, floor, ...). CPU columns: seconds used during the phase by gunicorn's processes, the "
         f"PostgreSQL backends of the scratch database, the Celery worker, the client processes, and everything "
-        f"else on the machine (other jobs, Redis; {os.cpu_count()} cores x {args.duration:.0f} s are available). "
+        f"else on the machine (other jobs, Redis; {os.cpu_count()} cores x {args.repeat * args.duration:.0f} s are available per phase). "
         f"Server CPU per move: (gunicorn + PostgreSQL) / moves, including any game view reads."
     )
-    table = markdown(results, floor_rate, config, queries, verdict)
+    table = markdown(results, floor_rate, config, queries, summary, verdict)
     print()
     print(table)
     if profile_text:

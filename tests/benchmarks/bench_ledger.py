@@ -184,17 +184,16 @@ def _raw_worker(
                     new_balances[account_id] = new_balance
                 ids = sorted(legs)
                 cur.execute(
-                    """INSERT INTO ledger_entry (transfer_id, account_id, amount, balance_after, created_at)
+                    """WITH balances AS (
+                           UPDATE ledger_account SET balance = CASE id WHEN %s THEN %s::bigint ELSE %s::bigint END
+                           WHERE id IN (%s, %s))
+                       INSERT INTO ledger_entry (transfer_id, account_id, amount, balance_after, created_at)
                        VALUES (%s, %s, %s, %s, to_timestamp(%s)), (%s, %s, %s, %s, to_timestamp(%s))""",
                     [
+                        *(ids[0], new_balances[ids[0]], new_balances[ids[1]], ids[0], ids[1]),
                         *(transfer_id, ids[0], legs[ids[0]], new_balances[ids[0]], now),
                         *(transfer_id, ids[1], legs[ids[1]], new_balances[ids[1]], now),
                     ],
-                )
-                cur.execute(
-                    "UPDATE ledger_account SET balance = CASE id WHEN %s THEN %s::bigint ELSE %s::bigint END"
-                    " WHERE id IN (%s, %s)",
-                    [ids[0], new_balances[ids[0]], new_balances[ids[1]], ids[0], ids[1]],
                 )
         out.put(time.perf_counter() - began)
 

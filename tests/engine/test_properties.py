@@ -197,9 +197,10 @@ def test_random_playouts(name: str, n: int, data: st.DataObject, deal_seed: int,
         snapshot = state_to_dict(s)
         if s.phase == "play" and (s.must_use is not None or s.jokers_to_meld) and rng.random() < 0.5:
             check_complete(s, player, moves)
-        # the legal moves are all accepted: every one at some steps, a sample at the others
+        # the legal moves are all accepted, and in canonical form (the log records exactly the move):
+        # every one at some steps, a sample at the others
         for m in moves if rng.random() < 0.15 else rng.sample(moves, min(len(moves), 4)):
-            apply_move(s, player, m)
+            assert json.loads(apply_move(s, player, m).log[-1][1]) == m
         # junk: refused with IllegalMove and no change, or accepted as a listed legal move
         for _ in range(3):
             junk = random_junk(rng)

@@ -98,7 +98,11 @@ def parse_card(value: object, *, allow_placed_joker: bool = False) -> str:
     if text.startswith(JOKER_PREFIX):
         if not allow_placed_joker:
             raise CardError(f"'{value}': a joker is written 'JK' here.", "card.malformed")
-        return JOKER_PREFIX + parse_card(text[3:])
+        stands_for = parse_card(text[3:])
+        if stands_for == JOKER:
+            # a placed joker stands for a natural card; "JK:JK" would read as a suit-less card
+            raise CardError(f"'{value}': a joker stands for a natural card, e.g. 'JK:7H'.", "card.malformed")
+        return JOKER_PREFIX + stands_for
     if text.startswith("10"):
         text = "T" + text[2:]
     if text in _NATURAL_SET:

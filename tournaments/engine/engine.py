@@ -63,13 +63,22 @@ _FEASIBILITY_DEPTH = 3
 
 
 def deal_commitment(deck: Sequence[str], salt: str) -> str:
-    """SHA-256 (hex) of ``salt`` + ``"|"`` + the deck codes joined by ``","`` (top first)."""
+    """Lower-case hex SHA-256 of the UTF-8 text ``salt + "|" + ",".join(deck)`` (deck top first).
+
+    docs/rules.md states this formula so that a client can check a revealed deal on its own.
+    """
     return hashlib.sha256(f"{salt}|{','.join(deck)}".encode()).hexdigest()
 
 
 def verify_deal(commitment: str, deck: Sequence[str], salt: str) -> bool:
-    """True when ``deck`` (top first) and ``salt`` are those the round committed to."""
-    return secrets.compare_digest(commitment, deal_commitment(list(deck), salt))
+    """True when ``deck`` (top first) and ``salt`` are those the round committed to; False for junk."""
+    if not isinstance(commitment, str) or not isinstance(salt, str):
+        return False
+    cards = list(deck)
+    if not all(isinstance(c, str) for c in cards):
+        return False
+    expected = deal_commitment(cards, salt)
+    return secrets.compare_digest(commitment.encode("utf-8"), expected.encode("ascii"))
 
 
 def full_deck(rules: Ruleset, n_players: int) -> tuple[str, ...]:
@@ -462,10 +471,13 @@ def _could_join(meld: Sequence[str], card: str, held: set[str], jokers: int) -> 
 
 
 def _pile_draw_ok(state: RoundState, index: int) -> bool:
-    if not _draw_obligation(state, index):
-        return True
+    """Whether drawing pile card ``index`` leaves a turn that can be completed (RULES §1)."""
     chosen = state.discard[index]
     hand = _add(state.hands[state.turn], state.discard[index:])
+    if not _draw_obligation(state, index):
+        # a kept top card is never discardable this turn: a hand holding only copies of it (a lone
+        # joker taking a joker) could end the turn neither by a discard nor by a placement
+        return _feasible(_Turn(hand, state.melds, None, (chosen,), 0), state.rules)
     if not _could_use(hand, state.melds, chosen):
         return False
     return _feasible(_Turn(hand, state.melds, chosen, (chosen,), 0), state.rules)
@@ -496,13 +508,19 @@ def _draw(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, dict[
         raise IllegalMove("move.malformed", "source must be 'stock' or 'discard'.")
     i = _pile_index(state.discard, move.get("card"), move.get("index"), "draw")
     chosen = state.discard[i]
+    must = chosen if _draw_obligation(state, i) else None
     if not _pile_draw_ok(state, i):
+        if must is None:
+            raise IllegalMove(
+                "turn.cannot_complete",
+                f"After taking {chosen} the turn could not be completed: it may not be discarded this turn"
+                " and no other card could be.",
+            )
         raise IllegalMove(
             "draw.discard_card_must_be_used",
             f"{chosen} may be taken only if it can be melded, laid off or swapped this turn"
             " with a card left to discard.",
         )
-    must = chosen if _draw_obligation(state, i) else None
     new = _set_hand(state, state.turn, _add(hand, state.discard[i:]))
     return (
         replace(
@@ -628,6 +646,8 @@ def _lay_off(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, di
         raise IllegalMove(exc.code, exc.message) from None
     player = state.players[state.turn]
     placed = _new_cards(old.cards, cards)
+    if not placed:
+        raise IllegalMove("layoff.invalid", "A lay-off adds at least one card to the meld.")
     hand = _take_from_hand(state, placed)
     melds = list(state.melds)
     melds[i] = Meld(old.id, old.owner, cards, _placers_after(old, cards, player))

@@ -239,6 +239,8 @@ def lay_off(meld: Sequence[str], added: Sequence[str], rules: MeldRules) -> tupl
     """
     if not added:
         raise MeldError("move.malformed", "A lay-off needs at least one card.")
+    if any(c != JOKER and not is_natural(natural_of(c)) for c in added):
+        raise MeldError("move.malformed", f"Not a card in the lay-off: {' '.join(added)}.")
     kind = meld_kind(meld)
     bare = sum(1 for c in added if c == JOKER)
     fixed = list(meld) + [c for c in added if c != JOKER]

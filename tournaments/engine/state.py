@@ -52,7 +52,16 @@ class Claims:
 
 
 def _ro(d: Mapping[str, Any]) -> Mapping[str, Any]:
-    return MappingProxyType(dict(d))
+    """A read-only copy, nested values included: a finished state stays an immutable value."""
+    return MappingProxyType({k: _freeze(v) for k, v in d.items()})
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return _ro(value)
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    return value
 
 
 @dataclass(frozen=True)

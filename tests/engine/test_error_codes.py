@@ -1,0 +1,125 @@
+"""Every IllegalMove code the engine can raise, each provoked by a scenario (docs/rules.md lists them).
+
+A refused move must leave the state exactly as it was (``illegal`` compares full snapshots).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from tournaments.engine import Ruleset, apply_move, new_round
+from tournaments.engine.state import RoundState
+
+from .stacking import END, PASS, STOCK, call, disc, illegal, lay, meld, pile, play, swap
+from .test_architecture import ROOT, _raised_codes
+from .test_round import _claims_setup, _deep_setup, _last_card_setup, _out_scenario, _swap_setup
+
+R500 = Ruleset.preset("rummy500")
+HOUSE = Ruleset.preset("rummy500_household")
+
+Case = Callable[[], tuple[RoundState, str, Any]]
+
+
+def _drawn() -> RoundState:
+    return apply_move(_deep_setup(), "ann", STOCK)
+
+
+def _empty_stock() -> RoundState:
+    return replace(new_round(HOUSE, ["ann", "bob", "cid"], dealer=2, seed=5), stock=())
+
+
+def _twin_pile() -> RoundState:
+    return replace(
+        new_round(HOUSE, [f"p{i}" for i in range(5)], dealer=4, seed=3), discard=("7H", "2C", "7H")
+    )
+
+
+CASES: dict[str, Case] = {
+    "move.malformed": lambda: (_deep_setup(), "ann", {"type": "draw", "source": "hat"}),
+    "move.unknown_type": lambda: (_deep_setup(), "ann", {"type": "fly"}),
+    "card.malformed": lambda: (_deep_setup(), "ann", {"type": "draw", "source": "discard", "card": 7}),
+    "card.unknown": lambda: (_deep_setup(), "ann", {"type": "draw", "source": "discard", "card": "ZZ"}),
+    "round.over": lambda: (_out_scenario(R500), "bob", STOCK),
+    "turn.unknown_player": lambda: (_deep_setup(), "zed", STOCK),
+    "turn.not_your_turn": lambda: (_deep_setup(), "bob", STOCK),
+    "turn.draw_first": lambda: (_deep_setup(), "ann", disc("9S")),
+    "turn.already_drawn": lambda: (_drawn(), "ann", STOCK),
+    "turn.cannot_complete": lambda: (
+        replace(_deep_setup(), hands=(("JK",), _deep_setup().hands[1]), discard=("7H", "JK")),
+        "ann",
+        pile("JK"),
+    ),
+    "draw.stock_empty": lambda: (_empty_stock(), "ann", STOCK),
+    "draw.pile_empty": lambda: (replace(_deep_setup(), discard=()), "ann", pile("7H")),
+    "draw.card_not_in_pile": lambda: (_deep_setup(), "ann", pile("9C")),
+    "draw.index_mismatch": lambda: (_deep_setup(), "ann", pile("7H", 1)),
+    "draw.index_required": lambda: (_twin_pile(), "p0", pile("7H")),
+    "draw.discard_card_must_be_used": lambda: (
+        play(_deep_setup(), ("ann", STOCK), ("ann", disc("9S"))),
+        "bob",
+        pile("7H", 0),
+    ),
+    "meld.too_short": lambda: (_drawn(), "ann", meld("5H", "6H")),
+    "meld.too_few_natural": lambda: (_drawn(), "ann", meld("5H", "JK", "JK")),
+    "meld.invalid": lambda: (_drawn(), "ann", meld("5H", "6H", "8S")),
+    "meld.ambiguous_joker": lambda: (_drawn(), "ann", meld("JK", "5H", "6H")),
+    "layoff.unknown_meld": lambda: (_drawn(), "ann", lay("m9", "8H")),
+    "layoff.invalid": lambda: (_swap_setup(), "bob", lay("m1", "6H")),
+    "hand.missing_card": lambda: (_drawn(), "ann", disc("AH")),
+    "play.final_discard_required": lambda: (_last_card_setup(), "ann", lay("m2", "QC")),
+    "swap.not_allowed": lambda: (_swap_setup(joker_swap=False), "bob", swap("m1", "6H")),
+    "swap.unknown_meld": lambda: (_swap_setup(), "bob", swap("m9", "6H")),
+    "swap.no_such_joker": lambda: (_swap_setup(), "bob", swap("m1", "5H")),
+    "discard.chosen_card": lambda: (apply_move(_deep_setup(), "ann", pile("3D")), "ann", disc("3D")),
+    "discard.retrieved_joker": lambda: (
+        apply_move(_swap_setup(), "bob", swap("m1", "6H")),
+        "bob",
+        disc("JK"),
+    ),
+    "discard.chosen_card_unused": lambda: (apply_move(_deep_setup(), "ann", pile("7H")), "ann", disc("9S")),
+    "discard.joker_not_melded": lambda: (
+        apply_move(_swap_setup(swapped_joker_must_be_melded=True), "bob", swap("m1", "6H")),
+        "bob",
+        disc("4D"),
+    ),
+    "end_round.not_allowed": lambda: (new_round(HOUSE, ["ann", "bob", "cid"], dealer=2, seed=5), "ann", END),
+    "claims.window_open": lambda: (_claims_setup(), "bob", STOCK),
+    "claims.no_window": lambda: (_deep_setup(), "ann", PASS),
+    "claims.not_eligible": lambda: (_claims_setup(), "ann", PASS),
+    "claims.already_acted": lambda: (apply_move(_claims_setup(), "cid", PASS), "cid", PASS),
+    "claims.card_not_in_pile": lambda: (_claims_setup(), "bob", call("KC", 0, "m1") | {"index": None}),
+    "claims.index_mismatch": lambda: (_claims_setup(), "bob", call("8H", 0, "m1")),
+    "claims.index_required": lambda: (
+        replace(_claims_setup(), discard=("8H", "5D", "8H")),
+        "bob",
+        {"type": "call_rummy", "card": "8H", "meld": "m1"},
+    ),
+    "claims.not_top_card": lambda: (_claims_setup(), "bob", call("5D", 0, "m1")),
+    "claims.joker": lambda: (replace(_claims_setup(), discard=("5D", "JK")), "bob", call("JK", 1, "m1")),
+    "claims.unknown_meld": lambda: (_claims_setup(), "bob", call("8H", 1, "m7")),
+    "claims.invalid_call": lambda: (
+        replace(_claims_setup(), discard=("5D", "9C")),
+        "bob",
+        call("9C", 1, "m1"),
+    ),
+}
+
+
+@pytest.mark.parametrize("code", sorted(CASES))
+def test_each_code_is_raised_by_its_rule_and_changes_nothing(code: str) -> None:
+    state, player, move = CASES[code]()
+    err = illegal(state, player, move, code)
+    assert err.message and err.http_status == (400 if code.split(".")[0] in ("move", "card") else 422)
+
+
+def test_every_code_in_the_engine_has_a_case_and_the_docs_list_no_other():
+    raised = {c for c in _raised_codes() if not c.startswith("ruleset.")}
+    assert raised == set(CASES)
+    doc = (ROOT / "docs" / "rules.md").read_text()
+    table = doc[doc.index("## Error codes") : doc.index("## Settlement")]
+    documented = {line.split("`")[1] for line in table.splitlines() if line.startswith("| `")}
+    assert documented == raised
