@@ -43,6 +43,8 @@ class Result:
     postings: int
     service_rate: float
     floor_rate: float
+    service_cpu_ms: float
+    floor_cpu_ms: float
 
     @property
     def ratio(self) -> float:
@@ -112,7 +114,10 @@ def _plan(
 
 
 def _service_worker(
-    plan: list[tuple[int, int, int]], tag: str, start: mp.synchronize.Event, out: mp.Queue[float]
+    plan: list[tuple[int, int, int]],
+    tag: str,
+    start: mp.synchronize.Event,
+    out: mp.Queue[tuple[float, float]],
 ) -> None:
     from django.db import connection
 
@@ -122,7 +127,7 @@ def _service_worker(
     connection.close()  # never share the parent's connection
     accounts = {a.pk: a for a in Account.objects.all()}
     start.wait()
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     for n, (source, destination, amount) in enumerate(plan):
         services.move_chips(
             source=accounts[source],
@@ -131,7 +136,7 @@ def _service_worker(
             kind="transfer",
             idempotency_key=f"{tag}:{n}",
         )
-    out.put(time.perf_counter() - began)
+    out.put((time.perf_counter() - began, time.process_time() - cpu))
     connection.close()
 
 
@@ -150,12 +155,16 @@ def _fingerprint(kind: str, legs: list[tuple[int, int]]) -> str:
 
 
 def _raw_worker(
-    url: str, plan: list[tuple[int, int, int]], tag: str, start: mp.synchronize.Event, out: mp.Queue[float]
+    url: str,
+    plan: list[tuple[int, int, int]],
+    tag: str,
+    start: mp.synchronize.Event,
+    out: mp.Queue[tuple[float, float]],
 ) -> None:
     negative_ok = {"house_cashier", "tournament_mint"}
     with psycopg.connect(url) as conn:
         start.wait()
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.process_time()
         for n, (source, destination, amount) in enumerate(plan):
             key = f"{tag}:{n}"
             legs = {source: -amount, destination: amount}
@@ -195,13 +204,14 @@ def _raw_worker(
                         *(transfer_id, ids[1], legs[ids[1]], new_balances[ids[1]], now),
                     ],
                 )
-        out.put(time.perf_counter() - began)
+        out.put((time.perf_counter() - began, time.process_time() - cpu))
 
 
-def _measure(target: str, url: str, plans: list[list[tuple[int, int, int]]], tag: str) -> float:
+def _measure(target: str, url: str, plans: list[list[tuple[int, int, int]]], tag: str) -> tuple[float, float]:
+    """(postings per second over all workers, client CPU milliseconds per posting)."""
     ctx = mp.get_context("fork")
     start = ctx.Event()
-    out: mp.Queue[float] = ctx.Queue()
+    out: mp.Queue[tuple[float, float]] = ctx.Queue()
     procs = []
     for i, plan in enumerate(plans):
         worker_tag = f"{tag}:{i}"
@@ -214,14 +224,14 @@ def _measure(target: str, url: str, plans: list[list[tuple[int, int, int]]], tag
     time.sleep(1.0)  # let every worker connect and warm up before the start signal
     wall_start = time.perf_counter()
     start.set()
-    for _ in procs:
-        out.get(timeout=600)
+    cpu = sum(out.get(timeout=600)[1] for _ in procs)
     wall = time.perf_counter() - wall_start
     for proc in procs:
         proc.join(timeout=60)
         if proc.exitcode != 0:
             raise RuntimeError(f"a {target} worker failed (exit code {proc.exitcode})")
-    return sum(len(p) for p in plans) / wall
+    postings = sum(len(p) for p in plans)
+    return postings / wall, 1000 * cpu / postings
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -264,6 +274,7 @@ def main(argv: list[str] | None = None) -> int:
         for workers in [int(w) for w in args.workers.split(",")]:
             for scenario in ("uniform", "hot"):
                 samples: dict[str, list[float]] = {"floor": [], "service": []}
+                cpu_ms: dict[str, list[float]] = {"floor": [], "service": []}
                 for round_number in range(args.rounds):
                     # Alternate the order so neither side always runs on a warmer (or busier) machine.
                     order = ("floor", "service") if round_number % 2 == 0 else ("service", "floor")
@@ -273,12 +284,21 @@ def main(argv: list[str] | None = None) -> int:
                             for i in range(workers)
                         ]
                         tag = f"{target}:{scenario}:{workers}:{uuid.uuid4().hex[:6]}"
-                        samples[target].append(_measure(target, url, plans, tag))
+                        rate, cpu = _measure(target, url, plans, tag)
+                        samples[target].append(rate)
+                        cpu_ms[target].append(cpu)
                 service, floor = statistics.median(samples["service"]), statistics.median(samples["floor"])
-                results.append(Result(scenario, workers, args.postings * workers, service, floor))
+                cpu_service, cpu_floor = (
+                    statistics.median(cpu_ms["service"]),
+                    statistics.median(cpu_ms["floor"]),
+                )
+                results.append(
+                    Result(scenario, workers, args.postings * workers, service, floor, cpu_service, cpu_floor)
+                )
                 print(
                     f"{scenario:8s} workers={workers}  service {service:7.0f}/s  floor {floor:7.0f}/s  "
-                    f"ratio {service / floor:.2f}   (service {_fmt(samples['service'])}; floor {_fmt(samples['floor'])})",
+                    f"ratio {service / floor:.2f}  cpu ms {cpu_service:.2f}/{cpu_floor:.2f}   "
+                    f"(service {_fmt(samples['service'])}; floor {_fmt(samples['floor'])})",
                     flush=True,
                 )
         from ledger.selectors import reconcile
@@ -291,10 +311,16 @@ def main(argv: list[str] | None = None) -> int:
             _recreate_database(admin_url, scratch, create=False)
 
     print()
-    print("| scenario | workers | service postings/s | raw SQL floor postings/s | ratio |")
-    print("|---|---|---|---|---|")
+    print(
+        "| scenario | workers | service postings/s | raw SQL floor postings/s | ratio "
+        "| client CPU ms/posting: service | floor |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for r in results:
-        print(f"| {r.scenario} | {r.workers} | {r.service_rate:,.0f} | {r.floor_rate:,.0f} | {r.ratio:.2f} |")
+        print(
+            f"| {r.scenario} | {r.workers} | {r.service_rate:,.0f} | {r.floor_rate:,.0f} | {r.ratio:.2f} "
+            f"| {r.service_cpu_ms:.2f} | {r.floor_cpu_ms:.2f} |"
+        )
     ratio_ok = all(r.ratio >= GOAL_RATIO for r in results)
     hot_ok = max((r.service_rate for r in results if r.scenario == "hot"), default=0) >= GOAL_HOT
     print(

@@ -75,3 +75,16 @@ def test_no_dynamic_error_codes():
                     f"{path.name}:{node.lineno} builds a code"
                 )
                 assert not isinstance(first, ast.JoinedStr)
+
+
+def test_the_rule_map_in_the_docs_names_existing_tests():
+    doc = (ROOT / "docs" / "rules.md").read_text()
+    section = doc[doc.index("## Rule → test map") : doc.index("## Error codes")]
+    named = re.findall(r"`(test_\w+\.py)::(test_\w+)`", section)
+    assert len(named) > 60
+    defined: dict[str, set[str]] = {}
+    for filename in {f for f, _ in named}:
+        tree = ast.parse((ROOT / "tests" / "engine" / filename).read_text())
+        defined[filename] = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    for filename, test in named:
+        assert test in defined[filename], f"docs/rules.md names {filename}::{test}, which does not exist"

@@ -20,6 +20,7 @@ from tournaments.engine.melds import (
     card_values,
     enumerate_lay_offs,
     enumerate_melds,
+    is_valid_meld,
     is_valid_run,
     is_valid_set,
     lay_off,
@@ -222,3 +223,59 @@ def test_full_thirteen_card_runs_have_one_reading():
     hand = [f"{r}S" for r in "A23456789TJQK"]
     thirteen = [m for m in enumerate_melds(hand, CORNER) if len(m) == 13]
     assert thirteen == [read_meld(hand, CORNER)]
+
+
+def _brute_lay_offs(
+    hand: list[str], meld: tuple[str, ...], rules: MeldOptions
+) -> set[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Every lay-off from any sub-multiset of hand, every joker reading tried (brute force)."""
+    from itertools import combinations, product
+
+    from tournaments.engine.cards import NATURAL_CARDS
+
+    out: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    for k in range(1, len(hand) + 1):
+        for combo in combinations(range(len(hand)), k):
+            cards = [hand[i] for i in combo]
+            nat = [c for c in cards if c != "JK"]
+            for reading in product(NATURAL_CARDS, repeat=cards.count("JK")):
+                try:
+                    new = lay_off(meld, nat + ["JK:" + r for r in reading], rules)
+                except MeldError:
+                    continue
+                added = list(new)
+                for c in meld:
+                    added.remove(c)
+                out.add((tuple(added), new))
+    return out
+
+
+def test_enumerate_lay_offs_matches_brute_force():
+    """legal_moves lists lay-offs from this enumeration: it must find every one, each once."""
+    import random
+
+    from tournaments.engine.cards import NATURAL_CARDS
+
+    rng = random.Random(1)
+    melds = [
+        ("5H", "6H", "7H"),
+        ("AH", "2H", "3H"),
+        ("QH", "KH", "AH"),
+        ("QS", "QH", "JK:QD"),
+        ("5H", "JK:6H", "7H"),
+        ("KH", "AH", "2H"),
+        ("2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH"),
+        ("QS", "QH", "QD"),
+    ]
+    pool = [c for c in NATURAL_CARDS if c[1] == "H" or c[0] == "Q"] + ["JK", "JK"]
+    checked = 0
+    for _ in range(120):
+        meld, rules = rng.choice(melds), rng.choice([HIGH, LOW, CORNER])
+        if not is_valid_meld(meld, rules):
+            continue
+        hand = rng.sample(pool, rng.randint(1, 5))
+        got = enumerate_lay_offs(hand, meld, rules)
+        assert len(got) == len(set(got)), (meld, hand)
+        assert set(got) == _brute_lay_offs(hand, meld, rules), (meld, rules, hand)
+        checked += 1
+    assert checked > 80

@@ -134,6 +134,8 @@ MOVE = st.one_of(
 
 def check(state: RoundState, player: Any, move: Any) -> None:
     before = state_to_dict(state)
+    listed = legal_moves(state, player)  # never raises, whoever asks
+    assert isinstance(listed, list) and (listed == [] or player in state.may_act)
     try:
         after = apply_move(state, player, move)
     except IllegalMove as exc:

@@ -30,6 +30,7 @@ from tournaments.engine import (
     state_to_dict,
 )
 from tournaments.engine.cards import NATURAL_CARDS, hand_value, is_joker
+from tournaments.engine.engine import _add, _draw_obligation, _feasible, _pile_draw_ok, _Turn
 from tournaments.engine.melds import card_values, enumerate_lay_offs, enumerate_melds
 from tournaments.engine.state import RoundState
 
@@ -142,6 +143,16 @@ def check_result(s: RoundState) -> None:
     assert r.game_points == r.scores
 
 
+def check_pile_draws(s: RoundState) -> None:
+    """The cheap pre-filter of a pile draw never refuses a draw the full search would accept."""
+    hand = s.hands[s.turn]
+    for i, chosen in enumerate(s.discard):
+        after = _add(hand, s.discard[i:])
+        must = chosen if _draw_obligation(s, i) else None
+        exact = _feasible(_Turn(after, s.melds, must, (chosen,), 0), s.rules)
+        assert _pile_draw_ok(s, i) == exact, (chosen, i)
+
+
 def check_complete(s: RoundState, player: str, moves: list[dict[str, Any]]) -> None:
     """With an obligation pending, a placement is listed exactly when apply_move accepts it."""
     hand = s.hand_of(player)
@@ -197,6 +208,8 @@ def test_random_playouts(name: str, n: int, data: st.DataObject, deal_seed: int,
         snapshot = state_to_dict(s)
         if s.phase == "play" and (s.must_use is not None or s.jokers_to_meld) and rng.random() < 0.5:
             check_complete(s, player, moves)
+        if s.phase == "draw" and rng.random() < 0.2:
+            check_pile_draws(s)
         # the legal moves are all accepted, and in canonical form (the log records exactly the move):
         # every one at some steps, a sample at the others
         for m in moves if rng.random() < 0.15 else rng.sample(moves, min(len(moves), 4)):

@@ -83,7 +83,7 @@ class Result:
         return {
             "scores": dict(self.scores),
             "game_points": dict(self.game_points),
-            "bonuses": [dict(b) for b in self.bonuses],
+            "bonuses": [_plain(b) for b in self.bonuses],
             "details": _plain(self.details),
             "redeal": self.redeal,
             "deck": list(self.deck),
