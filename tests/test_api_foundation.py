@@ -79,7 +79,8 @@ def test_health_and_ready() -> None:
 def test_ready_reports_a_dead_broker(monkeypatch: pytest.MonkeyPatch) -> None:
     # Celery lets CELERY_BROKER_URL in the environment override the app's own broker argument.
     monkeypatch.delenv("CELERY_BROKER_URL", raising=False)
-    dead_broker = Celery("dead-broker", broker="redis://127.0.0.1:1/0")
+    # set_as_current=False: otherwise every shared_task of the rest of the session would publish through it.
+    dead_broker = Celery("dead-broker", broker="redis://127.0.0.1:1/0", set_as_current=False)
     monkeypatch.setattr(health, "celery_app", dead_broker)
     response = APIClient().get("/ready/")
     assert response.status_code == 503

@@ -112,9 +112,16 @@ def _add_event(
     game: Game, round_: Round | None, kind: str, public: dict[str, Any], private: dict[str, Any] | None = None
 ) -> GameEvent:
     game.version += 1
-    return GameEvent.objects.create(
+    event = GameEvent.objects.create(
         game=game, version=game.version, round=round_, kind=kind, public=public, private=private or {}
     )
+    # Kept on the instance for this transaction's answer (saves reading them back).
+    game.__dict__.setdefault("_written_events", []).append(event)
+    return event
+
+
+def _written_events(game: Game) -> list[GameEvent]:
+    return list(game.__dict__.get("_written_events", []))
 
 
 def event_for(event: GameEvent, username: str | None) -> dict[str, Any]:
@@ -293,12 +300,15 @@ def _arm_clocks(*, game: Game, table: Table, round_: Round, state: Any, now: dat
         game.turn_version = game.version
         bank = float(round_.time_bank.get(player, clocks.time_bank_seconds))
         game.turn_deadline = now + timedelta(seconds=clocks.turn_seconds + bank)
+    assert game.turn_deadline is not None
+    # (A seat that turns `leaving` mid-turn is re-armed by leave() itself: only a new turn needs the look-up.)
     seat_status = (
         Seat.objects.filter(table=table, player__username=player, status__in=SEATED_STATUSES)
         .values_list("status", flat=True)
         .first()
+        if new_turn
+        else None
     )
-    assert game.turn_deadline is not None
     if seat_status in (SeatStatus.LEAVING, SeatStatus.ABSENT) and game.turn_deadline > now:
         # Nobody is there to think: the server plays at once.
         game.turn_deadline = now
@@ -369,11 +379,10 @@ def submit_move(
     username = user.get_username()
     fingerprint = request_fingerprint({"move": move, "expected_version": expected_version})
     with transaction.atomic():
-        game = Game.objects.select_related("table").filter(pk=game_id).first()
-        if game is None:
+        locked = _lock_game(game_id)
+        if locked is None:
             raise NotFound("No such game.", code="game.not_found")
-        table = Table.objects.select_for_update().get(pk=game.table_id)
-        game = Game.objects.select_for_update().get(pk=game_id)
+        table, game = locked
         seated = Seat.objects.filter(table=table, player=user, status__in=SEATED_STATUSES).first()
         if table.private and seated is None:
             raise NotFound("No such game.", code="game.not_found")
@@ -406,7 +415,8 @@ def submit_move(
             seated.save(update_fields=["timeouts_in_row"])
         now = timezone.now()
         _settle_state(game=game, table=table, round_=round_, state=new_state, now=now)
-        events = GameEvent.objects.filter(game=game, version__gt=expected_version).order_by("version")
+        # The version was `expected_version` under the lock: the events after it are the ones just written.
+        events = _written_events(game)
         response = {"version": game.version, "events": [event_for(e, username) for e in events]}
         MoveLog.objects.create(
             round=round_,
@@ -427,12 +437,12 @@ def submit_move(
 
 
 def _lock_game(game_id: int) -> tuple[Table, Game] | None:
-    table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).first()
-    if table_id is None:
+    """Lock the game row (one query, its table read along). Every change to a table's seats holds this
+    lock too (sit and leave take the table's and then the game's), so play needs no other."""
+    game = Game.objects.select_for_update(of=("self",)).select_related("table").filter(pk=game_id).first()
+    if game is None:
         return None
-    table = Table.objects.select_for_update().get(pk=table_id)
-    game = Game.objects.select_for_update().get(pk=game_id)
-    return table, game
+    return game.table, game
 
 
 def _server_play(
