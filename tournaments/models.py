@@ -115,6 +115,10 @@ class Game(models.Model):
     # Bumped by every change a client can observe (moves, round start and end); clocks carry it.
     version = models.PositiveIntegerField(default=0)
     dealer_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The running (or last) round, read along with the locked game row.
+    current_round = models.ForeignKey(
+        "Round", on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
     status = models.CharField(max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING)
     turn_player = models.CharField(max_length=150, blank=True, default="")
     # The version at which the current turn's clock was armed: the turn clock carries it, so the moves

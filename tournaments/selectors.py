@@ -111,7 +111,7 @@ class GameAccess:
 
 
 def game_access(*, user: User, game_id: int) -> GameAccess:
-    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    game = Game.objects.select_related("table", "current_round").filter(pk=game_id).first()
     if game is None:
         raise NotFound("No such game.", code="game.not_found")
     access = GameAccess(game=game, user=user)
@@ -121,7 +121,7 @@ def game_access(*, user: User, game_id: int) -> GameAccess:
 
 
 def _latest_round(game: Game) -> Round | None:
-    return game.rounds.order_by("-number").first()
+    return game.current_round
 
 
 def game_view(*, access: GameAccess) -> dict[str, Any]:

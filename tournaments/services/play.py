@@ -77,7 +77,7 @@ def request_fingerprint(payload: Mapping[str, Any]) -> str:
 
 
 def current_round(game: Game) -> Round | None:
-    return game.rounds.order_by("-number").first()
+    return game.current_round
 
 
 def _seats_by_player(table: Table, players: Sequence[str] | None = None) -> dict[str, Seat]:
@@ -219,6 +219,7 @@ def start_round(*, game_id: int) -> Round | None:
                 seat.timeouts_in_round = 0
                 seat.save(update_fields=["timeouts_in_round"])
         game.dealer_seat = numbers[dealer]
+        game.current_round = round_
         game.status = GameStatus.PLAYING
         game.turn_player = ""
         game.turn_started_at = None
@@ -439,7 +440,12 @@ def submit_move(
 def _lock_game(game_id: int) -> tuple[Table, Game] | None:
     """Lock the game row (one query, its table read along). Every change to a table's seats holds this
     lock too (sit and leave take the table's and then the game's), so play needs no other."""
-    game = Game.objects.select_for_update(of=("self",)).select_related("table").filter(pk=game_id).first()
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("table", "current_round")
+        .filter(pk=game_id)
+        .first()
+    )
     if game is None:
         return None
     return game.table, game
