@@ -127,7 +127,7 @@ class CeleryWorker:
             self.process.kill()
             self.process.wait(timeout=30)
             # prefork children die with the parent's pipe; reap any that linger
-            subprocess.run(["pkill", "-9", "-f", f"test-{os.getpid()}"], check=False)
+            subprocess.run(["pkill", "-9", "-f", f"test-{os.getpid()}-"], check=False)
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
