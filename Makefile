@@ -17,6 +17,7 @@ $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e ".[dev]"
+	mkdir -p var
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -41,6 +42,7 @@ migrations-check: install
 	$(TEST_ENV) $(BIN)/python manage.py makemigrations --check --dry-run
 
 schema-check: install
+	mkdir -p var
 	$(TEST_ENV) $(BIN)/python manage.py spectacular --validate --fail-on-warn --file var/openapi.yaml
 
 pytest: install
