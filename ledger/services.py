@@ -8,6 +8,7 @@ with the same content returns the first transfer; the same key with other conten
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Sequence
@@ -334,7 +335,7 @@ def _validate(
     )
 
 
-# The posting path is five hand-written, portable statements (PostgreSQL and SQLite) over Django's
+# The posting path is a few hand-written, portable statements (PostgreSQL and SQLite) over Django's
 # connection and transaction: the ORM's query building cost several times the database's own work per
 # posting (see docs/performance.md). Everything else uses the ORM.
 _TRANSFER_COLUMNS = (
@@ -355,23 +356,47 @@ _TRANSFER_COLUMNS = (
 )
 
 
-def _table(model: type[Account] | type[Transfer] | type[Entry]) -> str:
-    return connection.ops.quote_name(model._meta.db_table)
+@dataclass(frozen=True)
+class _Statements:
+    find: str
+    insert_transfer: str
+    lock: str
+    write: tuple[str, ...]  # run in order; their parameters are `_write_params`' in order
 
 
-def _db_value(model: type[Transfer] | type[Entry], name: str, value: Any) -> Any:
-    field = model._meta.get_field(name)
-    assert isinstance(field, models.Field)
-    return field.get_db_prep_save(value, connection)
+@functools.cache
+def _statements(vendor: str, legs: int) -> _Statements:
+    """The posting path's SQL for a number of legs, built once per database vendor."""
+    ops = connection.ops
+    account, transfer, entry = (ops.quote_name(m._meta.db_table) for m in (Account, Transfer, Entry))
+    marks = ", ".join(["%s"] * legs)
+    returning = " RETURNING id" if connection.features.can_return_columns_from_insert else ""
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    cases = " ".join(["WHEN %s THEN CAST(%s AS BIGINT)"] * legs)
+    update = f"UPDATE {account} SET balance = CASE id {cases} END WHERE id IN ({marks})"
+    entries = (
+        f"INSERT INTO {entry} (transfer_id, account_id, amount, balance_after, created_at) VALUES "
+        + ", ".join(["(%s, %s, %s, %s, %s)"] * legs)
+    )
+    return _Statements(
+        find=f"SELECT id, fingerprint FROM {transfer} WHERE idempotency_key = %s",
+        insert_transfer=(
+            f"INSERT INTO {transfer} ({', '.join(_TRANSFER_COLUMNS)}) "
+            f"VALUES ({', '.join(['%s'] * len(_TRANSFER_COLUMNS))}){returning}"
+        ),
+        lock=f"SELECT id, kind, chip_type, balance FROM {account} WHERE id IN ({marks}) ORDER BY id{lock}",
+        # PostgreSQL: one round trip fewer while the locks are held (a data-modifying CTE always runs).
+        write=(f"WITH balances AS ({update}) {entries}",) if vendor == "postgresql" else (update, entries),
+    )
 
 
-def _marks(count: int) -> str:
-    return ", ".join(["%s"] * count)
+_COMPUTATION_FIELD = Transfer._meta.get_field("computation")
+assert isinstance(_COMPUTATION_FIELD, models.Field)
 
 
 def _find_by_key(key: str) -> tuple[int, str] | None:
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT id, fingerprint FROM {_table(Transfer)} WHERE idempotency_key = %s", [key])
+        cursor.execute(_statements(connection.vendor, 2).find, [key])
         row = cursor.fetchone()
     return (int(row[0]), str(row[1])) if row is not None else None
 
@@ -387,6 +412,7 @@ def _post_locked(
     spec: _Spec, *, posted_by: AbstractBaseUser | None, posted_by_system: str
 ) -> tuple[Transfer, dict[int, int]]:
     ids = sorted(spec.amounts)
+    sql = _statements(connection.vendor, len(ids))
     with connection.cursor() as cursor:
         # The transfer row first, before any lock: the shorter the locks are held, the more postings a
         # hot account (the cashier, a prize pool) takes per second. A reused key fails here, too.
@@ -404,41 +430,21 @@ def _post_locked(
             **spec.causes,
         )
         prepared = {
-            "computation": _db_value(Transfer, "computation", spec.computation),
-            "created_at": _db_value(Transfer, "created_at", transfer.created_at),
+            "computation": _COMPUTATION_FIELD.get_db_prep_save(spec.computation, connection),
+            "created_at": connection.ops.adapt_datetimefield_value(transfer.created_at),
         }
-        values = [prepared[c] if c in prepared else getattr(transfer, c) for c in _TRANSFER_COLUMNS]
-        insert = (
-            f"INSERT INTO {_table(Transfer)} ({', '.join(_TRANSFER_COLUMNS)}) VALUES ({_marks(len(values))})"
+        cursor.execute(
+            sql.insert_transfer,
+            [prepared[c] if c in prepared else getattr(transfer, c) for c in _TRANSFER_COLUMNS],
         )
-        if connection.features.can_return_columns_from_insert:
-            cursor.execute(insert + " RETURNING id", values)
-            transfer.pk = cursor.fetchone()[0]
-        else:
-            cursor.execute(insert, values)
-            transfer.pk = cursor.lastrowid
+        transfer.pk = (
+            cursor.fetchone()[0] if connection.features.can_return_columns_from_insert else cursor.lastrowid
+        )
         transfer._state.adding = False
         transfer._state.db = connection.alias
 
-        # Everything that needs no lock is prepared before taking one.
-        lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-        select_sql = (
-            f"SELECT id, kind, chip_type, balance FROM {_table(Account)} WHERE id IN ({_marks(len(ids))})"
-            f" ORDER BY id{lock}"
-        )
-        entries_sql = (
-            f"INSERT INTO {_table(Entry)} (transfer_id, account_id, amount, balance_after, created_at) VALUES "
-            + ", ".join(f"({_marks(5)})" for _ in ids)
-        )
-        cases = " ".join("WHEN %s THEN CAST(%s AS BIGINT)" for _ in ids)
-        update_sql = (
-            f"UPDATE {_table(Account)} SET balance = CASE id {cases} END WHERE id IN ({_marks(len(ids))})"
-        )
-        created_field = Entry._meta.get_field("created_at")
-        assert isinstance(created_field, models.Field)
-
         # Row locks in primary-key order: two postings over the same accounts queue instead of deadlocking.
-        cursor.execute(select_sql, ids)
+        cursor.execute(sql.lock, ids)
         rows = cursor.fetchall()
         if len(rows) != len(ids):
             missing = sorted(set(ids) - {row[0] for row in rows})
@@ -453,18 +459,16 @@ def _post_locked(
             balances[account_id] = balance + amount
 
         # Taken under the locks, so an account's entries are in time order as well as in id order.
-        created = created_field.get_db_prep_save(timezone.now(), connection)
+        created = connection.ops.adapt_datetimefield_value(timezone.now())
+        update_params: list[Any] = []
         entry_params: list[Any] = []
-        update_params: list[int] = []
         for account_id in ids:
-            entry_params += [transfer.pk, account_id, spec.amounts[account_id], balances[account_id], created]
             update_params += [account_id, balances[account_id]]
-        if connection.vendor == "postgresql":
-            # One round trip fewer while the locks are held (a data-modifying CTE always runs).
-            cursor.execute(
-                f"WITH balances AS ({update_sql}) {entries_sql}", [*update_params, *ids, *entry_params]
-            )
+            entry_params += [transfer.pk, account_id, spec.amounts[account_id], balances[account_id], created]
+        update_params += ids
+        if len(sql.write) == 1:
+            cursor.execute(sql.write[0], update_params + entry_params)
         else:
-            cursor.execute(update_sql, [*update_params, *ids])
-            cursor.execute(entries_sql, entry_params)
+            cursor.execute(sql.write[0], update_params)
+            cursor.execute(sql.write[1], entry_params)
     return transfer, balances

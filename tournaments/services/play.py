@@ -17,8 +17,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from ledger import services as ledger
@@ -44,7 +45,7 @@ from tournaments.models import (
     SeatStatus,
     Table,
 )
-from tournaments.services import engine_io
+from tournaments.services import engine_io, rows
 
 logger = logging.getLogger(__name__)
 
@@ -52,6 +53,20 @@ logger = logging.getLogger(__name__)
 MAX_AUTO_MOVES_PER_TURN = 60
 # Fields a client may see of a move; anything else a client sent is not echoed to others.
 PUBLIC_MOVE_FIELDS = ("type", "source", "card", "index", "cards", "melds", "meld", "discard", "groups")
+# What play writes to the game row (everything but the table and the creation time; `updated_at` follows).
+GAME_PLAY_FIELDS = (
+    "state",
+    "version",
+    "dealer_seat",
+    "current_round",
+    "status",
+    "turn_player",
+    "turn_version",
+    "turn_started_at",
+    "turn_deadline",
+    "claims_deadline",
+    "next_round_at",
+)
 
 
 def next_round_delay() -> float:
@@ -112,9 +127,10 @@ def _add_event(
     game: Game, round_: Round | None, kind: str, public: dict[str, Any], private: dict[str, Any] | None = None
 ) -> GameEvent:
     game.version += 1
-    event = GameEvent.objects.create(
+    event = GameEvent(
         game=game, version=game.version, round=round_, kind=kind, public=public, private=private or {}
     )
+    rows.insert(event)
     # Kept on the instance for this transaction's answer (saves reading them back).
     game.__dict__.setdefault("_written_events", []).append(event)
     return event
@@ -243,14 +259,25 @@ def start_round(*, game_id: int) -> Round | None:
 # -------------------------------------------------------------------------------------------- after moves
 
 
-def _settle_state(*, game: Game, table: Table, round_: Round, state: Any, now: datetime) -> None:
-    """Store `state`, then end the round or arm the clock that follows. Caller holds the locks."""
+def _settle_state(
+    *,
+    game: Game,
+    table: Table,
+    round_: Round,
+    state: Any,
+    now: datetime,
+    seat_statuses: Mapping[str, str] | None = None,
+) -> None:
+    """Store `state`, then end the round or arm the clock that follows. Caller holds the locks.
+
+    `seat_statuses` (username -> status of the seated players), when the caller read them under the game
+    lock, saves `_arm_clocks` a query."""
     game.state = engine_io.dump_state(state)
     if engine_io.result(state) is not None:
         _finish_round(game=game, table=table, round_=round_, state=state, now=now)
     else:
-        _arm_clocks(game=game, table=table, round_=round_, state=state, now=now)
-    game.save()
+        _arm_clocks(game=game, table=table, round_=round_, state=state, now=now, seat_statuses=seat_statuses)
+    rows.update(game, GAME_PLAY_FIELDS)
 
 
 def _clock_targets(state: Any) -> list[str]:
@@ -277,7 +304,15 @@ def _charge_time_bank(*, game: Game, table: Table, round_: Round, now: datetime)
         round_.save(update_fields=["time_bank"])
 
 
-def _arm_clocks(*, game: Game, table: Table, round_: Round, state: Any, now: datetime) -> None:
+def _arm_clocks(
+    *,
+    game: Game,
+    table: Table,
+    round_: Round,
+    state: Any,
+    now: datetime,
+    seat_statuses: Mapping[str, str] | None = None,
+) -> None:
     clocks = engine_io.clocks_for(table.options)
     if engine_io.phase(state) == "claims":
         _charge_time_bank(game=game, table=table, round_=round_, now=now)
@@ -303,13 +338,15 @@ def _arm_clocks(*, game: Game, table: Table, round_: Round, state: Any, now: dat
         game.turn_deadline = now + timedelta(seconds=clocks.turn_seconds + bank)
     assert game.turn_deadline is not None
     # (A seat that turns `leaving` mid-turn is re-armed by leave() itself: only a new turn needs the look-up.)
-    seat_status = (
-        Seat.objects.filter(table=table, player__username=player, status__in=SEATED_STATUSES)
-        .values_list("status", flat=True)
-        .first()
-        if new_turn
-        else None
-    )
+    seat_status: str | None = None
+    if new_turn and seat_statuses is not None:
+        seat_status = seat_statuses.get(player)
+    elif new_turn:
+        seat_status = (
+            Seat.objects.filter(table=table, player__username=player, status__in=SEATED_STATUSES)
+            .values_list("status", flat=True)
+            .first()
+        )
     if seat_status in (SeatStatus.LEAVING, SeatStatus.ABSENT) and game.turn_deadline > now:
         # Nobody is there to think: the server plays at once.
         game.turn_deadline = now
@@ -380,19 +417,17 @@ def submit_move(
     username = user.get_username()
     fingerprint = request_fingerprint({"move": move, "expected_version": expected_version})
     with transaction.atomic():
-        locked = _lock_game(game_id)
-        if locked is None:
+        game = _lock_game_row(game_id)
+        if game is None:
             raise NotFound("No such game.", code="game.not_found")
-        table, game = locked
-        seated = Seat.objects.filter(table=table, player=user, status__in=SEATED_STATUSES).first()
+        table, seated, seat_statuses, earlier = _move_context(game=game, user=user, key=idempotency_key)
         if table.private and seated is None:
             raise NotFound("No such game.", code="game.not_found")
-        if idempotency_key:
-            earlier = MoveLog.objects.filter(game=game, user=user, idempotency_key=idempotency_key).first()
-            if earlier is not None:
-                if earlier.request_hash != fingerprint:
-                    raise KeyReused()
-                return dict(earlier.response or {})
+        if earlier is not None:
+            request_hash, earlier_response = earlier
+            if request_hash != fingerprint:
+                raise KeyReused()
+            return dict(earlier_response or {})
         if expected_version != game.version:
             raise StaleVersion(details={"version": game.version, "expected_version": expected_version})
         round_ = current_round(game)
@@ -413,23 +448,27 @@ def submit_move(
         move_version = game.version
         if seated.timeouts_in_row:
             seated.timeouts_in_row = 0
-            seated.save(update_fields=["timeouts_in_row"])
+            rows.update(seated, ["timeouts_in_row"])
         now = timezone.now()
-        _settle_state(game=game, table=table, round_=round_, state=new_state, now=now)
+        _settle_state(
+            game=game, table=table, round_=round_, state=new_state, now=now, seat_statuses=seat_statuses
+        )
         # The version was `expected_version` under the lock: the events after it are the ones just written.
         events = _written_events(game)
         response = {"version": game.version, "events": [event_for(e, username) for e in events]}
-        MoveLog.objects.create(
-            round=round_,
-            game=game,
-            player=username,
-            user=user,
-            move=move,
-            version=move_version,
-            idempotency_key=idempotency_key or "",
-            request_hash=fingerprint,
-            server_played=False,
-            response=response,
+        rows.insert(
+            MoveLog(
+                round=round_,
+                game=game,
+                player=username,
+                user=user,
+                move=move,
+                version=move_version,
+                idempotency_key=idempotency_key or "",
+                request_hash=fingerprint,
+                server_played=False,
+                response=response,
+            )
         )
         return response
 
@@ -437,18 +476,95 @@ def submit_move(
 # -------------------------------------------------------------------------------------------------- clocks
 
 
-def _lock_game(game_id: int) -> tuple[Table, Game] | None:
-    """Lock the game row (one query, its table read along). Every change to a table's seats holds this
-    lock too (sit and leave take the table's and then the game's), so play needs no other."""
-    game = (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("table", "current_round")
-        .filter(pk=game_id)
-        .first()
+def _lock_game_row(game_id: int) -> Game | None:
+    """Lock the game row and nothing else. Every change to a table's seats holds this lock too (sit and
+    leave take the table's and then the game's), so play needs no other.
+
+    The table and round are read by a later statement on purpose: under READ COMMITTED a statement that
+    waited for the lock still reads its joined rows as of its start, so a round started (or a seat changed)
+    by the transaction it waited for would be missed."""
+    sql = f"SELECT {rows.columns(Game, 'g')} FROM {rows.table(Game)} g WHERE g.id = %s"
+    if connection.features.has_select_for_update:
+        sql += " FOR UPDATE"
+    found = rows.fetch(sql, [game_id])
+    return rows.from_row(Game, found[0]) if found else None
+
+
+def _table_and_round_sql(extra_columns: str = "", extra_joins: str = "") -> str:
+    return (
+        f"SELECT {rows.columns(Table, 't')}, {rows.columns(Round, 'r')}{extra_columns} "
+        f"FROM {rows.table(Table)} t LEFT JOIN {rows.table(Round)} r ON r.id = %s{extra_joins} WHERE t.id = %s"
     )
+
+
+def _attach(game: Game, row: Sequence[Any]) -> Table:
+    """Fill `game.table` and `game.current_round` from a row of `_table_and_round_sql`."""
+    table = rows.from_row(Table, row[: rows.width(Table)])
+    assert table is not None
+    round_ = rows.from_row(Round, row[rows.width(Table) : rows.width(Table) + rows.width(Round)])
+    game.table = table
+    game.current_round = round_
+    return table
+
+
+def _lock_game(game_id: int) -> tuple[Table, Game] | None:
+    """Lock the game row, then read its table and current round (two statements; see `_lock_game_row`)."""
+    game = _lock_game_row(game_id)
     if game is None:
         return None
-    return game.table, game
+    found = rows.fetch(_table_and_round_sql(), [game.current_round_id, game.table_id])
+    return _attach(game, found[0]), game
+
+
+def _move_context(
+    *, game: Game, user: User, key: str | None
+) -> tuple[Table, Seat | None, dict[str, str], tuple[str, Any] | None]:
+    """After `_lock_game_row`, in one statement: the table and current round (attached to `game`), the
+    caller's seat, the statuses of everyone seated (username -> status) and, for an idempotency key, the
+    (request hash, response) of the move logged under it."""
+    user_model = get_user_model()
+    username_column = rows.column(user_model, user_model.USERNAME_FIELD)
+    seated_in = ", ".join(["%s"] * len(SEATED_STATUSES))
+    joins = (
+        f" LEFT JOIN {rows.table(Seat)} s ON s.table_id = t.id AND s.status IN ({seated_in})"
+        f" LEFT JOIN {rows.table(user_model)} u ON u.id = s.player_id"
+    )
+    params: list[Any] = [game.current_round_id, *SEATED_STATUSES]
+    extra = ", s.id, s.player_id, s.status, s.timeouts_in_row, u." + connection.ops.quote_name(
+        username_column
+    )
+    if key:
+        # (user, game, key) is unique among keyed moves; a move without a key has key "".
+        joins += (
+            f" LEFT JOIN {rows.table(MoveLog)} m"
+            " ON m.game_id = %s AND m.user_id = %s AND m.idempotency_key = %s AND m.idempotency_key <> ''"
+        )
+        params += [game.pk, user.pk, key]
+        extra += ", m.request_hash, m.response"
+    else:
+        extra += ", NULL, NULL"
+    params.append(game.table_id)
+    found = rows.fetch(_table_and_round_sql(extra, joins), params)
+    table = _attach(game, found[0])
+    base = rows.width(Table) + rows.width(Round)
+    seated: Seat | None = None
+    statuses: dict[str, str] = {}
+    for row in found:
+        seat_id, player_id, status, timeouts_in_row, name = row[base : base + 5]
+        if seat_id is None:
+            continue
+        statuses[str(name)] = str(status)
+        if player_id == user.pk:
+            seated = Seat.from_db(
+                connection.alias,
+                ["id", "table_id", "player_id", "status", "timeouts_in_row"],
+                [seat_id, table.pk, player_id, status, timeouts_in_row],
+            )
+    earlier: tuple[str, Any] | None = None
+    request_hash, response = found[0][base + 5 : base + 7]
+    if request_hash is not None:
+        earlier = (str(request_hash), rows.convert(MoveLog, "response", response))
+    return table, seated, statuses, earlier
 
 
 def _server_play(
@@ -464,14 +580,16 @@ def _server_play(
         state, _event = _apply_and_log(
             game=game, round_=round_, state=state, player=player, move=move, server_played=True
         )
-        MoveLog.objects.create(
-            round=round_,
-            game=game,
-            player=player,
-            user=None,
-            move=move,
-            version=game.version,
-            server_played=True,
+        rows.insert(
+            MoveLog(
+                round=round_,
+                game=game,
+                player=player,
+                user=None,
+                move=move,
+                version=game.version,
+                server_played=True,
+            )
         )
     raise RuntimeError(f"auto play of {player} did not end the turn in {MAX_AUTO_MOVES_PER_TURN} moves")
 

@@ -1,0 +1,130 @@
+"""Hand-written SQL for the move's hot path: whole model rows read, updated and inserted without the ORM's
+query building.
+
+Building, compiling and reading back an ORM query costs about 1 ms of CPU each, several times what the
+statement costs PostgreSQL; a move runs a handful of them (docs/performance.md). These helpers keep the
+models' own field conversions (`get_db_prep_save`, `from_db_value`, `auto_now`) so the rows are exactly
+what `save()` and a queryset would write and read. No model signals fire: the tournaments models have
+no receivers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+from django.db import connection, models
+
+M = TypeVar("M", bound=models.Model)
+
+Converter = Callable[[Any, Any, Any], Any]
+
+
+def table(model: type[models.Model]) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def columns(model: type[models.Model], alias: str) -> str:
+    """The select list of every concrete field of `model`, in `from_row`'s order."""
+    quote = connection.ops.quote_name
+    return ", ".join(f"{alias}.{quote(field.column)}" for field in model._meta.concrete_fields)
+
+
+def width(model: type[models.Model]) -> int:
+    return len(model._meta.concrete_fields)
+
+
+def _converters(model: type[models.Model]) -> list[list[Converter]]:
+    result = []
+    for field in model._meta.concrete_fields:
+        convs = list(connection.ops.get_db_converters(field.get_col(model._meta.db_table)))
+        convs += _field_converters(field)
+        result.append(convs)
+    return result
+
+
+def _field_converters(field: models.Field[Any, Any]) -> list[Converter]:
+    # Field.get_db_converters is public Django API that django-stubs does not declare.
+    return list(field.get_db_converters(connection))  # type: ignore[attr-defined]
+
+
+def column(model: type[models.Model], name: str) -> str:
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    return field.column
+
+
+def convert(model: type[models.Model], name: str, value: Any) -> Any:
+    """A value of field `name` as read from the database, as the model holds it."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    for conv in _field_converters(field):
+        value = conv(value, None, connection)
+    return value
+
+
+_CONVERTERS: dict[tuple[str, type[models.Model]], list[list[Converter]]] = {}
+
+
+def from_row(model: type[M], values: Sequence[Any]) -> M | None:
+    """An instance from the values of `columns(model, ...)` (None when the row is all NULL: an outer join
+    that found nothing)."""
+    if values[0] is None:
+        return None
+    key = (connection.vendor, model)
+    converters = _CONVERTERS.get(key)
+    if converters is None:
+        converters = _CONVERTERS[key] = _converters(model)
+    converted = []
+    for value, convs in zip(values, converters, strict=True):
+        for conv in convs:
+            value = conv(value, None, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, (), converted)
+
+
+def fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, list(params))
+        return list(cursor.fetchall())
+
+
+def update(obj: models.Model, field_names: Iterable[str]) -> None:
+    """`obj.save(update_fields=field_names)` as one UPDATE by primary key (`auto_now` fields included)."""
+    meta = obj._meta
+    quote = connection.ops.quote_name
+    assignments = []
+    params: list[Any] = []
+    names = list(field_names)
+    for field in meta.concrete_fields:
+        if field.name in names or getattr(field, "auto_now", False):
+            assignments.append(f"{quote(field.column)} = %s")
+            params.append(field.get_db_prep_save(field.pre_save(obj, False), connection))
+    params.append(obj.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table(type(obj))} SET {', '.join(assignments)} WHERE {quote(meta.pk.column)} = %s",
+            params,
+        )
+
+
+def insert(obj: models.Model) -> None:
+    """`obj.save(force_insert=True)` as one INSERT (`auto_now_add` and `auto_now` fields included); sets the
+    primary key."""
+    meta = obj._meta
+    quote = connection.ops.quote_name
+    fields = [field for field in meta.concrete_fields if not field.primary_key]
+    params = [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
+    sql = (
+        f"INSERT INTO {table(type(obj))} ({', '.join(quote(f.column) for f in fields)}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))})"
+    )
+    with connection.cursor() as cursor:
+        if connection.features.can_return_columns_from_insert:
+            cursor.execute(f"{sql} RETURNING {quote(meta.pk.column)}", params)
+            obj.pk = cursor.fetchone()[0]
+        else:
+            cursor.execute(sql, params)
+            obj.pk = cursor.lastrowid
+    obj._state.adding = False
+    obj._state.db = connection.alias
