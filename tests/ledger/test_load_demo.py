@@ -9,6 +9,7 @@ from django.core.management import call_command
 from ledger.models import Transfer
 from ledger.selectors import wallet_balance
 from tests.ledger.utils import assert_reconciled
+from tournaments.models import Table
 
 pytestmark = pytest.mark.django_db
 
@@ -25,6 +26,10 @@ def test_load_demo_is_idempotent_and_funds_the_players() -> None:
         assert wallet_balance(user=User.objects.get(username=name)) == 10_000
         assert f"{name} / " in out.getvalue()
     assert Transfer.objects.count() == 4
+    assert sorted(Table.objects.filter(private=False).values_list("game", flat=True)) == [
+        "rummy500",
+        "rummy500_household",
+    ]
     assert authenticate(username="admin", password="admin-pass-123") is not None
     assert authenticate(username="ann", password="demo-pass-123") is not None
     assert_reconciled()

@@ -128,12 +128,26 @@ def _add_event(
 ) -> GameEvent:
     game.version += 1
     event = GameEvent(
-        game=game, version=game.version, round=round_, kind=kind, public=public, private=private or {}
+        game=game,
+        version=game.version,
+        round=round_,
+        kind=kind,
+        public=public,
+        private=private or {},
+        created_at=timezone.now(),
     )
-    rows.insert(event)
-    # Kept on the instance for this transaction's answer (saves reading them back).
+    # Written along with the game row by `_settle_state` (every change ends there, in the same transaction);
+    # also kept on the instance for this transaction's answer (saves reading them back).
+    game.__dict__.setdefault("_pending_events", []).append(event)
     game.__dict__.setdefault("_written_events", []).append(event)
     return event
+
+
+def _game_writes(game: Game) -> list[tuple[str, list[Any]]]:
+    """The statements that store the game row and its events not yet written."""
+    pending: list[GameEvent] = game.__dict__.pop("_pending_events", [])
+    writes = [rows.insert_sql(pending)] if pending else []
+    return [*writes, rows.update_sql(game, GAME_PLAY_FIELDS)]
 
 
 def _written_events(game: Game) -> list[GameEvent]:
@@ -267,17 +281,20 @@ def _settle_state(
     state: Any,
     now: datetime,
     seat_statuses: Mapping[str, str] | None = None,
+    also: Callable[[], Sequence[tuple[str, list[Any]]]] | None = None,
 ) -> None:
-    """Store `state`, then end the round or arm the clock that follows. Caller holds the locks.
+    """Store `state` and the events added since the last store, then end the round or arm the clock that
+    follows. Caller holds the locks.
 
     `seat_statuses` (username -> status of the seated players), when the caller read them under the game
-    lock, saves `_arm_clocks` a query."""
+    lock, saves `_arm_clocks` a query; `also` builds statements (from the game as settled) written in the
+    same round trip."""
     game.state = engine_io.dump_state(state)
     if engine_io.result(state) is not None:
         _finish_round(game=game, table=table, round_=round_, state=state, now=now)
     else:
         _arm_clocks(game=game, table=table, round_=round_, state=state, now=now, seat_statuses=seat_statuses)
-    rows.update(game, GAME_PLAY_FIELDS)
+    rows.execute([*_game_writes(game), *(also() if also is not None else ())])
 
 
 def _clock_targets(state: Any) -> list[str]:
@@ -450,14 +467,13 @@ def submit_move(
             seated.timeouts_in_row = 0
             rows.update(seated, ["timeouts_in_row"])
         now = timezone.now()
-        _settle_state(
-            game=game, table=table, round_=round_, state=new_state, now=now, seat_statuses=seat_statuses
-        )
-        # The version was `expected_version` under the lock: the events after it are the ones just written.
-        events = _written_events(game)
-        response = {"version": game.version, "events": [event_for(e, username) for e in events]}
-        rows.insert(
-            MoveLog(
+        answer: dict[str, Any] = {}
+
+        def log_move() -> list[tuple[str, list[Any]]]:
+            # The version was `expected_version` under the lock: the events after it are the ones just added.
+            events = _written_events(game)
+            answer.update(version=game.version, events=[event_for(e, username) for e in events])
+            entry = MoveLog(
                 round=round_,
                 game=game,
                 player=username,
@@ -467,10 +483,20 @@ def submit_move(
                 idempotency_key=idempotency_key or "",
                 request_hash=fingerprint,
                 server_played=False,
-                response=response,
+                response=answer,
             )
+            return [rows.insert_sql([entry])]
+
+        _settle_state(
+            game=game,
+            table=table,
+            round_=round_,
+            state=new_state,
+            now=now,
+            seat_statuses=seat_statuses,
+            also=log_move,
         )
-        return response
+        return answer
 
 
 # -------------------------------------------------------------------------------------------------- clocks

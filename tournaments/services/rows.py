@@ -89,42 +89,75 @@ def fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         return list(cursor.fetchall())
 
 
-def update(obj: models.Model, field_names: Iterable[str]) -> None:
+def update_sql(obj: models.Model, field_names: Iterable[str]) -> tuple[str, list[Any]]:
     """`obj.save(update_fields=field_names)` as one UPDATE by primary key (`auto_now` fields included)."""
     meta = obj._meta
     quote = connection.ops.quote_name
     assignments = []
     params: list[Any] = []
-    names = list(field_names)
+    names = set(field_names)
     for field in meta.concrete_fields:
         if field.name in names or getattr(field, "auto_now", False):
             assignments.append(f"{quote(field.column)} = %s")
             params.append(field.get_db_prep_save(field.pre_save(obj, False), connection))
     params.append(obj.pk)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table(type(obj))} SET {', '.join(assignments)} WHERE {quote(meta.pk.column)} = %s",
-            params,
-        )
+    sql = f"UPDATE {table(type(obj))} SET {', '.join(assignments)} WHERE {quote(meta.pk.column)} = %s"
+    return sql, params
+
+
+def update(obj: models.Model, field_names: Iterable[str]) -> None:
+    execute([update_sql(obj, field_names)])
+
+
+def _insert_value(field: models.Field[Any, Any], obj: models.Model) -> Any:
+    # An `auto_now_add` value set by the caller is kept (an event's time is in the answer before it is
+    # written); otherwise the field fills itself in as save() would.
+    if getattr(field, "auto_now_add", False) and getattr(obj, field.attname) is not None:
+        value = getattr(obj, field.attname)
+    else:
+        value = field.pre_save(obj, True)
+    return field.get_db_prep_save(value, connection)
+
+
+def insert_sql(objs: Sequence[models.Model]) -> tuple[str, list[Any]]:
+    """One INSERT of `objs` (instances of one model, primary keys from the database)."""
+    meta = objs[0]._meta
+    quote = connection.ops.quote_name
+    fields = [field for field in meta.concrete_fields if not field.primary_key]
+    params = [_insert_value(field, obj) for obj in objs for field in fields]
+    row = f"({', '.join(['%s'] * len(fields))})"
+    sql = (
+        f"INSERT INTO {table(type(objs[0]))} ({', '.join(quote(f.column) for f in fields)}) "
+        f"VALUES {', '.join([row] * len(objs))}"
+    )
+    return sql, params
 
 
 def insert(obj: models.Model) -> None:
-    """`obj.save(force_insert=True)` as one INSERT (`auto_now_add` and `auto_now` fields included); sets the
-    primary key."""
-    meta = obj._meta
+    """`obj.save(force_insert=True)` as one INSERT; sets the primary key."""
+    sql, params = insert_sql([obj])
     quote = connection.ops.quote_name
-    fields = [field for field in meta.concrete_fields if not field.primary_key]
-    params = [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
-    sql = (
-        f"INSERT INTO {table(type(obj))} ({', '.join(quote(f.column) for f in fields)}) "
-        f"VALUES ({', '.join(['%s'] * len(fields))})"
-    )
     with connection.cursor() as cursor:
         if connection.features.can_return_columns_from_insert:
-            cursor.execute(f"{sql} RETURNING {quote(meta.pk.column)}", params)
+            cursor.execute(f"{sql} RETURNING {quote(obj._meta.pk.column)}", params)
             obj.pk = cursor.fetchone()[0]
         else:
             cursor.execute(sql, params)
             obj.pk = cursor.lastrowid
     obj._state.adding = False
     obj._state.db = connection.alias
+
+
+def execute(statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+    """Run INSERT/UPDATE statements in order; on PostgreSQL as one statement (data-modifying CTEs, each run
+    exactly once), saving the round trips. Rows inserted here get no primary key on their instances."""
+    if not statements:
+        return
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql" and len(statements) > 1:
+            heads = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(statements[:-1]))
+            params = [param for _, stmt_params in statements for param in stmt_params]
+            cursor.execute(f"WITH {heads} {statements[-1][0]}", params)
+        else:
+            for sql, stmt_params in statements:
+                cursor.execute(sql, list(stmt_params))

@@ -1,4 +1,4 @@
-"""Demo data for `make run`: an admin, a staff member and four players with funded wallets.
+"""Demo data for `make run`: an admin, a staff member, four players with funded wallets, two public ring tables.
 
 Idempotent: running it again changes nothing (users are matched by username, funding by idempotency key).
 """
@@ -13,12 +13,16 @@ from django.db import transaction
 
 from ledger import services
 from ledger.selectors import wallet_balance
+from tournaments.models import Table
+from tournaments.services.tables import create_table
 
 DEMO_PASSWORD = "demo-pass-123"
 ADMIN = ("admin", "admin-pass-123")
 STAFF = ("staff", "staff-pass-123")
 PLAYERS = ("ann", "bob", "cid", "dee")
 STARTING_CHIPS = 10_000
+# (game, seats, pcr, min_buy_in, max_buy_in): one table per preset of the site's main game.
+DEMO_TABLES = (("rummy500", 4, 1, 100, 5_000), ("rummy500_household", 4, 1, 200, 5_000))
 
 
 class Command(BaseCommand):
@@ -40,6 +44,8 @@ class Command(BaseCommand):
                     idempotency_key=f"demo:fund:{player.get_username()}",
                     posted_by=admin,
                 )
+            tables = [self._table(admin, *spec) for spec in DEMO_TABLES]
+        self.stdout.write("Demo tables: " + ", ".join(f"#{t.pk} {t.game} (pcr {t.pcr})" for t in tables))
         self.stdout.write("Demo logins:")
         self.stdout.write(f"  admin   {ADMIN[0]} / {ADMIN[1]}")
         self.stdout.write(f"  staff   {STAFF[0]} / {STAFF[1]}")
@@ -56,3 +62,17 @@ class Command(BaseCommand):
             user.set_password(password)
             user.save(update_fields=["password"])
         return user
+
+    def _table(self, admin: Any, game: str, seats: int, pcr: int, min_buy_in: int, max_buy_in: int) -> Table:
+        existing = Table.objects.filter(created_by=admin, game=game, private=False).order_by("pk").first()
+        if existing is not None:
+            return existing
+        return create_table(
+            user=admin,
+            game=game,
+            options={},
+            seats=seats,
+            pcr=pcr,
+            min_buy_in=min_buy_in,
+            max_buy_in=max_buy_in,
+        )
