@@ -124,6 +124,9 @@ class Game(models.Model):
     # The version at which the current turn's clock was armed: the turn clock carries it, so the moves
     # inside one turn (draw, melds, discard) need no new clock message.
     turn_version = models.PositiveIntegerField(default=0)
+    # When the last turn clock message sent will fire. A client's move that starts a turn whose deadline is
+    # no earlier sends none: that message, finding another turn running, re-arms the clock for it.
+    clock_due_at = models.DateTimeField(null=True, blank=True, editable=False)
     turn_started_at = models.DateTimeField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True)
     claims_deadline = models.DateTimeField(null=True, blank=True)

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from tournaments.models import Game, GameStatus, MoveLog, Round, Seat, SeatStatus
-from tournaments.services import play
+from tournaments.services import engine_io, play
 
 pytestmark = pytest.mark.django_db
 
@@ -140,3 +140,35 @@ def test_move_log_and_events_are_append_only_in_the_database(dealt: Game) -> Non
         with pytest.raises(DatabaseError), transaction.atomic():
             queryset.delete()
     assert MoveLog.objects.filter(server_played=False).count() == 1
+
+
+def test_a_move_passing_the_turn_relies_on_the_clock_already_due_and_it_rearms(
+    dealt: Game, armed: Any
+) -> None:
+    mover = Seat.objects.get(table=dealt.table, player__username=dealt.turn_player).player
+    assert dealt.clock_due_at == dealt.turn_deadline
+    armed.clear()
+    version = dealt.version
+    for move in ({"type": "draw", "source": "stock"}, None):
+        game = Game.objects.get(pk=dealt.pk)
+        if move is None:
+            hand = engine_io.player_view(engine_io.load_state(game.state or {}), mover.username)["hand"]
+            move = {"type": "discard", "card": hand[0]}
+        play.submit_move(
+            user=mover, game_id=dealt.pk, move=move, expected_version=version, idempotency_key=None
+        )
+        version += 1
+    game = Game.objects.get(pk=dealt.pk)
+    assert game.turn_player != mover.username and game.turn_version == game.version
+    # the first turn's message fires before this turn's deadline: no new one was sent
+    assert armed == [] and game.clock_due_at == dealt.turn_deadline
+    assert game.turn_deadline is not None and dealt.turn_deadline is not None
+    assert game.turn_deadline > dealt.turn_deadline
+    # when it fires (stale version) it arms the running turn's clock, once
+    Game.objects.filter(pk=dealt.pk).update(clock_due_at=timezone.now() - timedelta(seconds=1))
+    assert play.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is False
+    assert armed == [("turn_clock", [game.pk, game.turn_version], pytest.approx(12, abs=0.5))]
+    assert play.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is False
+    assert len(armed) == 1
+    again = Game.objects.get(pk=dealt.pk)
+    assert again.clock_due_at == game.turn_deadline and again.version == game.version

@@ -51,6 +51,8 @@ logger = logging.getLogger(__name__)
 
 # A turn is auto-played in a loop of single moves; no turn of any game needs more than this.
 MAX_AUTO_MOVES_PER_TURN = 60
+# A clock message due sooner than this is not relied on for a later turn (it may be firing right now).
+CLOCK_REUSE_MARGIN = timedelta(seconds=1)
 # Fields a client may see of a move; anything else a client sent is not echoed to others.
 PUBLIC_MOVE_FIELDS = ("type", "source", "card", "index", "cards", "melds", "meld", "discard", "groups")
 # What play writes to the game row (everything but the table and the creation time; `updated_at` follows).
@@ -62,6 +64,7 @@ GAME_PLAY_FIELDS = (
     "status",
     "turn_player",
     "turn_version",
+    "clock_due_at",
     "turn_started_at",
     "turn_deadline",
     "claims_deadline",
@@ -282,6 +285,7 @@ def _settle_state(
     now: datetime,
     seat_statuses: Mapping[str, str] | None = None,
     also: Callable[[], Sequence[tuple[str, list[Any]]]] | None = None,
+    reuse_clock: bool = False,
 ) -> None:
     """Store `state` and the events added since the last store, then end the round or arm the clock that
     follows. Caller holds the locks.
@@ -293,7 +297,15 @@ def _settle_state(
     if engine_io.result(state) is not None:
         _finish_round(game=game, table=table, round_=round_, state=state, now=now)
     else:
-        _arm_clocks(game=game, table=table, round_=round_, state=state, now=now, seat_statuses=seat_statuses)
+        _arm_clocks(
+            game=game,
+            table=table,
+            round_=round_,
+            state=state,
+            now=now,
+            seat_statuses=seat_statuses,
+            reuse_clock=reuse_clock,
+        )
     rows.execute([*_game_writes(game), *(also() if also is not None else ())])
 
 
@@ -329,7 +341,11 @@ def _arm_clocks(
     state: Any,
     now: datetime,
     seat_statuses: Mapping[str, str] | None = None,
+    reuse_clock: bool = False,
 ) -> None:
+    """`reuse_clock`: a new turn sends no clock message when the one already on its way fires before the
+    turn's deadline (`run_turn_clock` re-arms from it); a message per turn costs a move about as much CPU
+    as the rest of its work."""
     clocks = engine_io.clocks_for(table.options)
     if engine_io.phase(state) == "claims":
         _charge_time_bank(game=game, table=table, round_=round_, now=now)
@@ -369,6 +385,10 @@ def _arm_clocks(
         game.turn_deadline = now
         new_turn = True
     if new_turn:
+        due = game.clock_due_at
+        if reuse_clock and due is not None and now + CLOCK_REUSE_MARGIN < due <= game.turn_deadline:
+            return
+        game.clock_due_at = game.turn_deadline
         _enqueue("turn_clock", [game.pk, game.turn_version], (game.turn_deadline - now).total_seconds())
 
 
@@ -495,6 +515,7 @@ def submit_move(
             now=now,
             seat_statuses=seat_statuses,
             also=log_move,
+            reuse_clock=True,
         )
         return answer
 
@@ -628,9 +649,18 @@ def run_turn_clock(*, game_id: int, version: int) -> bool:
         if locked is None:
             return False
         table, game = locked
-        if game.turn_version != version or game.status != GameStatus.PLAYING or game.turn_deadline is None:
-            return False
         now = timezone.now()
+        if game.status != GameStatus.PLAYING or game.turn_deadline is None:
+            return False
+        if game.turn_version != version:
+            due = game.clock_due_at
+            if due is not None and due <= now + CLOCK_REUSE_MARGIN:
+                # The message later turns relied on (see `_arm_clocks`): arm the running turn's clock.
+                game.clock_due_at = game.turn_deadline
+                rows.update(game, ["clock_due_at"])
+                remaining = (game.turn_deadline - now).total_seconds()
+                _enqueue("turn_clock", [game.pk, game.turn_version], max(0.0, remaining))
+            return False
         remaining = (game.turn_deadline - now).total_seconds()
         if remaining > 0.05:
             _enqueue("turn_clock", [game.pk, game.turn_version], remaining)
@@ -664,6 +694,8 @@ def run_turn_clock(*, game_id: int, version: int) -> bool:
             round_.save(update_fields=["time_bank"])
         game.turn_player = ""
         game.turn_started_at = None
+        # Whatever message was relied on may be this one: the next turn sends its own.
+        game.clock_due_at = None
         _settle_state(game=game, table=table, round_=round_, state=state, now=now)
         return True
 
