@@ -3,10 +3,24 @@
 from __future__ import annotations
 
 import django_filters
+from django import forms
 from django.db.models import QuerySet
 
 from ledger.models import Account, AccountKind, Transfer, TransferKind
 from ledger.selectors import transfers_of_player
+
+MAX_ID = 2**63 - 1
+
+
+class IdFilter(django_filters.NumberFilter):  # type: ignore[misc]
+    """A row id: an integer the database can hold (anything else is a 400, not a driver overflow)."""
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", MAX_ID)
+        super().__init__(*args, **kwargs)
 
 
 class AccountFilter(django_filters.FilterSet):  # type: ignore[misc]
@@ -24,13 +38,13 @@ class TransferFilter(django_filters.FilterSet):  # type: ignore[misc]
     player = django_filters.CharFilter(
         method="filter_player", help_text="Transfers touching this username's accounts."
     )
-    table = django_filters.NumberFilter(field_name="table_id")
-    tournament = django_filters.NumberFilter(field_name="tournament_id")
-    round = django_filters.NumberFilter(field_name="round_id")
-    entry = django_filters.NumberFilter(field_name="entry_id")
+    table = IdFilter(field_name="table_id")
+    tournament = IdFilter(field_name="tournament_id")
+    round = IdFilter(field_name="round_id")
+    entry = IdFilter(field_name="entry_id")
     kind = django_filters.ChoiceFilter(choices=TransferKind.choices)
     chip_type = django_filters.CharFilter()
-    account = django_filters.NumberFilter(field_name="entries__account_id", distinct=True)
+    account = IdFilter(field_name="entries__account_id", distinct=True)
 
     class Meta:
         model = Transfer

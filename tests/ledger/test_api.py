@@ -390,6 +390,14 @@ def test_transfer_filter_bad_input(staff_client: APIClient, ledger_data: dict[st
     _assert_envelope(staff_client.get("/api/v1/ledger/transfers/999999/"), 404, "not_found")
 
 
+@pytest.mark.parametrize("name", ["table", "tournament", "round", "entry", "account"])
+@pytest.mark.parametrize("value", ["3.402823466e+38", str(2**63), "-5", "1.5"])
+def test_id_filters_refuse_values_no_row_can_have(
+    staff_client: APIClient, ledger_data: dict[str, Any], name: str, value: str
+) -> None:
+    _assert_envelope(staff_client.get("/api/v1/ledger/transfers/", {name: value}), 400, "request.invalid")
+
+
 def test_transfers_cursor_pagination_and_link_header(
     staff_client: APIClient, ledger_data: dict[str, Any]
 ) -> None:
