@@ -24,6 +24,9 @@ max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "2000"))
 max_requests_jitter = int(os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "200"))
 # Logs go to stdout/stderr, where the container runtime collects them.
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
+# e.g. "%(m)s %(U)s %(s)s %(B)s %(D)s" logs each request's server time in microseconds (latency analysis).
+if "GUNICORN_ACCESS_LOG_FORMAT" in os.environ:
+    access_log_format = os.environ["GUNICORN_ACCESS_LOG_FORMAT"]
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 # Behind a reverse proxy that sets X-Forwarded-*; production settings trust X-Forwarded-Proto.

@@ -177,15 +177,22 @@ def schedule_round_start_if_ready(*, game: Game, table: Table, delay: float | No
         status__in=(SeatStatus.ACTIVE, SeatStatus.SITTING_OUT),
         stack_account__balance__gt=0,
     ).count()
+    if _schedule_round_start(game=game, ready=ready, delay=delay):
+        game.save(update_fields=["next_round_at", "updated_at"])
+
+
+def _schedule_round_start(*, game: Game, ready: int, delay: float | None = None) -> bool:
+    """Set `next_round_at` and enqueue the start when `ready` seats hold chips and none is scheduled yet.
+    True when it did (the caller stores the game row)."""
     if ready < 2:
-        return
+        return False
     now = timezone.now()
     if game.next_round_at is not None and game.next_round_at > now:
-        return  # already scheduled
+        return False  # already scheduled
     wait = next_round_delay() if delay is None else delay
     game.next_round_at = now + timedelta(seconds=wait)
-    game.save(update_fields=["next_round_at", "updated_at"])
     _enqueue("start_round", [game.pk], wait)
+    return True
 
 
 def start_round(*, game_id: int) -> Round | None:
@@ -294,8 +301,9 @@ def _settle_state(
     lock, saves `_arm_clocks` a query; `also` builds statements (from the game as settled) written in the
     same round trip."""
     game.state = engine_io.dump_state(state)
+    writes: list[tuple[str, list[Any]]] = []
     if engine_io.result(state) is not None:
-        _finish_round(game=game, table=table, round_=round_, state=state, now=now)
+        writes = _finish_round(game=game, table=table, round_=round_, state=state, now=now)
     else:
         _arm_clocks(
             game=game,
@@ -306,7 +314,7 @@ def _settle_state(
             seat_statuses=seat_statuses,
             reuse_clock=reuse_clock,
         )
-    rows.execute([*_game_writes(game), *(also() if also is not None else ())])
+    rows.execute([*writes, *_game_writes(game), *(also() if also is not None else ())])
 
 
 def _clock_targets(state: Any) -> list[str]:
@@ -454,10 +462,10 @@ def submit_move(
     username = user.get_username()
     fingerprint = request_fingerprint({"move": move, "expected_version": expected_version})
     with transaction.atomic():
-        game = _lock_game_row(game_id)
-        if game is None:
+        locked = _lock_for_move(game_id=game_id, user=user, key=idempotency_key)
+        if locked is None:
             raise NotFound("No such game.", code="game.not_found")
-        table, seated, seat_statuses, earlier = _move_context(game=game, user=user, key=idempotency_key)
+        game, (table, seated, seat_statuses, earlier) = locked
         if table.private and seated is None:
             raise NotFound("No such game.", code="game.not_found")
         if earlier is not None:
@@ -530,11 +538,15 @@ def _lock_game_row(game_id: int) -> Game | None:
     The table and round are read by a later statement on purpose: under READ COMMITTED a statement that
     waited for the lock still reads its joined rows as of its start, so a round started (or a seat changed)
     by the transaction it waited for would be missed."""
+    found = rows.fetch(_lock_game_sql(), [game_id])
+    return rows.from_row(Game, found[0]) if found else None
+
+
+def _lock_game_sql() -> str:
     sql = f"SELECT {rows.columns(Game, 'g')} FROM {rows.table(Game)} g WHERE g.id = %s"
     if connection.features.has_select_for_update:
         sql += " FOR UPDATE"
-    found = rows.fetch(sql, [game_id])
-    return rows.from_row(Game, found[0]) if found else None
+    return sql
 
 
 def _table_and_round_sql(extra_columns: str = "", extra_joins: str = "") -> str:
@@ -563,43 +575,108 @@ def _lock_game(game_id: int) -> tuple[Table, Game] | None:
     return _attach(game, found[0]), game
 
 
-def _move_context(
-    *, game: Game, user: User, key: str | None
-) -> tuple[Table, Seat | None, dict[str, str], tuple[str, Any] | None]:
-    """After `_lock_game_row`, in one statement: the table and current round (attached to `game`), the
-    caller's seat, the statuses of everyone seated (username -> status) and, for an idempotency key, the
-    (request hash, response) of the move logged under it."""
+MoveContext = tuple[Table, Seat | None, dict[str, str], tuple[str, Any] | None]
+
+
+def _lock_for_move(*, game_id: int, user: User, key: str | None) -> tuple[Game, MoveContext] | None:
+    """`_lock_game_row`, then one statement reading `MoveContext`. On PostgreSQL both go in one round trip:
+    under READ COMMITTED each statement of a multi-statement query takes its own snapshot, so the second
+    still reads after the lock is granted (it finds the table and round through the locked game row)."""
+    if connection.vendor != "postgresql":
+        game = _lock_game_row(game_id)
+        if game is None:
+            return None
+        context_sql, params = _move_context_sql(
+            game_id=game.pk, user=user, key=key, round_id=game.current_round_id, table_id=game.table_id
+        )
+        found = rows.fetch(context_sql, params)
+        base = rows.width(Table) + rows.width(Round)
+        seats = [tuple(row[base : base + 5]) for row in found if row[base] is not None]
+        return game, _move_context(game=game, user=user, row=found[0], seats=seats)
+    context_sql, params = _move_context_pg_sql(game_id=game_id, user=user, key=key)
+    with connection.cursor() as cursor:
+        cursor.execute(f"{_lock_game_sql()}; {context_sql}", [game_id, *params])
+        game_rows = cursor.fetchall()
+        cursor.nextset()
+        found = cursor.fetchall()
+    if not game_rows:
+        return None
+    locked = rows.from_row(Game, game_rows[0])
+    assert locked is not None
+    row = found[0]
+    seats = [tuple(seat) for seat in json.loads(row[rows.width(Table) + rows.width(Round)] or "[]")]
+    return locked, _move_context(game=locked, user=user, row=row, seats=seats)
+
+
+def _username_column() -> str:
     user_model = get_user_model()
-    username_column = rows.column(user_model, user_model.USERNAME_FIELD)
+    return connection.ops.quote_name(rows.column(user_model, user_model.USERNAME_FIELD))
+
+
+def _move_context_pg_sql(*, game_id: int, user: User, key: str | None) -> tuple[str, list[Any]]:
+    """`_move_context_sql` for PostgreSQL as one row: the seats as a JSON array and the key's earlier
+    answer as scalar subqueries, so that the planner sees a three-table join (planning the six-table
+    join cost more CPU than running it) and the round's row is sent once, not once per seat."""
+    seated_in = ", ".join(["%s"] * len(SEATED_STATUSES))
+    seats = (
+        "(SELECT json_agg(json_build_array(s.id, s.player_id, s.status, s.timeouts_in_row,"
+        f" u.{_username_column()}))::text FROM {rows.table(Seat)} s"
+        f" JOIN {rows.table(get_user_model())} u ON u.id = s.player_id"
+        f" WHERE s.table_id = t.id AND s.status IN ({seated_in}))"
+    )
+    params: list[Any] = [*SEATED_STATUSES]
+    if key:
+        # (user, game, key) is unique among keyed moves; a move without a key has key "".
+        logged = (
+            f" FROM {rows.table(MoveLog)} m WHERE m.game_id = %s AND m.user_id = %s"
+            " AND m.idempotency_key = %s AND m.idempotency_key <> ''"
+        )
+        earlier = f", (SELECT m.request_hash{logged}), (SELECT m.response{logged})"
+        params += [game_id, user.pk, key, game_id, user.pk, key]
+    else:
+        earlier = ", NULL, NULL"
+    sql = (
+        f"SELECT {rows.columns(Table, 't')}, {rows.columns(Round, 'r')}, {seats}{earlier} "
+        f"FROM {rows.table(Game)} g JOIN {rows.table(Table)} t ON t.id = g.table_id"
+        f" LEFT JOIN {rows.table(Round)} r ON r.id = g.current_round_id WHERE g.id = %s"
+    )
+    return sql, [*params, game_id]
+
+
+def _move_context_sql(
+    *, game_id: int, user: User, key: str | None, round_id: int | None, table_id: int
+) -> tuple[str, list[Any]]:
+    """One statement: the table and current round, the seated seats with their players' names (a row
+    each) and, for an idempotency key, the (request hash, response) of the move logged under it."""
     seated_in = ", ".join(["%s"] * len(SEATED_STATUSES))
     joins = (
         f" LEFT JOIN {rows.table(Seat)} s ON s.table_id = t.id AND s.status IN ({seated_in})"
-        f" LEFT JOIN {rows.table(user_model)} u ON u.id = s.player_id"
+        f" LEFT JOIN {rows.table(get_user_model())} u ON u.id = s.player_id"
     )
-    params: list[Any] = [game.current_round_id, *SEATED_STATUSES]
-    extra = ", s.id, s.player_id, s.status, s.timeouts_in_row, u." + connection.ops.quote_name(
-        username_column
-    )
+    params: list[Any] = [*SEATED_STATUSES]
+    extra = f", s.id, s.player_id, s.status, s.timeouts_in_row, u.{_username_column()}"
     if key:
-        # (user, game, key) is unique among keyed moves; a move without a key has key "".
         joins += (
             f" LEFT JOIN {rows.table(MoveLog)} m"
             " ON m.game_id = %s AND m.user_id = %s AND m.idempotency_key = %s AND m.idempotency_key <> ''"
         )
-        params += [game.pk, user.pk, key]
+        params += [game_id, user.pk, key]
         extra += ", m.request_hash, m.response"
     else:
         extra += ", NULL, NULL"
-    params.append(game.table_id)
-    found = rows.fetch(_table_and_round_sql(extra, joins), params)
-    table = _attach(game, found[0])
-    base = rows.width(Table) + rows.width(Round)
+    return _table_and_round_sql(extra, joins), [round_id, *params, table_id]
+
+
+def _move_context(
+    *, game: Game, user: User, row: Sequence[Any], seats: Sequence[Sequence[Any]]
+) -> MoveContext:
+    """The table and current round (attached to `game`) from `row`, the caller's seat, the statuses of
+    everyone seated (username -> status) from `seats` (id, player id, status, timeouts in a row, username)
+    and the key's earlier (request hash, response) from the row's last two columns."""
+    table = _attach(game, row)
     seated: Seat | None = None
     statuses: dict[str, str] = {}
-    for row in found:
-        seat_id, player_id, status, timeouts_in_row, name = row[base : base + 5]
-        if seat_id is None:
-            continue
+    for seat_id, player_id, status, timeouts_in_row, name in seats:
         statuses[str(name)] = str(status)
         if player_id == user.pk:
             seated = Seat.from_db(
@@ -608,7 +685,7 @@ def _move_context(
                 [seat_id, table.pk, player_id, status, timeouts_in_row],
             )
     earlier: tuple[str, Any] | None = None
-    request_hash, response = found[0][base + 5 : base + 7]
+    request_hash, response = row[-2:]
     if request_hash is not None:
         earlier = (str(request_hash), rows.convert(MoveLog, "response", response))
     return table, seated, statuses, earlier
@@ -801,8 +878,24 @@ def _post_settlement(
     ]
 
 
-def _finish_round(*, game: Game, table: Table, round_: Round, state: Any, now: datetime) -> None:
-    """Record the result, settle by PCR, release leaving and absent seats, schedule the next round."""
+def _seats_with_stacks(table: Table) -> list[Seat]:
+    """The table's seated seats with their players and stack accounts, in one statement that locks the seats
+    and the accounts in the accounts' id order (the ledger's lock order)."""
+    return list(
+        Seat.objects.select_for_update(of=("self", "stack_account"))
+        .filter(table=table, status__in=SEATED_STATUSES)
+        .select_related("player", "stack_account")
+        .order_by("stack_account_id")
+    )
+
+
+def _finish_round(
+    *, game: Game, table: Table, round_: Round, state: Any, now: datetime
+) -> list[tuple[str, list[Any]]]:
+    """Record the result, settle by PCR, release leaving and absent seats, schedule the next round.
+
+    Returns the round row's UPDATE, which the caller writes with the game row (the round is read by nobody
+    before the commit); the game's new fields are left on `game` for the caller to store likewise."""
     from tournaments.services.tables import cash_out
 
     _charge_time_bank(game=game, table=table, round_=round_, now=now)
@@ -810,11 +903,10 @@ def _finish_round(*, game: Game, table: Table, round_: Round, state: Any, now: d
     round_.result = result
     round_.scores = result["scores"]
     round_.ended_at = now
-    seats = _seats_by_player(table)
-    accounts = {
-        p: Account.objects.select_for_update().get(pk=seats[p].stack_account_id)
-        for p in sorted((p for p in round_.players if p in seats), key=lambda p: seats[p].stack_account_id)
-    }
+    seated = _seats_with_stacks(table)
+    seats = {seat.player.get_username(): seat for seat in seated}
+    # The same Account objects as the seats': the ledger leaves the new balances on them.
+    accounts = {p: seats[p].stack_account for p in round_.players if p in seats}
     transfers: list[dict[str, Any]] = []
     if not result["redeal"] and result["scores"] and len(accounts) == len(round_.players):
         transfers += _post_settlement(
@@ -846,7 +938,6 @@ def _finish_round(*, game: Game, table: Table, round_: Round, state: Any, now: d
         logger.error("round %s: a player of the round has no seat; not settled", round_.pk)
     round_.transfers = transfers
     round_.settled = True
-    round_.save()
     _add_event(
         game,
         round_,
@@ -863,16 +954,21 @@ def _finish_round(*, game: Game, table: Table, round_: Round, state: Any, now: d
             "salt": round_.salt,
         },
     )
-    for seat in Seat.objects.select_for_update().filter(table=table, status__in=SEATED_STATUSES):
+    ready = 0
+    for seat in seated:
         if seat.status in (SeatStatus.LEAVING, SeatStatus.ABSENT):
             cash_out(seat=seat, table=table)
-        elif seat.status == SeatStatus.ACTIVE and Account.objects.get(pk=seat.stack_account_id).balance <= 0:
+        elif seat.status == SeatStatus.ACTIVE and seat.stack_account.balance <= 0:
             seat.status = SeatStatus.SITTING_OUT
             seat.save(update_fields=["status"])
+        elif seat.status in (SeatStatus.ACTIVE, SeatStatus.SITTING_OUT) and seat.stack_account.balance > 0:
+            ready += 1
     game.status = GameStatus.WAITING
     game.turn_player = ""
     game.turn_started_at = None
     game.turn_deadline = None
     game.claims_deadline = None
     game.next_round_at = None
-    schedule_round_start_if_ready(game=game, table=table)
+    _schedule_round_start(game=game, ready=ready)
+    fields = [f.name for f in Round._meta.concrete_fields if not f.primary_key]
+    return [rows.update_sql(round_, fields)]
