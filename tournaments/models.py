@@ -181,9 +181,13 @@ class Round(models.Model):
 class GameEvent(models.Model):
     """What happened at each version, for /events/. `private` holds the parts only one player may see."""
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    # No index of their own: (game, version) below serves every read by game, and nothing reads events by
+    # round (rounds are never deleted); each index is one more write per event.
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     version = models.PositiveIntegerField()
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="events", null=True)
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, related_name="events", null=True, db_index=False
+    )
     kind = models.CharField(max_length=32)
     public = models.JSONField(default=dict)
     private = models.JSONField(default=dict)  # username -> extra fields for that player only
@@ -208,7 +212,8 @@ class MoveLog(models.Model):
     """Every accepted move, append-only; with the first answer given, for idempotent replays."""
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="moves")
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="moves")
+    # Covered by the unique (game, version) index below.
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="moves", db_index=False)
     player = models.CharField(max_length=150)  # the engine's name for the player: the username
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"

@@ -617,6 +617,21 @@ def _move_context_pg_sql(*, game_id: int, user: User, key: str | None) -> tuple[
     """`_move_context_sql` for PostgreSQL as one row: the seats as a JSON array and the key's earlier
     answer as scalar subqueries, so that the planner sees a three-table join (planning the six-table
     join cost more CPU than running it) and the round's row is sent once, not once per seat."""
+    params: list[Any] = [*SEATED_STATUSES]
+    if key:
+        params += [game_id, user.pk, key, game_id, user.pk, key]
+    cache_key = (connection.vendor, bool(key))
+    sql = _MOVE_CONTEXT_PG_SQL.get(cache_key)
+    if sql is None:
+        sql = _MOVE_CONTEXT_PG_SQL[cache_key] = _build_move_context_pg_sql(keyed=bool(key))
+    return sql, [*params, game_id]
+
+
+# The statement's text, built once per process (vendor, keyed).
+_MOVE_CONTEXT_PG_SQL: dict[tuple[str, bool], str] = {}
+
+
+def _build_move_context_pg_sql(*, keyed: bool) -> str:
     seated_in = ", ".join(["%s"] * len(SEATED_STATUSES))
     seats = (
         "(SELECT json_agg(json_build_array(s.id, s.player_id, s.status, s.timeouts_in_row,"
@@ -624,23 +639,20 @@ def _move_context_pg_sql(*, game_id: int, user: User, key: str | None) -> tuple[
         f" JOIN {rows.table(get_user_model())} u ON u.id = s.player_id"
         f" WHERE s.table_id = t.id AND s.status IN ({seated_in}))"
     )
-    params: list[Any] = [*SEATED_STATUSES]
-    if key:
+    if keyed:
         # (user, game, key) is unique among keyed moves; a move without a key has key "".
         logged = (
             f" FROM {rows.table(MoveLog)} m WHERE m.game_id = %s AND m.user_id = %s"
             " AND m.idempotency_key = %s AND m.idempotency_key <> ''"
         )
         earlier = f", (SELECT m.request_hash{logged}), (SELECT m.response{logged})"
-        params += [game_id, user.pk, key, game_id, user.pk, key]
     else:
         earlier = ", NULL, NULL"
-    sql = (
+    return (
         f"SELECT {rows.columns(Table, 't')}, {rows.columns(Round, 'r')}, {seats}{earlier} "
         f"FROM {rows.table(Game)} g JOIN {rows.table(Table)} t ON t.id = g.table_id"
         f" LEFT JOIN {rows.table(Round)} r ON r.id = g.current_round_id WHERE g.id = %s"
     )
-    return sql, [*params, game_id]
 
 
 def _move_context_sql(

@@ -13,21 +13,45 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 M = TypeVar("M", bound=models.Model)
 
 Converter = Callable[[Any, Any, Any], Any]
 
 
+# SQL text that depends only on the models and the database vendor, built once per process: quoting every
+# column name again on each move was a visible share of the move's Python time (docs/performance.md).
+_TEXT: dict[tuple[Any, ...], Any] = {}
+
+
+def _db() -> BaseDatabaseWrapper:
+    # The connection itself rather than the `connection` proxy, whose every attribute goes through a
+    # context-local lookup: the per-value loops below used it a few hundred times per move.
+    return connections[DEFAULT_DB_ALIAS]
+
+
 def table(model: type[models.Model]) -> str:
-    return connection.ops.quote_name(model._meta.db_table)
+    db = _db()
+    key = ("table", db.vendor, model)
+    text = _TEXT.get(key)
+    if text is None:
+        text = _TEXT[key] = db.ops.quote_name(model._meta.db_table)
+    return str(text)
 
 
 def columns(model: type[models.Model], alias: str) -> str:
     """The select list of every concrete field of `model`, in `from_row`'s order."""
-    quote = connection.ops.quote_name
-    return ", ".join(f"{alias}.{quote(field.column)}" for field in model._meta.concrete_fields)
+    db = _db()
+    key = ("columns", db.vendor, model, alias)
+    text = _TEXT.get(key)
+    if text is None:
+        quote = db.ops.quote_name
+        text = _TEXT[key] = ", ".join(
+            f"{alias}.{quote(field.column)}" for field in model._meta.concrete_fields
+        )
+    return str(text)
 
 
 def width(model: type[models.Model]) -> int:
@@ -71,16 +95,17 @@ def from_row(model: type[M], values: Sequence[Any]) -> M | None:
     that found nothing)."""
     if values[0] is None:
         return None
-    key = (connection.vendor, model)
+    db = _db()
+    key = (db.vendor, model)
     converters = _CONVERTERS.get(key)
     if converters is None:
         converters = _CONVERTERS[key] = _converters(model)
     converted = []
     for value, convs in zip(values, converters, strict=True):
         for conv in convs:
-            value = conv(value, None, connection)
+            value = conv(value, None, db)
         converted.append(value)
-    return model.from_db(connection.alias, (), converted)
+    return model.from_db(db.alias, (), converted)
 
 
 def fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
@@ -91,17 +116,20 @@ def fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
 
 def update_sql(obj: models.Model, field_names: Iterable[str]) -> tuple[str, list[Any]]:
     """`obj.save(update_fields=field_names)` as one UPDATE by primary key (`auto_now` fields included)."""
-    meta = obj._meta
-    quote = connection.ops.quote_name
-    assignments = []
-    params: list[Any] = []
-    names = set(field_names)
-    for field in meta.concrete_fields:
-        if field.name in names or getattr(field, "auto_now", False):
-            assignments.append(f"{quote(field.column)} = %s")
-            params.append(field.get_db_prep_save(field.pre_save(obj, False), connection))
+    db = _db()
+    names = frozenset(field_names)
+    key = ("update", db.vendor, type(obj), names)
+    cached = _TEXT.get(key)
+    if cached is None:
+        meta = obj._meta
+        quote = db.ops.quote_name
+        fields = [f for f in meta.concrete_fields if f.name in names or getattr(f, "auto_now", False)]
+        assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+        sql = f"UPDATE {table(type(obj))} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
+        cached = _TEXT[key] = (sql, fields)
+    sql, fields = cached
+    params = [field.get_db_prep_save(field.pre_save(obj, False), db) for field in fields]
     params.append(obj.pk)
-    sql = f"UPDATE {table(type(obj))} SET {', '.join(assignments)} WHERE {quote(meta.pk.column)} = %s"
     return sql, params
 
 
@@ -109,28 +137,32 @@ def update(obj: models.Model, field_names: Iterable[str]) -> None:
     execute([update_sql(obj, field_names)])
 
 
-def _insert_value(field: models.Field[Any, Any], obj: models.Model) -> Any:
+def _insert_value(field: models.Field[Any, Any], obj: models.Model, db: BaseDatabaseWrapper) -> Any:
     # An `auto_now_add` value set by the caller is kept (an event's time is in the answer before it is
     # written); otherwise the field fills itself in as save() would.
     if getattr(field, "auto_now_add", False) and getattr(obj, field.attname) is not None:
         value = getattr(obj, field.attname)
     else:
         value = field.pre_save(obj, True)
-    return field.get_db_prep_save(value, connection)
+    return field.get_db_prep_save(value, db)
 
 
 def insert_sql(objs: Sequence[models.Model]) -> tuple[str, list[Any]]:
     """One INSERT of `objs` (instances of one model, primary keys from the database)."""
-    meta = objs[0]._meta
-    quote = connection.ops.quote_name
-    fields = [field for field in meta.concrete_fields if not field.primary_key]
-    params = [_insert_value(field, obj) for obj in objs for field in fields]
-    row = f"({', '.join(['%s'] * len(fields))})"
-    sql = (
-        f"INSERT INTO {table(type(objs[0]))} ({', '.join(quote(f.column) for f in fields)}) "
-        f"VALUES {', '.join([row] * len(objs))}"
-    )
-    return sql, params
+    db = _db()
+    key = ("insert", db.vendor, type(objs[0]), len(objs))
+    cached = _TEXT.get(key)
+    if cached is None:
+        quote = db.ops.quote_name
+        fields = [field for field in objs[0]._meta.concrete_fields if not field.primary_key]
+        row = f"({', '.join(['%s'] * len(fields))})"
+        sql = (
+            f"INSERT INTO {table(type(objs[0]))} ({', '.join(quote(f.column) for f in fields)}) "
+            f"VALUES {', '.join([row] * len(objs))}"
+        )
+        cached = _TEXT[key] = (sql, fields)
+    sql, fields = cached
+    return sql, [_insert_value(field, obj, db) for obj in objs for field in fields]
 
 
 def insert(obj: models.Model) -> None:
