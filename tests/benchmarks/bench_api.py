@@ -55,9 +55,8 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
-from urllib.parse import urlparse, urlunparse
 
-import psycopg
+from tests.benchmarks.scratch_db import recreate_database, scratch_url
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = "tests.benchmarks.bench_api_settings"
@@ -642,21 +641,6 @@ def run_phase(
 # ================================================================================= database and fixtures
 
 
-def _scratch_url(base_url: str) -> tuple[str, str, str]:
-    parsed = urlparse(base_url)
-    base_name = parsed.path.lstrip("/") or "ramino"
-    scratch = f"{base_name}_bench_api"
-    admin_url = urlunparse(parsed._replace(path="/postgres"))
-    return urlunparse(parsed._replace(path=f"/{scratch}")), admin_url, scratch
-
-
-def _recreate_database(admin_url: str, name: str, *, create: bool = True) -> None:
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        if create:
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-
 def _prepare(n_tables: int, seat_counts: list[int]) -> list[dict[str, Any]]:
     """Migrate, create the floor's tables, and set up funded players seated at ring tables."""
     from django.contrib.auth import get_user_model
@@ -1095,7 +1079,7 @@ def main(argv: list[str] | None = None) -> int:
     if not base_url.startswith("postgres"):
         print("bench-api needs DATABASE_URL=postgres://...", file=sys.stderr)
         return 2
-    url, admin_url, scratch = _scratch_url(base_url)
+    url, admin_url, scratch = scratch_url(base_url, "bench_api")
     queue = f"ramino-bench-api-{uuid.uuid4().hex[:10]}"
     broker_url = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
     os.environ.update(
@@ -1115,7 +1099,7 @@ def main(argv: list[str] | None = None) -> int:
     summary: list[str] = []
     checks: list[str] = []
     ok_checks = True
-    _recreate_database(admin_url, scratch)
+    recreate_database(admin_url, scratch)
     try:
         import django
 
@@ -1194,7 +1178,7 @@ def main(argv: list[str] | None = None) -> int:
         except Exception:
             pass
         if not args.keep:
-            _recreate_database(admin_url, scratch, create=False)
+            recreate_database(admin_url, scratch, create=False)
         for path in sorted(workdir.iterdir()):
             path.unlink()
         workdir.rmdir()

@@ -26,9 +26,10 @@ import sys
 import time
 import uuid
 from dataclasses import dataclass
-from urllib.parse import urlparse, urlunparse
 
 import psycopg
+
+from tests.benchmarks.scratch_db import recreate_database, scratch_url
 
 WALLETS = 64
 START_CHIPS = 1_000_000
@@ -49,21 +50,6 @@ class Result:
     @property
     def ratio(self) -> float:
         return self.service_rate / self.floor_rate
-
-
-def _scratch_url(base_url: str) -> tuple[str, str, str]:
-    parsed = urlparse(base_url)
-    base_name = parsed.path.lstrip("/") or "ramino"
-    scratch = f"{base_name}_bench_ledger"
-    admin_url = urlunparse(parsed._replace(path="/postgres"))
-    return urlunparse(parsed._replace(path=f"/{scratch}")), admin_url, scratch
-
-
-def _recreate_database(admin_url: str, name: str, *, create: bool = True) -> None:
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        if create:
-            conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def _setup_django() -> None:
@@ -255,8 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     if not base_url.startswith("postgres"):
         print("bench-ledger needs DATABASE_URL=postgres://...", file=sys.stderr)
         return 2
-    url, admin_url, scratch = _scratch_url(base_url)
-    _recreate_database(admin_url, scratch)
+    url, admin_url, scratch = scratch_url(base_url, "bench_ledger")
+    recreate_database(admin_url, scratch)
     os.environ["DATABASE_URL"] = url
     # libpq reads PGOPTIONS for every connection: Django's and the floor's alike.
     os.environ["PGOPTIONS"] = f"-c synchronous_commit={args.synchronous_commit}"
@@ -308,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
         connection.close()
     finally:
         if not args.keep:
-            _recreate_database(admin_url, scratch, create=False)
+            recreate_database(admin_url, scratch, create=False)
 
     print()
     print(
