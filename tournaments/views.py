@@ -52,11 +52,11 @@ def _user(request: Request) -> User:
 
 
 def max_wait_seconds() -> float:
-    return float(getattr(settings, "RAMINO_EVENTS_MAX_WAIT_SECONDS", 25))
+    return float(settings.RAMINO_EVENTS_MAX_WAIT_SECONDS)
 
 
 def poll_interval_seconds() -> float:
-    return float(getattr(settings, "RAMINO_EVENTS_POLL_SECONDS", 0.2))
+    return float(settings.RAMINO_EVENTS_POLL_SECONDS)
 
 
 class TableListView(APIView):

@@ -73,7 +73,7 @@ GAME_PLAY_FIELDS = (
 
 
 def next_round_delay() -> float:
-    return float(getattr(settings, "RAMINO_NEXT_ROUND_DELAY_SECONDS", 5))
+    return float(settings.RAMINO_NEXT_ROUND_DELAY_SECONDS)
 
 
 # --------------------------------------------------------------------------------------------- enqueueing
@@ -814,7 +814,7 @@ def run_close_claims(*, game_id: int, version: int) -> bool:
 def sweep_clocks(*, grace_seconds: float | None = None) -> int:
     """Re-enqueue every clock whose deadline passed long ago (its message was lost). Returns how many."""
     if grace_seconds is None:
-        grace_seconds = float(getattr(settings, "RAMINO_CLOCK_SWEEP_GRACE_SECONDS", 5))
+        grace_seconds = float(settings.RAMINO_CLOCK_SWEEP_GRACE_SECONDS)
     now = timezone.now()
     late = now - timedelta(seconds=grace_seconds)
     count = 0
