@@ -42,7 +42,7 @@ def _reachable(url: str, default_port: int) -> bool:
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     db = settings.DATABASES["default"]
-    if db["ENGINE"] != "django.db.backends.postgresql":
+    if db["ENGINE"] not in ("django.db.backends.postgresql", "config.db.postgresql"):
         pytest.exit(
             "The test suite runs on PostgreSQL: set DATABASE_URL=postgres://... (make test does).",
             returncode=3,

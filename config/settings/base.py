@@ -24,6 +24,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite under a worker, beat and the web process at once: wait for the write lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
 else:
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Django's backend plus server-side binding for the move's hot statements (config/db/postgresql).
+        DATABASES["default"]["ENGINE"] = "config.db.postgresql"
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

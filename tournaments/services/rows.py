@@ -108,8 +108,16 @@ def from_row(model: type[M], values: Sequence[Any]) -> M | None:
     return model.from_db(db.alias, (), converted)
 
 
+def statement_cursor() -> Any:
+    """A cursor for the statements below: on PostgreSQL one that binds on the server and prepares each
+    statement once per connection (config/db/postgresql), else Django's own."""
+    db = _db()
+    prepared = getattr(db, "prepared_cursor", None)
+    return prepared() if prepared is not None else db.cursor()
+
+
 def fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-    with connection.cursor() as cursor:
+    with statement_cursor() as cursor:
         cursor.execute(sql, list(params))
         return list(cursor.fetchall())
 
@@ -185,7 +193,7 @@ def execute(statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
     exactly once), saving the round trips. Rows inserted here get no primary key on their instances."""
     if not statements:
         return
-    with connection.cursor() as cursor:
+    with statement_cursor() as cursor:
         if connection.vendor == "postgresql" and len(statements) > 1:
             heads = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(statements[:-1]))
             params = [param for _, stmt_params in statements for param in stmt_params]
