@@ -594,11 +594,11 @@ def _lock_for_move(*, game_id: int, user: User, key: str | None) -> tuple[Game, 
         seats = [tuple(row[base : base + 5]) for row in found if row[base] is not None]
         return game, _move_context(game=game, user=user, row=found[0], seats=seats)
     context_sql, params = _move_context_pg_sql(game_id=game_id, user=user, key=key)
-    with rows.statement_cursor() as lock, rows.statement_cursor() as read, connection.connection.pipeline():
-        lock.execute(_lock_game_sql(), [game_id])
-        read.execute(context_sql, params)
-        game_rows = lock.fetchall()
-        found = read.fetchall()
+    with rows.statement_cursor() as cursor:
+        cursor.execute(_lock_game_sql(), [game_id])
+        game_rows = cursor.fetchall()
+        cursor.execute(context_sql, params)
+        found = cursor.fetchall()
     if not game_rows:
         return None
     locked = rows.from_row(Game, game_rows[0])
