@@ -5,14 +5,19 @@ Service layers raise their own exceptions carrying `code`, `message`, `details` 
 mapped to stable codes here.
 """
 
+import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
+
+logger = logging.getLogger(__name__)
 
 _CODES: dict[type[exceptions.APIException], str] = {
     exceptions.ParseError: "request.malformed",
@@ -74,6 +79,19 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             details=dict(getattr(exc, "details", None) or {}),
             http_status=service_status,
         )
+    if isinstance(exc, OperationalError | InterfaceError):
+        # The database went away or refused us (restart, failover, a connection that died idle, a lock or
+        # deadlock timeout): nothing was done, and the same request may succeed in a moment. Django closes
+        # the broken connection at the request's end (config/db/postgresql).
+        logger.warning("database unavailable: %s", exc)
+        set_rollback()
+        response = error_response(
+            code="service.unavailable",
+            message="The service is briefly unavailable; try again.",
+            http_status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        )
+        response["Retry-After"] = "1"
+        return response
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}

@@ -1,37 +1,79 @@
-"""Django's PostgreSQL backend plus a cursor for the hot paths' hand-written statements.
+"""Django's PostgreSQL backend with two changes for the request path (docs/performance.md).
 
-Django's own cursors bind parameters on the client (psycopg's `ClientCursor`): every value is quoted into
-the statement's text, which PostgreSQL then parses and plans afresh. For the few statements run on every
-move (tournaments/services/rows.py) `prepared_cursor()` sends the values apart from the text and has
-psycopg prepare each statement once per connection (after `prepare_threshold` runs), so that neither the
-quoting nor the planning is paid per request (docs/performance.md). The ORM keeps Django's cursors.
+- `prepared_cursor()`: Django's own cursors bind parameters on the client (psycopg's `ClientCursor`):
+  every value is quoted into the statement's text, which PostgreSQL then parses and plans afresh. For the
+  few statements run on every move (tournaments/services/rows.py) this cursor sends the values apart from
+  the text and psycopg prepares each statement once per connection, so neither the quoting nor the
+  planning is paid per request. The ORM keeps Django's cursors.
+- Health checks (`CONN_HEALTH_CHECKS`) only after a pause: Django's check is a `SELECT 1` round trip
+  at the start of every request that reuses a connection. A connection that served a request less than
+  `HEALTH_CHECK_AFTER_IDLE_SECONDS` ago is not checked again: it is the idle connection that a database
+  restart, a failover or an idle timeout leaves dead. A connection that dies in use fails its request (503,
+  config/api/exceptions.py) and is closed at the request's end, as it would be without any checks.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
-from django.db.backends.postgresql import base
+from django.db.backends.postgresql import base, operations
 
 # Statements are prepared on their first run on a connection unless OPTIONS says otherwise. This touches
-# only cursors made by `prepared_cursor` (client-side binding never prepares). Set it to None in OPTIONS
-# behind a pooler that cannot keep prepared statements (PgBouncer before 1.21 in transaction mode).
+# only cursors made by `prepared_cursor` (client-side binding never prepares). Set "prepare_threshold":
+# None in OPTIONS behind a pooler that cannot keep prepared statements (PgBouncer before 1.21 in
+# transaction mode).
 DEFAULT_PREPARE_THRESHOLD = 0
+HEALTH_CHECK_AFTER_IDLE_SECONDS = 1.0
+
+
+class DatabaseOperations(operations.DatabaseOperations):
+    def last_executed_query(self, cursor: Any, sql: str, params: Any) -> str | None:
+        if isinstance(cursor, base.ServerBindingCursor):
+            return sql  # the values travel apart from the text, as with OPTIONS server_side_binding
+        return super().last_executed_query(cursor, sql, params)  # type: ignore[no-any-return]
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
+    ops_class = DatabaseOperations
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # When a cursor was last opened on the current connection (monotonic seconds).
+        self.last_used: float | None = None
+
     def get_connection_params(self) -> dict[str, Any]:
         params: dict[str, Any] = super().get_connection_params()
         if "prepare_threshold" not in self.settings_dict["OPTIONS"]:
             params["prepare_threshold"] = DEFAULT_PREPARE_THRESHOLD
         return params
 
+    def close_if_health_check_failed(self) -> None:
+        if (
+            self.health_check_enabled
+            and not self.health_check_done
+            and self.connection is not None
+            and self.last_used is not None
+            and time.monotonic() - self.last_used < HEALTH_CHECK_AFTER_IDLE_SECONDS
+        ):
+            self.health_check_done = True
+            return
+        super().close_if_health_check_failed()
+
+    def connect(self) -> None:
+        super().connect()
+        self.last_used = None
+
+    def create_cursor(self, name: str | None = None) -> Any:
+        self.last_used = time.monotonic()
+        return super().create_cursor(name)
+
     def prepared_cursor(self) -> Any:
         """A cursor (Django's wrapper: errors translated, queries logged) that binds on the server and
-        prepares its statements. One statement per `execute`; send several in one round trip with
-        `self.connection.pipeline()`."""
+        prepares its statements. One statement per `execute`."""
         # What `cursor()` does before it creates Django's own kind of cursor.
         self.close_if_health_check_failed()
         self.ensure_connection()
+        self.last_used = time.monotonic()
         with self.wrap_database_errors:
             return self._prepare_cursor(base.ServerBindingCursor(self.connection))

@@ -1,0 +1,149 @@
+"""config.db.postgresql: prepared statements for the hot path, health checks only after a pause, and a
+connection that dies in use answered with 503 and replaced."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.db import close_old_connections, connection, connections
+from django.test.utils import CaptureQueriesContext
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from config.db.postgresql import base as backend
+from tests.ledger.utils import make_user
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def fresh_connection() -> Iterator[None]:
+    connection.close()
+    yield
+    connection.close()
+
+
+def _backend_pid() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return int(cursor.fetchone()[0])
+
+
+def _kill(pid: int) -> None:
+    other = connections.create_connection("default")
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+            assert cursor.fetchone()[0] is True
+    finally:
+        other.close()
+
+
+def _client(username: str) -> APIClient:
+    token = Token.objects.create(user=make_user(username))
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+def test_the_engine_is_the_project_backend() -> None:
+    assert connection.settings_dict["ENGINE"] == "config.db.postgresql"
+    assert isinstance(connections["default"], backend.DatabaseWrapper)
+
+
+def test_prepared_cursor_prepares_each_statement_once_per_connection(fresh_connection: None) -> None:
+    sql = "SELECT %s::int + 1 AS prepared_probe"
+    for value in range(3):
+        with connection.prepared_cursor() as cursor:
+            cursor.execute(sql, [value])
+            assert cursor.fetchone()[0] == value + 1
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s AND NOT from_sql",
+            ["%prepared_probe%"],
+        )
+        assert cursor.fetchone()[0] == 1
+        # Django's own cursors still bind on the client: nothing of theirs is prepared.
+        cursor.execute("SELECT 41 + 1 AS client_probe")
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE '%client_probe%'")
+        assert cursor.fetchone()[0] == 0
+
+
+def test_prepared_cursor_queries_are_logged_and_errors_translated(fresh_connection: None) -> None:
+    from django.db import ProgrammingError
+
+    with CaptureQueriesContext(connection) as queries, connection.prepared_cursor() as cursor:
+        cursor.execute("SELECT %s::int", [7])
+    assert any("SELECT" in q["sql"] for q in queries.captured_queries)
+    with pytest.raises(ProgrammingError), connection.prepared_cursor() as cursor:
+        cursor.execute("SELECT no_such_column FROM ledger_account")
+
+
+def _health_checks(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    calls: list[Any] = []
+    original = backend.base.DatabaseWrapper.is_usable
+
+    def counting(self: Any) -> bool:
+        calls.append(self)
+        return bool(original(self))
+
+    monkeypatch.setattr(backend.base.DatabaseWrapper, "is_usable", counting)
+    return calls
+
+
+def _request(client: APIClient) -> Any:
+    """One request with Django's connection handling around it, as a WSGI server runs it (the test
+    client alone leaves `close_old_connections` out)."""
+    close_old_connections()
+    try:
+        return client.get("/api/v1/wallet/")
+    finally:
+        close_old_connections()
+
+
+def _pretend_idle() -> None:
+    assert connection.last_used is not None
+    connection.last_used -= backend.HEALTH_CHECK_AFTER_IDLE_SECONDS + 0.1
+
+
+def test_health_check_only_after_a_pause(fresh_connection: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    client = _client("health-a")
+    assert connection.health_check_enabled
+    assert _request(client).status_code == 200
+    calls = _health_checks(monkeypatch)
+    for _ in range(3):
+        assert _request(client).status_code == 200
+    assert calls == []  # the connection served a request a moment ago each time
+    _pretend_idle()
+    assert _request(client).status_code == 200
+    assert len(calls) == 1
+    assert _request(client).status_code == 200
+    assert len(calls) == 1
+
+
+def test_a_connection_that_died_idle_is_replaced_before_use(fresh_connection: None) -> None:
+    client = _client("health-b")
+    assert _request(client).status_code == 200
+    old_pid = _backend_pid()
+    _kill(old_pid)
+    _pretend_idle()
+    response = _request(client)
+    assert response.status_code == 200, response.content
+    assert _backend_pid() != old_pid
+
+
+def test_a_connection_that_died_in_use_gives_503_then_recovers(fresh_connection: None) -> None:
+    client = _client("health-c")
+    assert _request(client).status_code == 200
+    old_pid = _backend_pid()
+    _kill(old_pid)  # used a moment ago: not checked again, so the request meets the dead connection
+    response = _request(client)
+    assert response.status_code == 503, response.content
+    assert response.json()["error"]["code"] == "service.unavailable"
+    assert response["Retry-After"] == "1"
+    # The request's end closed the broken connection; the next request opens a new one.
+    response = _request(client)
+    assert response.status_code == 200, response.content
+    assert _backend_pid() != old_pid
