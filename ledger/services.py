@@ -1,8 +1,9 @@
 """The only way chips move: `post_transfer` and the helpers built on it.
 
-Every posting is one atomic block that locks the accounts it touches in primary-key order (so two
-postings over the same accounts can never deadlock), checks balances under the lock, writes the
-transfer and its entries, and updates the cached balances. Postings are idempotent by key: the same key
+Every posting is atomic: it locks the accounts it touches in primary-key order (so two postings over the
+same accounts can never deadlock), checks balances under the lock, writes the transfer and its entries,
+and updates the cached balances. On PostgreSQL that is two prepared statements inside the caller's
+transaction (every refusal comes before the first write); elsewhere a savepoint around the writes. Postings are idempotent by key: the same key
 with the same content returns the first transfer; the same key with other content is a conflict.
 """
 
@@ -19,6 +20,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 
+from config.db import statement_cursor
 from ledger.errors import AlreadyReversed, IdempotencyConflict, InsufficientFunds, InvalidTransfer
 from ledger.models import (
     NEGATIVE_ALLOWED_KINDS,
@@ -123,6 +125,11 @@ def post_transfer(
         computation=computation,
         reverses=reverses,
     )
+    if connection.vendor == "postgresql":
+        if connection.in_atomic_block:
+            return _post_pg(spec, posted_by=posted_by, posted_by_system=posted_by_system)
+        with transaction.atomic():
+            return _post_pg(spec, posted_by=posted_by, posted_by_system=posted_by_system)
     existing = _find_by_key(spec.idempotency_key)
     if existing is not None:
         return _replay(existing, spec)
@@ -362,6 +369,9 @@ class _Statements:
     insert_transfer: str
     lock: str
     write: tuple[str, ...]  # run in order; their parameters are `_write_params`' in order
+    # PostgreSQL: the transfer, its entries and the new balances in one statement, which writes nothing
+    # and returns no row when the idempotency key is taken.
+    post: str
 
 
 @functools.cache
@@ -387,11 +397,94 @@ def _statements(vendor: str, legs: int) -> _Statements:
         lock=f"SELECT id, kind, chip_type, balance FROM {account} WHERE id IN ({marks}) ORDER BY id{lock}",
         # PostgreSQL: one round trip fewer while the locks are held (a data-modifying CTE always runs).
         write=(f"WITH balances AS ({update}) {entries}",) if vendor == "postgresql" else (update, entries),
+        post=(
+            f"WITH t AS (INSERT INTO {transfer} ({', '.join(_TRANSFER_COLUMNS)}) "
+            f"VALUES ({', '.join(['%s'] * len(_TRANSFER_COLUMNS))}) "
+            "ON CONFLICT (idempotency_key) DO NOTHING RETURNING id), "
+            f"b AS ({update} AND EXISTS (SELECT 1 FROM t)), "
+            f"e AS (INSERT INTO {entry} (transfer_id, account_id, amount, balance_after, created_at) "
+            "SELECT t.id, v.account_id, v.amount, v.balance_after, v.created_at FROM t, (VALUES "
+            + ", ".join(["(CAST(%s AS BIGINT), CAST(%s AS BIGINT), CAST(%s AS BIGINT), CAST(%s AS TIMESTAMPTZ))"] * legs)
+            + ") AS v (account_id, amount, balance_after, created_at)) "
+            "SELECT id FROM t"
+        ),
     )
 
 
 _COMPUTATION_FIELD = Transfer._meta.get_field("computation")
 assert isinstance(_COMPUTATION_FIELD, models.Field)
+
+
+def _post_pg(spec: _Spec, *, posted_by: AbstractBaseUser | None, posted_by_system: str) -> Transfer:
+    """PostgreSQL: two prepared statements in the caller's transaction (or one of their own), no savepoint.
+
+    The accounts are locked and checked first, so every refusal comes before anything is written and
+    leaves the caller's transaction usable; then one statement inserts the transfer (ON CONFLICT on the
+    key: a key already taken writes nothing), its entries and the new balances. A key already taken, or
+    a refusal, looks the key up: the same content replays the first transfer, other content conflicts."""
+    ids = sorted(spec.amounts)
+    sql = _statements(connection.vendor, len(ids))
+    with statement_cursor() as cursor:
+        # Row locks in primary-key order: two postings over the same accounts queue instead of deadlocking.
+        cursor.execute(sql.lock, ids)
+        found = cursor.fetchall()
+        try:
+            balances = _checked_balances(spec, ids, found)
+        except (InvalidTransfer, InsufficientFunds):
+            existing = _find_by_key(spec.idempotency_key)
+            if existing is not None:
+                return _replay(existing, spec)
+            raise
+        now = timezone.now()
+        transfer = Transfer(
+            kind=spec.kind,
+            chip_type=spec.chip_type,
+            idempotency_key=spec.idempotency_key,
+            fingerprint=spec.fingerprint,
+            reason=spec.reason,
+            computation=spec.computation,
+            posted_by_id=posted_by.pk if posted_by is not None else None,
+            posted_by_system=posted_by_system,
+            reverses_id=spec.reverses_id,
+            created_at=now,
+            **spec.causes,
+        )
+        prepared = {"computation": _COMPUTATION_FIELD.get_db_prep_save(spec.computation, connection)}
+        params: list[Any] = [prepared[c] if c in prepared else getattr(transfer, c) for c in _TRANSFER_COLUMNS]
+        for account_id in ids:
+            params += [account_id, balances[account_id]]
+        params += ids
+        for account_id in ids:
+            params += [account_id, spec.amounts[account_id], balances[account_id], now]
+        cursor.execute(sql.post, params)
+        inserted = cursor.fetchone()
+    if inserted is None:
+        existing = _find_by_key(spec.idempotency_key)
+        assert existing is not None, "ON CONFLICT found the key taken"
+        return _replay(existing, spec)
+    transfer.pk = inserted[0]
+    transfer._state.adding = False
+    transfer._state.db = connection.alias
+    for account_id, balance in balances.items():
+        spec.accounts[account_id].balance = balance
+    return transfer
+
+
+def _checked_balances(spec: _Spec, ids: list[int], found: Sequence[Sequence[Any]]) -> dict[int, int]:
+    """The balances after `spec`, from the locked rows (id, kind, chip type, balance); refuses unknown
+    accounts, another chip type and overdrafts."""
+    if len(found) != len(ids):
+        missing = sorted(set(ids) - {row[0] for row in found})
+        raise InvalidTransfer("Unknown account.", details={"accounts": missing})
+    balances: dict[int, int] = {}
+    for account_id, kind, chip_type, balance in found:
+        amount = spec.amounts[account_id]
+        if chip_type != spec.chip_type:
+            raise InvalidTransfer("A transfer moves one chip type only.", details={"account": account_id})
+        if balance + amount < 0 and kind not in _NEGATIVE_ALLOWED:
+            raise InsufficientFunds(details={"account": account_id, "balance": balance, "amount": amount})
+        balances[account_id] = balance + amount
+    return balances
 
 
 def _find_by_key(key: str) -> tuple[int, str] | None:
@@ -445,18 +538,7 @@ def _post_locked(
 
         # Row locks in primary-key order: two postings over the same accounts queue instead of deadlocking.
         cursor.execute(sql.lock, ids)
-        rows = cursor.fetchall()
-        if len(rows) != len(ids):
-            missing = sorted(set(ids) - {row[0] for row in rows})
-            raise InvalidTransfer("Unknown account.", details={"accounts": missing})
-        balances: dict[int, int] = {}
-        for account_id, kind, chip_type, balance in rows:
-            amount = spec.amounts[account_id]
-            if chip_type != spec.chip_type:
-                raise InvalidTransfer("A transfer moves one chip type only.", details={"account": account_id})
-            if balance + amount < 0 and kind not in _NEGATIVE_ALLOWED:
-                raise InsufficientFunds(details={"account": account_id, "balance": balance, "amount": amount})
-            balances[account_id] = balance + amount
+        balances = _checked_balances(spec, ids, cursor.fetchall())
 
         # Taken under the locks, so an account's entries are in time order as well as in id order.
         created = connection.ops.adapt_datetimefield_value(timezone.now())

@@ -190,6 +190,7 @@ class Tally:
 
     post_ms: list[float] = field(default_factory=list)  # latency of each POST answered 200
     get_ms: list[float] = field(default_factory=list)  # latency of each game view read
+    end_ms: list[float] = field(default_factory=list)  # the POSTs among post_ms that ended a round
     statuses: Counter[str] = field(default_factory=Counter)
     moves: int = 0
     rounds: int = 0
@@ -204,6 +205,7 @@ class Tally:
     def merge(self, other: Tally) -> None:
         self.post_ms += other.post_ms
         self.get_ms += other.get_ms
+        self.end_ms += other.end_ms
         self.statuses.update(other.statuses)
         self.moves += other.moves
         self.rounds += other.rounds
@@ -294,6 +296,8 @@ class TableDriver:
         if status == 200:
             self.tally.post_ms.append(elapsed)
             self.tally.moves += 1
+            if any(event.get("kind") == "round_over" for event in body.get("events", [])):
+                self.tally.end_ms.append(elapsed)
         else:
             self.tally.note_error(f"POST {move} as {player} at v{expected_version}: {status} {body}")
         return status, body
@@ -483,6 +487,7 @@ def _client_process(
     out.put(
         {
             "post_ms": total.post_ms,
+            "end_ms": total.end_ms,
             "get_ms": total.get_ms,
             "statuses": dict(total.statuses),
             "moves": total.moves,
@@ -505,6 +510,7 @@ class PhaseResult:
     moves: int
     post_ms: list[float]
     get_ms: list[float]
+    end_ms: list[float]
     statuses: dict[str, int]
     rounds: int
     resyncs: int
@@ -516,7 +522,7 @@ class PhaseResult:
         return self.moves / self.seconds if self.seconds > 0 else 0.0
 
     def pct(self, q: float, which: str = "post") -> float:
-        values = sorted(self.post_ms if which == "post" else self.get_ms)
+        values = sorted({"post": self.post_ms, "get": self.get_ms, "end": self.end_ms}[which])
         if not values:
             return float("nan")
         return values[min(len(values) - 1, int(q * len(values)))]
@@ -534,6 +540,7 @@ def merge_results(parts: list[PhaseResult]) -> PhaseResult:
         moves=sum(p.moves for p in parts),
         post_ms=[v for p in parts for v in p.post_ms],
         get_ms=[v for p in parts for v in p.get_ms],
+        end_ms=[v for p in parts for v in p.end_ms],
         statuses=dict(statuses),
         rounds=sum(p.rounds for p in parts),
         resyncs=sum(p.resyncs for p in parts),
@@ -630,6 +637,7 @@ def run_phase(
         moves=sum(part["moves"] for part in parts),
         post_ms=[v for part in parts for v in part["post_ms"]],
         get_ms=[v for part in parts for v in part["get_ms"]],
+        end_ms=[v for part in parts for v in part["end_ms"]],
         statuses=dict(statuses),
         rounds=sum(part["rounds"] for part in parts),
         resyncs=sum(part["resyncs"] for part in parts),
@@ -1151,7 +1159,8 @@ def main(argv: list[str] | None = None) -> int:
                 slices[name].append(part)
                 print(
                     f"{repeat + 1}/{args.repeat} {name:11s} {part.rate:6.0f} moves/s  p50 {part.pct(0.5):6.1f} ms  "
-                    f"p99 {part.pct(0.99):6.1f} ms  {part.statuses}  rounds {part.rounds}  "
+                    f"p99 {part.pct(0.99):6.1f} ms  round-ending POSTs {len(part.end_ms)} p50 "
+                    f"{part.pct(0.5, 'end'):6.1f} ms  {part.statuses}  rounds {part.rounds}  "
                     f"other CPU {part.cpu['other']:.0f} s",
                     flush=True,
                 )

@@ -327,3 +327,48 @@ def test_service_postings_pass_the_deferred_balance_trigger() -> None:
     services.move_chips(source=wallet, destination=_stack(), amount=10, kind="buy_in", idempotency_key="t")
     with connection.cursor() as cursor:
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+
+
+def test_a_replay_returns_the_first_transfer_even_when_the_funds_are_gone_since() -> None:
+    wallet = funded_wallet(make_user(), 100)
+    stack = _stack()
+    kwargs: dict[str, Any] = {
+        "source": wallet,
+        "destination": stack,
+        "amount": 100,
+        "kind": "buy_in",
+        "idempotency_key": "all-in",
+    }
+    first = services.move_chips(**kwargs)
+    assert wallet_balance(user=wallet.user) == 0  # type: ignore[arg-type]
+    assert services.move_chips(**kwargs).pk == first.pk
+    with pytest.raises(IdempotencyConflict):
+        services.move_chips(**{**kwargs, "amount": 101})
+    assert Transfer.objects.filter(idempotency_key="all-in").count() == 1
+    assert_reconciled()
+
+
+def test_a_refusal_inside_a_callers_transaction_leaves_that_transaction_usable() -> None:
+    wallet = funded_wallet(make_user(), 100)
+    stack = _stack()
+    with transaction.atomic():
+        with pytest.raises(InsufficientFunds):
+            services.move_chips(source=wallet, destination=stack, amount=101, kind="buy_in", idempotency_key="a")
+        services.move_chips(source=wallet, destination=stack, amount=40, kind="buy_in", idempotency_key="b")
+    assert wallet_balance(user=wallet.user) == 60  # type: ignore[arg-type]
+    assert not Transfer.objects.filter(idempotency_key="a").exists()
+    assert_reconciled()
+
+
+def test_a_posting_inside_a_transaction_is_two_statements_and_no_savepoint() -> None:
+    from django.test.utils import CaptureQueriesContext
+
+    wallet = funded_wallet(make_user(), 100)
+    stack = _stack()
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        services.move_chips(source=wallet, destination=stack, amount=10, kind="buy_in", idempotency_key="two")
+    statements = [q["sql"] for q in queries.captured_queries]
+    assert len(statements) == 2, statements
+    assert not any("SAVEPOINT" in sql for sql in statements)
+    assert stack.balance == 10 and wallet.balance == 90
+    assert_reconciled()

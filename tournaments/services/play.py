@@ -893,12 +893,28 @@ def _post_settlement(
 def _seats_with_stacks(table: Table) -> list[Seat]:
     """The table's seated seats with their players and stack accounts, in one statement that locks the seats
     and the accounts in the accounts' id order (the ledger's lock order)."""
-    return list(
-        Seat.objects.select_for_update(of=("self", "stack_account"))
-        .filter(table=table, status__in=SEATED_STATUSES)
-        .select_related("player", "stack_account")
-        .order_by("stack_account_id")
+    user_model = get_user_model()
+    seated_in = ", ".join(["%s"] * len(SEATED_STATUSES))
+    sql = (
+        f"SELECT {rows.columns(Seat, 's')}, {rows.columns(user_model, 'u')}, {rows.columns(Account, 'a')}"
+        f" FROM {rows.table(Seat)} s JOIN {rows.table(user_model)} u ON u.id = s.player_id"
+        f" JOIN {rows.table(Account)} a ON a.id = s.stack_account_id"
+        f" WHERE s.table_id = %s AND s.status IN ({seated_in}) ORDER BY s.stack_account_id"
     )
+    if connection.features.has_select_for_update_of:
+        sql += " FOR UPDATE OF s, a"
+    seats: list[Seat] = []
+    seat_width, user_width = rows.width(Seat), rows.width(user_model)
+    for found in rows.fetch(sql, [table.pk, *SEATED_STATUSES]):
+        seat = rows.from_row(Seat, found[:seat_width])
+        player = rows.from_row(user_model, found[seat_width : seat_width + user_width])
+        account = rows.from_row(Account, found[seat_width + user_width :])
+        assert seat is not None and player is not None and account is not None
+        seat.player = player
+        seat.stack_account = account
+        seat.table = table
+        seats.append(seat)
+    return seats
 
 
 def _finish_round(

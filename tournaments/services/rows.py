@@ -16,6 +16,9 @@ from typing import Any, TypeVar
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 
+# The cursor for the statements built here (re-exported: play.py runs its own through it too).
+from config.db import statement_cursor as statement_cursor
+
 M = TypeVar("M", bound=models.Model)
 
 Converter = Callable[[Any, Any, Any], Any]
@@ -106,14 +109,6 @@ def from_row(model: type[M], values: Sequence[Any]) -> M | None:
             value = conv(value, None, db)
         converted.append(value)
     return model.from_db(db.alias, (), converted)
-
-
-def statement_cursor() -> Any:
-    """A cursor for the statements below: on PostgreSQL one that binds on the server and prepares each
-    statement once per connection (config/db/postgresql), else Django's own."""
-    db = _db()
-    prepared = getattr(db, "prepared_cursor", None)
-    return prepared() if prepared is not None else db.cursor()
 
 
 def fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
