@@ -404,7 +404,10 @@ def _statements(vendor: str, legs: int) -> _Statements:
             f"b AS ({update} AND EXISTS (SELECT 1 FROM t)), "
             f"e AS (INSERT INTO {entry} (transfer_id, account_id, amount, balance_after, created_at) "
             "SELECT t.id, v.account_id, v.amount, v.balance_after, v.created_at FROM t, (VALUES "
-            + ", ".join(["(CAST(%s AS BIGINT), CAST(%s AS BIGINT), CAST(%s AS BIGINT), CAST(%s AS TIMESTAMPTZ))"] * legs)
+            + ", ".join(
+                ["(CAST(%s AS BIGINT), CAST(%s AS BIGINT), CAST(%s AS BIGINT), CAST(%s AS TIMESTAMPTZ))"]
+                * legs
+            )
             + ") AS v (account_id, amount, balance_after, created_at)) "
             "SELECT id FROM t"
         ),
@@ -450,7 +453,9 @@ def _post_pg(spec: _Spec, *, posted_by: AbstractBaseUser | None, posted_by_syste
             **spec.causes,
         )
         prepared = {"computation": _COMPUTATION_FIELD.get_db_prep_save(spec.computation, connection)}
-        params: list[Any] = [prepared[c] if c in prepared else getattr(transfer, c) for c in _TRANSFER_COLUMNS]
+        params: list[Any] = [
+            prepared[c] if c in prepared else getattr(transfer, c) for c in _TRANSFER_COLUMNS
+        ]
         for account_id in ids:
             params += [account_id, balances[account_id]]
         params += ids

@@ -1071,7 +1071,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile-moves", type=int, default=300, help="0: no profile")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     parser.add_argument(
-        "--phases", default="floor,moves,moves+view", help="which phases to measure (for profiling one of them)"
+        "--phases",
+        default="floor,moves,moves+view",
+        help="which phases to measure (for profiling one of them)",
     )
     parser.add_argument("--no-docs", action="store_true", help="do not update docs/performance.md")
     args = parser.parse_args(argv)

@@ -353,7 +353,9 @@ def test_a_refusal_inside_a_callers_transaction_leaves_that_transaction_usable()
     stack = _stack()
     with transaction.atomic():
         with pytest.raises(InsufficientFunds):
-            services.move_chips(source=wallet, destination=stack, amount=101, kind="buy_in", idempotency_key="a")
+            services.move_chips(
+                source=wallet, destination=stack, amount=101, kind="buy_in", idempotency_key="a"
+            )
         services.move_chips(source=wallet, destination=stack, amount=40, kind="buy_in", idempotency_key="b")
     assert wallet_balance(user=wallet.user) == 60  # type: ignore[arg-type]
     assert not Transfer.objects.filter(idempotency_key="a").exists()
