@@ -4,10 +4,11 @@ connection that dies in use answered with 503 and replaced."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.db import close_old_connections, connection, connections
+from django.db.backends.postgresql import base as django_postgresql
 from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -23,6 +24,10 @@ def fresh_connection() -> Iterator[None]:
     connection.close()
     yield
     connection.close()
+
+
+def _db() -> backend.DatabaseWrapper:
+    return cast(backend.DatabaseWrapper, connections["default"])
 
 
 def _backend_pid() -> int:
@@ -56,7 +61,7 @@ def test_the_engine_is_the_project_backend() -> None:
 def test_prepared_cursor_prepares_each_statement_once_per_connection(fresh_connection: None) -> None:
     sql = "SELECT %s::int + 1 AS prepared_probe"
     for value in range(3):
-        with connection.prepared_cursor() as cursor:
+        with _db().prepared_cursor() as cursor:
             cursor.execute(sql, [value])
             assert cursor.fetchone()[0] == value + 1
     with connection.cursor() as cursor:
@@ -74,22 +79,22 @@ def test_prepared_cursor_prepares_each_statement_once_per_connection(fresh_conne
 def test_prepared_cursor_queries_are_logged_and_errors_translated(fresh_connection: None) -> None:
     from django.db import ProgrammingError
 
-    with CaptureQueriesContext(connection) as queries, connection.prepared_cursor() as cursor:
+    with CaptureQueriesContext(connection) as queries, _db().prepared_cursor() as cursor:
         cursor.execute("SELECT %s::int", [7])
     assert any("SELECT" in q["sql"] for q in queries.captured_queries)
-    with pytest.raises(ProgrammingError), connection.prepared_cursor() as cursor:
+    with pytest.raises(ProgrammingError), _db().prepared_cursor() as cursor:
         cursor.execute("SELECT no_such_column FROM ledger_account")
 
 
 def _health_checks(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     calls: list[Any] = []
-    original = backend.base.DatabaseWrapper.is_usable
+    original = django_postgresql.DatabaseWrapper.is_usable
 
     def counting(self: Any) -> bool:
         calls.append(self)
         return bool(original(self))
 
-    monkeypatch.setattr(backend.base.DatabaseWrapper, "is_usable", counting)
+    monkeypatch.setattr(django_postgresql.DatabaseWrapper, "is_usable", counting)
     return calls
 
 
@@ -104,13 +109,14 @@ def _request(client: APIClient) -> Any:
 
 
 def _pretend_idle() -> None:
-    assert connection.last_used is not None
-    connection.last_used -= backend.HEALTH_CHECK_AFTER_IDLE_SECONDS + 0.1
+    db = _db()
+    assert db.last_used is not None
+    db.last_used -= backend.HEALTH_CHECK_AFTER_IDLE_SECONDS + 0.1
 
 
 def test_health_check_only_after_a_pause(fresh_connection: None, monkeypatch: pytest.MonkeyPatch) -> None:
     client = _client("health-a")
-    assert connection.health_check_enabled
+    assert _db().settings_dict["CONN_HEALTH_CHECKS"]
     assert _request(client).status_code == 200
     calls = _health_checks(monkeypatch)
     for _ in range(3):

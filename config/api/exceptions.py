@@ -85,13 +85,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         # the broken connection at the request's end (config/db/postgresql).
         logger.warning("database unavailable: %s", exc)
         set_rollback()
-        response = error_response(
+        unavailable = error_response(
             code="service.unavailable",
             message="The service is briefly unavailable; try again.",
             http_status=status.HTTP_503_SERVICE_UNAVAILABLE,
         )
-        response["Retry-After"] = "1"
-        return response
+        unavailable["Retry-After"] = "1"
+        return unavailable
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}

@@ -16,6 +16,8 @@ from typing import Any, TypeVar
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 
+from config.db import json as db_json
+
 # The cursor for the statements built here (re-exported: play.py runs its own through it too).
 from config.db import statement_cursor as statement_cursor
 
@@ -72,7 +74,20 @@ def _converters(model: type[models.Model]) -> list[list[Converter]]:
 
 def _field_converters(field: models.Field[Any, Any]) -> list[Converter]:
     # Field.get_db_converters is public Django API that django-stubs does not declare.
-    return list(field.get_db_converters(connection))  # type: ignore[attr-defined]
+    converters = list(field.get_db_converters(connection))  # type: ignore[attr-defined]
+    if isinstance(field, models.JSONField) and field.decoder is None:
+        # JSONField.from_db_value with orjson (config/db/json.py): the game state is read on every move.
+        converters = [_json_from_db if conv == field.from_db_value else conv for conv in converters]
+    return converters
+
+
+def _json_from_db(value: Any, expression: Any, connection: Any) -> Any:
+    if value is None or not isinstance(value, str | bytes):
+        return value
+    try:
+        return db_json.loads(value)
+    except ValueError:  # as JSONField.from_db_value: text that is not JSON is returned as it is
+        return value
 
 
 def column(model: type[models.Model], name: str) -> str:

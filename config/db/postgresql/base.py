@@ -5,6 +5,7 @@
   few statements run on every move (tournaments/services/rows.py) this cursor sends the values apart from
   the text and psycopg prepares each statement once per connection, so neither the quoting nor the
   planning is paid per request. The ORM keeps Django's cursors.
+- JSON columns are written with orjson (config/db/json.py).
 - Health checks (`CONN_HEALTH_CHECKS`) only after a pause: Django's check is a `SELECT 1` round trip
   at the start of every request that reuses a connection. A connection that served a request less than
   `HEALTH_CHECK_AFTER_IDLE_SECONDS` ago is not checked again: it is the idle connection that a database
@@ -18,6 +19,9 @@ import time
 from typing import Any
 
 from django.db.backends.postgresql import base, operations
+from psycopg.types.json import Jsonb
+
+from config.db import json
 
 # Statements are prepared on their first run on a connection unless OPTIONS says otherwise. This touches
 # only cursors made by `prepared_cursor` (client-side binding never prepares). Set "prepare_threshold":
@@ -25,13 +29,20 @@ from django.db.backends.postgresql import base, operations
 # transaction mode).
 DEFAULT_PREPARE_THRESHOLD = 0
 HEALTH_CHECK_AFTER_IDLE_SECONDS = 1.0
+# Django's psycopg 3 cursor with server-side binding (defined only when psycopg 3 is installed).
+_SERVER_BINDING_CURSOR: Any = getattr(base, "ServerBindingCursor", None)
 
 
 class DatabaseOperations(operations.DatabaseOperations):
-    def last_executed_query(self, cursor: Any, sql: str, params: Any) -> str | None:
-        if isinstance(cursor, base.ServerBindingCursor):
+    def adapt_json_value(self, value: Any, encoder: Any) -> Any:
+        if encoder is None:
+            return Jsonb(value, dumps=json.dumps)
+        return super().adapt_json_value(value, encoder)
+
+    def last_executed_query(self, cursor: Any, sql: str, params: Any) -> Any:
+        if isinstance(cursor, _SERVER_BINDING_CURSOR):
             return sql  # the values travel apart from the text, as with OPTIONS server_side_binding
-        return super().last_executed_query(cursor, sql, params)  # type: ignore[no-any-return]
+        return super().last_executed_query(cursor, sql, params)
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
@@ -49,9 +60,10 @@ class DatabaseWrapper(base.DatabaseWrapper):
         return params
 
     def close_if_health_check_failed(self) -> None:
+        # (health_check_enabled and health_check_done are Django's, set by connect() and per request.)
         if (
-            self.health_check_enabled
-            and not self.health_check_done
+            getattr(self, "health_check_enabled", False)
+            and not getattr(self, "health_check_done", True)
             and self.connection is not None
             and self.last_used is not None
             and time.monotonic() - self.last_used < HEALTH_CHECK_AFTER_IDLE_SECONDS
@@ -76,4 +88,4 @@ class DatabaseWrapper(base.DatabaseWrapper):
         self.ensure_connection()
         self.last_used = time.monotonic()
         with self.wrap_database_errors:
-            return self._prepare_cursor(base.ServerBindingCursor(self.connection))
+            return self._prepare_cursor(_SERVER_BINDING_CURSOR(self.connection))  # type: ignore[attr-defined]
