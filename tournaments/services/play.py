@@ -71,6 +71,9 @@ GAME_PLAY_FIELDS = (
     "next_round_at",
 )
 
+# What `_finish_round` writes to the round row.
+ROUND_END_FIELDS = ("result", "scores", "ended_at", "transfers", "settled")
+
 
 def next_round_delay() -> float:
     return float(settings.RAMINO_NEXT_ROUND_DELAY_SECONDS)
@@ -998,5 +1001,6 @@ def _finish_round(
     game.claims_deadline = None
     game.next_round_at = None
     _schedule_round_start(game=game, ready=ready)
-    fields = [f.name for f in Round._meta.concrete_fields if not f.primary_key]
-    return [rows.update_sql(round_, fields)]
+    # What the end of a round changes (the time bank is saved by `_charge_time_bank`); the deal and the
+    # players stay as they were written at the start.
+    return [rows.update_sql(round_, ROUND_END_FIELDS)]
