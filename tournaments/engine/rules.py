@@ -7,6 +7,7 @@ only the options RULES.md names for that preset and validates them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -93,8 +94,16 @@ class Ruleset:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Ruleset:
-        """Inverse of ``to_dict``."""
-        return cls.preset(str(data["preset"]), **dict(data.get("options") or {}))
+        """Inverse of ``to_dict``. Rulesets are immutable, so equal data gives the same (cached) object:
+        a stored round state names its ruleset, and is read on every move."""
+        name = str(data["preset"])
+        options = dict(data.get("options") or {})
+        try:
+            key = (name, tuple(sorted(options.items())))
+            hash(key)
+        except TypeError:  # an unhashable option value: refused by preset() with its own message
+            return cls.preset(name, **options)
+        return _cached_preset(key)
 
     def to_dict(self) -> dict[str, Any]:
         """{"preset": name, "options": {...}}: all that is needed to rebuild this ruleset."""
@@ -215,3 +224,9 @@ _OPTIONS: dict[str, dict[str, _Spec]] = {
 
 OPTION_NAMES: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _OPTIONS.items()}
 RULESET_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Ruleset))
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_preset(key: tuple[str, tuple[tuple[str, Any], ...]]) -> Ruleset:
+    name, options = key
+    return Ruleset.preset(name, **dict(options))

@@ -15,6 +15,8 @@ from typing import Any, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import signals
+from django.db.models.base import ModelState
 
 from config.db import json as db_json
 
@@ -123,7 +125,36 @@ def from_row(model: type[M], values: Sequence[Any]) -> M | None:
         for conv in convs:
             value = conv(value, None, db)
         converted.append(value)
-    return model.from_db(db.alias, (), converted)
+    attnames = _PLAIN_INIT.get(model)
+    if attnames is None:
+        attnames = _PLAIN_INIT[model] = _plain_init_attnames(model)
+    if not attnames:
+        return model.from_db(db.alias, (), converted)
+    # What Model.__init__ does with a full row of positional values when nothing listens to its signals,
+    # minus the descriptors' bookkeeping for a changed value (nothing is cached on a new instance yet):
+    # the constructor was the largest single cost of reading a move's rows.
+    obj = model.__new__(model)
+    state = obj._state = ModelState()
+    state.adding = False
+    state.db = db.alias
+    obj.__dict__.update(zip(attnames, converted, strict=True))
+    return obj
+
+
+# Model -> the attribute names `from_row` sets directly, or () when Model.__init__ must run (a receiver of
+# pre_init/post_init, or a model that overrides __init__ or from_db). Decided at a model's first row.
+_PLAIN_INIT: dict[type[models.Model], tuple[str, ...]] = {}
+
+
+def _plain_init_attnames(model: type[models.Model]) -> tuple[str, ...]:
+    if (
+        signals.pre_init.has_listeners(model)
+        or signals.post_init.has_listeners(model)
+        or model.__init__ is not models.Model.__init__
+        or model.from_db.__func__ is not models.Model.from_db.__func__  # type: ignore[attr-defined]
+    ):
+        return ()
+    return tuple(field.attname for field in model._meta.concrete_fields)
 
 
 def fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
