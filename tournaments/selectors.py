@@ -6,8 +6,10 @@ from functools import cached_property
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import connection
 from django.db.models import QuerySet
 
+from tournaments import game_rows
 from tournaments.errors import NotFound
 from tournaments.models import SEATED_STATUSES, Game, GameEvent, GameStatus, MoveLog, Round, Seat, Table
 from tournaments.services import engine_io
@@ -44,7 +46,7 @@ def can_see_private(*, table: Table, user: User) -> bool:
     return table.created_by_id == user.pk or seat_of(table=table, user=user) is not None
 
 
-def table_players(*, table: Table) -> list[dict[str, Any]]:
+def table_players(*, table: Table, with_ids: bool = False) -> list[dict[str, Any]]:
     seats = (
         Seat.objects.filter(table=table, status__in=SEATED_STATUSES)
         .select_related("player", "stack_account")
@@ -56,6 +58,7 @@ def table_players(*, table: Table) -> list[dict[str, Any]]:
             "seat": seat.number,
             "chips": seat.stack_account.balance,
             "status": seat.status,
+            **({"player_id": seat.player_id} if with_ids else {}),
         }
         for seat in seats
     ]
@@ -85,18 +88,46 @@ def table_data(*, table: Table, user: User) -> dict[str, Any]:
 
 
 class GameAccess:
-    """What the caller is to a game: a player of it (seated), staff, or another user."""
+    """What the caller is to a game: a player of it (seated), staff, or another user.
 
-    def __init__(self, *, game: Game, user: User) -> None:
+    `players` (the table's seated players as `table_players` gives them, each with its "player_id") and
+    `history` (the scores of the finished rounds, oldest first) may come preloaded with the game."""
+
+    def __init__(
+        self,
+        *,
+        game: Game,
+        user: User,
+        players: list[dict[str, Any]] | None = None,
+        history: list[Any] | None = None,
+    ) -> None:
         self.game = game
         self.user = user
-        self.seat = seat_of(table=game.table, user=user)
         self.username: str | None = user.get_username() if user.is_authenticated else None
         self.staff = is_staff(user)
+        self._players = players
+        self._history = history
+        if players is not None:
+            self.seated = user.is_authenticated and any(row["player_id"] == user.pk for row in players)
+        else:
+            self.seated = seat_of(table=game.table, user=user) is not None
 
     @property
-    def seated(self) -> bool:
-        return self.seat is not None
+    def players(self) -> list[dict[str, Any]]:
+        """The table's seated players: username, seat, chips, status."""
+        if self._players is None:
+            self._players = table_players(table=self.game.table, with_ids=True)
+        return [{k: v for k, v in row.items() if k != "player_id"} for row in self._players]
+
+    @property
+    def history(self) -> list[Any]:
+        if self._history is None:
+            self._history = list(
+                Round.objects.filter(game=self.game, ended_at__isnull=False)
+                .order_by("number")
+                .values_list("scores", flat=True)
+            )
+        return self._history
 
     @cached_property
     def played(self) -> bool:
@@ -110,12 +141,23 @@ class GameAccess:
         )
 
 
-def game_access(*, user: User, game_id: int) -> GameAccess:
-    game = Game.objects.select_related("table", "current_round").filter(pk=game_id).first()
-    if game is None:
+def game_access(*, user: User, game_id: int, with_history: bool = False) -> GameAccess:
+    """The game with its table and current round, and what the caller is to it; 404 for a private table's
+    game to anyone who is not seated, staff or a past player. On PostgreSQL one statement reads it all,
+    the seated players included (and the finished rounds' scores `with_history`)."""
+    access: GameAccess | None
+    if connection.vendor == "postgresql":
+        loaded = game_rows.load_game(game_id=game_id, with_history=with_history)
+        access = None
+        if loaded is not None:
+            game, players, history = loaded
+            access = GameAccess(game=game, user=user, players=players, history=history)
+    else:
+        found = Game.objects.select_related("table", "current_round").filter(pk=game_id).first()
+        access = GameAccess(game=found, user=user) if found is not None else None
+    if access is None:
         raise NotFound("No such game.", code="game.not_found")
-    access = GameAccess(game=game, user=user)
-    if game.table.private and not (access.seated or access.staff or access.played):
+    if access.game.table.private and not (access.seated or access.staff or access.played):
         raise NotFound("No such game.", code="game.not_found")
     return access
 
@@ -128,7 +170,7 @@ def game_view(*, access: GameAccess) -> dict[str, Any]:
     """The caller's view: own hand and legal moves for a player of the round, the spectator view otherwise."""
     game = access.game
     round_ = _latest_round(game)
-    seat_rows = table_players(table=game.table)
+    seat_rows = access.players
     by_name = {row["username"]: row for row in seat_rows}
     base: dict[str, Any] = {
         "id": game.pk,
@@ -154,11 +196,7 @@ def game_view(*, access: GameAccess) -> dict[str, Any]:
     view.pop("legal_moves", None)
     if viewer is None:
         view.pop("hand", None)
-    history = list(
-        Round.objects.filter(game=game, ended_at__isnull=False)
-        .order_by("number")
-        .values_list("scores", flat=True)
-    )
+    history = access.history
     players = []
     for index, username in enumerate(round_.players):
         engine_row = _engine_player(view, username, index)

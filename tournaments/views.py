@@ -156,7 +156,7 @@ class GameDetailView(APIView):
 
     @extend_schema(responses={200: GameSerializer}, auth=PLAY_AUTH_SCHEMA)  # type: ignore[arg-type]
     def get(self, request: Request, game_id: int) -> Response:
-        access = selectors.game_access(user=request.user, game_id=game_id)
+        access = selectors.game_access(user=request.user, game_id=game_id, with_history=True)
         return Response(selectors.game_view(access=access))
 
 

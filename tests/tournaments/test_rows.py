@@ -74,3 +74,30 @@ def test_a_model_with_init_receivers_is_built_by_its_constructor(running_table: 
     finally:
         signals.post_init.disconnect(receiver, sender=Table)
         rows._PLAIN_INIT.pop(Table, None)
+
+
+def test_the_game_view_read_in_one_statement_equals_the_orms(running_table: Any, player: Any) -> None:
+    from django.utils import timezone
+
+    from tournaments import selectors
+
+    table: Table = running_table["table"]
+    game = Game.objects.get(table=table)
+    Round.objects.create(
+        game=game,
+        number=7,
+        players=["ann", "bob"],
+        seat_numbers={"ann": 1, "bob": 2},
+        dealer=0,
+        deal_commitment="x" * 64,
+        scores={"ann": 12, "bob": -12},
+        ended_at=timezone.now(),
+    )
+    viewers = [get_user_model().objects.get(username=name) for name in ("ann", "bob")] + [player("zed")]
+    for user in viewers:
+        loaded = selectors.game_access(user=user, game_id=game.pk, with_history=True)
+        assert loaded._players is not None and loaded._history == [{"ann": 12, "bob": -12}]
+        orm_game = Game.objects.select_related("table", "current_round").get(pk=game.pk)
+        by_orm = selectors.GameAccess(game=orm_game, user=user)
+        assert loaded.seated == by_orm.seated
+        assert selectors.game_view(access=loaded) == selectors.game_view(access=by_orm)

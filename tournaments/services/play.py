@@ -607,7 +607,7 @@ def _lock_for_move(*, game_id: int, user: User, key: str | None) -> tuple[Game, 
     locked = rows.from_row(Game, game_rows[0])
     assert locked is not None
     row = found[0]
-    seats = [tuple(seat) for seat in json.loads(row[rows.width(Table) + rows.width(Round)] or "[]")]
+    seats = [tuple(seat) for seat in rows.loads_text(row[rows.width(Table) + rows.width(Round)])]
     return locked, _move_context(game=locked, user=user, row=row, seats=seats)
 
 

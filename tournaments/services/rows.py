@@ -83,6 +83,11 @@ def _field_converters(field: models.Field[Any, Any]) -> list[Converter]:
     return converters
 
 
+def loads_text(text: str | None) -> list[Any]:
+    """A JSON array built by the statement (`json_agg(...)::text`); NULL (no rows) is an empty list."""
+    return list(db_json.loads(text)) if text is not None else []
+
+
 def _json_from_db(value: Any, expression: Any, connection: Any) -> Any:
     if value is None or not isinstance(value, str | bytes):
         return value

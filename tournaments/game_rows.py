@@ -1,0 +1,70 @@
+"""A game as the views read it, in one hand-written PostgreSQL statement (tournaments/services/rows.py).
+
+`GET /games/{id}/` used five ORM queries (game, caller's seat, seated players, finished rounds' scores,
+plus the token); clients read it at every round's start, and some before every move
+(docs/performance.md). Other databases use the ORM (tournaments/selectors.py)."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from ledger.models import Account
+from tournaments.models import SEATED_STATUSES, Game, Round, Seat, Table
+from tournaments.services import rows
+
+
+@functools.cache
+def _sql(*, with_history: bool) -> str:
+    user_model = get_user_model()
+    username = connection.ops.quote_name(rows.column(user_model, user_model.USERNAME_FIELD))
+    seated_in = ", ".join(["%s"] * len(SEATED_STATUSES))
+    players = (
+        "(SELECT json_agg(json_build_array(s.player_id, u."
+        + username
+        + ", s.number, a.balance, s.status) ORDER BY s.number)::text"
+        f" FROM {rows.table(Seat)} s JOIN {rows.table(user_model)} u ON u.id = s.player_id"
+        f" JOIN {rows.table(Account)} a ON a.id = s.stack_account_id"
+        f" WHERE s.table_id = t.id AND s.status IN ({seated_in}))"
+    )
+    history = (
+        f"(SELECT json_agg(h.scores ORDER BY h.number)::text FROM {rows.table(Round)} h"
+        " WHERE h.game_id = g.id AND h.ended_at IS NOT NULL)"
+        if with_history
+        else "NULL"
+    )
+    return (
+        f"SELECT {rows.columns(Game, 'g')}, {rows.columns(Table, 't')}, {rows.columns(Round, 'r')},"
+        f" {players}, {history}"
+        f" FROM {rows.table(Game)} g JOIN {rows.table(Table)} t ON t.id = g.table_id"
+        f" LEFT JOIN {rows.table(Round)} r ON r.id = g.current_round_id WHERE g.id = %s"
+    )
+
+
+def load_game(
+    *, game_id: int, with_history: bool
+) -> tuple[Game, list[dict[str, Any]], list[Any] | None] | None:
+    """The game (its table and current round attached), the table's seated players as
+    `selectors.table_players(with_ids=True)` gives them, and, `with_history`, the finished rounds' scores
+    oldest first; None when there is no such game."""
+    found = rows.fetch(_sql(with_history=with_history), [*SEATED_STATUSES, game_id])
+    if not found:
+        return None
+    row = found[0]
+    game_end = rows.width(Game)
+    table_end = game_end + rows.width(Table)
+    round_end = table_end + rows.width(Round)
+    game = rows.from_row(Game, row[:game_end])
+    table = rows.from_row(Table, row[game_end:table_end])
+    assert game is not None and table is not None
+    game.table = table
+    game.current_round = rows.from_row(Round, row[table_end:round_end])
+    players = [
+        {"username": name, "seat": number, "chips": chips, "status": status, "player_id": player_id}
+        for player_id, name, number, chips, status in rows.loads_text(row[round_end])
+    ]
+    history = rows.loads_text(row[round_end + 1]) if with_history else None
+    return game, players, history
