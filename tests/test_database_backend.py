@@ -153,3 +153,23 @@ def test_a_connection_that_died_in_use_gives_503_then_recovers(fresh_connection:
     response = _request(client)
     assert response.status_code == 200, response.content
     assert _backend_pid() != old_pid
+
+
+def test_prepared_statements_can_be_turned_off_for_poolers(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    import config.settings.base as base_settings
+
+    monkeypatch.setenv("DATABASE_URL", "postgres://u@db:5432/x")
+    monkeypatch.setenv("DATABASE_PREPARED_STATEMENTS", "false")
+    try:
+        settings_off = importlib.reload(base_settings)
+        assert settings_off.DATABASES["default"]["ENGINE"] == "config.db.postgresql"
+        assert settings_off.DATABASES["default"]["OPTIONS"]["prepare_threshold"] is None
+        wrapper = backend.DatabaseWrapper(
+            {**settings_off.DATABASES["default"], "NAME": "x", "TIME_ZONE": None}
+        )
+        assert wrapper.get_connection_params()["prepare_threshold"] is None
+    finally:
+        monkeypatch.undo()
+        importlib.reload(base_settings)
