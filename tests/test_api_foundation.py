@@ -98,3 +98,30 @@ def test_schema_and_docs_are_served() -> None:
     docs = client.get("/api/docs/")
     assert docs.status_code == 200
     assert b"swagger" in docs.content.lower()
+
+
+@pytest.mark.parametrize(
+    "accept", [None, "*/*", "application/json", "application/json; indent=2", "*/*;q=0.8"]
+)
+def test_json_is_negotiated_as_drf_would(accept: str | None) -> None:
+    from django.test import RequestFactory
+    from rest_framework.negotiation import DefaultContentNegotiation
+    from rest_framework.renderers import JSONRenderer
+    from rest_framework.request import Request
+
+    from config.api.negotiation import JSONFirstNegotiation
+
+    raw = RequestFactory().get("/api/v1/tables/")
+    if accept is not None:
+        raw.META["HTTP_ACCEPT"] = accept
+    request = Request(raw)
+    renderers = [JSONRenderer()]
+    fast = JSONFirstNegotiation().select_renderer(request, renderers)
+    drf = DefaultContentNegotiation().select_renderer(request, renderers)
+    assert (type(fast[0]), fast[1]) == (type(drf[0]), drf[1])
+
+
+def test_an_unservable_accept_is_still_406() -> None:
+    api = APIClient().get("/api/v1/tables/", HTTP_ACCEPT="text/html")
+    assert api.status_code == 406, api.content
+    assert api.json()["error"]["code"] == "request.not_acceptable"
