@@ -101,3 +101,64 @@ def test_the_game_view_read_in_one_statement_equals_the_orms(running_table: Any,
         by_orm = selectors.GameAccess(game=orm_game, user=user)
         assert loaded.seated == by_orm.seated
         assert selectors.game_view(access=loaded) == selectors.game_view(access=by_orm)
+
+
+def test_rows_write_what_save_writes(running_table: Any) -> None:
+    from django.utils import timezone
+
+    from tournaments.models import GameEvent, GameStatus, MoveLog
+
+    game = Game.objects.select_related("current_round").get(table=running_table["table"])
+    round_ = game.current_round
+    assert round_ is not None
+    user = get_user_model().objects.get(username="ann")
+    at = timezone.now()
+
+    def event(version: int) -> GameEvent:
+        return GameEvent(
+            game_id=game.pk,
+            version=version,
+            round_id=round_.pk,
+            kind="move",
+            public={"a": [1]},
+            created_at=at,
+        )
+
+    def log(version: int) -> MoveLog:
+        return MoveLog(
+            round_id=round_.pk,
+            game_id=game.pk,
+            player="ann",
+            user_id=user.pk,
+            move={"type": "draw"},
+            version=version,
+            idempotency_key=f"k{version}",
+            request_hash="h",
+            server_played=False,
+            response={"version": version},
+        )
+
+    rows.execute([rows.insert_sql([event(1000)]), rows.insert_sql([log(1000)])])
+    event(1001).save()
+    log(1001).save()
+
+    def same(model: type[models.Model], a: Any, b: Any, differ: set[str]) -> None:
+        assert {k: v for k, v in _fields(a).items() if k not in differ} == {
+            k: v for k, v in _fields(b).items() if k not in differ
+        }
+
+    kept = GameEvent.objects.get(game=game, version=1000)
+    assert kept.created_at == at  # rows keeps a time the caller set (save() would stamp its own)
+    same(GameEvent, kept, GameEvent.objects.get(game=game, version=1001), {"id", "version", "created_at"})
+    by_rows, by_save = (
+        MoveLog.objects.get(game=game, version=1000),
+        MoveLog.objects.get(game=game, version=1001),
+    )
+    same(MoveLog, by_rows, by_save, {"id", "version", "idempotency_key", "response", "created_at"})
+
+    game.status = GameStatus.WAITING
+    game.turn_player = "bob"
+    rows.update(game, ["status", "turn_player"])
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.status, stored.turn_player) == (GameStatus.WAITING, "bob")
+    assert stored.updated_at >= at

@@ -182,9 +182,43 @@ def update_sql(obj: models.Model, field_names: Iterable[str]) -> tuple[str, list
         sql = f"UPDATE {table(type(obj))} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
         cached = _TEXT[key] = (sql, fields)
     sql, fields = cached
-    params = [field.get_db_prep_save(field.pre_save(obj, False), db) for field in fields]
+    params = [
+        obj.__dict__[field.attname]
+        if _is_plain(field)
+        else field.get_db_prep_save(field.pre_save(obj, False), db)
+        for field in fields
+    ]
     params.append(obj.pk)
     return sql, params
+
+
+# Field classes whose value goes to the database as the instance holds it (their pre_save and
+# get_db_prep_save only read the attribute and re-check its type): for them the write helpers read the
+# attribute directly, the per-value calls having been a few percent of a move's CPU.
+_PLAIN_FIELD_CLASSES: tuple[type[models.Field[Any, Any]], ...] = (
+    models.CharField,
+    models.IntegerField,
+    models.BigIntegerField,
+    models.SmallIntegerField,
+    models.PositiveIntegerField,
+    models.PositiveSmallIntegerField,
+    models.PositiveBigIntegerField,
+    models.BooleanField,
+)
+_PLAIN: dict[models.Field[Any, Any], bool] = {}
+
+
+def _is_plain(field: models.Field[Any, Any]) -> bool:
+    plain = _PLAIN.get(field)
+    if plain is None:
+        plain = _PLAIN[field] = (
+            type(field) in _PLAIN_FIELD_CLASSES
+            or (
+                isinstance(field, models.ForeignKey)
+                and type(field.target_field) in (*_PLAIN_FIELD_CLASSES, models.BigAutoField, models.AutoField)
+            )
+        ) and not field.primary_key
+    return plain
 
 
 def update(obj: models.Model, field_names: Iterable[str]) -> None:
@@ -192,6 +226,8 @@ def update(obj: models.Model, field_names: Iterable[str]) -> None:
 
 
 def _insert_value(field: models.Field[Any, Any], obj: models.Model, db: BaseDatabaseWrapper) -> Any:
+    if _is_plain(field) and field.attname in obj.__dict__:
+        return obj.__dict__[field.attname]
     # An `auto_now_add` value set by the caller is kept (an event's time is in the answer before it is
     # written); otherwise the field fills itself in as save() would.
     if getattr(field, "auto_now_add", False) and getattr(obj, field.attname) is not None:
