@@ -439,19 +439,7 @@ def _post_pg(spec: _Spec, *, posted_by: AbstractBaseUser | None, posted_by_syste
                 return _replay(existing, spec)
             raise
         now = timezone.now()
-        transfer = Transfer(
-            kind=spec.kind,
-            chip_type=spec.chip_type,
-            idempotency_key=spec.idempotency_key,
-            fingerprint=spec.fingerprint,
-            reason=spec.reason,
-            computation=spec.computation,
-            posted_by_id=posted_by.pk if posted_by is not None else None,
-            posted_by_system=posted_by_system,
-            reverses_id=spec.reverses_id,
-            created_at=now,
-            **spec.causes,
-        )
+        transfer = _new_transfer(spec, posted_by=posted_by, posted_by_system=posted_by_system, created_at=now)
         prepared = {"computation": _COMPUTATION_FIELD.get_db_prep_save(spec.computation, connection)}
         params: list[Any] = [
             prepared[c] if c in prepared else getattr(transfer, c) for c in _TRANSFER_COLUMNS
@@ -473,6 +461,25 @@ def _post_pg(spec: _Spec, *, posted_by: AbstractBaseUser | None, posted_by_syste
     for account_id, balance in balances.items():
         spec.accounts[account_id].balance = balance
     return transfer
+
+
+def _new_transfer(
+    spec: _Spec, *, posted_by: AbstractBaseUser | None, posted_by_system: str, created_at: Any
+) -> Transfer:
+    """The transfer row `spec` describes (not saved)."""
+    return Transfer(
+        kind=spec.kind,
+        chip_type=spec.chip_type,
+        idempotency_key=spec.idempotency_key,
+        fingerprint=spec.fingerprint,
+        reason=spec.reason,
+        computation=spec.computation,
+        posted_by_id=posted_by.pk if posted_by is not None else None,
+        posted_by_system=posted_by_system,
+        reverses_id=spec.reverses_id,
+        created_at=created_at,
+        **spec.causes,
+    )
 
 
 def _checked_balances(spec: _Spec, ids: list[int], found: Sequence[Sequence[Any]]) -> dict[int, int]:
@@ -514,18 +521,8 @@ def _post_locked(
     with connection.cursor() as cursor:
         # The transfer row first, before any lock: the shorter the locks are held, the more postings a
         # hot account (the cashier, a prize pool) takes per second. A reused key fails here, too.
-        transfer = Transfer(
-            kind=spec.kind,
-            chip_type=spec.chip_type,
-            idempotency_key=spec.idempotency_key,
-            fingerprint=spec.fingerprint,
-            reason=spec.reason,
-            computation=spec.computation,
-            posted_by_id=posted_by.pk if posted_by is not None else None,
-            posted_by_system=posted_by_system,
-            reverses_id=spec.reverses_id,
-            created_at=timezone.now(),
-            **spec.causes,
+        transfer = _new_transfer(
+            spec, posted_by=posted_by, posted_by_system=posted_by_system, created_at=timezone.now()
         )
         prepared = {
             "computation": _COMPUTATION_FIELD.get_db_prep_save(spec.computation, connection),
