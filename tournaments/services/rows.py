@@ -182,9 +182,10 @@ def update_sql(obj: models.Model, field_names: Iterable[str]) -> tuple[str, list
         sql = f"UPDATE {table(type(obj))} SET {assignments} WHERE {quote(meta.pk.column)} = %s"
         cached = _TEXT[key] = (sql, fields)
     sql, fields = cached
+    values = obj.__dict__  # a deferred field is not in it: that one goes through its field's conversion
     params = [
-        obj.__dict__[field.attname]
-        if _is_plain(field)
+        values[field.attname]
+        if _is_plain(field) and field.attname in values
         else field.get_db_prep_save(field.pre_save(obj, False), db)
         for field in fields
     ]
