@@ -1,4 +1,4 @@
-"""Django's PostgreSQL backend with two changes for the request path (docs/performance.md).
+"""Django's PostgreSQL backend with three changes for the request path (docs/performance.md).
 
 - `prepared_cursor()`: Django's own cursors bind parameters on the client (psycopg's `ClientCursor`):
   every value is quoted into the statement's text, which PostgreSQL then parses and plans afresh. For the
@@ -24,9 +24,8 @@ from psycopg.types.json import Jsonb
 from config.db import json
 
 # Statements are prepared on their first run on a connection unless OPTIONS says otherwise. This touches
-# only cursors made by `prepared_cursor` (client-side binding never prepares). Set "prepare_threshold":
-# None in OPTIONS behind a pooler that cannot keep prepared statements (PgBouncer before 1.21 in
-# transaction mode).
+# only cursors made by `prepared_cursor` (client-side binding never prepares). DATABASE_PREPARED_STATEMENTS=false
+# (config/settings) sets "prepare_threshold": None for a pooler that cannot keep prepared statements.
 DEFAULT_PREPARE_THRESHOLD = 0
 HEALTH_CHECK_AFTER_IDLE_SECONDS = 1.0
 # Django's psycopg 3 cursor with server-side binding (defined only when psycopg 3 is installed).
