@@ -1,6 +1,9 @@
+import logging
 import os
 
 from celery import Celery
+
+logger = logging.getLogger(__name__)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
@@ -14,8 +17,6 @@ def prepare_publishing(celery_app: Celery = app) -> None:
     than inside the first request that enqueues a task: lazily that request paid about 70 ms of imports on
     an idle machine and up to 0.7 s under load (docs/performance.md). A broker that is down is not an
     error here: the first publish reports it as it would have."""
-    import logging
-
     celery_app.finalize(
         auto=True
     )  # the task registry and the result backend, otherwise built at the first send
@@ -26,4 +27,4 @@ def prepare_publishing(celery_app: Celery = app) -> None:
                 producer.connection.ensure_connection(max_retries=1)
             producer.maybe_declare(celery_app.amqp.queues[celery_app.conf.task_default_queue])
     except Exception as exc:
-        logging.getLogger(__name__).warning("broker not reachable at start-up: %s", exc)
+        logger.warning("broker not reachable at start-up: %s", exc)

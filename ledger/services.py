@@ -440,10 +440,7 @@ def _post_pg(spec: _Spec, *, posted_by: AbstractBaseUser | None, posted_by_syste
             raise
         now = timezone.now()
         transfer = _new_transfer(spec, posted_by=posted_by, posted_by_system=posted_by_system, created_at=now)
-        prepared = {"computation": _COMPUTATION_FIELD.get_db_prep_save(spec.computation, connection)}
-        params: list[Any] = [
-            prepared[c] if c in prepared else getattr(transfer, c) for c in _TRANSFER_COLUMNS
-        ]
+        params = _transfer_params(transfer)
         for account_id in ids:
             params += [account_id, balances[account_id]]
         params += ids
@@ -480,6 +477,15 @@ def _new_transfer(
         created_at=created_at,
         **spec.causes,
     )
+
+
+def _transfer_params(transfer: Transfer) -> list[Any]:
+    """The values of `_TRANSFER_COLUMNS` for the INSERT of `transfer`."""
+    prepared = {
+        "computation": _COMPUTATION_FIELD.get_db_prep_save(transfer.computation, connection),
+        "created_at": connection.ops.adapt_datetimefield_value(transfer.created_at),
+    }
+    return [prepared[c] if c in prepared else getattr(transfer, c) for c in _TRANSFER_COLUMNS]
 
 
 def _checked_balances(spec: _Spec, ids: list[int], found: Sequence[Sequence[Any]]) -> dict[int, int]:
@@ -524,14 +530,7 @@ def _post_locked(
         transfer = _new_transfer(
             spec, posted_by=posted_by, posted_by_system=posted_by_system, created_at=timezone.now()
         )
-        prepared = {
-            "computation": _COMPUTATION_FIELD.get_db_prep_save(spec.computation, connection),
-            "created_at": connection.ops.adapt_datetimefield_value(transfer.created_at),
-        }
-        cursor.execute(
-            sql.insert_transfer,
-            [prepared[c] if c in prepared else getattr(transfer, c) for c in _TRANSFER_COLUMNS],
-        )
+        cursor.execute(sql.insert_transfer, _transfer_params(transfer))
         transfer.pk = (
             cursor.fetchone()[0] if connection.features.can_return_columns_from_insert else cursor.lastrowid
         )

@@ -10,7 +10,6 @@ import functools
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection
 
 from ledger.models import Account
 from tournaments.models import SEATED_STATUSES, Game, Round, Seat, Table
@@ -20,12 +19,10 @@ from tournaments.services import rows
 @functools.cache
 def _sql(*, with_history: bool) -> str:
     user_model = get_user_model()
-    username = connection.ops.quote_name(rows.column(user_model, user_model.USERNAME_FIELD))
-    seated_in = ", ".join(["%s"] * len(SEATED_STATUSES))
+    seated_in = rows.placeholders(len(SEATED_STATUSES))
     players = (
-        "(SELECT json_agg(json_build_array(s.player_id, u."
-        + username
-        + ", s.number, a.balance, s.status) ORDER BY s.number)::text"
+        f"(SELECT json_agg(json_build_array(s.player_id, u.{rows.username_column()},"
+        " s.number, a.balance, s.status) ORDER BY s.number)::text"
         f" FROM {rows.table(Seat)} s JOIN {rows.table(user_model)} u ON u.id = s.player_id"
         f" JOIN {rows.table(Account)} a ON a.id = s.stack_account_id"
         f" WHERE s.table_id = t.id AND s.status IN ({seated_in}))"

@@ -8,6 +8,7 @@ game has moved on, so running one twice or late is harmless.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -542,11 +543,13 @@ def _lock_game_row(game_id: int) -> Game | None:
     The table and round are read by a later statement on purpose: under READ COMMITTED a statement that
     waited for the lock still reads its joined rows as of its start, so a round started (or a seat changed)
     by the transaction it waited for would be missed."""
-    found = rows.fetch(_lock_game_sql(), [game_id])
+    found = rows.fetch(_lock_game_sql(connection.vendor), [game_id])
     return rows.from_row(Game, found[0]) if found else None
 
 
-def _lock_game_sql() -> str:
+@functools.cache
+def _lock_game_sql(vendor: str) -> str:
+    """The lock statement's text, built once per database vendor (it runs on every move)."""
     sql = f"SELECT {rows.columns(Game, 'g')} FROM {rows.table(Game)} g WHERE g.id = %s"
     if connection.features.has_select_for_update:
         sql += " FOR UPDATE"
@@ -583,13 +586,12 @@ MoveContext = tuple[Table, Seat | None, dict[str, str], tuple[str, Any] | None]
 
 
 def _lock_for_move(*, game_id: int, user: User, key: str | None) -> tuple[Game, MoveContext] | None:
-    """`_lock_game_row`, then one statement reading `MoveContext`. On PostgreSQL both go in one round trip:
-    under READ COMMITTED each statement of a multi-statement query takes its own snapshot, so the second
-    still reads after the lock is granted (it finds the table and round through the locked game row)."""
+    """`_lock_game_row`, then one statement reading `MoveContext` (both prepared on PostgreSQL: two round
+    trips, which cost less client CPU than one pipelined round trip; docs/performance.md)."""
+    game = _lock_game_row(game_id)
+    if game is None:
+        return None
     if connection.vendor != "postgresql":
-        game = _lock_game_row(game_id)
-        if game is None:
-            return None
         context_sql, params = _move_context_sql(
             game_id=game.pk, user=user, key=key, round_id=game.current_round_id, table_id=game.table_id
         )
@@ -598,23 +600,9 @@ def _lock_for_move(*, game_id: int, user: User, key: str | None) -> tuple[Game, 
         seats = [tuple(row[base : base + 5]) for row in found if row[base] is not None]
         return game, _move_context(game=game, user=user, row=found[0], seats=seats)
     context_sql, params = _move_context_pg_sql(game_id=game_id, user=user, key=key)
-    with rows.statement_cursor() as cursor:
-        cursor.execute(_lock_game_sql(), [game_id])
-        game_rows = cursor.fetchall()
-        cursor.execute(context_sql, params)
-        found = cursor.fetchall()
-    if not game_rows:
-        return None
-    locked = rows.from_row(Game, game_rows[0])
-    assert locked is not None
-    row = found[0]
+    row = rows.fetch(context_sql, params)[0]
     seats = [tuple(seat) for seat in rows.loads_text(row[rows.width(Table) + rows.width(Round)])]
-    return locked, _move_context(game=locked, user=user, row=row, seats=seats)
-
-
-def _username_column() -> str:
-    user_model = get_user_model()
-    return connection.ops.quote_name(rows.column(user_model, user_model.USERNAME_FIELD))
+    return game, _move_context(game=game, user=user, row=row, seats=seats)
 
 
 def _move_context_pg_sql(*, game_id: int, user: User, key: str | None) -> tuple[str, list[Any]]:
@@ -636,10 +624,10 @@ _MOVE_CONTEXT_PG_SQL: dict[tuple[str, bool], str] = {}
 
 
 def _build_move_context_pg_sql(*, keyed: bool) -> str:
-    seated_in = ", ".join(["%s"] * len(SEATED_STATUSES))
+    seated_in = rows.placeholders(len(SEATED_STATUSES))
     seats = (
         "(SELECT json_agg(json_build_array(s.id, s.player_id, s.status, s.timeouts_in_row,"
-        f" u.{_username_column()}))::text FROM {rows.table(Seat)} s"
+        f" u.{rows.username_column()}))::text FROM {rows.table(Seat)} s"
         f" JOIN {rows.table(get_user_model())} u ON u.id = s.player_id"
         f" WHERE s.table_id = t.id AND s.status IN ({seated_in}))"
     )
@@ -664,13 +652,13 @@ def _move_context_sql(
 ) -> tuple[str, list[Any]]:
     """One statement: the table and current round, the seated seats with their players' names (a row
     each) and, for an idempotency key, the (request hash, response) of the move logged under it."""
-    seated_in = ", ".join(["%s"] * len(SEATED_STATUSES))
+    seated_in = rows.placeholders(len(SEATED_STATUSES))
     joins = (
         f" LEFT JOIN {rows.table(Seat)} s ON s.table_id = t.id AND s.status IN ({seated_in})"
         f" LEFT JOIN {rows.table(get_user_model())} u ON u.id = s.player_id"
     )
     params: list[Any] = [*SEATED_STATUSES]
-    extra = f", s.id, s.player_id, s.status, s.timeouts_in_row, u.{_username_column()}"
+    extra = f", s.id, s.player_id, s.status, s.timeouts_in_row, u.{rows.username_column()}"
     if key:
         joins += (
             f" LEFT JOIN {rows.table(MoveLog)} m"
@@ -898,7 +886,7 @@ def _seats_with_stacks(table: Table) -> list[Seat]:
     """The table's seated seats with their players and stack accounts, in one statement that locks the seats
     and the accounts in the accounts' id order (the ledger's lock order)."""
     user_model = get_user_model()
-    seated_in = ", ".join(["%s"] * len(SEATED_STATUSES))
+    seated_in = rows.placeholders(len(SEATED_STATUSES))
     sql = (
         f"SELECT {rows.columns(Seat, 's')}, {rows.columns(user_model, 'u')}, {rows.columns(Account, 'a')}"
         f" FROM {rows.table(Seat)} s JOIN {rows.table(user_model)} u ON u.id = s.player_id"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
+from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import signals
@@ -59,6 +60,17 @@ def columns(model: type[models.Model], alias: str) -> str:
             f"{alias}.{quote(field.column)}" for field in model._meta.concrete_fields
         )
     return str(text)
+
+
+def placeholders(count: int) -> str:
+    """`%s, %s, ...`: the parameters of an IN list."""
+    return ", ".join(["%s"] * count)
+
+
+def username_column() -> str:
+    """The user model's username column, quoted."""
+    user_model = get_user_model()
+    return str(_db().ops.quote_name(column(user_model, user_model.USERNAME_FIELD)))
 
 
 def width(model: type[models.Model]) -> int:
@@ -260,7 +272,7 @@ def insert(obj: models.Model) -> None:
     """`obj.save(force_insert=True)` as one INSERT; sets the primary key."""
     sql, params = insert_sql([obj])
     quote = connection.ops.quote_name
-    with connection.cursor() as cursor:
+    with statement_cursor() as cursor:
         if connection.features.can_return_columns_from_insert:
             cursor.execute(f"{sql} RETURNING {quote(obj._meta.pk.column)}", params)
             obj.pk = cursor.fetchone()[0]
