@@ -20,7 +20,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from config.api.pagination import PageNumberPagination
-from tournaments import selectors
+from tournaments import selectors, wakeups
 from tournaments.errors import Forbidden, InvalidRequest
 from tournaments.serializers import (
     BuyInSerializer,
@@ -53,10 +53,6 @@ def _user(request: Request) -> User:
 
 def max_wait_seconds() -> float:
     return float(settings.RAMINO_EVENTS_MAX_WAIT_SECONDS)
-
-
-def poll_interval_seconds() -> float:
-    return float(settings.RAMINO_EVENTS_POLL_SECONDS)
 
 
 class TableListView(APIView):
@@ -217,11 +213,15 @@ class GameEventsView(APIView):
         wait = _int_param(request, "wait", 0, minimum=0, maximum=max_wait_seconds())
         viewer = access.username  # private parts are keyed by player: one only ever sees their own
         deadline = time.monotonic() + wait
-        while True:
-            events = selectors.events_after(game=access.game, after=after, limit=self.page_limit)
-            if events or time.monotonic() >= deadline:
-                break
-            time.sleep(min(poll_interval_seconds(), max(0.0, deadline - time.monotonic())))
+        # Watching before the first read: a version committed after that read still wakes this request.
+        with wakeups.watch(game_id=access.game.pk, after=after) as watch:
+            while True:
+                watch.rearm()
+                events = selectors.events_after(game=access.game, after=after, limit=self.page_limit)
+                remaining = deadline - time.monotonic()
+                if events or remaining <= 0:
+                    break
+                watch.wait(remaining)
         access.game.refresh_from_db(fields=["version"])
         rows = [play.event_for(e, viewer) for e in events]
         return Response(

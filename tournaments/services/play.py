@@ -26,6 +26,7 @@ from django.utils import timezone
 from ledger import services as ledger
 from ledger.models import Account, TransferKind
 from ledger.settlement import pcr_settlement
+from tournaments import wakeups
 from tournaments.errors import (
     Forbidden,
     IllegalMoveError,
@@ -155,6 +156,8 @@ def _game_writes(game: Game) -> list[tuple[str, list[Any]]]:
     """The statements that store the game row and its events not yet written."""
     pending: list[GameEvent] = game.__dict__.pop("_pending_events", [])
     writes = [rows.insert_sql(pending)] if pending else []
+    if pending:
+        wakeups.announce_on_commit(game_id=game.pk, version=game.version)
     return [*writes, rows.update_sql(game, GAME_PLAY_FIELDS)]
 
 

@@ -1,0 +1,283 @@
+"""Long-poll wake-ups through real Redis pub/sub: waiters wake when a game changes, and fall back to
+polling when Redis is not there."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from tournaments import wakeups
+from tournaments.models import Game
+from tournaments.services import play
+
+REDIS_URL = os.environ.get("RAMINO_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+NOWHERE_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+
+
+def _until(predicate: Any, timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.01)
+    return bool(predicate())
+
+
+@pytest.fixture
+def hubs() -> Iterator[list[wakeups.WakeupHub]]:
+    made: list[wakeups.WakeupHub] = []
+    yield made
+    for hub in made:
+        hub.stop()
+
+
+def _hub(hubs: list[wakeups.WakeupHub], url: str = REDIS_URL) -> wakeups.WakeupHub:
+    hub = wakeups.WakeupHub(url)
+    hubs.append(hub)
+    return hub
+
+
+# ------------------------------------------------------------------------------------------ the hub alone
+
+
+def test_an_announcement_in_one_process_wakes_the_watchers_of_that_game_in_another(
+    hubs: list[wakeups.WakeupHub], settings: Any
+) -> None:
+    settings.RAMINO_EVENTS_RECHECK_SECONDS = 30
+    waiting_side, announcing_side = _hub(hubs), _hub(hubs)
+    with (
+        waiting_side.watch(game_id=7, after=3) as watched,
+        waiting_side.watch(game_id=8, after=0) as other_game,
+        waiting_side.watch(game_id=7, after=9) as already_seen,
+    ):
+        assert _until(lambda: waiting_side.listening)
+        assert waiting_side.waiting() == 3
+        started = time.monotonic()
+        announcing_side.announce(game_id=7, version=4)
+        assert watched.wait(10)
+        assert time.monotonic() - started < 2
+        # Another game's watcher and one that has already seen version 9 stay asleep.
+        assert not other_game.wait(0.3)
+        assert not already_seen.wait(0.01)
+    assert waiting_side.waiting() == 0
+
+
+def test_a_wake_up_during_the_read_is_kept_and_rearm_forgets_older_ones(
+    hubs: list[wakeups.WakeupHub], settings: Any
+) -> None:
+    settings.RAMINO_EVENTS_RECHECK_SECONDS = 30
+    hub = _hub(hubs)
+    with hub.watch(game_id=1, after=0) as watch:
+        assert _until(lambda: hub.listening)
+        hub.deliver(b"1:1")
+        watch.rearm()
+        assert not watch.wait(0.05)
+        hub.deliver("1:2")  # arrives after rearm, "during the read": the next wait returns at once
+        started = time.monotonic()
+        assert watch.wait(10)
+        assert time.monotonic() - started < 0.1
+        hub.deliver(b"not-a-version")  # ignored, logged
+        hub.deliver(b"1:x")
+
+
+def test_without_redis_watchers_poll_and_announcements_are_dropped_quietly(
+    hubs: list[wakeups.WakeupHub], settings: Any
+) -> None:
+    settings.RAMINO_EVENTS_POLL_SECONDS = 0.1
+    settings.RAMINO_EVENTS_RECHECK_SECONDS = 30
+    hub = _hub(hubs, NOWHERE_URL)
+    with hub.watch(game_id=1, after=0) as watch:
+        hub.announce(game_id=1, version=1)  # never raises, never blocks
+        time.sleep(0.3)
+        assert not hub.listening
+        started = time.monotonic()
+        assert not watch.wait(5)
+        assert 0.05 < time.monotonic() - started < 1  # the poll interval, not the 5 s asked for
+
+
+def test_the_subscriber_reconnects_after_redis_drops_it(hubs: list[wakeups.WakeupHub], settings: Any) -> None:
+    settings.RAMINO_EVENTS_RECHECK_SECONDS = 30
+    hub, announcer = _hub(hubs), _hub(hubs)
+    admin = redis.Redis.from_url(REDIS_URL)
+    try:
+        with hub.watch(game_id=5, after=0) as watch:
+            assert _until(lambda: hub.listening)
+            watch.rearm()
+            killed = admin.client_kill_filter(_type="pubsub")
+            assert killed >= 1
+            # Losing the subscription wakes the waiters (they may have missed something) ...
+            assert watch.wait(10)
+            # ... and the subscriber comes back, and wake-ups flow again.
+            assert _until(lambda: hub.listening, timeout=10)
+            watch.rearm()
+            announcer.announce(game_id=5, version=1)
+            assert watch.wait(10)
+    finally:
+        admin.close()
+
+
+# --------------------------------------------------------------------------------- the moves announce
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_committed_move_announces_its_version_and_a_rolled_back_change_announces_nothing(
+    make_table: Any, player: Any, client_for: Any, settings: Any
+) -> None:
+    settings.RAMINO_EVENTS_WAKEUP_URL = REDIS_URL
+    table = make_table()
+    users = [player(name) for name in ("ann", "bob")]
+    for user in users:
+        client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 200})
+    game = Game.objects.get(table=table)
+    listener = redis.Redis.from_url(REDIS_URL).pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+    listener.subscribe(wakeups.CHANNEL)
+    try:
+        assert _until(lambda: listener.get_message(timeout=0.1) is None)  # subscribed, nothing pending
+
+        def heard(timeout: float = 5.0) -> list[str]:
+            messages: list[str] = []
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                message = listener.get_message(timeout=0.1)
+                if message is not None:
+                    messages.append(message["data"].decode())
+                elif messages:
+                    break
+            return [m for m in messages if m.startswith(f"{game.pk}:")]
+
+        with transaction.atomic():
+            play.start_round(game_id=game.pk)
+            transaction.set_rollback(True)
+        assert heard(timeout=1.0) == []
+
+        play.start_round(game_id=game.pk)
+        game.refresh_from_db()
+        assert heard() == [f"{game.pk}:{game.version}"]
+
+        mover = next(u for u in users if u.username == game.turn_player)
+        moved = client_for(mover).post(
+            f"/api/v1/games/{game.pk}/moves/",
+            {"type": "draw", "source": "stock", "expected_version": game.version},
+        )
+        assert moved.status_code == 200
+        assert heard() == [f"{game.pk}:{game.version + 1}"]
+    finally:
+        listener.close()
+
+
+# ------------------------------------------------------------------------------------ the events endpoint
+
+
+@pytest.fixture
+def dealt(make_table: Any, player: Any, client_for: Any) -> dict[str, Any]:
+    table = make_table()
+    users = {name: player(name) for name in ("ann", "bob")}
+    for user in users.values():
+        client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 200})
+    game = Game.objects.get(table=table)
+    play.start_round(game_id=game.pk)
+    game.refresh_from_db()
+    return {"game": game, "mover": users[game.turn_player], "users": users}
+
+
+def _wait_for_events(client: Any, game: Game, seconds: float, answer: dict[str, Any]) -> threading.Thread:
+    def poll() -> None:
+        try:
+            with CaptureQueriesContext(connection) as queries:
+                started = time.monotonic()
+                response = client.get(f"/api/v1/games/{game.pk}/events/?after={game.version}&wait={seconds}")
+                answer["elapsed"] = time.monotonic() - started
+            answer["status"] = response.status_code
+            answer["body"] = response.json()
+            answer["event_reads"] = sum(
+                '"tournaments_gameevent"' in q["sql"] for q in queries.captured_queries
+            )
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=poll)
+    thread.start()
+    return thread
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_long_poll_is_answered_by_the_wake_up_not_by_polling(
+    dealt: Any, client_for: Any, settings: Any
+) -> None:
+    # Polling and re-checks so slow that only a wake-up can answer within the assertion's bound.
+    settings.RAMINO_EVENTS_WAKEUP_URL = REDIS_URL
+    settings.RAMINO_EVENTS_POLL_SECONDS = 20
+    settings.RAMINO_EVENTS_RECHECK_SECONDS = 20
+    game = dealt["game"]
+    hub = wakeups.current_hub()
+    assert hub is not None
+    other = next(u for u in dealt["users"].values() if u != dealt["mover"])
+    answer: dict[str, Any] = {}
+    thread = _wait_for_events(client_for(other), game, 15, answer)
+    assert _until(lambda: hub.waiting() == 1 and hub.listening)
+    time.sleep(0.3)
+    moved_at = time.monotonic()
+    moved = client_for(dealt["mover"]).post(
+        f"/api/v1/games/{game.pk}/moves/",
+        {"type": "draw", "source": "stock", "expected_version": game.version},
+    )
+    assert moved.status_code == 200
+    thread.join(timeout=20)
+    assert answer["status"] == 200
+    assert [e["version"] for e in answer["body"]["events"]] == [game.version + 1]
+    assert time.monotonic() - moved_at < 2
+    assert answer["event_reads"] == 2  # one read before the wait, one after the wake-up; no polling between
+    assert hub.waiting() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_idle_long_poll_reads_the_events_only_at_its_rechecks(
+    dealt: Any, client_for: Any, settings: Any
+) -> None:
+    settings.RAMINO_EVENTS_WAKEUP_URL = REDIS_URL
+    settings.RAMINO_EVENTS_POLL_SECONDS = 0.05
+    settings.RAMINO_EVENTS_RECHECK_SECONDS = 0.5
+    game = dealt["game"]
+    hub = wakeups.current_hub()
+    assert hub is not None
+    with hub.watch(game_id=0, after=0):  # starts the subscriber before the request
+        assert _until(lambda: hub.listening)
+    answer: dict[str, Any] = {}
+    _wait_for_events(client_for(dealt["mover"]), game, 1.6, answer).join(timeout=10)
+    assert answer["status"] == 200 and answer["body"]["events"] == []
+    assert 1.5 < answer["elapsed"] < 3
+    # Reads at 0, 0.5, 1.0, 1.5 and the last at 1.6 s; polling every 0.05 s would have made ~32.
+    assert 3 <= answer["event_reads"] <= 6
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("url", ["", NOWHERE_URL], ids=["wake-ups off", "redis unreachable"])
+def test_without_wake_ups_a_long_poll_still_answers_by_polling(
+    dealt: Any, client_for: Any, settings: Any, url: str
+) -> None:
+    settings.RAMINO_EVENTS_WAKEUP_URL = url
+    settings.RAMINO_EVENTS_POLL_SECONDS = 0.2
+    settings.RAMINO_EVENTS_RECHECK_SECONDS = 20
+    game = dealt["game"]
+    other = next(u for u in dealt["users"].values() if u != dealt["mover"])
+    answer: dict[str, Any] = {}
+    thread = _wait_for_events(client_for(other), game, 15, answer)
+    time.sleep(0.5)
+    moved_at = time.monotonic()
+    moved = client_for(dealt["mover"]).post(
+        f"/api/v1/games/{game.pk}/moves/",
+        {"type": "draw", "source": "stock", "expected_version": game.version},
+    )
+    assert moved.status_code == 200
+    thread.join(timeout=20)
+    assert answer["status"] == 200
+    assert [e["version"] for e in answer["body"]["events"]] == [game.version + 1]
+    assert time.monotonic() - moved_at < 2
