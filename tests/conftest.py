@@ -139,6 +139,16 @@ class CeleryWorker:
 
 
 @pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None) -> Iterator[None]:
+    """pytest-django's, plus: the long-poll's listener connection is closed before the test database is
+    dropped."""
+    yield
+    from tournaments import wakeups
+
+    wakeups.stop_current_hub()
+
+
+@pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup: None, django_db_blocker: object) -> Iterator[CeleryWorker]:
     """A real Celery worker on the test database. Tests using it must commit (transactional_db)."""
     from django.db import connection

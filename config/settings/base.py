@@ -160,8 +160,9 @@ CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 RAMINO_NEXT_ROUND_DELAY_SECONDS = env.float("RAMINO_NEXT_ROUND_DELAY_SECONDS", default=3.0)
 RAMINO_EVENTS_MAX_WAIT_SECONDS = env.int("RAMINO_EVENTS_MAX_WAIT_SECONDS", default=25)
 RAMINO_EVENTS_POLL_SECONDS = env.float("RAMINO_EVENTS_POLL_SECONDS", default=0.2)
-# Redis for the long-poll's wake-ups (tournaments/wakeups.py); empty: waiting requests poll the database.
-RAMINO_EVENTS_WAKEUP_URL = env("RAMINO_EVENTS_WAKEUP_URL", default="")
+# PostgreSQL LISTEN/NOTIFY wakes long-polling requests when their game changes (tournaments/wakeups.py);
+# off, or on another database, waiting requests poll every RAMINO_EVENTS_POLL_SECONDS.
+RAMINO_EVENTS_WAKEUPS = env.bool("RAMINO_EVENTS_WAKEUPS", default=True)
 RAMINO_EVENTS_RECHECK_SECONDS = env.float("RAMINO_EVENTS_RECHECK_SECONDS", default=5.0)
 # A clock this many seconds overdue is re-sent by the beat sweeper (lost in a broker restart or a worker crash).
 RAMINO_CLOCK_SWEEP_GRACE_SECONDS = env.float("RAMINO_CLOCK_SWEEP_GRACE_SECONDS", default=5.0)

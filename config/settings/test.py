@@ -21,7 +21,6 @@ import uuid  # noqa: E402
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default=f"ramino-test-{uuid.uuid4().hex[:12]}")
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/0")
 CELERY_BROKER_TRANSPORT_OPTIONS = {}
-RAMINO_EVENTS_WAKEUP_URL = env("RAMINO_EVENTS_WAKEUP_URL", default="redis://127.0.0.1:6379/0")
 
 # The worker started by the suite inherits this through DJANGO_SETTINGS_MODULE: short pauses between rounds.
 RAMINO_NEXT_ROUND_DELAY_SECONDS = env.float("RAMINO_NEXT_ROUND_DELAY_SECONDS", default=0.5)

@@ -1,25 +1,21 @@
-"""Long-poll wake-ups through real Redis pub/sub: waiters wake when a game changes, and fall back to
-polling when Redis is not there."""
+"""Long-poll wake-ups through PostgreSQL LISTEN/NOTIFY: waiters wake when a game changes, and fall back to
+polling when no listener is connected."""
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
+import psycopg
 import pytest
-import redis
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from tournaments import wakeups
 from tournaments.models import Game
 from tournaments.services import play
-
-REDIS_URL = os.environ.get("RAMINO_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
-NOWHERE_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
 
 
 def _until(predicate: Any, timeout: float = 5.0) -> bool:
@@ -39,35 +35,47 @@ def hubs() -> Iterator[list[wakeups.WakeupHub]]:
         hub.stop()
 
 
-def _hub(hubs: list[wakeups.WakeupHub], url: str = REDIS_URL) -> wakeups.WakeupHub:
-    hub = wakeups.WakeupHub(url)
+def _hub(hubs: list[wakeups.WakeupHub], connect: Any = wakeups.listener_connection) -> wakeups.WakeupHub:
+    hub = wakeups.WakeupHub(connect)
     hubs.append(hub)
     return hub
+
+
+def _notify(payload: str) -> None:
+    """What another process's committed write does."""
+    with wakeups.listener_connection() as other:
+        other.execute("SELECT pg_notify(%s, %s)", [wakeups.CHANNEL, payload])
+
+
+def _nowhere() -> psycopg.Connection[Any]:
+    return psycopg.connect(
+        "postgresql://postgres@127.0.0.1:1/nothing", connect_timeout=1
+    )  # nothing on port 1
 
 
 # ------------------------------------------------------------------------------------------ the hub alone
 
 
-def test_an_announcement_in_one_process_wakes_the_watchers_of_that_game_in_another(
+def test_a_notification_from_another_connection_wakes_the_watchers_of_that_game(
     hubs: list[wakeups.WakeupHub], settings: Any
 ) -> None:
     settings.RAMINO_EVENTS_RECHECK_SECONDS = 30
-    waiting_side, announcing_side = _hub(hubs), _hub(hubs)
+    hub = _hub(hubs)
     with (
-        waiting_side.watch(game_id=7, after=3) as watched,
-        waiting_side.watch(game_id=8, after=0) as other_game,
-        waiting_side.watch(game_id=7, after=9) as already_seen,
+        hub.watch(game_id=7, after=3) as watched,
+        hub.watch(game_id=8, after=0) as other_game,
+        hub.watch(game_id=7, after=9) as already_seen,
     ):
-        assert _until(lambda: waiting_side.listening)
-        assert waiting_side.waiting() == 3
+        assert _until(lambda: hub.listening)
+        assert hub.waiting() == 3
         started = time.monotonic()
-        announcing_side.announce(game_id=7, version=4)
+        _notify("7:4")
         assert watched.wait(10)
         assert time.monotonic() - started < 2
         # Another game's watcher and one that has already seen version 9 stay asleep.
         assert not other_game.wait(0.3)
         assert not already_seen.wait(0.01)
-    assert waiting_side.waiting() == 0
+    assert hub.waiting() == 0
 
 
 def test_a_wake_up_during_the_read_is_kept_and_rearm_forgets_older_ones(
@@ -77,25 +85,24 @@ def test_a_wake_up_during_the_read_is_kept_and_rearm_forgets_older_ones(
     hub = _hub(hubs)
     with hub.watch(game_id=1, after=0) as watch:
         assert _until(lambda: hub.listening)
-        hub.deliver(b"1:1")
+        hub.deliver("1:1")
         watch.rearm()
         assert not watch.wait(0.05)
         hub.deliver("1:2")  # arrives after rearm, "during the read": the next wait returns at once
         started = time.monotonic()
         assert watch.wait(10)
         assert time.monotonic() - started < 0.1
-        hub.deliver(b"not-a-version")  # ignored, logged
-        hub.deliver(b"1:x")
+        watch.rearm()
+        hub.deliver("not-a-version")  # ignored, logged
+        hub.deliver("1:x")
+        assert not watch.wait(0.05)
 
 
-def test_without_redis_watchers_poll_and_announcements_are_dropped_quietly(
-    hubs: list[wakeups.WakeupHub], settings: Any
-) -> None:
+def test_without_a_listener_watchers_poll(hubs: list[wakeups.WakeupHub], settings: Any) -> None:
     settings.RAMINO_EVENTS_POLL_SECONDS = 0.1
     settings.RAMINO_EVENTS_RECHECK_SECONDS = 30
-    hub = _hub(hubs, NOWHERE_URL)
+    hub = _hub(hubs, _nowhere)
     with hub.watch(game_id=1, after=0) as watch:
-        hub.announce(game_id=1, version=1)  # never raises, never blocks
         time.sleep(0.3)
         assert not hub.listening
         started = time.monotonic()
@@ -103,52 +110,45 @@ def test_without_redis_watchers_poll_and_announcements_are_dropped_quietly(
         assert 0.05 < time.monotonic() - started < 1  # the poll interval, not the 5 s asked for
 
 
-def test_the_subscriber_reconnects_after_redis_drops_it(hubs: list[wakeups.WakeupHub], settings: Any) -> None:
+def test_the_listener_reconnects_after_its_backend_is_terminated(
+    hubs: list[wakeups.WakeupHub], settings: Any
+) -> None:
     settings.RAMINO_EVENTS_RECHECK_SECONDS = 30
-    hub, announcer = _hub(hubs), _hub(hubs)
-    admin = redis.Redis.from_url(REDIS_URL)
-    try:
-        with hub.watch(game_id=5, after=0) as watch:
-            assert _until(lambda: hub.listening)
-            watch.rearm()
-            killed = admin.client_kill_filter(_type="pubsub")
-            assert killed >= 1
-            # Losing the subscription wakes the waiters (they may have missed something) ...
-            assert watch.wait(10)
-            # ... and the subscriber comes back, and wake-ups flow again.
-            assert _until(lambda: hub.listening, timeout=10)
-            watch.rearm()
-            announcer.announce(game_id=5, version=1)
-            assert watch.wait(10)
-    finally:
-        admin.close()
+    hub = _hub(hubs)
+    with hub.watch(game_id=5, after=0) as watch:
+        assert _until(lambda: hub.listening)
+        watch.rearm()
+        with wakeups.listener_connection() as admin:
+            killed = admin.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE application_name = %s AND pid <> pg_backend_pid()",
+                [wakeups.APPLICATION_NAME],
+            ).fetchone()
+        assert killed is not None and killed[0] >= 1
+        # Losing the listener wakes the waiters (they may have missed something) ...
+        assert watch.wait(10)
+        # ... and it comes back, and wake-ups flow again.
+        assert _until(lambda: hub.listening, timeout=10)
+        watch.rearm()
+        _notify("5:1")
+        assert watch.wait(10)
 
 
 # --------------------------------------------------------------------------------- the moves announce
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_round_start_and_a_move_announce_their_versions_after_commit_and_a_rollback_nothing(
-    make_table: Any, player: Any, client_for: Any, settings: Any
+def test_the_round_start_and_a_move_announce_their_versions_at_commit_and_a_rollback_nothing(
+    make_table: Any, player: Any, client_for: Any
 ) -> None:
-    settings.RAMINO_EVENTS_WAKEUP_URL = REDIS_URL
     table = make_table()
     users = [player(name) for name in ("ann", "bob")]
-    listener = redis.Redis.from_url(REDIS_URL).pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
-    listener.subscribe(wakeups.CHANNEL)
-    try:
-        assert _until(lambda: listener.get_message(timeout=0.1) is None)  # subscribed, nothing pending
+    with wakeups.listener_connection() as listener:
+        listener.execute(f"LISTEN {wakeups.CHANNEL}")
 
-        def heard(game_id: int, timeout: float = 5.0) -> list[str]:
-            messages: list[str] = []
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
-                message = listener.get_message(timeout=0.2)
-                if message is not None:
-                    messages.append(message["data"].decode())
-                elif messages:
-                    break
-            return [m for m in messages if m.startswith(f"{game_id}:")]
+        def heard(game_id: int, timeout: float = 3.0) -> list[str]:
+            got = [n.payload for n in listener.notifies(timeout=timeout)]
+            return [p for p in got if p.startswith(f"{game_id}:")]
 
         for user in users:
             client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 200})
@@ -160,8 +160,10 @@ def test_the_round_start_and_a_move_announce_their_versions_after_commit_and_a_r
         assert game.version == 1
         assert heard(game.pk) == [f"{game.pk}:1"]
 
-        with transaction.atomic():
-            wakeups.announce_on_commit(game_id=game.pk, version=99)
+        statement = wakeups.announcement(game_id=game.pk, version=99)
+        assert statement is not None
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(*statement)
             transaction.set_rollback(True)
         assert heard(game.pk, timeout=1.0) == []
 
@@ -172,8 +174,18 @@ def test_the_round_start_and_a_move_announce_their_versions_after_commit_and_a_r
         )
         assert moved.status_code == 200
         assert heard(game.pk) == [f"{game.pk}:2"]
-    finally:
-        listener.close()
+
+
+def test_wake_ups_are_off_when_the_setting_says_so(settings: Any) -> None:
+    settings.RAMINO_EVENTS_WAKEUPS = False
+    assert wakeups.current_hub() is None
+    assert wakeups.announcement(game_id=1, version=2) is None
+    settings.RAMINO_EVENTS_WAKEUPS = True
+    assert wakeups.current_hub() is wakeups.current_hub() is not None
+    assert wakeups.announcement(game_id=1, version=2) == (
+        "SELECT pg_notify(%s, %s)",
+        [wakeups.CHANNEL, "1:2"],
+    )
 
 
 # ------------------------------------------------------------------------------------ the events endpoint
@@ -216,7 +228,6 @@ def test_a_long_poll_is_answered_by_the_wake_up_not_by_polling(
     dealt: Any, client_for: Any, settings: Any
 ) -> None:
     # Polling and re-checks so slow that only a wake-up can answer within the assertion's bound.
-    settings.RAMINO_EVENTS_WAKEUP_URL = REDIS_URL
     settings.RAMINO_EVENTS_POLL_SECONDS = 20
     settings.RAMINO_EVENTS_RECHECK_SECONDS = 20
     game = dealt["game"]
@@ -245,7 +256,6 @@ def test_a_long_poll_is_answered_by_the_wake_up_not_by_polling(
 def test_an_idle_long_poll_reads_the_events_only_at_its_rechecks(
     dealt: Any, client_for: Any, settings: Any
 ) -> None:
-    settings.RAMINO_EVENTS_WAKEUP_URL = REDIS_URL
     settings.RAMINO_EVENTS_POLL_SECONDS = 0.05
     settings.RAMINO_EVENTS_RECHECK_SECONDS = 0.5
     game = dealt["game"]
@@ -262,11 +272,10 @@ def test_an_idle_long_poll_reads_the_events_only_at_its_rechecks(
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("url", ["", NOWHERE_URL], ids=["wake-ups off", "redis unreachable"])
 def test_without_wake_ups_a_long_poll_still_answers_by_polling(
-    dealt: Any, client_for: Any, settings: Any, url: str
+    dealt: Any, client_for: Any, settings: Any
 ) -> None:
-    settings.RAMINO_EVENTS_WAKEUP_URL = url
+    settings.RAMINO_EVENTS_WAKEUPS = False
     settings.RAMINO_EVENTS_POLL_SECONDS = 0.2
     settings.RAMINO_EVENTS_RECHECK_SECONDS = 20
     game = dealt["game"]

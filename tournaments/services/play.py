@@ -156,8 +156,6 @@ def _game_writes(game: Game) -> list[tuple[str, list[Any]]]:
     """The statements that store the game row and its events not yet written."""
     pending: list[GameEvent] = game.__dict__.pop("_pending_events", [])
     writes = [rows.insert_sql(pending)] if pending else []
-    if pending:
-        wakeups.announce_on_commit(game_id=game.pk, version=game.version)
     return [*writes, rows.update_sql(game, GAME_PLAY_FIELDS)]
 
 
@@ -322,7 +320,11 @@ def _settle_state(
             seat_statuses=seat_statuses,
             reuse_clock=reuse_clock,
         )
-    rows.execute([*writes, *_game_writes(game), *(also() if also is not None else ())])
+    announce = bool(game.__dict__.get("_pending_events"))
+    statements = [*writes, *_game_writes(game), *(also() if also is not None else ())]
+    # Last, so that on PostgreSQL it is the outer statement of the one round trip (rows.execute).
+    notice = wakeups.announcement(game_id=game.pk, version=game.version) if announce else None
+    rows.execute([*statements, notice] if notice is not None else statements)
 
 
 def _clock_targets(state: Any) -> list[str]:
