@@ -11,7 +11,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -136,6 +136,31 @@ class CeleryWorker:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_outlasts_a_deadlock() -> Iterator[None]:
+    """Transactional tests end with a TRUNCATE of every table, which takes its locks one table after
+    another; a task of the suite's Celery worker that fires meanwhile (a turn clock armed by an earlier
+    test) can hold one of them while waiting for another, and PostgreSQL then cancels one side. The
+    flush runs in a transaction that the deadlock rolls back, so it is simply run again."""
+    from django.db.backends.base.operations import BaseDatabaseOperations
+    from django.db.utils import OperationalError
+
+    original = BaseDatabaseOperations.execute_sql_flush
+
+    def execute_sql_flush(self: BaseDatabaseOperations, sql_list: Iterable[str]) -> None:
+        for attempt in range(5):
+            try:
+                return original(self, list(sql_list))
+            except OperationalError as exc:
+                if "deadlock detected" not in str(exc) or attempt == 4:
+                    raise
+                time.sleep(0.2 * (attempt + 1))
+
+    BaseDatabaseOperations.execute_sql_flush = execute_sql_flush  # type: ignore[method-assign]
+    yield
+    BaseDatabaseOperations.execute_sql_flush = original  # type: ignore[method-assign]
 
 
 @pytest.fixture(scope="session")

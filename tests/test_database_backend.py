@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any, cast
 
 import pytest
-from django.db import close_old_connections, connection, connections
+from django.db import DataError, close_old_connections, connection, connections
 from django.db.backends.postgresql import base as django_postgresql
 from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
@@ -74,6 +74,37 @@ def test_prepared_cursor_prepares_each_statement_once_per_connection(fresh_conne
         cursor.execute("SELECT 41 + 1 AS client_probe")
         cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE '%client_probe%'")
         assert cursor.fetchone()[0] == 0
+
+
+def test_one_psycopg_cursor_serves_statement_after_statement_and_a_nested_one_is_new(
+    fresh_connection: None,
+) -> None:
+    with _db().prepared_cursor() as first:
+        first.execute("SELECT %s::int", [1])
+        kept = first.cursor
+        assert first.fetchone()[0] == 1
+        with _db().prepared_cursor() as nested:  # asked for while the kept one is in use
+            assert nested.cursor is not kept
+            nested.execute("SELECT %s::int", [2])
+            assert nested.fetchone()[0] == 2
+        first.execute("SELECT %s::int", [3])  # the nested one's closing did not touch it
+        assert first.fetchone()[0] == 3
+    assert not kept.closed  # handed back, not closed
+    with _db().prepared_cursor() as again:
+        assert again.cursor is kept
+        again.execute("SELECT %s::text", ["x"])
+        assert again.fetchall() == [("x",)]
+    with pytest.raises(DataError), _db().prepared_cursor() as failing:
+        failing.execute("SELECT 1/0")
+    with _db().prepared_cursor() as after_error:
+        assert after_error.cursor is kept
+        after_error.execute("SELECT %s::int", [4])
+        assert after_error.fetchone()[0] == 4
+    connection.close()
+    with _db().prepared_cursor() as reconnected:  # a new connection, a new cursor
+        assert reconnected.cursor is not kept
+        reconnected.execute("SELECT %s::int", [5])
+        assert reconnected.fetchone()[0] == 5
 
 
 def test_prepared_cursor_queries_are_logged_and_errors_translated(fresh_connection: None) -> None:
