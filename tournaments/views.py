@@ -213,24 +213,28 @@ class GameEventsView(APIView):
         wait = _int_param(request, "wait", 0, minimum=0, maximum=max_wait_seconds())
         viewer = access.username  # private parts are keyed by player: one only ever sees their own
         deadline = time.monotonic() + wait
-        # Watching before the first read: a version committed after that read still wakes this request.
-        with wakeups.watch(game_id=access.game.pk, after=after) as watch:
-            while True:
-                watch.rearm()
-                events = selectors.events_after(game=access.game, after=after, limit=self.page_limit)
-                remaining = deadline - time.monotonic()
-                if events or remaining <= 0:
-                    break
-                watch.wait(remaining)
+        with wakeups.waiting_slots.slot() as may_wait:
+            if not may_wait:
+                deadline = 0.0
+            # Watching before the first read: a version committed after that read still wakes this request.
+            with wakeups.watch(game_id=access.game.pk, after=after) as watch:
+                while True:
+                    watch.rearm()
+                    events = selectors.events_after(game=access.game, after=after, limit=self.page_limit)
+                    remaining = deadline - time.monotonic()
+                    if events or remaining <= 0:
+                        break
+                    watch.wait(remaining)
         access.game.refresh_from_db(fields=["version"])
         rows = [play.event_for(e, viewer) for e in events]
-        return Response(
-            {
-                "version": access.game.version,
-                "events": rows,
-                "next_after": rows[-1]["version"] if rows else after,
-            }
-        )
+        body = {
+            "version": access.game.version,
+            "events": rows,
+            "next_after": rows[-1]["version"] if rows else after,
+        }
+        # Too many waiting in this process already: the client is asked to come back rather than kept.
+        busy = wait > 0 and not may_wait and not rows
+        return Response(body, headers={"Retry-After": "1"} if busy else None)
 
 
 class GameRoundsView(APIView):

@@ -6,6 +6,10 @@ On PostgreSQL the statement that writes a game's events also runs `pg_notify` wi
 delivers the notification only if and when the transaction commits. Each web process keeps one connection
 that LISTENs, in a thread started by the first long-poll, and wakes the requests waiting on that game.
 
+A web process lets at most `RAMINO_EVENTS_MAX_WAITING` requests wait at once (the settings: one fewer than
+`GUNICORN_THREADS`), so that waiting clients can never take every thread and leave a move queued behind them
+until their waits run out; a long-poll beyond that answers at once with what there is and `Retry-After: 1`.
+
 A waiting request still reads again every `RAMINO_EVENTS_RECHECK_SECONDS` (a notification can be missed while
 the listener reconnects); while no listener is connected (`RAMINO_EVENTS_WAKEUPS` off, another database, the
 database restarting) it reads every `RAMINO_EVENTS_POLL_SECONDS` instead, as a plain poll would.
@@ -206,6 +210,35 @@ def current_hub() -> WakeupHub | None:
         if _hub is None or _hub[0] != pid:
             _hub = (pid, WakeupHub(listener_connection))
         return _hub[1]
+
+
+class _WaitingSlots:
+    """How many requests of this process are waiting in a long-poll, against `RAMINO_EVENTS_MAX_WAITING`."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.taken = 0
+
+    @contextmanager
+    def slot(self) -> Iterator[bool]:
+        """Yields whether this request may wait; one that may not answers at once with what there is."""
+        with self._lock:
+            granted = self.taken < max_waiting()
+            if granted:
+                self.taken += 1
+        try:
+            yield granted
+        finally:
+            if granted:
+                with self._lock:
+                    self.taken -= 1
+
+
+waiting_slots = _WaitingSlots()
+
+
+def max_waiting() -> int:
+    return int(settings.RAMINO_EVENTS_MAX_WAITING)
 
 
 def stop_current_hub() -> None:

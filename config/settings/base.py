@@ -164,5 +164,8 @@ RAMINO_EVENTS_POLL_SECONDS = env.float("RAMINO_EVENTS_POLL_SECONDS", default=0.2
 # off, or on another database, waiting requests poll every RAMINO_EVENTS_POLL_SECONDS.
 RAMINO_EVENTS_WAKEUPS = env.bool("RAMINO_EVENTS_WAKEUPS", default=True)
 RAMINO_EVENTS_RECHECK_SECONDS = env.float("RAMINO_EVENTS_RECHECK_SECONDS", default=5.0)
+# Long-polls one process lets wait at once: one fewer than its gunicorn threads (deploy/gunicorn.conf.py), so
+# that waiting clients never hold every thread while moves queue; more answer at once with Retry-After.
+RAMINO_EVENTS_MAX_WAITING = max(0, env.int("GUNICORN_THREADS", default=4) - 1)
 # A clock this many seconds overdue is re-sent by the beat sweeper (lost in a broker restart or a worker crash).
 RAMINO_CLOCK_SWEEP_GRACE_SECONDS = env.float("RAMINO_CLOCK_SWEEP_GRACE_SECONDS", default=5.0)

@@ -293,3 +293,38 @@ def test_without_wake_ups_a_long_poll_still_answers_by_polling(
     assert answer["status"] == 200
     assert [e["version"] for e in answer["body"]["events"]] == [game.version + 1]
     assert time.monotonic() - moved_at < 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_long_polls_beyond_the_process_limit_answer_at_once_and_never_take_the_last_thread(
+    dealt: Any, client_for: Any, settings: Any
+) -> None:
+    settings.RAMINO_EVENTS_MAX_WAITING = 1
+    game = dealt["game"]
+    other = next(u for u in dealt["users"].values() if u != dealt["mover"])
+    first: dict[str, Any] = {}
+    thread = _wait_for_events(client_for(other), game, 15, first)
+    assert _until(lambda: wakeups.waiting_slots.taken == 1)
+    url = f"/api/v1/games/{game.pk}/events/?after={game.version}"
+    started = time.monotonic()
+    refused = client_for(dealt["mover"]).get(f"{url}&wait=15")
+    assert time.monotonic() - started < 2
+    assert refused.status_code == 200 and refused.json()["events"] == []
+    assert refused["Retry-After"] == "1"
+    assert "Retry-After" not in client_for(dealt["mover"]).get(url)  # not asked to wait: not refused
+    moved = client_for(dealt["mover"]).post(
+        f"/api/v1/games/{game.pk}/moves/",
+        {"type": "draw", "source": "stock", "expected_version": game.version},
+    )
+    assert moved.status_code == 200
+    thread.join(timeout=20)
+    assert [e["version"] for e in first["body"]["events"]] == [game.version + 1]
+    assert wakeups.waiting_slots.taken == 0
+    # The slot is free again: the next long-poll waits (and answers at its end, not refused).
+    settings.RAMINO_EVENTS_POLL_SECONDS = 0.1
+    started = time.monotonic()
+    again = client_for(dealt["mover"]).get(
+        f"/api/v1/games/{game.pk}/events/?after={game.version + 1}&wait=0.5"
+    )
+    assert 0.4 < time.monotonic() - started < 3
+    assert again.json()["events"] == [] and "Retry-After" not in again
