@@ -1,8 +1,9 @@
-"""A game as the views read it, in one hand-written PostgreSQL statement (tournaments/services/rows.py).
+"""A game as the views read it, in hand-written PostgreSQL statements (tournaments/services/rows.py).
 
 `GET /games/{id}/` used five ORM queries (game, caller's seat, seated players, finished rounds' scores,
-plus the token); clients read it at every round's start, and some before every move
-(docs/performance.md). Other databases use the ORM (tournaments/selectors.py)."""
+plus the token); clients read it at every round's start, and some before every move. The events long-poll
+read the events and then the game's version by two more: every seated player's app asks for them after
+every move (docs/performance.md). Other databases use the ORM (tournaments/selectors.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from ledger.models import Account
-from tournaments.models import SEATED_STATUSES, Game, Round, Seat, Table
+from tournaments.models import SEATED_STATUSES, Game, GameEvent, Round, Seat, Table
 from tournaments.services import rows
 
 
@@ -65,3 +66,22 @@ def load_game(
     ]
     history = rows.loads_text(row[round_end + 1]) if with_history else None
     return game, players, history
+
+
+@functools.cache
+def _events_sql() -> str:
+    return (
+        f"SELECT g.version, {rows.columns(GameEvent, 'e')} FROM {rows.table(Game)} g"
+        f" LEFT JOIN LATERAL (SELECT * FROM {rows.table(GameEvent)} x WHERE x.game_id = g.id AND x.version > %s"
+        " ORDER BY x.version LIMIT %s) e ON true WHERE g.id = %s ORDER BY e.version"
+    )
+
+
+def load_events(*, game_id: int, after: int, limit: int) -> tuple[int, list[GameEvent]] | None:
+    """The game's version and its first `limit` events after version `after`, read together (so the
+    version is never older than the events); None when there is no such game."""
+    found = rows.fetch(_events_sql(), [after, limit, game_id])
+    if not found:
+        return None
+    events = [rows.from_row(GameEvent, row[1:]) for row in found]
+    return int(found[0][0]), [event for event in events if event is not None]

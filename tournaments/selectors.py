@@ -268,8 +268,16 @@ def may_read_history(*, access: GameAccess) -> bool:
     return access.seated or access.staff or access.played
 
 
-def events_after(*, game: Game, after: int, limit: int) -> list[GameEvent]:
-    return list(GameEvent.objects.filter(game=game, version__gt=after).order_by("version")[:limit])
+def events_after(*, game: Game, after: int, limit: int) -> tuple[int, list[GameEvent]]:
+    """The game's version now and its first `limit` events after version `after` (on PostgreSQL one
+    statement that reads both at once)."""
+    if connection.vendor == "postgresql":
+        loaded = game_rows.load_events(game_id=game.pk, after=after, limit=limit)
+        if loaded is not None:
+            return loaded
+    events = list(GameEvent.objects.filter(game=game, version__gt=after).order_by("version")[:limit])
+    version = Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()
+    return (version if version is not None else game.version), events
 
 
 def rounds_data(*, access: GameAccess) -> list[dict[str, Any]]:

@@ -194,9 +194,11 @@ def _int_param(request: Request, name: str, default: float, *, minimum: float, m
 
 
 class GameEventsView(APIView):
+    authentication_classes = PLAY_AUTHENTICATION_CLASSES
     page_limit = 500
 
     @extend_schema(
+        auth=PLAY_AUTH_SCHEMA,  # type: ignore[arg-type]
         responses={200: EventsSerializer},
         parameters=[
             OpenApiParameter("after", OpenApiTypes.INT, description="Events after this version (default 0)."),
@@ -220,15 +222,16 @@ class GameEventsView(APIView):
             with wakeups.watch(game_id=access.game.pk, after=after) as watch:
                 while True:
                     watch.rearm()
-                    events = selectors.events_after(game=access.game, after=after, limit=self.page_limit)
+                    version, events = selectors.events_after(
+                        game=access.game, after=after, limit=self.page_limit
+                    )
                     remaining = deadline - time.monotonic()
                     if events or remaining <= 0:
                         break
                     watch.wait(remaining)
-        access.game.refresh_from_db(fields=["version"])
         rows = [play.event_for(e, viewer) for e in events]
         body = {
-            "version": access.game.version,
+            "version": version,
             "events": rows,
             "next_after": rows[-1]["version"] if rows else after,
         }

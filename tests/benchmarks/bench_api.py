@@ -23,6 +23,9 @@ tokens, wallets, tables, seats). Phases, after a short warm-up, take turns in --
 - `moves+view`: each move is preceded by `GET /games/{id}/` of the player to act and chosen from its
   `legal_moves` (melds and lay-offs first, else draw from the stock, else discard the highest card): what a
   client without its own model of the game does.
+- `moves+watch`: `moves` plus one follower per table on its own connection, long-polling
+  `GET /games/{id}/events/?after=V&wait=...` as a seated player's app would; it reports how long after
+  its creation each event reached the follower, and the long-polls answered at once with Retry-After.
 Then an in-process cProfile of both client policies through Django's test client (same database, same
 settings, no gunicorn) with SQL queries counted per request, and a ledger reconciliation.
 
@@ -53,6 +56,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -91,6 +95,7 @@ class HttpTransport:
         self.port = port
         self.conn: http.client.HTTPConnection | None = None
         self.reconnects = 0
+        self.retry_after: str | None = None  # the last answer's Retry-After header
 
     def request(
         self, method: str, path: str, token: str, body: dict[str, Any] | None = None, key: str | None = None
@@ -117,6 +122,7 @@ class HttpTransport:
                 if attempt == 2:
                     raise
                 continue
+            self.retry_after = response.getheader("Retry-After")
             if (response.getheader("Connection") or "").lower() == "close":
                 self.conn.close()
                 self.conn = None
@@ -192,6 +198,8 @@ class Tally:
     get_ms: list[float] = field(default_factory=list)  # latency of each game view read
     end_ms: list[float] = field(default_factory=list)  # the POSTs among post_ms that ended a round
     statuses: Counter[str] = field(default_factory=Counter)
+    watch_ms: list[float] = field(default_factory=list)  # event creation to a follower's long-poll answer
+    watch_refused: int = 0  # long-polls answered at once with Retry-After (the process's waiting limit)
     moves: int = 0
     rounds: int = 0
     resyncs: int = 0
@@ -206,6 +214,8 @@ class Tally:
         self.post_ms += other.post_ms
         self.get_ms += other.get_ms
         self.end_ms += other.end_ms
+        self.watch_ms += other.watch_ms
+        self.watch_refused += other.watch_refused
         self.statuses.update(other.statuses)
         self.moves += other.moves
         self.rounds += other.rounds
@@ -441,6 +451,35 @@ def _floor_loop(transport: Transport, row: int, token: str, tally: Tally, deadli
         tally.end = time.monotonic()
 
 
+def _watch_loop(transport: HttpTransport, game_id: int, token: str, tally: Tally, deadline: float) -> None:
+    """A follower of one game: long-polls its events and notes how long after its creation each event
+    arrived (the event's `at` against this machine's clock). Not counted as moves or requests."""
+    try:
+        status, view = transport.request("GET", f"/api/v1/games/{game_id}/", token)
+        after = int(view["version"]) if status == 200 else 0
+        while time.monotonic() < deadline:
+            wait = min(LONG_POLL_SECONDS, deadline - time.monotonic())
+            if wait <= 0.05:
+                break
+            status, body = transport.request(
+                "GET", f"/api/v1/games/{game_id}/events/?after={after}&wait={wait:.2f}", token
+            )
+            arrived = time.time()
+            tally.statuses[f"watch GET {status}"] += 1
+            if status != 200:
+                tally.note_error(f"watch: {status} {body}")
+                time.sleep(0.5)
+                continue
+            for event in body["events"]:
+                tally.watch_ms.append((arrived - datetime.fromisoformat(event["at"]).timestamp()) * 1000)
+            after = int(body["next_after"])
+            if transport.retry_after is not None:
+                tally.watch_refused += 1
+                time.sleep(float(transport.retry_after))
+    except Exception as exc:
+        tally.note_error(f"watch {type(exc).__name__}: {exc}")
+
+
 # ===================================================================================== client processes
 
 
@@ -458,6 +497,19 @@ def _client_process(
     start.wait(timeout=120)
     deadline = time.monotonic() + duration
     threads = []
+    watchers = []
+    watcher_transports: list[HttpTransport] = []
+    if phase == "moves+watch":
+        # One follower per table on a connection of its own, as a seated player's app would keep.
+        for table, tally in zip(tables, tallies, strict=True):
+            watcher = HttpTransport("127.0.0.1", port)
+            watcher_transports.append(watcher)
+            token = table["tokens"][sorted(table["tokens"])[-1]]
+            thread = threading.Thread(
+                target=_watch_loop, args=(watcher, table["game_id"], token, tally, deadline), daemon=True
+            )
+            thread.start()
+            watchers.append(thread)
     for table, transport, tally in zip(tables, transports, tallies, strict=True):
         if phase == "floor":
             token = next(iter(table["tokens"].values()))
@@ -469,7 +521,7 @@ def _client_process(
                 transport,
                 game_id=table["game_id"],
                 tokens=table["tokens"],
-                policy="post" if phase == "moves" else "view",
+                policy="view" if phase == "view" else "post",
                 tally=tally,
                 deadline=deadline,
             )
@@ -477,9 +529,9 @@ def _client_process(
         thread = threading.Thread(target=target, daemon=True)
         thread.start()
         threads.append(thread)
-    for thread in threads:
+    for thread in [*threads, *watchers]:
         thread.join(timeout=duration + 60)
-    for transport in transports:
+    for transport in [*transports, *watcher_transports]:
         transport.close()
     total = Tally()
     for tally in tallies:
@@ -489,6 +541,8 @@ def _client_process(
             "post_ms": total.post_ms,
             "end_ms": total.end_ms,
             "get_ms": total.get_ms,
+            "watch_ms": total.watch_ms,
+            "watch_refused": total.watch_refused,
             "statuses": dict(total.statuses),
             "moves": total.moves,
             "rounds": total.rounds,
@@ -513,6 +567,8 @@ class PhaseResult:
     end_ms: list[float]
     statuses: dict[str, int]
     rounds: int
+    watch_ms: list[float]
+    watch_refused: int
     resyncs: int
     errors: list[str]
     cpu: dict[str, float]
@@ -528,10 +584,20 @@ class PhaseResult:
             others.subtract(ends)
             values = sorted(others.elements())
         else:
-            values = sorted({"post": self.post_ms, "get": self.get_ms, "end": self.end_ms}[which])
+            values = sorted(
+                {"post": self.post_ms, "get": self.get_ms, "end": self.end_ms, "watch": self.watch_ms}[which]
+            )
         if not values:
             return float("nan")
         return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def watch_summary(result: PhaseResult) -> str:
+    return (
+        f"followers: {len(result.watch_ms)} events received, p50 / p99 {result.pct(0.5, 'watch'):.1f} / "
+        f"{result.pct(0.99, 'watch'):.1f} ms after their creation; {result.watch_refused} long-polls answered "
+        "at once with Retry-After"
+    )
 
 
 def server_cpu_ms(result: PhaseResult) -> float:
@@ -554,6 +620,8 @@ def merge_results(parts: list[PhaseResult]) -> PhaseResult:
         end_ms=[v for p in parts for v in p.end_ms],
         statuses=dict(statuses),
         rounds=sum(p.rounds for p in parts),
+        watch_ms=[v for p in parts for v in p.watch_ms],
+        watch_refused=sum(p.watch_refused for p in parts),
         resyncs=sum(p.resyncs for p in parts),
         errors=[e for p in parts for e in p.errors][:8],
         cpu=dict(cpu),
@@ -651,6 +719,8 @@ def run_phase(
         end_ms=[v for part in parts for v in part["end_ms"]],
         statuses=dict(statuses),
         rounds=sum(part["rounds"] for part in parts),
+        watch_ms=[v for part in parts for v in part["watch_ms"]],
+        watch_refused=sum(part["watch_refused"] for part in parts),
         resyncs=sum(part["resyncs"] for part in parts),
         errors=[e for part in parts for e in part["errors"]][:8],
         cpu=cpu,
@@ -1044,6 +1114,9 @@ def markdown(
             f"{k} {v:.1f}" for k, v in sorted(queries.items())
         )
         text += "\n"
+    for r in results:
+        if r.watch_ms or r.watch_refused:
+            text += f"\n`{r.name}` {watch_summary(r)}.\n"
     if summary:
         text += "\n" + "\n".join(summary) + "\n"
     return text + "\n" + verdict + "\n"
@@ -1084,7 +1157,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     parser.add_argument(
         "--phases",
-        default="floor,moves,moves+view",
+        default="floor,moves,moves+view,moves+watch",
         help="which phases to measure (for profiling one of them)",
     )
     parser.add_argument("--no-docs", action="store_true", help="do not update docs/performance.md")
@@ -1154,7 +1227,12 @@ def main(argv: list[str] | None = None) -> int:
         # them alike; each phase's slices are then added up.
         plan = [
             (name, phase)
-            for name, phase in (("floor", "floor"), ("moves", "moves"), ("moves+view", "view"))
+            for name, phase in (
+                ("floor", "floor"),
+                ("moves", "moves"),
+                ("moves+view", "view"),
+                ("moves+watch", "moves+watch"),
+            )
             if name in args.phases.split(",")
         ]
         slices: dict[str, list[PhaseResult]] = {name: [] for name, _ in plan}
@@ -1179,6 +1257,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"server CPU {server_cpu_ms(part):.2f} ms per move, other CPU {part.cpu['other']:.0f} s",
                     flush=True,
                 )
+                if part.watch_ms or part.watch_refused:
+                    print(f"    {watch_summary(part)}", flush=True)
                 for error in part.errors:
                     print(f"    {error}", flush=True)
         results = [merge_results(parts) for parts in slices.values()]
@@ -1214,7 +1294,7 @@ def main(argv: list[str] | None = None) -> int:
             path.unlink()
         workdir.rmdir()
 
-    if {r.name for r in results} != {"floor", "moves", "moves+view"}:
+    if {r.name for r in results} != {"floor", "moves", "moves+view", "moves+watch"}:
         # A partial run (--phases) prints its slices and the in-process profile; nothing is written up.
         print("\n".join([*summary, *checks]))
         print(profile_text)
@@ -1241,7 +1321,10 @@ def main(argv: list[str] | None = None) -> int:
         "locks one row with `SELECT ... FOR UPDATE` and inserts one row; `moves` plays the tables with "
         "`POST /games/{id}/moves/` only (draw from the stock, discard the card drawn; the client follows the game "
         "from the answers' events); `moves+view` reads `GET /games/{id}/` before every move and picks from its "
-        "`legal_moves`. Latencies are client-side, per request; moves/s counts moves answered 200.\n\n"
+        "`legal_moves`; `moves+watch` is `moves` with one more client per table following the game by "
+        "long-polling `GET /games/{id}/events/` (its requests are not counted as moves; its delay is from the "
+        "event's creation on the server to the answer reaching the follower). Latencies are client-side, per "
+        "request; moves/s counts moves answered 200.\n\n"
         f"Configuration: {os.cpu_count()} cores; {args.tables} rummy500 ring tables with "
         f"{'/'.join(str(n) for n in seat_counts)} seats cycled ({args.tables} concurrent client threads in "
         f"{args.clients} processes, one keep-alive connection each); gunicorn deploy/gunicorn.conf.py with "
@@ -1249,7 +1332,7 @@ def main(argv: list[str] | None = None) -> int:
         f"one Celery worker (prefork, concurrency {args.celery_concurrency}) starting rounds "
         f"(next-round delay 0) and receiving the turn clocks the moves arm; PostgreSQL and Redis on the same machine; "
         f"each phase measured in {args.repeat} slices of {args.duration:.0f} s, the phases taking turns "
-        f"(floor, moves, moves+view, floor, ...). CPU columns: seconds used during the phase by gunicorn's processes, the "
+        f"(floor, moves, moves+view, moves+watch, floor, ...). CPU columns: seconds used during the phase by gunicorn's processes, the "
         f"PostgreSQL backends of the scratch database, the Celery worker, the client processes, and everything "
         f"else on the machine (other jobs, Redis; {os.cpu_count()} cores x {args.repeat * args.duration:.0f} s are available per phase). "
         f"Server CPU per move: (gunicorn + PostgreSQL) / moves, including any game view reads."

@@ -103,6 +103,33 @@ def test_the_game_view_read_in_one_statement_equals_the_orms(running_table: Any,
         assert selectors.game_view(access=loaded) == selectors.game_view(access=by_orm)
 
 
+def test_the_events_read_in_one_statement_equals_the_orms(running_table: Any, client_for: Any) -> None:
+    from tournaments import game_rows
+    from tournaments.models import GameEvent
+
+    game = Game.objects.get(table=running_table["table"])
+    mover = get_user_model().objects.get(username=game.turn_player)
+    for move in ({"type": "draw", "source": "stock"}, {"type": "discard"}):
+        game.refresh_from_db()
+        if move["type"] == "discard":
+            move["card"] = (
+                GameEvent.objects.filter(game=game).latest("version").private[mover.username]["card"]
+            )
+        body = {**move, "expected_version": game.version}
+        assert client_for(mover).post(f"/api/v1/games/{game.pk}/moves/", body).status_code == 200
+    game.refresh_from_db()
+    assert game.version == 3
+    for after, limit in ((0, 500), (1, 500), (0, 2), (3, 500), (99, 500)):
+        loaded = game_rows.load_events(game_id=game.pk, after=after, limit=limit)
+        assert loaded is not None
+        version, events = loaded
+        expected = list(GameEvent.objects.filter(game=game, version__gt=after).order_by("version")[:limit])
+        assert version == game.version
+        assert [_fields(e) for e in events] == [_fields(e) for e in expected]
+        assert [play.event_for(e, "bob") for e in events] == [play.event_for(e, "bob") for e in expected]
+    assert game_rows.load_events(game_id=game.pk + 1000, after=0, limit=5) is None
+
+
 def test_rows_write_what_save_writes(running_table: Any) -> None:
     from django.utils import timezone
 
