@@ -69,19 +69,40 @@ def load_game(
 
 
 @functools.cache
-def _events_sql() -> str:
+def _events_sql(*, with_access: bool) -> str:
+    # With access: whether the table is private and whether the caller has a seat at it, read with the page.
+    access = (
+        f"t.private, EXISTS (SELECT 1 FROM {rows.table(Seat)} s WHERE s.table_id = t.id AND s.player_id = %s"
+        f" AND s.status IN ({rows.placeholders(len(SEATED_STATUSES))})), "
+        if with_access
+        else ""
+    )
+    join = f" JOIN {rows.table(Table)} t ON t.id = g.table_id" if with_access else ""
     return (
-        f"SELECT g.version, {rows.columns(GameEvent, 'e')} FROM {rows.table(Game)} g"
+        f"SELECT {access}g.version, {rows.columns(GameEvent, 'e')} FROM {rows.table(Game)} g{join}"
         f" LEFT JOIN LATERAL (SELECT * FROM {rows.table(GameEvent)} x WHERE x.game_id = g.id AND x.version > %s"
         " ORDER BY x.version LIMIT %s) e ON true WHERE g.id = %s ORDER BY e.version"
     )
 
 
+def _events(found: list[tuple[Any, ...]], skip: int) -> tuple[int, list[GameEvent]]:
+    events = [rows.from_row(GameEvent, row[skip + 1 :]) for row in found]
+    return int(found[0][skip]), [event for event in events if event is not None]
+
+
 def load_events(*, game_id: int, after: int, limit: int) -> tuple[int, list[GameEvent]] | None:
     """The game's version and its first `limit` events after version `after`, read together (so the
     version is never older than the events); None when there is no such game."""
-    found = rows.fetch(_events_sql(), [after, limit, game_id])
+    found = rows.fetch(_events_sql(with_access=False), [after, limit, game_id])
+    return _events(found, 0) if found else None
+
+
+def load_events_with_access(
+    *, game_id: int, user_id: int | None, after: int, limit: int
+) -> tuple[bool, bool, int, list[GameEvent]] | None:
+    """`load_events` plus whether the game's table is private and whether `user_id` is seated at it."""
+    found = rows.fetch(_events_sql(with_access=True), [user_id, *SEATED_STATUSES, after, limit, game_id])
     if not found:
         return None
-    events = [rows.from_row(GameEvent, row[1:]) for row in found]
-    return int(found[0][0]), [event for event in events if event is not None]
+    version, events = _events(found, 2)
+    return bool(found[0][0]), bool(found[0][1]), version, events

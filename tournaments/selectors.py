@@ -10,7 +10,7 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from tournaments import game_rows
-from tournaments.errors import NotFound
+from tournaments.errors import Forbidden, NotFound
 from tournaments.models import SEATED_STATUSES, Game, GameEvent, GameStatus, MoveLog, Round, Seat, Table
 from tournaments.services import engine_io
 
@@ -268,16 +268,40 @@ def may_read_history(*, access: GameAccess) -> bool:
     return access.seated or access.staff or access.played
 
 
-def events_after(*, game: Game, after: int, limit: int) -> tuple[int, list[GameEvent]]:
+def events_after(*, game_id: int, after: int, limit: int) -> tuple[int, list[GameEvent]]:
     """The game's version now and its first `limit` events after version `after` (on PostgreSQL one
     statement that reads both at once)."""
     if connection.vendor == "postgresql":
-        loaded = game_rows.load_events(game_id=game.pk, after=after, limit=limit)
+        loaded = game_rows.load_events(game_id=game_id, after=after, limit=limit)
         if loaded is not None:
             return loaded
-    events = list(GameEvent.objects.filter(game=game, version__gt=after).order_by("version")[:limit])
-    version = Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()
-    return (version if version is not None else game.version), events
+    events = list(GameEvent.objects.filter(game_id=game_id, version__gt=after).order_by("version")[:limit])
+    version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+    if version is None:
+        raise NotFound("No such game.", code="game.not_found")
+    return version, events
+
+
+def readable_events_after(
+    *, user: User, game_id: int, after: int, limit: int
+) -> tuple[str | None, int, list[GameEvent]]:
+    """Events for a caller who may read them (`may_read_history`), with the version and the name whose
+    private parts the caller sees: 404 as `game_access` answers it, 403 for someone who may see the game but
+    not its events. A seated player or staff member is let in by the same statement that reads the first
+    page (the long-poll's every call); anyone else goes through `game_access`."""
+    if connection.vendor == "postgresql":
+        user_id = user.pk if user.is_authenticated else None
+        loaded = game_rows.load_events_with_access(game_id=game_id, user_id=user_id, after=after, limit=limit)
+        if loaded is None:
+            raise NotFound("No such game.", code="game.not_found")
+        _private, seated, version, events = loaded
+        if seated or is_staff(user):
+            return user.get_username(), version, events
+    access = game_access(user=user, game_id=game_id)
+    if not may_read_history(access=access):
+        raise Forbidden("Only the table's players and staff read its events.")
+    version, events = events_after(game_id=game_id, after=after, limit=limit)
+    return access.username, version, events
 
 
 def rounds_data(*, access: GameAccess) -> list[dict[str, Any]]:

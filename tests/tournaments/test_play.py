@@ -230,6 +230,10 @@ def test_leave_during_round_marks_leaving_then_cashes_out(ring: Any, settings: A
     rounds = ring["clients"]["ann"].get(f"/api/v1/games/{ring['game'].pk}/rounds/")
     assert rounds.status_code == 200 and rounds.json()["results"][0]["deck"]
     assert ring["clients"]["cid"].get(f"/api/v1/games/{ring['game'].pk}/rounds/").status_code == 403
+    # ... and so do its events (a past player goes through the full access check, not the seated fast path)
+    events = ring["clients"]["ann"].get(f"/api/v1/games/{ring['game'].pk}/events/?after=0")
+    assert events.status_code == 200 and events.json()["events"][0]["kind"] == "round_started"
+    assert ring["clients"]["cid"].get(f"/api/v1/games/{ring['game'].pk}/events/").status_code == 403
     paid = sum(t["amount"] for t in round_.transfers if t["to"] == "ann") - sum(
         t["amount"] for t in round_.transfers if t["from"] == "ann"
     )
