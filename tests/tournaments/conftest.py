@@ -77,3 +77,19 @@ def make_table(admin_user: Any) -> Callable[..., Table]:
         return tables.create_table(user=creator or admin_user, private=private, **fields)
 
     return make
+
+
+@pytest.fixture
+def dealt(make_table: Any, player: Any, client_for: Any) -> dict[str, Any]:
+    """ann and bob at a fresh ring table with round 1 dealt: {"game", "mover" (the player to act), "users"}."""
+    from tournaments.models import Game
+    from tournaments.services import play
+
+    table = make_table()
+    users = {name: player(name) for name in ("ann", "bob")}
+    for user in users.values():
+        client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 200})
+    game = Game.objects.get(table=table)
+    play.start_round(game_id=game.pk)
+    game.refresh_from_db()
+    return {"game": game, "mover": users[game.turn_player], "users": users}

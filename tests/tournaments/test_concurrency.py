@@ -13,21 +13,8 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from tournaments.models import Game, GameEvent, MoveLog
-from tournaments.services import play
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def dealt(make_table: Any, player: Any, client_for: Any) -> dict[str, Any]:
-    table = make_table()
-    users = {name: player(name) for name in ("ann", "bob")}
-    for user in users.values():
-        client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 200})
-    game = Game.objects.get(table=table)
-    play.start_round(game_id=game.pk)
-    game.refresh_from_db()
-    return {"game": game, "mover": users[game.turn_player], "users": users}
 
 
 def _race(user: Any, url: str, body: dict[str, Any], keys: list[str | None]) -> list[Any]:

@@ -191,18 +191,6 @@ def test_wake_ups_are_off_when_the_setting_says_so(settings: Any) -> None:
 # ------------------------------------------------------------------------------------ the events endpoint
 
 
-@pytest.fixture
-def dealt(make_table: Any, player: Any, client_for: Any) -> dict[str, Any]:
-    table = make_table()
-    users = {name: player(name) for name in ("ann", "bob")}
-    for user in users.values():
-        client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 200})
-    game = Game.objects.get(table=table)
-    play.start_round(game_id=game.pk)
-    game.refresh_from_db()
-    return {"game": game, "mover": users[game.turn_player], "users": users}
-
-
 def _wait_for_events(client: Any, game: Game, seconds: float, answer: dict[str, Any]) -> threading.Thread:
     def poll() -> None:
         try:
@@ -223,6 +211,18 @@ def _wait_for_events(client: Any, game: Game, seconds: float, answer: dict[str, 
     return thread
 
 
+def _draw(dealt: dict[str, Any], client_for: Any) -> float:
+    """The player to act draws from the stock; returns when the move was sent."""
+    game = dealt["game"]
+    moved_at = time.monotonic()
+    moved = client_for(dealt["mover"]).post(
+        f"/api/v1/games/{game.pk}/moves/",
+        {"type": "draw", "source": "stock", "expected_version": game.version},
+    )
+    assert moved.status_code == 200
+    return moved_at
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_long_poll_is_answered_by_the_wake_up_not_by_polling(
     dealt: Any, client_for: Any, settings: Any
@@ -238,12 +238,7 @@ def test_a_long_poll_is_answered_by_the_wake_up_not_by_polling(
     thread = _wait_for_events(client_for(other), game, 15, answer)
     assert _until(lambda: hub.waiting() == 1 and hub.listening)
     time.sleep(0.3)
-    moved_at = time.monotonic()
-    moved = client_for(dealt["mover"]).post(
-        f"/api/v1/games/{game.pk}/moves/",
-        {"type": "draw", "source": "stock", "expected_version": game.version},
-    )
-    assert moved.status_code == 200
+    moved_at = _draw(dealt, client_for)
     thread.join(timeout=20)
     assert answer["status"] == 200
     assert [e["version"] for e in answer["body"]["events"]] == [game.version + 1]
@@ -283,12 +278,7 @@ def test_without_wake_ups_a_long_poll_still_answers_by_polling(
     answer: dict[str, Any] = {}
     thread = _wait_for_events(client_for(other), game, 15, answer)
     time.sleep(0.5)
-    moved_at = time.monotonic()
-    moved = client_for(dealt["mover"]).post(
-        f"/api/v1/games/{game.pk}/moves/",
-        {"type": "draw", "source": "stock", "expected_version": game.version},
-    )
-    assert moved.status_code == 200
+    moved_at = _draw(dealt, client_for)
     thread.join(timeout=20)
     assert answer["status"] == 200
     assert [e["version"] for e in answer["body"]["events"]] == [game.version + 1]
@@ -312,11 +302,7 @@ def test_long_polls_beyond_the_process_limit_answer_at_once_and_never_take_the_l
     assert refused.status_code == 200 and refused.json()["events"] == []
     assert refused["Retry-After"] == "1"
     assert "Retry-After" not in client_for(dealt["mover"]).get(url)  # not asked to wait: not refused
-    moved = client_for(dealt["mover"]).post(
-        f"/api/v1/games/{game.pk}/moves/",
-        {"type": "draw", "source": "stock", "expected_version": game.version},
-    )
-    assert moved.status_code == 200
+    _draw(dealt, client_for)
     thread.join(timeout=20)
     assert [e["version"] for e in first["body"]["events"]] == [game.version + 1]
     assert wakeups.waiting_slots.taken == 0
