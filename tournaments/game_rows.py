@@ -70,16 +70,15 @@ def load_game(
 
 @functools.cache
 def _events_sql(*, with_access: bool) -> str:
-    # With access: whether the table is private and whether the caller has a seat at it, read with the page.
+    # With access: whether the caller has a seat at the game's table, read with the page.
     access = (
-        f"t.private, EXISTS (SELECT 1 FROM {rows.table(Seat)} s WHERE s.table_id = t.id AND s.player_id = %s"
+        f"EXISTS (SELECT 1 FROM {rows.table(Seat)} s WHERE s.table_id = g.table_id AND s.player_id = %s"
         f" AND s.status IN ({rows.placeholders(len(SEATED_STATUSES))})), "
         if with_access
         else ""
     )
-    join = f" JOIN {rows.table(Table)} t ON t.id = g.table_id" if with_access else ""
     return (
-        f"SELECT {access}g.version, {rows.columns(GameEvent, 'e')} FROM {rows.table(Game)} g{join}"
+        f"SELECT {access}g.version, {rows.columns(GameEvent, 'e')} FROM {rows.table(Game)} g"
         f" LEFT JOIN LATERAL (SELECT * FROM {rows.table(GameEvent)} x WHERE x.game_id = g.id AND x.version > %s"
         " ORDER BY x.version LIMIT %s) e ON true WHERE g.id = %s ORDER BY e.version"
     )
@@ -99,10 +98,10 @@ def load_events(*, game_id: int, after: int, limit: int) -> tuple[int, list[Game
 
 def load_events_with_access(
     *, game_id: int, user_id: int | None, after: int, limit: int
-) -> tuple[bool, bool, int, list[GameEvent]] | None:
-    """`load_events` plus whether the game's table is private and whether `user_id` is seated at it."""
+) -> tuple[bool, int, list[GameEvent]] | None:
+    """`load_events` plus whether `user_id` is seated at the game's table."""
     found = rows.fetch(_events_sql(with_access=True), [user_id, *SEATED_STATUSES, after, limit, game_id])
     if not found:
         return None
-    version, events = _events(found, 2)
-    return bool(found[0][0]), bool(found[0][1]), version, events
+    version, events = _events(found, 1)
+    return bool(found[0][0]), version, events

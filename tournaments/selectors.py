@@ -294,7 +294,7 @@ def readable_events_after(
         loaded = game_rows.load_events_with_access(game_id=game_id, user_id=user_id, after=after, limit=limit)
         if loaded is None:
             raise NotFound("No such game.", code="game.not_found")
-        _private, seated, version, events = loaded
+        seated, version, events = loaded
         if seated or is_staff(user):
             return user.get_username(), version, events
     access = game_access(user=user, game_id=game_id)
