@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
 
 from tournaments import selectors
 from tournaments.models import Game, Round, Seat, Table
+from tournaments.services import tables
 
 HIDDEN = "hidden while the round runs"
 
@@ -33,7 +35,9 @@ class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "status",
     )
     list_filter = ("game", "private", "status")
-    readonly_fields = ("code", "created_by", "created_at")
+    # The status changes only through the close action, which also cashes the players out.
+    readonly_fields = ("code", "status", "created_by", "created_at")
+    actions = ["close_selected"]
     fields = (
         "game",
         "options",
@@ -55,6 +59,20 @@ class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def has_delete_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
         return False
+
+    def has_close_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_superuser)
+
+    @admin.action(
+        description="Close the selected tables (players are cashed out now, or after the running round)",
+        permissions=["close"],
+    )
+    def close_selected(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+        closed = 0
+        for table_id in queryset.order_by("id").values_list("id", flat=True):
+            tables.close_table(table_id=table_id)
+            closed += 1
+        self.message_user(request, f"Closed {closed} table(s).", messages.SUCCESS)
 
 
 @admin.register(Seat)

@@ -89,6 +89,18 @@ class TableSitView(APIView):
         return Response(selectors.table_data(table=seat.table, user=request.user))
 
 
+class TableCloseView(APIView):
+    @extend_schema(request=None, responses={200: TableSerializer})
+    def post(self, request: Request, table_id: int) -> Response:
+        """Admins: close the table (players cashed out now, or once the running round is settled)."""
+        table = selectors.table_for(user=request.user, table_id=table_id)
+        if not getattr(request.user, "is_superuser", False):
+            raise Forbidden("Only admins close tables.", code="table.close_forbidden")
+        tables.close_table(table_id=table.pk)
+        table.refresh_from_db()
+        return Response(selectors.table_data(table=table, user=request.user))
+
+
 class TableJoinView(APIView):
     throttle_classes = [JoinUserThrottle, JoinAddressThrottle]
 

@@ -74,3 +74,38 @@ def test_admin_pages_hide_running_round_and_open_finished_one(
     html = browser.get(f"/admin/tournaments/round/{round_.pk}/change/").content.decode()
     assert " ".join(round_.deck or []) in html and round_.salt in html and "server_played" in html
     assert not leaked(html, hidden_cards(game, None))
+
+
+def test_the_close_action_closes_tables_and_cashes_out_for_superusers_only(
+    make_table: Any, player: Any, admin_user: Any, staff_user: Any
+) -> None:
+    from django.contrib.auth.models import Permission
+
+    from ledger import services as ledger
+    from tests.ledger.utils import assert_reconciled
+    from tournaments.models import GameStatus, SeatStatus, Table, TableStatus
+    from tournaments.services import tables
+
+    table = make_table()
+    ann = player("ann")
+    tables.sit(user=ann, table_id=table.pk, buy_in=400)
+    url = "/admin/tournaments/table/"
+    viewer = Client()
+    staff_user.user_permissions.add(*Permission.objects.filter(codename__in=["view_table", "change_table"]))
+    viewer.force_login(staff_user)
+    assert b"close_selected" not in viewer.get(url).content
+    viewer.post(url, {"action": "close_selected", "_selected_action": [table.pk]})
+    assert Table.objects.get(pk=table.pk).status == TableStatus.OPEN
+    # The status is not a field of the change form: only the action closes (and cashes out).
+    form = viewer.get(f"/admin/tournaments/table/{table.pk}/change/").content.decode()
+    assert 'name="status"' not in form
+
+    browser = Client()
+    browser.force_login(admin_user)
+    response = browser.post(url, {"action": "close_selected", "_selected_action": [table.pk]}, follow=True)
+    assert response.status_code == 200 and b"Closed 1 table" in response.content
+    assert Table.objects.get(pk=table.pk).status == TableStatus.CLOSED
+    assert Game.objects.get(table=table).status == GameStatus.CLOSED
+    assert Seat.objects.get(table=table).status == SeatStatus.LEFT
+    assert ledger.get_wallet(user=ann).balance == 10_000
+    assert_reconciled()

@@ -27,6 +27,7 @@ PUBLIC: dict[str, tuple[int, int, int, int, int]] = {
     "move": (401, 200, 403, 403, 403),
     "events": (401, 200, 403, 200, 200),
     "rounds": (401, 200, 403, 200, 200),
+    "close": (401, 403, 403, 403, 200),
 }
 # the same on a private table: not seated means 404, except staff reading games
 PRIVATE: dict[str, tuple[int, int, int, int, int]] = {
@@ -38,6 +39,7 @@ PRIVATE: dict[str, tuple[int, int, int, int, int]] = {
     "move": (401, 200, 404, 404, 404),
     "events": (401, 200, 404, 200, 200),
     "rounds": (401, 200, 404, 200, 200),
+    "close": (401, 403, 404, 404, 404),
 }
 
 TABLE_BODY = {"game": "rummy500", "seats": 4, "pcr": 1, "min_buy_in": 100, "max_buy_in": 1000}
@@ -88,6 +90,7 @@ def call(world: dict[str, Any], endpoint: str, client: Any) -> Any:
         ),
         "events": ("get", f"/api/v1/games/{g.pk}/events/?after=0", None),
         "rounds": ("get", f"/api/v1/games/{g.pk}/rounds/", None),
+        "close": ("post", f"/api/v1/tables/{t.pk}/close/", {}),
     }
     method, path, body = requests[endpoint]
     return getattr(client, method)(path, body) if body is not None else getattr(client, method)(path)
@@ -124,6 +127,7 @@ def test_unknown_ids_are_404(player: Any, client_for: Any) -> None:
         ("get", "/api/v1/tables/999999/"),
         ("post", "/api/v1/tables/999999/sit/"),
         ("post", "/api/v1/tables/999999/leave/"),
+        ("post", "/api/v1/tables/999999/close/"),
         ("get", "/api/v1/games/999999/"),
         ("get", "/api/v1/games/999999/events/"),
         ("get", "/api/v1/games/999999/rounds/"),

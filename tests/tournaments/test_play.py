@@ -269,3 +269,76 @@ def test_sit_during_round_waits_for_next_deal(ring: Any) -> None:
     assert play.start_round(game_id=ring["game"].pk) is not None
     assert Round.objects.get(game=ring["game"], number=2).players == ["ann", "bob", "cid"]
     assert Seat.objects.get(player=ring["users"]["cid"]).status == SeatStatus.ACTIVE
+
+
+# ------------------------------------------------------------------------------------------ closing a table
+
+
+def test_closing_a_table_during_a_round_lets_it_finish_then_cashes_everyone_out(
+    ring: Any, admin_user: Any, client_for: Any
+) -> None:
+    table, game = ring["table"], ring["game"]
+    closed = client_for(admin_user).post(f"/api/v1/tables/{table.pk}/close/")
+    assert closed.status_code == 200 and closed.json()["status"] == "closed"
+    # Nobody sits any more, not even to top up; the running round goes on as any other.
+    for name in ("cid", "ann"):
+        refused = ring["clients"][name].post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 200})
+        assert refused.status_code == 409 and refused.json()["error"]["code"] == "table.closed"
+    assert Seat.objects.filter(table=table, status=SeatStatus.ACTIVE).count() == 2
+    round_ = play_round_over_http(ring)
+    assert round_.settled and round_.transfers == expected_transfers(round_)
+    game.refresh_from_db()
+    assert game.status == GameStatus.CLOSED and game.next_round_at is None
+    assert not Seat.objects.filter(table=table).exclude(status=SeatStatus.LEFT).exists()
+    paid = {
+        name: sum(t["amount"] for t in round_.transfers if t["to"] == name)
+        - sum(t["amount"] for t in round_.transfers if t["from"] == name)
+        for name in ("ann", "bob")
+    }
+    assert ledger.get_wallet(user=ring["users"]["ann"]).balance == 10_000 + paid["ann"]
+    assert ledger.get_wallet(user=ring["users"]["bob"]).balance == 10_000 + paid["bob"]
+    kinds = [
+        e["kind"]
+        for e in ring["clients"]["ann"].get(f"/api/v1/games/{game.pk}/events/?after=0").json()["events"]
+    ]
+    assert kinds[-2:] == ["round_over", "table_closed"]
+    # A round start that was already on its way deals nothing; closing again changes nothing.
+    assert play.start_round(game_id=game.pk) is None
+    assert Round.objects.filter(game=game).count() == 1
+    again = client_for(admin_user).post(f"/api/v1/tables/{table.pk}/close/")
+    assert again.status_code == 200 and again.json()["players"] == []
+    assert_reconciled()
+
+
+def test_closing_a_table_between_rounds_cashes_everyone_out_at_once(
+    make_table: Any, player: Any, client_for: Any, admin_user: Any
+) -> None:
+    table = make_table(min_buy_in=100, max_buy_in=5000)
+    ann = player("ann")
+    assert client_for(ann).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 700}).status_code == 200
+    assert ledger.get_wallet(user=ann).balance == 10_000 - 700
+    closed = client_for(admin_user).post(f"/api/v1/tables/{table.pk}/close/")
+    assert closed.status_code == 200
+    assert closed.json()["players"] == [] and closed.json()["current_game"] is None
+    assert ledger.get_wallet(user=ann).balance == 10_000
+    game = Game.objects.get(table=table)
+    assert game.status == GameStatus.CLOSED
+    assert Seat.objects.get(table=table).status == SeatStatus.LEFT
+    assert play.start_round(game_id=game.pk) is None
+    assert_reconciled()
+
+
+def test_a_round_start_finding_its_table_closed_winds_it_down(ring: Any) -> None:
+    """The table closed (a race with the round's end): the start that follows cashes out instead of dealing."""
+    from tournaments.models import Table, TableStatus
+
+    round_ = play_round_over_http(ring)
+    game = ring["game"]
+    game.refresh_from_db()
+    assert game.status == GameStatus.WAITING and round_.settled
+    Table.objects.filter(pk=ring["table"].pk).update(status=TableStatus.CLOSED)
+    assert play.start_round(game_id=game.pk) is None
+    game.refresh_from_db()
+    assert game.status == GameStatus.CLOSED
+    assert not Seat.objects.filter(table=ring["table"]).exclude(status=SeatStatus.LEFT).exists()
+    assert_reconciled()

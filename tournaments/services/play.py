@@ -46,6 +46,7 @@ from tournaments.models import (
     Seat,
     SeatStatus,
     Table,
+    TableStatus,
 )
 from tournaments.services import engine_io, rows
 
@@ -201,6 +202,27 @@ def _schedule_round_start(*, game: Game, ready: int, delay: float | None = None)
     return True
 
 
+def wind_down(*, game: Game, table: Table) -> None:
+    """A closed table between rounds: every seat cashed out, the game closed for good. Caller holds the
+    table's and the game's locks; the game has no round running."""
+    from tournaments.services.tables import cash_out
+
+    seats = (
+        Seat.objects.select_for_update(of=("self",))
+        .filter(table=table, status__in=SEATED_STATUSES)
+        .select_related("player")
+        .order_by("pk")
+    )
+    for seat in seats:
+        cash_out(seat=seat, table=table)
+    if game.status == GameStatus.CLOSED:
+        return
+    game.status = GameStatus.CLOSED
+    game.next_round_at = None
+    _add_event(game, None, "table_closed", {"table": table.pk})
+    _store_game(game)
+
+
 def start_round(*, game_id: int) -> Round | None:
     """Deal the next round if the table has two players with chips; else wait. Idempotent."""
     with transaction.atomic():
@@ -209,6 +231,9 @@ def start_round(*, game_id: int) -> Round | None:
             return None
         table, game = locked
         if game.status != GameStatus.WAITING:
+            return None
+        if table.status == TableStatus.CLOSED:
+            wind_down(game=game, table=table)
             return None
         now = timezone.now()
         if game.next_round_at is not None and game.next_round_at > now + timedelta(seconds=0.5):
@@ -320,8 +345,19 @@ def _settle_state(
             seat_statuses=seat_statuses,
             reuse_clock=reuse_clock,
         )
+    _store_game(game, before=writes, after=also)
+
+
+def _store_game(
+    game: Game,
+    *,
+    before: Sequence[tuple[str, list[Any]]] = (),
+    after: Callable[[], Sequence[tuple[str, list[Any]]]] | None = None,
+) -> None:
+    """Write the game row and its events not yet written, with `before` and `after()` (on PostgreSQL in one
+    round trip), announcing the new version to long-polls when there are events."""
     announce = bool(game.__dict__.get("_pending_events"))
-    statements = [*writes, *_game_writes(game), *(also() if also is not None else ())]
+    statements = [*before, *_game_writes(game), *(after() if after is not None else ())]
     # Last, so that on PostgreSQL it is the outer statement of the one round trip (rows.execute).
     notice = wakeups.announcement(game_id=game.pk, version=game.version) if announce else None
     rows.execute([*statements, notice] if notice is not None else statements)
@@ -980,8 +1016,9 @@ def _finish_round(
         },
     )
     ready = 0
+    closing = table.status == TableStatus.CLOSED
     for seat in seated:
-        if seat.status in (SeatStatus.LEAVING, SeatStatus.ABSENT):
+        if closing or seat.status in (SeatStatus.LEAVING, SeatStatus.ABSENT):
             cash_out(seat=seat, table=table)
         elif seat.status == SeatStatus.ACTIVE and seat.stack_account.balance <= 0:
             seat.status = SeatStatus.SITTING_OUT
@@ -994,7 +1031,11 @@ def _finish_round(
     game.turn_deadline = None
     game.claims_deadline = None
     game.next_round_at = None
-    _schedule_round_start(game=game, ready=ready)
+    if closing:
+        game.status = GameStatus.CLOSED
+        _add_event(game, round_, "table_closed", {"table": table.pk})
+    else:
+        _schedule_round_start(game=game, ready=ready)
     # What the end of a round changes (the time bank is saved by `_charge_time_bank`); the deal and the
     # players stay as they were written at the start.
     return [rows.update_sql(round_, ROUND_END_FIELDS)]

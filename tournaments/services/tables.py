@@ -204,6 +204,20 @@ def cash_out(*, seat: Seat, table: Table) -> None:
     seat.save(update_fields=["status", "left_at"])
 
 
+def close_table(*, table_id: int) -> Table:
+    """Close the table for good: nobody sits any more; between rounds every seat is cashed out at once, during
+    a round once it is over and settled (the round plays out as any other). Closing a closed table only
+    finishes what is left to do."""
+    with transaction.atomic():
+        table, game = _lock_table(table_id)
+        if table.status != TableStatus.CLOSED:
+            table.status = TableStatus.CLOSED
+            table.save(update_fields=["status"])
+        if game.status != GameStatus.PLAYING:
+            play.wind_down(game=game, table=table)
+    return table
+
+
 def leave(*, user: User, table_id: int) -> Seat:
     """Cash out now, or, during a round the player is in, mark the seat `leaving` (the server plays it out)."""
     with transaction.atomic():
