@@ -17,9 +17,8 @@ def prepare_publishing(celery_app: Celery = app) -> None:
     than inside the first request that enqueues a task: lazily that request paid about 70 ms of imports on
     an idle machine and up to 0.7 s under load (docs/performance.md). A broker that is down is not an
     error here: the first publish reports it as it would have."""
-    celery_app.finalize(
-        auto=True
-    )  # the task registry and the result backend, otherwise built at the first send
+    # The task registry and the result backend, otherwise built at the first send.
+    celery_app.finalize(auto=True)
     celery_app.backend  # noqa: B018
     try:
         with celery_app.producer_pool.acquire(block=True, timeout=2) as producer:

@@ -68,11 +68,10 @@ class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         permissions=["close"],
     )
     def close_selected(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
-        closed = 0
-        for table_id in queryset.order_by("id").values_list("id", flat=True):
+        table_ids = list(queryset.order_by("id").values_list("id", flat=True))
+        for table_id in table_ids:
             tables.close_table(table_id=table_id)
-            closed += 1
-        self.message_user(request, f"Closed {closed} table(s).", messages.SUCCESS)
+        self.message_user(request, f"Closed {len(table_ids)} table(s).", messages.SUCCESS)
 
 
 @admin.register(Seat)

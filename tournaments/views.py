@@ -96,8 +96,7 @@ class TableCloseView(APIView):
         table = selectors.table_for(user=request.user, table_id=table_id)
         if not getattr(request.user, "is_superuser", False):
             raise Forbidden("Only admins close tables.", code="table.close_forbidden")
-        tables.close_table(table_id=table.pk)
-        table.refresh_from_db()
+        table = tables.close_table(table_id=table.pk)
         return Response(selectors.table_data(table=table, user=request.user))
 
 
@@ -223,24 +222,18 @@ class GameEventsView(APIView):
         after = int(_int_param(request, "after", 0, minimum=0, maximum=2**31))
         wait = _int_param(request, "wait", 0, minimum=0, maximum=max_wait_seconds())
         deadline = time.monotonic() + wait
-        with wakeups.waiting_slots.slot() as may_wait:
-            if not may_wait:
-                deadline = 0.0
-            # Watching before the first read: a version committed after that read still wakes this request.
-            with wakeups.watch(game_id=game_id, after=after) as watch:
-                # Private parts are keyed by player: one only ever sees their own.
-                viewer, version, events = selectors.readable_events_after(
-                    user=_user(request), game_id=game_id, after=after, limit=self.page_limit
-                )
-                while not events:
-                    remaining = deadline - time.monotonic()
-                    if remaining <= 0:
-                        break
-                    watch.wait(remaining)
-                    watch.rearm()  # before the read: a wake-up during it makes the next wait return at once
-                    version, events = selectors.events_after(
-                        game_id=game_id, after=after, limit=self.page_limit
-                    )
+        with wakeups.waiting(game_id=game_id, after=after, seconds=wait) as watch:
+            # Private parts are keyed by player: one only ever sees their own.
+            viewer, version, events = selectors.readable_events_after(
+                user=_user(request), game_id=game_id, after=after, limit=self.page_limit
+            )
+            while not events and watch is not None:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    break
+                watch.wait(remaining)
+                watch.rearm()  # before the read: a wake-up during it makes the next wait return at once
+                version, events = selectors.events_after(game_id=game_id, after=after, limit=self.page_limit)
         rows = [play.event_for(e, viewer) for e in events]
         body = {
             "version": version,
@@ -248,7 +241,7 @@ class GameEventsView(APIView):
             "next_after": rows[-1]["version"] if rows else after,
         }
         # Too many waiting in this process already: the client is asked to come back rather than kept.
-        busy = wait > 0 and not may_wait and not rows
+        busy = wait > 0 and watch is None and not rows
         return Response(body, headers={"Retry-After": "1"} if busy else None)
 
 

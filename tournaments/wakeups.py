@@ -221,7 +221,7 @@ class _WaitingSlots:
 
     @contextmanager
     def slot(self) -> Iterator[bool]:
-        """Yields whether this request may wait; one that may not answers at once with what there is."""
+        """Yields whether a request that asks to wait may; one that may not answers at once."""
         with self._lock:
             granted = self.taken < max_waiting()
             if granted:
@@ -251,14 +251,23 @@ def stop_current_hub() -> None:
 
 
 @contextmanager
-def watch(*, game_id: int, after: int) -> Iterator[Watch]:
-    """A waiting request's watch on `game_id`; register it before reading, so no wake-up falls between."""
-    hub = current_hub()
-    if hub is None:
-        yield Watch(None, game_id, after)
+def waiting(*, game_id: int, after: int, seconds: float) -> Iterator[Watch | None]:
+    """For a request that asks to wait `seconds` for `game_id`'s versions after `after`: a watch, registered
+    before the request reads so that no wake-up falls between; None when it asked not to wait, or when this
+    process has `RAMINO_EVENTS_MAX_WAITING` requests waiting already."""
+    if seconds <= 0:
+        yield None
         return
-    with hub.watch(game_id=game_id, after=after) as found:
-        yield found
+    with waiting_slots.slot() as granted:
+        if not granted:
+            yield None
+            return
+        hub = current_hub()
+        if hub is None:
+            yield Watch(None, game_id, after)
+            return
+        with hub.watch(game_id=game_id, after=after) as found:
+            yield found
 
 
 def announcement(*, game_id: int, version: int) -> tuple[str, list[Any]] | None:

@@ -215,12 +215,16 @@ def wind_down(*, game: Game, table: Table) -> None:
     )
     for seat in seats:
         cash_out(seat=seat, table=table)
-    if game.status == GameStatus.CLOSED:
-        return
+    if game.status != GameStatus.CLOSED:
+        _close_game(game=game, table=table, round_=None)
+        _store_game(game)
+
+
+def _close_game(*, game: Game, table: Table, round_: Round | None) -> None:
+    """The game over for good (its table closed, every seat cashed out); the caller stores the game row."""
     game.status = GameStatus.CLOSED
     game.next_round_at = None
-    _add_event(game, None, "table_closed", {"table": table.pk})
-    _store_game(game)
+    _add_event(game, round_, "table_closed", {"table": table.pk})
 
 
 def start_round(*, game_id: int) -> Round | None:
@@ -1032,8 +1036,7 @@ def _finish_round(
     game.claims_deadline = None
     game.next_round_at = None
     if closing:
-        game.status = GameStatus.CLOSED
-        _add_event(game, round_, "table_closed", {"table": table.pk})
+        _close_game(game=game, table=table, round_=round_)
     else:
         _schedule_round_start(game=game, ready=ready)
     # What the end of a round changes (the time bank is saved by `_charge_time_bank`); the deal and the
