@@ -32,6 +32,10 @@ class AccountKind(models.TextChoices):
 
 # The only accounts that may go below zero: the sources chips come from.
 NEGATIVE_ALLOWED_KINDS = (AccountKind.HOUSE_CASHIER, AccountKind.TOURNAMENT_MINT)
+# Accounts that belong to one player, who is recorded on them (`Account.user`), so a player's audit
+# (`?player=`, the admin's search) finds every chip they held. Exactly these kinds have a user.
+# A tournament-entry account kind joins this list when it exists.
+PLAYER_KINDS = (AccountKind.WALLET, AccountKind.SEAT_STACK)
 
 
 class TransferKind(models.TextChoices):
@@ -54,12 +58,14 @@ class TransferKind(models.TextChoices):
 class Account(models.Model):
     kind = models.CharField(max_length=32, choices=AccountKind.choices)
     chip_type = models.CharField(max_length=64, default=SITE_CHIPS)
+    # The player the account belongs to: set for every kind in PLAYER_KINDS, null for the house's.
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="ledger_accounts",
+        help_text="The player the account belongs to (wallets, seat stacks); empty for house accounts.",
     )
     reference = models.CharField(max_length=128, blank=True, default="")
     balance = models.BigIntegerField(default=0)
@@ -73,8 +79,12 @@ class Account(models.Model):
                 name="ledger_account_balance_non_negative",
             ),
             models.CheckConstraint(
-                condition=~Q(kind=AccountKind.WALLET) | Q(user__isnull=False),
-                name="ledger_account_wallet_has_user",
+                condition=~Q(kind__in=[k.value for k in PLAYER_KINDS]) | Q(user__isnull=False),
+                name="ledger_account_player_kinds_have_user",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=[k.value for k in PLAYER_KINDS]) | Q(user__isnull=True),
+                name="ledger_account_house_kinds_have_no_user",
             ),
             models.CheckConstraint(
                 condition=Q(kind__in=AccountKind.values), name="ledger_account_kind_known"

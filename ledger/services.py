@@ -24,6 +24,7 @@ from config.db import statement_cursor
 from ledger.errors import AlreadyReversed, IdempotencyConflict, InsufficientFunds, InvalidTransfer
 from ledger.models import (
     NEGATIVE_ALLOWED_KINDS,
+    PLAYER_KINDS,
     SITE_CHIPS,
     Account,
     AccountKind,
@@ -79,12 +80,24 @@ def get_house_account(*, kind: str, chip_type: str = SITE_CHIPS) -> Account:
 def open_account(
     *, kind: str, chip_type: str, reference: str, user: AbstractBaseUser | None = None
 ) -> Account:
-    """Get or create a non-wallet account named by (kind, chip_type, reference), e.g. a seat stack."""
+    """Get or create a non-wallet account named by (kind, chip_type, reference), e.g. a seat stack.
+
+    A player's account (a kind in PLAYER_KINDS) names its player, `user`; a house account has none."""
     if kind not in AccountKind.values or kind == AccountKind.WALLET:
         raise InvalidTransfer(f"Cannot open an account of kind {kind!r}; use get_wallet for wallets.")
+    if (kind in PLAYER_KINDS) != (user is not None):
+        raise InvalidTransfer(
+            f"An account of kind {str(kind)!r} "
+            + ("names its player." if kind in PLAYER_KINDS else "belongs to no player."),
+            details={"kind": kind, "player_kinds": [str(k) for k in PLAYER_KINDS]},
+        )
     account, _ = Account.objects.get_or_create(
         kind=kind, chip_type=chip_type, reference=reference, defaults={"user": user}
     )
+    if user is not None and account.user_id != user.pk:
+        raise InvalidTransfer(
+            "This account belongs to another player.", details={"account": account.pk, "reference": reference}
+        )
     return account
 
 

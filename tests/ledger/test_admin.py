@@ -23,7 +23,9 @@ def superuser_client(ledger_admin: Any) -> Client:
 @pytest.fixture
 def transfer(player: Any) -> Transfer:
     wallet = funded_wallet(player, 100)
-    stack = services.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:1")
+    stack = services.open_account(
+        kind="seat_stack", chip_type="site", reference="table:1:seat:1", user=player
+    )
     return services.move_chips(
         source=wallet, destination=stack, amount=40, kind="buy_in", idempotency_key="b"
     )

@@ -85,8 +85,11 @@ def test_eight_threads_posting_2000_transfers_through_one_hot_account() -> None:
 
 
 def test_the_same_key_from_two_connections_at_once_yields_one_transfer() -> None:
-    wallet = funded_wallet(make_user(), 1_000)
-    stack = services.open_account(kind=AccountKind.SEAT_STACK, chip_type="site", reference="table:5:seat:1")
+    user = make_user()
+    wallet = funded_wallet(user, 1_000)
+    stack = services.open_account(
+        kind=AccountKind.SEAT_STACK, chip_type="site", reference="table:5:seat:1", user=user
+    )
     for attempt in range(20):
 
         def post(index: int, attempt: int = attempt) -> int:
@@ -109,8 +112,11 @@ def test_the_same_key_from_two_connections_at_once_yields_one_transfer() -> None
 
 
 def test_the_same_key_with_other_content_from_two_connections_posts_once_and_conflicts_once() -> None:
-    wallet = funded_wallet(make_user(), 1_000)
-    stack = services.open_account(kind=AccountKind.SEAT_STACK, chip_type="site", reference="table:5:seat:2")
+    user = make_user()
+    wallet = funded_wallet(user, 1_000)
+    stack = services.open_account(
+        kind=AccountKind.SEAT_STACK, chip_type="site", reference="table:5:seat:2", user=user
+    )
 
     def post(index: int) -> str:
         try:

@@ -15,8 +15,11 @@ from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
 
 
 def _setup() -> tuple[Account, Account, Transfer]:
-    wallet = funded_wallet(make_user(), 100)
-    stack = services.open_account(kind=AccountKind.SEAT_STACK, chip_type="site", reference="table:1:seat:1")
+    user = make_user()
+    wallet = funded_wallet(user, 100)
+    stack = services.open_account(
+        kind=AccountKind.SEAT_STACK, chip_type="site", reference="table:1:seat:1", user=user
+    )
     transfer = services.move_chips(
         source=wallet, destination=stack, amount=40, kind="buy_in", idempotency_key="b"
     )

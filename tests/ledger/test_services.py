@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 
 from ledger import services
 from ledger.errors import AlreadyReversed, IdempotencyConflict, InsufficientFunds, InvalidTransfer
@@ -15,7 +15,9 @@ pytestmark = pytest.mark.django_db
 
 
 def _stack(reference: str = "table:1:seat:1", chip_type: str = "site") -> Account:
-    return services.open_account(kind=AccountKind.SEAT_STACK, chip_type=chip_type, reference=reference)
+    return services.open_account(
+        kind=AccountKind.SEAT_STACK, chip_type=chip_type, reference=reference, user=make_user()
+    )
 
 
 def test_move_chips_posts_a_balanced_transfer_and_updates_cached_balances() -> None:
@@ -117,7 +119,8 @@ def test_every_non_source_account_refuses_to_go_negative(kind: str) -> None:
     if kind == AccountKind.HOUSE_FEES:
         account = services.get_house_account(kind=kind)
     else:
-        account = services.open_account(kind=kind, chip_type="site", reference=f"{kind}:1")
+        owner = make_user() if kind == AccountKind.SEAT_STACK else None
+        account = services.open_account(kind=kind, chip_type="site", reference=f"{kind}:1", user=owner)
     wallet = services.get_wallet(user=make_user())
     with pytest.raises(InsufficientFunds):
         services.move_chips(
@@ -280,12 +283,37 @@ def test_accounts_are_got_or_created_once() -> None:
     stack = services.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:2", user=user)
     assert stack.user == user
     assert (
-        services.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:2").pk == stack.pk
+        services.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:2", user=user).pk
+        == stack.pk
     )
     with pytest.raises(InvalidTransfer):
         services.get_house_account(kind="wallet")
     with pytest.raises(InvalidTransfer):
         services.open_account(kind="wallet", chip_type="site", reference="x")
+
+
+def test_a_players_account_names_its_player_and_a_house_account_none() -> None:
+    user, other = make_user(), make_user()
+    with pytest.raises(InvalidTransfer):
+        services.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:3")
+    with pytest.raises(InvalidTransfer):
+        services.open_account(kind="prize_pool", chip_type="site", reference="tournament:1", user=user)
+    services.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:3", user=user)
+    with pytest.raises(InvalidTransfer):  # the same seat stack is not another player's
+        services.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:3", user=other)
+    assert Account.objects.get(reference="table:1:seat:3").user == user
+
+
+@pytest.mark.parametrize(
+    ("kind", "with_user"),
+    [("seat_stack", False), ("wallet", False), ("house_cashier", True), ("prize_pool", True)],
+)
+def test_the_database_refuses_an_account_whose_player_does_not_fit_its_kind(
+    kind: str, with_user: bool
+) -> None:
+    user = make_user()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Account.objects.create(kind=kind, chip_type="site", reference="x", user=user if with_user else None)
 
 
 def test_statement_running_balances_and_balance_at() -> None:

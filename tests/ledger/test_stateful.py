@@ -35,7 +35,12 @@ class LedgerMachine(RuleBasedStateMachine):
             services.get_house_account(kind=AccountKind.HOUSE_FEES, chip_type=chip_type),
             *(services.get_wallet(user=make_user(f"h{self.tag}{i}"), chip_type=chip_type) for i in range(3)),
             *(
-                services.open_account(kind=AccountKind.SEAT_STACK, chip_type=chip_type, reference=f"t:{i}")
+                services.open_account(
+                    kind=AccountKind.SEAT_STACK,
+                    chip_type=chip_type,
+                    reference=f"t:{i}",
+                    user=make_user(f"s{self.tag}{i}"),
+                )
                 for i in range(2)
             ),
         ]

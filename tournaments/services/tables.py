@@ -156,6 +156,7 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False) -> Sea
                 kind=AccountKind.SEAT_STACK,
                 chip_type="site",
                 reference=f"table:{table.pk}:seat:{number}:{sitting}",
+                user=user,
             )
             seat = Seat.objects.create(
                 table=table, player=user, number=number, stack_account=account, status=SeatStatus.SITTING_OUT
