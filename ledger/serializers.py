@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.utils.dateparse import parse_date, parse_datetime
 from rest_framework import serializers
 
 from ledger.models import Account, Entry, ReconciliationRun, Transfer
 
 MAX_ADJUSTMENT = 10**12
+# PostgreSQL's timestamptz takes UTC offsets up to 15:59; instants are sent in UTC anyway, but an offset
+# no place uses is a client's mistake to report, not to reinterpret.
+MAX_UTC_OFFSET = timedelta(hours=15, minutes=59)
 
 
 class AccountSerializer(serializers.ModelSerializer[Account]):
@@ -154,3 +159,70 @@ class AdjustmentInputSerializer(serializers.Serializer[Any]):
         if user is None:
             raise serializers.ValidationError("No user has this username.")
         return user
+
+
+class InstantField(serializers.Field):  # type: ignore[type-arg]
+    """A query parameter naming an instant: an ISO 8601 date-time (naive means UTC) or a date (its start,
+    or with `end_of_day` the next day's start). Answers an aware UTC datetime, which every database takes
+    (years 1-9999); an empty value is no value."""
+
+    default_error_messages = {
+        "invalid": "Expected an ISO 8601 date or date-time.",
+        "offset": "The UTC offset must be between -15:59 and +15:59.",
+        "range": "The instant is out of range (years 1 to 9999 in UTC).",
+    }
+
+    def __init__(self, *, end_of_day: bool = False, **kwargs: Any) -> None:
+        self.end_of_day = end_of_day
+        kwargs.setdefault("required", False)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> datetime | None:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        if not data:
+            return None
+        try:
+            parsed = parse_datetime(data)
+            if parsed is None and (day := parse_date(data)) is not None:
+                parsed = datetime.combine(day, time.min)
+                if self.end_of_day:
+                    parsed += timedelta(days=1)
+        except OverflowError:
+            self.fail("range")
+        except ValueError:  # well-formed but impossible: 2026-02-30, 25:00, an offset of a day
+            self.fail("invalid")
+        if parsed is None:
+            self.fail("invalid")
+        offset = parsed.utcoffset()
+        if offset is None:
+            return parsed.replace(tzinfo=UTC)
+        if abs(offset) > MAX_UTC_OFFSET:
+            self.fail("offset")
+        try:
+            return parsed.astimezone(UTC)
+        except OverflowError:
+            self.fail("range")
+
+    def to_representation(self, value: datetime) -> str:
+        return value.isoformat()
+
+
+class StatementQuerySerializer(serializers.Serializer[Any]):
+    """The statement's query parameters; every parse or range problem is a 400, never a database error."""
+
+    def get_fields(self) -> dict[str, serializers.Field]:  # type: ignore[type-arg]
+        # Built here rather than declared: `from` is a Python keyword.
+        return {
+            "from": InstantField(help_text="Entries at or after this instant."),
+            "to": InstantField(
+                end_of_day=True, help_text="Entries before this instant (a date: up to its end)."
+            ),
+            "at": InstantField(help_text="Also answer the balance at this instant."),
+        }
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        start, end = attrs.get("from"), attrs.get("to")
+        if start is not None and end is not None and end < start:
+            raise serializers.ValidationError({"to": ["`to` must not be before `from`."]})
+        return attrs

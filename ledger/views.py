@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
-from django.utils.dateparse import parse_date, parse_datetime
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import generics, serializers, status
+from rest_framework import generics, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -32,6 +29,7 @@ from ledger.serializers import (
     ReconciliationRunSerializer,
     ReconciliationSerializer,
     StatementEntrySerializer,
+    StatementQuerySerializer,
     StatementSerializer,
     TransferSerializer,
     WalletSerializer,
@@ -47,26 +45,6 @@ FORMAT_PARAMETER = OpenApiParameter(
 class StaffAuditMixin:
     permission_classes: Sequence[Any] = [IsStaff]
     renderer_classes: Sequence[type[BaseRenderer]] = [JSONRenderer, CSVRenderer]
-
-
-def _parse_instant(request: Request, name: str, *, end_of_day: bool = False) -> datetime | None:
-    """An ISO 8601 date-time (naive means UTC) or a date (its start, or the next day's start for `to`)."""
-    raw = request.query_params.get(name)
-    if not raw:
-        return None
-    try:
-        parsed = parse_datetime(raw)
-        if parsed is None and (day := parse_date(raw)) is not None:
-            parsed = datetime.combine(day, time.min)
-            if end_of_day:
-                parsed += timedelta(days=1)
-    except ValueError:
-        parsed = None
-    if parsed is None:
-        raise serializers.ValidationError({name: ["Expected an ISO 8601 date or date-time."]})
-    if timezone.is_naive(parsed):
-        parsed = timezone.make_aware(parsed, UTC)
-    return parsed
 
 
 @extend_schema(tags=["ledger"], responses={200: WalletSerializer})
@@ -142,9 +120,9 @@ class StatementView(StaffAuditMixin, APIView):
     )
     def get(self, request: Request, pk: int) -> Response:
         account = get_object_or_404(selectors.account_list(), pk=pk)
-        start = _parse_instant(request, "from")
-        end = _parse_instant(request, "to", end_of_day=True)
-        at = _parse_instant(request, "at")
+        query = StatementQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        start, end, at = (query.validated_data.get(name) for name in ("from", "to", "at"))
         paginator = LedgerCursorPagination()
         page = paginator.paginate_queryset(
             selectors.account_entries(account=account, start=start, end=end), request, view=self

@@ -6,6 +6,8 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from ledger import services
@@ -335,6 +337,93 @@ def test_statement_bad_input(staff_client: APIClient, ledger_data: dict[str, Any
     _assert_envelope(staff_client.get(url, {"from": "2026-13-45"}), 400, "request.invalid")
     _assert_envelope(staff_client.get("/api/v1/ledger/accounts/999999/statement/"), 404, "not_found")
     _assert_envelope(staff_client.get(url, {"cursor": "garbage"}), 404)
+
+
+@pytest.mark.parametrize("name", ["from", "to", "at"])
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("2026-01-01T00:00:00+16:00", "offset"),
+        ("2026-01-01T00:00:00-16:00", "offset"),
+        ("2026-01-01T00:00:00+23:59", "offset"),
+        ("0001-01-01T00:00:00+01:00", "range"),  # before year 1 in UTC
+        ("9999-12-31T23:00:00-02:00", "range"),  # after year 9999 in UTC
+        ("nan", "invalid"),
+        ("2026-02-30", "invalid"),
+        ("2026-01-01T25:00:00", "invalid"),
+        ("2026-01-01T00:00:00+24:00", "invalid"),
+        ("\x00", "invalid"),
+    ],
+)
+def test_statement_instants_out_of_range_or_junk_are_400(
+    staff_client: APIClient, ledger_data: dict[str, Any], name: str, value: str, reason: str
+) -> None:
+    url = f"/api/v1/ledger/accounts/{ledger_data['wallet'].pk}/statement/"
+    error = _assert_envelope(staff_client.get(url, {name: value}), 400, "request.invalid")
+    assert list(error["details"]["fields"]) == [name]
+    expected = {"offset": "UTC offset", "range": "out of range", "invalid": "ISO 8601"}[reason]
+    assert expected in error["details"]["fields"][name][0]
+
+
+@pytest.mark.parametrize(
+    ("query", "entries"),
+    [
+        ({"from": "", "to": "", "at": ""}, 2),  # empty is absent
+        ({"from": "0001-01-01T00:00:00-01:00", "to": "9999-12-31T23:59:59.999999+01:00"}, 2),
+        ({"from": "0001-01-01", "to": "9999-12-30", "at": "9999-12-31T23:59:59"}, 2),
+        ({"from": "2026-01-01T00:00:00+15:59", "at": "2026-01-01T00:00:00-15:59"}, 2),
+    ],
+)
+def test_statement_extreme_instants_within_range_answer(
+    staff_client: APIClient, ledger_data: dict[str, Any], query: dict[str, str], entries: int
+) -> None:
+    response = staff_client.get(f"/api/v1/ledger/accounts/{ledger_data['wallet'].pk}/statement/", query)
+    assert response.status_code == 200, response.content
+    assert len(response.json()["results"]) == entries
+
+
+def test_statement_to_before_from_is_400(staff_client: APIClient, ledger_data: dict[str, Any]) -> None:
+    url = f"/api/v1/ledger/accounts/{ledger_data['wallet'].pk}/statement/"
+    error = _assert_envelope(
+        staff_client.get(url, {"from": "2026-01-02", "to": "2026-01-01T00:00:00Z"}), 400, "request.invalid"
+    )
+    assert "to" in error["details"]["fields"]
+
+
+_INSTANTISH = st.one_of(
+    st.text(max_size=40),
+    st.from_regex(
+        r"\A-?[0-9]{1,6}-[0-9]{1,2}-[0-9]{1,2}([T ][0-9]{1,2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,9})?)?"
+        r"(Z|[+-][0-9]{2}(:?[0-9]{2}(:[0-9]{2})?)?)?)?\Z"
+    ),
+)
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.sampled_from(["from", "to", "at"]), value=_INSTANTISH)
+def test_statement_query_parameters_never_cause_a_500(
+    staff_client: APIClient, ledger_data: dict[str, Any], name: str, value: str
+) -> None:
+    response = staff_client.get(
+        f"/api/v1/ledger/accounts/{ledger_data['wallet'].pk}/statement/", {name: value}
+    )
+    assert response.status_code in (200, 400), (value, response.content)
+    if response.status_code == 400:
+        _assert_envelope(response, 400, "request.invalid")
+
+
+@settings(max_examples=100, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    name=st.sampled_from(["player", "table", "tournament", "round", "entry", "kind", "chip_type", "account"]),
+    value=st.one_of(st.text(max_size=30), st.integers().map(str), st.sampled_from(["nan", "1e9", "-0", ""])),
+)
+def test_transfer_filters_never_cause_a_500(
+    staff_client: APIClient, ledger_data: dict[str, Any], name: str, value: str
+) -> None:
+    response = staff_client.get("/api/v1/ledger/transfers/", {name: value})
+    assert response.status_code in (200, 400), (name, value, response.content)
+    if response.status_code == 400:
+        _assert_envelope(response, 400, "request.invalid")
 
 
 def test_statement_csv(staff_client: APIClient, ledger_data: dict[str, Any]) -> None:
