@@ -178,22 +178,61 @@ class Entry(models.Model):
         return f"entry #{self.pk} {self.amount:+d} on account #{self.account_id}"
 
 
-class ReconciliationRun(models.Model):
-    """The recorded result of one reconciliation (the nightly task, or a manual run)."""
+class ReconciliationStatus(models.TextChoices):
+    QUEUED = "queued"
+    RUNNING = "running"
+    FINISHED = "finished"
+    FAILED = "failed"
 
-    started_at = models.DateTimeField()
-    finished_at = models.DateTimeField()
-    ok = models.BooleanField()
-    accounts = models.PositiveIntegerField()
-    transfers = models.PositiveIntegerField()
+
+class ReconciliationRun(models.Model):
+    """One reconciliation of the whole ledger and its result: the nightly task's, or one staff queued.
+
+    A run staff queue is `queued`, then `running` on a worker, then `finished` (or `failed`); at most
+    one is queued at a time, so asking again while one waits gets that one."""
+
+    status = models.CharField(
+        max_length=16, choices=ReconciliationStatus.choices, default=ReconciliationStatus.QUEUED
+    )
+    queued_at = models.DateTimeField(default=timezone.now)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger_reconciliations_requested",
+    )
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    ok = models.BooleanField(null=True, blank=True)
+    accounts = models.PositiveIntegerField(default=0)
+    transfers = models.PositiveIntegerField(default=0)
     totals = models.JSONField(default=dict)
     problems = models.JSONField(default=list)
     trigger = models.CharField(max_length=32, default="task")
 
     class Meta:
-        ordering = ["-started_at", "-id"]
+        ordering = ["-queued_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["status"],
+                condition=Q(status=ReconciliationStatus.QUEUED),
+                name="ledger_reconciliation_one_queued",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status=ReconciliationStatus.FINISHED)
+                | Q(ok__isnull=False, started_at__isnull=False, finished_at__isnull=False),
+                name="ledger_reconciliation_finished_has_result",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=ReconciliationStatus.values), name="ledger_reconciliation_status_known"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "finished_at"], name="ledger_recon_status_done_idx"),
+        ]
 
     def __str__(self) -> str:
-        return (
-            f"reconciliation #{self.pk} {'ok' if self.ok else 'PROBLEMS'} at {self.started_at:%Y-%m-%d %H:%M}"
-        )
+        if self.status != ReconciliationStatus.FINISHED:
+            return f"reconciliation #{self.pk} {self.status}"
+        return f"reconciliation #{self.pk} {'ok' if self.ok else 'PROBLEMS'} at {self.finished_at:%Y-%m-%d %H:%M}"

@@ -11,7 +11,16 @@ from django.db import connection
 from django.db.models import Count, F, Prefetch, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 
-from ledger.models import NEGATIVE_ALLOWED_KINDS, SITE_CHIPS, Account, AccountKind, Entry, Transfer
+from ledger.models import (
+    NEGATIVE_ALLOWED_KINDS,
+    SITE_CHIPS,
+    Account,
+    AccountKind,
+    Entry,
+    ReconciliationRun,
+    ReconciliationStatus,
+    Transfer,
+)
 
 # Enough to diagnose; a ledger with more problems than this needs a human anyway.
 MAX_PROBLEMS_PER_CHECK = 100
@@ -83,6 +92,30 @@ def transfers_of_player(queryset: QuerySet[Transfer], *, username: str) -> Query
     return queryset.filter(
         id__in=Entry.objects.filter(account__user__username=username).values("transfer_id")
     )
+
+
+def latest_reconciliation() -> ReconciliationRun | None:
+    """The last finished reconciliation run, the one the on-demand endpoint serves."""
+    return (
+        ReconciliationRun.objects.filter(status=ReconciliationStatus.FINISHED)
+        .order_by("-finished_at", "-id")
+        .first()
+    )
+
+
+def pending_reconciliation() -> ReconciliationRun | None:
+    return (
+        ReconciliationRun.objects.filter(
+            status__in=[ReconciliationStatus.QUEUED, ReconciliationStatus.RUNNING]
+        )
+        .order_by("-id")
+        .first()
+    )
+
+
+def ledger_moved_since(instant: datetime) -> bool:
+    """Whether any transfer was posted at or after `instant` (an index lookup, not a scan)."""
+    return Transfer.objects.filter(created_at__gte=instant).exists()
 
 
 def reconcile() -> ReconciliationReport:

@@ -103,17 +103,21 @@ class ProblemSerializer(serializers.Serializer[Any]):
 class ReconciliationRunSerializer(serializers.ModelSerializer[ReconciliationRun]):
     problems = serializers.ListField(child=serializers.DictField(), read_only=True)
     totals = serializers.DictField(child=serializers.IntegerField(), read_only=True)
+    requested_by = serializers.CharField(source="requested_by.username", allow_null=True, read_only=True)
 
     class Meta:
         model = ReconciliationRun
         fields = [
             "id",
+            "status",
             "ok",
             "accounts",
             "transfers",
             "totals",
             "problems",
             "trigger",
+            "requested_by",
+            "queued_at",
             "started_at",
             "finished_at",
         ]
@@ -127,7 +131,13 @@ class ReconciliationSerializer(serializers.Serializer[Any]):
     total = serializers.IntegerField(help_text="Sum of every cached balance: 0 when chips are conserved.")
     totals = serializers.DictField(child=serializers.IntegerField(), help_text="Sum per chip type (each 0).")
     problems = serializers.ListField(child=serializers.DictField())
-    latest_run = ReconciliationRunSerializer(allow_null=True, help_text="The last recorded (nightly) run.")
+    run = serializers.IntegerField(help_text="The run whose result this is.")
+    checked_at = serializers.DateTimeField(help_text="When that run finished.")
+    stale = serializers.BooleanField(help_text="Whether transfers were posted since that run started.")
+    pending = ReconciliationRunSerializer(
+        allow_null=True, help_text="A run queued or running now, if any: the next result."
+    )
+    latest_run = ReconciliationRunSerializer(help_text="The run whose result this is, in full.")
 
 
 class WalletSerializer(serializers.Serializer[Any]):

@@ -12,3 +12,10 @@ from ledger import services
 def run_reconciliation(trigger: str = "task") -> int:
     """Reconcile the ledger and record a ReconciliationRun; returns its id."""
     return services.run_reconciliation(trigger=trigger).pk
+
+
+# A duplicate or late delivery finds the run done (or locked by the worker running it) and does nothing.
+@shared_task(name="ledger.perform_reconciliation_run", acks_late=True)
+def perform_reconciliation_run(run_id: int) -> None:
+    """Run the reconciliation staff queued (POST /ledger/reconciliation/runs/)."""
+    services.perform_reconciliation_run(run_id=run_id)

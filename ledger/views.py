@@ -14,6 +14,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from ledger import selectors, services
@@ -34,6 +35,7 @@ from ledger.serializers import (
     TransferSerializer,
     WalletSerializer,
 )
+from ledger.throttling import ReconciliationRequestThrottle
 
 CURRENCY = "chips"
 MAX_IDEMPOTENCY_KEY = 200
@@ -175,20 +177,56 @@ class ReconciliationView(StaffAuditMixin, APIView):
         responses={200: ReconciliationSerializer},
         parameters=[FORMAT_PARAMETER],
         description=(
-            "Reconcile now: every transfer balanced, every cached balance equal to its entries, chips "
-            "conserved per chip type. `latest_run` is the last recorded (nightly) run."
+            "The last full reconciliation's result (every transfer balanced, every cached balance equal to "
+            "its entries, chips conserved per chip type): `run`, `checked_at`, `stale` say which and how "
+            "fresh; `POST /ledger/reconciliation/runs/` queues a new one. Only when no run ever finished is "
+            "one run now."
         ),
     )
     def get(self, request: Request) -> Response:
-        report = selectors.reconcile().as_dict()
-        latest = ReconciliationRun.objects.order_by("-started_at", "-id").first()
-        report["latest_run"] = ReconciliationRunSerializer(latest).data if latest else None
-        return Response(report)
+        run = selectors.latest_reconciliation() or services.run_reconciliation(trigger="first_read")
+        assert run.started_at is not None and run.finished_at is not None
+        pending = selectors.pending_reconciliation()
+        return Response(
+            {
+                "ok": run.ok,
+                "accounts": run.accounts,
+                "transfers": run.transfers,
+                "total": sum(run.totals.values()),
+                "totals": run.totals,
+                "problems": run.problems,
+                "run": run.pk,
+                "checked_at": run.finished_at,
+                "stale": selectors.ledger_moved_since(run.started_at),
+                "pending": ReconciliationRunSerializer(pending).data if pending else None,
+                "latest_run": ReconciliationRunSerializer(run).data,
+            }
+        )
 
 
-@extend_schema(tags=["ledger"], parameters=[FORMAT_PARAMETER])
 class ReconciliationRunListView(StaffAuditMixin, generics.ListAPIView[ReconciliationRun]):
-    """Recorded reconciliation runs (the nightly task's), newest first."""
+    """Reconciliation runs (nightly, queued by staff), newest first; POST queues a full run."""
 
     serializer_class = ReconciliationRunSerializer
-    queryset = ReconciliationRun.objects.order_by("-started_at", "-id")
+    queryset = ReconciliationRun.objects.select_related("requested_by").order_by("-queued_at", "-id")
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        return [ReconciliationRequestThrottle()] if self.request.method == "POST" else []
+
+    @extend_schema(tags=["ledger"], parameters=[FORMAT_PARAMETER])
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        tags=["ledger"],
+        request=None,
+        responses={202: ReconciliationRunSerializer},
+        description=(
+            "Queue a full reconciliation on a worker; while one is queued or running, that one is answered "
+            "(202 either way). Rate-limited per user (429 `throttled`)."
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        user: AbstractBaseUser = request.user  # type: ignore[assignment]
+        run, _ = services.request_reconciliation(requested_by=user)
+        return Response(ReconciliationRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)

@@ -111,6 +111,7 @@ REST_FRAMEWORK = {
         "auth": env("THROTTLE_AUTH", default="30/min"),
         "join_user": env("THROTTLE_JOIN_USER", default="10/min"),
         "join_address": env("THROTTLE_JOIN_ADDRESS", default="30/min"),
+        "reconciliation": env("THROTTLE_RECONCILIATION", default="6/hour"),
     },
 }
 

@@ -519,34 +519,51 @@ def test_csv_errors_are_still_errors(player_client: APIClient) -> None:
 # --- reconciliation ---------------------------------------------------------------------------------
 
 
-def test_reconciliation_clean_and_with_latest_run(
-    staff_client: APIClient, ledger_data: dict[str, Any]
+def test_reconciliation_serves_the_last_run_and_runs_one_only_when_none_finished(
+    staff_client: APIClient, ledger_data: dict[str, Any], django_assert_max_num_queries: Any
 ) -> None:
     body = staff_client.get("/api/v1/ledger/reconciliation/").json()
-    assert body["ok"] is True
-    assert body["problems"] == []
-    assert body["total"] == 0
+    first = ReconciliationRun.objects.get()  # nothing to serve yet: one full run, recorded
+    assert (first.trigger, first.status) == ("first_read", "finished")
+    assert body["ok"] is True and body["problems"] == [] and body["total"] == 0
     assert body["totals"] == {"site": 0, "tournament:9": 0}
     assert body["accounts"] == Account.objects.count()
-    assert body["latest_run"] is None
+    assert body["transfers"] == Transfer.objects.count()
+    assert (body["run"], body["stale"], body["pending"]) == (first.pk, False, None)
+    assert body["latest_run"]["id"] == first.pk
     run = services.run_reconciliation(trigger="manual")
-    body = staff_client.get("/api/v1/ledger/reconciliation/").json()
-    assert body["latest_run"]["id"] == run.pk
-    assert body["latest_run"]["ok"] is True
+    with django_assert_max_num_queries(6):  # served, not recomputed: no scan of the ledger
+        body = staff_client.get("/api/v1/ledger/reconciliation/").json()
+    assert body["run"] == body["latest_run"]["id"] == run.pk
+    assert ReconciliationRun.objects.count() == 2
+    funded_wallet(make_user(), 5)
+    assert staff_client.get("/api/v1/ledger/reconciliation/").json()["stale"] is True
     runs = staff_client.get("/api/v1/ledger/reconciliation/runs/").json()
-    assert [r["id"] for r in runs["results"]] == [run.pk]
+    assert [r["id"] for r in runs["results"]] == [run.pk, first.pk]
     csv_response = staff_client.get("/api/v1/ledger/reconciliation/?format=csv")
     rows = list(csv.DictReader(io.StringIO(csv_response.content.decode())))
     assert rows[0]["ok"] == "True"
     assert rows[0]["total"] == "0"
     runs_csv = staff_client.get("/api/v1/ledger/reconciliation/runs/?format=csv")
     assert runs_csv.status_code == 200
-    assert len(list(csv.DictReader(io.StringIO(runs_csv.content.decode())))) == 1
+    assert len(list(csv.DictReader(io.StringIO(runs_csv.content.decode())))) == 2
 
 
-def test_reconciliation_reports_problems(staff_client: APIClient, ledger_data: dict[str, Any]) -> None:
+def test_reconciliation_problems_show_once_a_full_run_has_seen_them(
+    staff_client: APIClient, ledger_data: dict[str, Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    clean = services.run_reconciliation(trigger="manual")
     Account.objects.filter(pk=ledger_data["bob_wallet"].pk).update(balance=1)
     body = staff_client.get("/api/v1/ledger/reconciliation/").json()
-    assert body["ok"] is False
+    assert body["ok"] is True and body["run"] == clean.pk  # the last run's answer until a new run
+    with django_capture_on_commit_callbacks(execute=False) as enqueued:
+        response = staff_client.post("/api/v1/ledger/reconciliation/runs/")
+    assert response.status_code == 202, response.content
+    queued = response.json()
+    assert (queued["status"], queued["ok"], queued["requested_by"]) == ("queued", None, "staffer")
+    assert len(enqueued) == 1
+    assert staff_client.get("/api/v1/ledger/reconciliation/").json()["pending"]["id"] == queued["id"]
+    services.perform_reconciliation_run(run_id=queued["id"])  # what the worker runs
+    body = staff_client.get("/api/v1/ledger/reconciliation/").json()
+    assert body["ok"] is False and body["run"] == queued["id"] and body["pending"] is None
     assert {p["code"] for p in body["problems"]} == {"account.balance_mismatch", "chips.not_conserved"}
-    assert ReconciliationRun.objects.count() == 0  # reading does not record a run
