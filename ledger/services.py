@@ -297,7 +297,9 @@ def request_reconciliation(*, requested_by: AbstractBaseUser | None) -> tuple[Re
             active.save(update_fields=["status", "finished_at", "problems"])
         try:
             with transaction.atomic():
-                run = ReconciliationRun.objects.create(trigger="on_demand", requested_by=requested_by)
+                run = ReconciliationRun.objects.create(
+                    trigger="on_demand", requested_by_id=requested_by.pk if requested_by else None
+                )
         except IntegrityError:
             # Another request queued one between our look and our insert (one queued run at a time).
             return ReconciliationRun.objects.get(status=ReconciliationStatus.QUEUED), False

@@ -30,6 +30,7 @@ def test_the_task_body_records_a_run() -> None:
     assert run.totals == {"site": 0}
     assert run.accounts == 2
     assert run.transfers == 1
+    assert run.started_at is not None and run.finished_at is not None
     assert run.started_at <= run.finished_at
 
 
