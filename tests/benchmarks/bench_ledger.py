@@ -11,6 +11,12 @@ with the same deferred balance trigger at commit). Workers are processes, each w
 Scenarios: `uniform` moves chips between two random wallets out of many; `hot` moves chips between a
 random wallet and one shared account (the house cashier), so every posting contends for the same row.
 Options: --postings N (per worker), --workers 1,4, --rounds 3, --synchronous-commit on|off, --keep.
+
+Reconciliation: the ledger is then grown to --reconcile-entries entries (default 1,000,000; bulk-loaded in
+balanced two-leg transfers, triggers off for the load only) and a full `selectors.reconcile()` is timed
+against a floor in the same run, `SELECT count(*)` over the entries table, and so is the on-demand
+`GET /ledger/reconciliation/` (which serves the last run). `--reconcile-only` skips the postings.
+The scratch database's name takes `$BENCH_DB_SUFFIX` so engineers sharing a server do not collide.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import sys
 import time
 import uuid
 from dataclasses import dataclass
+from typing import Any
 
 import psycopg
 
@@ -236,12 +243,15 @@ def main(argv: list[str] | None = None) -> int:
         help="PostgreSQL synchronous_commit for both sides; `off` shows the ceiling without the WAL flush",
     )
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
+    parser.add_argument("--reconcile-entries", type=int, default=1_000_000, help="ledger size to reconcile")
+    parser.add_argument("--reconcile-only", action="store_true", help="skip the postings measurements")
     args = parser.parse_args(argv)
     base_url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ramino")
     if not base_url.startswith("postgres"):
         print("bench-ledger needs DATABASE_URL=postgres://...", file=sys.stderr)
         return 2
-    url, admin_url, scratch = scratch_url(base_url, "bench_ledger")
+    suffix = os.environ.get("BENCH_DB_SUFFIX", "")
+    url, admin_url, scratch = scratch_url(base_url, f"bench_ledger{'_' + suffix if suffix else ''}")
     recreate_database(admin_url, scratch)
     os.environ["DATABASE_URL"] = url
     # libpq reads PGOPTIONS for every connection: Django's and the floor's alike.
@@ -257,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         wallet_ids, hot_id = _prepare()
         connection.close()
         results = []
-        for workers in [int(w) for w in args.workers.split(",")]:
+        for workers in [] if args.reconcile_only else [int(w) for w in args.workers.split(",")]:
             for scenario in ("uniform", "hot"):
                 samples: dict[str, list[float]] = {"floor": [], "service": []}
                 cpu_ms: dict[str, list[float]] = {"floor": [], "service": []}
@@ -292,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
         report = reconcile()
         print(f"reconciliation after the run: ok={report.ok} problems={len(report.problems)}")
         connection.close()
+        recon = _measure_reconciliation(url, wallet_ids, args.reconcile_entries)
+        report = recon.report
     finally:
         if not args.keep:
             recreate_database(admin_url, scratch, create=False)
@@ -307,13 +319,128 @@ def main(argv: list[str] | None = None) -> int:
             f"| {r.scenario} | {r.workers} | {r.service_rate:,.0f} | {r.floor_rate:,.0f} | {r.ratio:.2f} "
             f"| {r.service_cpu_ms:.2f} | {r.floor_cpu_ms:.2f} |"
         )
+    print(
+        f"\n| ledger entries | SELECT count(*) floor ms | full reconciliation ms | x floor "
+        f"| GET /ledger/reconciliation/ p50 ms | p99 ms |\n|---:|---:|---:|---:|---:|---:|\n"
+        f"| {recon.entries:,} | {recon.floor_ms:,.0f} | {recon.full_ms:,.0f} | {recon.full_ms / recon.floor_ms:.1f} "
+        f"| {recon.get_p50_ms:.1f} | {recon.get_p99_ms:.1f} |"
+    )
+    print(f"reconciliation at {recon.entries:,} entries: ok={recon.report.ok}")
     ratio_ok = all(r.ratio >= GOAL_RATIO for r in results)
-    hot_ok = max((r.service_rate for r in results if r.scenario == "hot"), default=0) >= GOAL_HOT
+    hot_ok = args.reconcile_only or (
+        max((r.service_rate for r in results if r.scenario == "hot"), default=0) >= GOAL_HOT
+    )
     print(
         f"\ngoal ratio >= {GOAL_RATIO}: {'met' if ratio_ok else 'NOT met'}; "
         f"goal hot >= {GOAL_HOT}/s: {'met' if hot_ok else 'NOT met'}"
     )
     return 0 if ratio_ok and hot_ok and report.ok else 1
+
+
+@dataclass
+class ReconciliationResult:
+    entries: int
+    floor_ms: float
+    full_ms: float
+    get_p50_ms: float
+    get_p99_ms: float
+    report: Any
+
+
+def _grow_ledger(url: str, wallet_ids: list[int], entries: int) -> int:
+    """Bulk-load balanced two-leg transfers (1 chip from a wallet to the next) until the ledger holds
+    `entries` entries, with consistent running and cached balances. Returns the entry count."""
+    with psycopg.connect(url) as conn, conn.cursor() as cur:
+        (have,) = cur.execute("SELECT count(*) FROM ledger_entry").fetchone()  # type: ignore[misc]
+        transfers = max(0, (entries - have) // 2)
+        # Loading, not posting: the per-row balance trigger would make this take many minutes.
+        cur.execute("SET session_replication_role = replica")
+        cur.execute(
+            """INSERT INTO ledger_transfer (kind, chip_type, idempotency_key, fingerprint, reason, computation,
+                                            posted_by_system, created_at)
+               SELECT 'transfer', 'site', 'bulk:' || g, '', '', '{}', 'bench', now()
+               FROM generate_series(1, %s) g""",
+            [transfers],
+        )
+        cur.execute(
+            """WITH w AS (SELECT array_agg(id ORDER BY id) AS ids FROM unnest(%s::bigint[]) id),
+                    legs AS (
+                        SELECT t.id AS transfer_id, w.ids[1 + (t.id %% cardinality(w.ids))] AS account_id, -1 AS amount
+                        FROM ledger_transfer t, w WHERE t.posted_by_system = 'bench'
+                        UNION ALL
+                        SELECT t.id, w.ids[1 + ((t.id + 1) %% cardinality(w.ids))], 1
+                        FROM ledger_transfer t, w WHERE t.posted_by_system = 'bench'),
+                    running AS (
+                        SELECT l.transfer_id, l.account_id, l.amount,
+                               a.balance + SUM(l.amount) OVER (PARTITION BY l.account_id ORDER BY l.transfer_id)
+                                   AS balance_after
+                        FROM legs l JOIN ledger_account a ON a.id = l.account_id)
+               INSERT INTO ledger_entry (transfer_id, account_id, amount, balance_after, created_at)
+               SELECT transfer_id, account_id, amount, balance_after, now() FROM running
+               ORDER BY transfer_id, account_id""",
+            [wallet_ids],
+        )
+        cur.execute(
+            """UPDATE ledger_account a SET balance = a.balance + n.net
+               FROM (SELECT e.account_id, SUM(e.amount) AS net FROM ledger_entry e
+                     JOIN ledger_transfer t ON t.id = e.transfer_id WHERE t.posted_by_system = 'bench'
+                     GROUP BY e.account_id) n
+               WHERE a.id = n.account_id"""
+        )
+        cur.execute("SET session_replication_role = origin")
+        conn.commit()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE ledger_entry")
+        conn.execute("VACUUM ANALYZE ledger_transfer")
+        conn.execute("VACUUM ANALYZE ledger_account")
+        (count,) = conn.execute("SELECT count(*) FROM ledger_entry").fetchone()  # type: ignore[misc]
+    return int(count)
+
+
+def _measure_reconciliation(
+    url: str, wallet_ids: list[int], entries: int, rounds: int = 3
+) -> ReconciliationResult:
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from rest_framework.test import APIClient
+
+    from ledger import services
+    from ledger.selectors import reconcile
+
+    began = time.perf_counter()
+    count = _grow_ledger(url, wallet_ids, entries)
+    print(f"ledger grown to {count:,} entries in {time.perf_counter() - began:.0f} s", flush=True)
+    floor, full = [], []
+    report = None
+    for _ in range(rounds):
+        began = time.perf_counter()
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM ledger_entry")
+            cursor.fetchone()
+        floor.append(1000 * (time.perf_counter() - began))
+        began = time.perf_counter()
+        report = reconcile()
+        full.append(1000 * (time.perf_counter() - began))
+    services.run_reconciliation(trigger="bench")
+    client = APIClient()
+    client.force_authenticate(get_user_model().objects.create_user(username="bench-staff", is_staff=True))
+    answers = []
+    for _ in range(50):
+        began = time.perf_counter()
+        response = client.get("/api/v1/ledger/reconciliation/")
+        answers.append(1000 * (time.perf_counter() - began))
+        assert response.status_code == 200, response.content
+    answers.sort()
+    connection.close()
+    print(f"SELECT count(*): {_fmt(floor)} ms; full reconciliation: {_fmt(full)} ms", flush=True)
+    return ReconciliationResult(
+        entries=count,
+        floor_ms=statistics.median(floor),
+        full_ms=statistics.median(full),
+        get_p50_ms=statistics.median(answers),
+        get_p99_ms=answers[int(0.99 * (len(answers) - 1))],
+        report=report,
+    )
 
 
 def _fmt(samples: list[float]) -> str:
