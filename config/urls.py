@@ -2,12 +2,14 @@ from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from config.api.auth import RegisterView, TokenView
+from config.api.auth import LogoutAllView, LogoutView, RegisterView, TokenView
 from config.api.health import health, ready
 
 api_v1: list[URLPattern | URLResolver] = [
     path("auth/register/", RegisterView.as_view(), name="auth-register"),
     path("auth/token/", TokenView.as_view(), name="auth-token"),
+    path("auth/logout/", LogoutView.as_view(), name="auth-logout"),
+    path("auth/logout-all/", LogoutAllView.as_view(), name="auth-logout-all"),
     path("", include("ledger.urls")),
     path("", include("tournaments.urls")),
 ]

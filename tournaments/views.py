@@ -8,17 +8,20 @@ from typing import Any, cast
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from knox.crypto import hash_token
+from knox.models import AuthToken, get_token_model
 from rest_framework import exceptions, status
-from rest_framework.authentication import BaseAuthentication, TokenAuthentication
-from rest_framework.authtoken.models import Token
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
+from config.accounts.authentication import TokenAuthentication, token_text
 from config.api.pagination import PageNumberPagination
 from tournaments import selectors, wakeups
 from tournaments.errors import Forbidden, InvalidRequest
@@ -123,28 +126,32 @@ class TableLeaveView(APIView):
 
 
 class RowTokenAuthentication(TokenAuthentication):
-    """DRF's token authentication with the token and its user read by one hand-written statement (rows.py)
-    instead of an ORM query, whose building and compiling cost more CPU than the rest of a move's reads
-    (docs/performance.md). Same rows, same answers: 401 "Invalid token." / "User inactive or deleted."."""
+    """The project's token authentication (knox's) with the token and its user read by one hand-written
+    statement (rows.py) instead of knox's ORM queries, whose building and compiling cost more CPU than the
+    rest of a move's reads (docs/performance.md). The token is found by its digest (the table's primary
+    key; comparing digests, not tokens, leaks nothing usable through timing) among the unexpired ones. Same
+    answers: 401 "Invalid token." for an unknown or expired token, "User inactive or deleted." for an
+    inactive user. Unlike knox's class it deletes nothing: expired tokens are purged by a beat task."""
 
-    def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
-        token_model = cast(type[Token], self.get_model())
+    def authenticate_credentials(self, token: bytes) -> tuple[Any, Any]:
+        digest = hash_token(token_text(token))
+        token_model = cast(type[AuthToken], get_token_model())
         user_model = get_user_model()
         found = rows.fetch(
             f"SELECT {rows.columns(token_model, 'k')}, {rows.columns(user_model, 'u')}"
             f" FROM {rows.table(token_model)} k JOIN {rows.table(user_model)} u ON u.id = k.user_id"
-            " WHERE k.key = %s",
-            [key],
+            " WHERE k.digest = %s AND (k.expiry IS NULL OR k.expiry >= %s)",
+            [digest, timezone.now()],
         )
         if not found:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         width = rows.width(token_model)
-        token = rows.from_row(token_model, found[0][:width])
+        auth_token = rows.from_row(token_model, found[0][:width])
         user = rows.from_row(user_model, found[0][width:])
-        if token is None or user is None or not user.is_active:
+        if auth_token is None or user is None or not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
-        token.user = user
-        return user, token
+        auth_token.user = user
+        return user, auth_token
 
 
 # The project's authentication classes with token authentication done by `RowTokenAuthentication`; for the

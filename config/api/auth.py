@@ -1,17 +1,17 @@
-"""Registration and token login (API.md: /auth/register/, /auth/token/)."""
+"""Registration, token login and logout (API.md: /auth/register/, /auth/token/; docs/api.md)."""
 
 from typing import Any
 
-from django.contrib.auth import get_user_model, password_validation
-from django.db import transaction
+from django.contrib.auth import authenticate, get_user_model, password_validation
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.authtoken.models import Token
-from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
+
+from config.accounts import services
+from config.accounts.authentication import TokenAuthentication
 
 
 class AuthThrottle(AnonRateThrottle):
@@ -21,11 +21,6 @@ class AuthThrottle(AnonRateThrottle):
 class RegisterInputSerializer(serializers.Serializer[Any]):
     username = serializers.RegexField(r"^[A-Za-z0-9_.-]{3,32}$", max_length=32)
     password = serializers.CharField(write_only=True, max_length=128)
-
-    def validate_username(self, value: str) -> str:
-        if get_user_model().objects.filter(username__iexact=value).exists():
-            raise serializers.ValidationError("This username is taken.")
-        return value
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         user = get_user_model()(username=attrs["username"])
@@ -37,8 +32,24 @@ class RegisterOutputSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
 
 
+class TokenInputSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(write_only=True, max_length=128, trim_whitespace=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        user = authenticate(
+            self.context.get("request"), username=attrs["username"], password=attrs["password"]
+        )
+        if user is None:  # wrong credentials, or an inactive user
+            raise serializers.ValidationError(
+                "Unable to log in with provided credentials.", code="authorization"
+            )
+        return {"user": user}
+
+
 class TokenOutputSerializer(serializers.Serializer[Any]):
     token = serializers.CharField()
+    expiry = serializers.DateTimeField(allow_null=True)
 
 
 class RegisterView(APIView):
@@ -50,21 +61,42 @@ class RegisterView(APIView):
     def post(self, request: Request) -> Response:
         data = RegisterInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        with transaction.atomic():
-            user = get_user_model().objects.create_user(
-                username=data.validated_data["username"], password=data.validated_data["password"]
-            )
+        user = services.register_user(**data.validated_data)
         return Response({"username": user.get_username()}, status=status.HTTP_201_CREATED)
 
 
 class TokenView(APIView):
+    """A new token on every login: one per client, each revocable on its own (logout)."""
+
     permission_classes = [permissions.AllowAny]
     authentication_classes: list[type] = []
     throttle_classes = [AuthThrottle]
 
-    @extend_schema(request=AuthTokenSerializer, responses={200: TokenOutputSerializer})
+    @extend_schema(request=TokenInputSerializer, responses={200: TokenOutputSerializer})
     def post(self, request: Request) -> Response:
-        data = AuthTokenSerializer(data=request.data, context={"request": request})
+        data = TokenInputSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
-        token, _ = Token.objects.get_or_create(user=data.validated_data["user"])
-        return Response({"token": token.key})
+        instance, token = services.create_token(user=data.validated_data["user"])
+        return Response(TokenOutputSerializer({"token": token, "expiry": instance.expiry}).data)
+
+
+class LogoutView(APIView):
+    """Revoke the token this request was made with."""
+
+    authentication_classes = [TokenAuthentication]
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request: Request) -> Response:
+        services.revoke_token(token=request.auth)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class LogoutAllView(APIView):
+    """Revoke every token of the caller: every device logged out."""
+
+    authentication_classes = [TokenAuthentication]
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request: Request) -> Response:
+        services.revoke_all_tokens(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,5 +1,6 @@
 """Settings shared by every environment, read from the environment with django-environ."""
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -42,10 +43,11 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "django_filters",
     "drf_spectacular",
     "django_celery_beat",
+    "config.accounts",
     "ledger",
     "tournaments",
 ]
@@ -95,7 +97,7 @@ CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "config.accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -113,6 +115,14 @@ REST_FRAMEWORK = {
         "join_address": env("THROTTLE_JOIN_ADDRESS", default="30/min"),
         "reconciliation": env("THROTTLE_RECONCILIATION", default="6/hour"),
     },
+}
+
+# API tokens (django-rest-knox): stored as SHA-512 digests, one per login, each expiring a fixed time after
+# it was issued (no sliding renewal: the live-play endpoints read tokens without writing).
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=env.float("AUTH_TOKEN_TTL_HOURS", default=168)),
+    "AUTO_REFRESH": False,
+    "AUTH_HEADER_PREFIX": "Token",
 }
 
 SPECTACULAR_SETTINGS = {

@@ -1,0 +1,1 @@
+"""Player accounts: registration, API tokens (django-rest-knox) and their lifecycle."""

@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+
+
+class AccountsConfig(AppConfig):
+    name = "config.accounts"
+    label = "accounts"
+    verbose_name = "Accounts"
+
+    def ready(self) -> None:
+        # Connects the password-change revocation; registers the token scheme with the OpenAPI generator.
+        from config.accounts import receivers, schema  # noqa: F401

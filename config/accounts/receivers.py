@@ -1,0 +1,31 @@
+"""A password change revokes every API token of the user, whatever path changed it.
+
+`set_password()` (the admin's password form, `manage.py changepassword`, password reset, any service) keeps
+the new raw password on the instance until its `save()` has run, which is how Django itself tells
+validators that a password changed; a hash upgrade at login (`check_password`'s setter) clears it first, so
+it revokes nothing. `set_unusable_password()` sets no raw password: an unusable password is checked
+directly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from config.accounts import services
+
+
+@receiver(
+    post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.revoke_tokens_on_password_change"
+)
+def revoke_tokens_on_password_change(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
+    if created:
+        return
+    update_fields = kwargs.get("update_fields")
+    if update_fields is not None and "password" not in update_fields:
+        return
+    if getattr(instance, "_password", None) is not None or not instance.has_usable_password():
+        services.revoke_all_tokens(user=instance)
