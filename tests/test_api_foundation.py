@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 from celery import Celery
 from django.contrib.auth import get_user_model
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from config.api import health
@@ -32,7 +33,8 @@ def test_register_then_token_then_authenticated_request() -> None:
     )
     assert token.status_code == 200
     key = token.json()["token"]
-    assert get_user_model().objects.get(username="ann").auth_token.key == key
+    assert APIClient(HTTP_AUTHORIZATION=f"Token {key}").get("/api/v1/wallet/").status_code == 200
+    assert AuthToken.objects.filter(user=get_user_model().objects.get(username="ann")).count() == 1
 
 
 def test_register_rejects_taken_username_and_weak_password() -> None:

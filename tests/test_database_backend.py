@@ -10,9 +10,9 @@ import pytest
 from django.db import DataError, close_old_connections, connection, connections
 from django.db.backends.postgresql import base as django_postgresql
 from django.test.utils import CaptureQueriesContext
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from config.accounts.services import create_token
 from config.db.postgresql import base as backend
 from tests.ledger.utils import make_user
 
@@ -47,9 +47,9 @@ def _kill(pid: int) -> None:
 
 
 def _client(username: str) -> APIClient:
-    token = Token.objects.create(user=make_user(username))
+    _, token = create_token(user=make_user(username))
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     return client
 
 

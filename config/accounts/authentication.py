@@ -20,7 +20,7 @@ def token_text(token: bytes) -> str:
         ) from None
 
 
-class TokenAuthentication(KnoxTokenAuthentication):
+class TokenAuthentication(KnoxTokenAuthentication):  # type: ignore[misc]  # knox is untyped
     def authenticate_credentials(self, token: bytes) -> tuple[Any, Any]:
         token_text(token)
         return super().authenticate_credentials(token)  # type: ignore[no-any-return]

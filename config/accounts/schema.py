@@ -7,12 +7,12 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
 
 
-class TokenScheme(OpenApiAuthenticationExtension):
+class TokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
     target_class = "config.accounts.authentication.TokenAuthentication"
     name = "tokenAuth"
     match_subclasses = True
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
-        return build_bearer_security_scheme_object(  # type: ignore[no-any-return]
+        return build_bearer_security_scheme_object(
             header_name="Authorization", token_prefix=self.target.authenticate_header(None)
         )

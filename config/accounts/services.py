@@ -50,10 +50,10 @@ def revoke_token(*, token: AuthToken) -> None:
 def revoke_all_tokens(*, user: Any) -> int:
     """Log every client of `user` out (logout of all devices; a password change); the number revoked."""
     deleted, _ = AuthToken.objects.filter(user=user).delete()
-    return deleted
+    return int(deleted)
 
 
 def purge_expired_tokens(*, now: datetime | None = None) -> int:
     """Delete the tokens past their expiry (they already fail authentication); the number deleted."""
     deleted, _ = AuthToken.objects.filter(expiry__lt=now or timezone.now()).delete()
-    return deleted
+    return int(deleted)

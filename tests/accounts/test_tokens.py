@@ -128,7 +128,7 @@ def _user_with_tokens(name: str) -> tuple[Any, list[str]]:
 
 def test_set_password_revokes_every_token() -> None:
     user, tokens = _user_with_tokens("pw")
-    bystander, kept = _user_with_tokens("bystander")
+    _, kept = _user_with_tokens("bystander")
     user.set_password("another-secret-7")
     user.save()
     assert not any(_works(token) for token in tokens)
@@ -202,7 +202,7 @@ def test_the_admin_lists_tokens_without_them_and_cannot_create_one() -> None:
         assert token not in page
         assert token[:8] not in page  # not even knox's stored prefix (token_key)
     assert admin.get(reverse("admin:knox_authtoken_add")).status_code == 403
-    digest = AuthToken.objects.filter(user=user).first().pk  # type: ignore[union-attr]
+    digest = AuthToken.objects.filter(user=user).first().pk
     detail = admin.get(reverse("admin:knox_authtoken_change", args=[digest]))
     assert detail.status_code == 200
     assert not any(token[:8] in detail.content.decode() for token in tokens)

@@ -735,8 +735,8 @@ def _prepare(n_tables: int, seat_counts: list[int]) -> list[dict[str, Any]]:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import connection
-    from rest_framework.authtoken.models import Token
 
+    from config.accounts.services import create_token
     from ledger import services as ledger
     from tests.benchmarks.bench_api_urls import FLOOR_DDL
     from tournaments.models import Game
@@ -774,7 +774,7 @@ def _prepare(n_tables: int, seat_counts: list[int]) -> list[dict[str, Any]]:
                 posted_by=admin,
             )
             table_services.sit(user=user, table_id=table.pk, buy_in=BUY_IN)
-            tokens[user.get_username()] = Token.objects.create(user=user).key
+            tokens[user.get_username()] = create_token(user=user)[1]
         game = Game.objects.get(table=table)
         setups.append({"table_id": table.pk, "game_id": game.pk, "tokens": tokens, "row": t + 1})
     return setups

@@ -1,7 +1,7 @@
 """The API benchmark's URLs: the project's own, plus the floor endpoint.
 
 The floor is the least a move endpoint could cost on this stack: the same gunicorn, Django middleware,
-DRF token authentication, JSON parsing and rendering, and one transaction holding one row lock
+the project's token authentication (knox's class, not the play endpoints' hand-written read), JSON parsing and rendering, and one transaction holding one row lock
 (`SELECT ... FOR UPDATE`) and doing one insert. Its two tables are created with raw SQL by the benchmark
 (`FLOOR_DDL`), never by a migration.
 """

@@ -1,14 +1,19 @@
 """The live-play endpoints read the token with one hand-written statement (RowTokenAuthentication): it must
-answer exactly as DRF's TokenAuthentication does, which the rest of the API uses."""
+answer exactly as the project's token authentication (knox's), which the rest of the API uses."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
-from rest_framework.authtoken.models import Token
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
+from config.accounts import services
 from tournaments.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -22,38 +27,72 @@ def _client(key: str | None) -> APIClient:
 
 
 def _same_answer(key: str | None, game_id: int) -> tuple[int, dict[str, Any]]:
-    """The game endpoint's answer, after checking the wallet endpoint (DRF's own class) gives the same error."""
+    """The game endpoint's answer, after checking the wallet endpoint (knox's own class) gives the same
+    status, and the same error if any."""
     play = _client(key).get(f"/api/v1/games/{game_id}/")
-    drf = _client(key).get("/api/v1/wallet/")
+    library = _client(key).get("/api/v1/wallet/")
+    assert play.status_code in (200, 401)
+    assert library.status_code == play.status_code
     if play.status_code == 401:
-        assert drf.status_code == 401
-        assert play.json() == drf.json()
+        assert play.json() == library.json()
     return play.status_code, play.json()
 
 
-def test_a_valid_token_authenticates_its_user(make_table: Any, player: Any) -> None:
+def test_a_valid_token_authenticates_its_user_in_one_statement(make_table: Any, player: Any) -> None:
     table = make_table()
     game = Game.objects.get(table=table)
     user = player("tok")
-    status, body = _same_answer(Token.objects.create(user=user).key, game.pk)
+    _, key = services.create_token(user=user)
+    status, body = _same_answer(key, game.pk)
     assert status == 200
     assert body["id"] == game.pk
     assert "hand" not in body  # not seated: the spectator view, so the token was read as this user
+    with CaptureQueriesContext(connection) as queries:
+        assert _client(key).get(f"/api/v1/games/{game.pk}/").status_code == 200
+    token_reads = [q["sql"] for q in queries.captured_queries if "knox_authtoken" in q["sql"]]
+    assert len(token_reads) == 1
+    assert 'FROM "knox_authtoken" k JOIN "auth_user" u' in token_reads[0]
 
 
-@pytest.mark.parametrize("key", ["0" * 40, "not-a-token", "x" * 400])
-def test_an_unknown_token_is_refused_like_drf_does(make_table: Any, key: str) -> None:
+@pytest.mark.parametrize("key", ["0" * 64, "not-a-token", "x" * 400, "caf\xe9"])
+def test_an_unknown_token_is_refused_like_knox_does(make_table: Any, key: str) -> None:
     game = Game.objects.get(table=make_table())
     status, body = _same_answer(key, game.pk)
     assert status == 401
     assert body["error"]["code"] == "auth.failed"
+
+
+def test_a_wrong_token_of_a_known_prefix_is_refused(make_table: Any, player: Any) -> None:
+    game = Game.objects.get(table=make_table())
+    _, key = services.create_token(user=player("near"))
+    status, body = _same_answer(key[:-1] + ("0" if key[-1] != "0" else "1"), game.pk)
+    assert status == 401
     assert body["error"]["message"] == "Invalid token."
 
 
-def test_an_inactive_users_token_is_refused_like_drf_does(make_table: Any, player: Any) -> None:
+def test_an_expired_token_is_refused_like_knox_does(make_table: Any, player: Any) -> None:
+    game = Game.objects.get(table=make_table())
+    instance, key = services.create_token(user=player("late"))
+    AuthToken.objects.filter(pk=instance.pk).update(expiry=timezone.now() - timedelta(seconds=1))
+    play = _client(key).get(f"/api/v1/games/{game.pk}/")
+    assert play.status_code == 401
+    assert play.json()["error"]["message"] == "Invalid token."
+    assert AuthToken.objects.filter(pk=instance.pk).exists()  # the hand-written read deletes nothing
+    status, body = _same_answer(key, game.pk)  # knox's class then deletes it, with the same answer
+    assert (status, body) == (401, play.json())
+
+
+def test_a_token_without_expiry_is_accepted_like_knox_does(make_table: Any, player: Any) -> None:
+    game = Game.objects.get(table=make_table())
+    instance, key = services.create_token(user=player("forever"))
+    AuthToken.objects.filter(pk=instance.pk).update(expiry=None)
+    assert _same_answer(key, game.pk)[0] == 200
+
+
+def test_an_inactive_users_token_is_refused_like_knox_does(make_table: Any, player: Any) -> None:
     game = Game.objects.get(table=make_table())
     user = player("gone")
-    key = Token.objects.create(user=user).key
+    _, key = services.create_token(user=user)
     user.is_active = False
     user.save(update_fields=["is_active"])
     status, body = _same_answer(key, game.pk)
@@ -64,7 +103,7 @@ def test_an_inactive_users_token_is_refused_like_drf_does(make_table: Any, playe
 def test_a_move_with_a_bad_token_changes_nothing(make_table: Any) -> None:
     game = Game.objects.get(table=make_table())
     before = Game.objects.get(pk=game.pk).version
-    response = _client("0" * 40).post(
+    response = _client("0" * 64).post(
         f"/api/v1/games/{game.pk}/moves/",
         {"type": "draw", "source": "stock", "expected_version": before},
         format="json",
