@@ -10,11 +10,14 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 from knox.models import AuthToken
+from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.test import APIClient
 
 from config.accounts import services
 from tournaments.models import Game
+from tournaments.views import RowTokenAuthentication
 
 pytestmark = pytest.mark.django_db
 
@@ -111,3 +114,29 @@ def test_a_move_with_a_bad_token_changes_nothing(make_table: Any) -> None:
     assert response.status_code == 401
     assert response.json()["error"]["code"] == "auth.failed"
     assert Game.objects.get(pk=game.pk).version == before
+
+
+def _outcome(auth: Any, key: str) -> tuple[Any, str | None]:
+    try:
+        user, token = auth.authenticate_credentials(key.encode())
+    except AuthenticationFailed as exc:
+        return None, str(exc.detail)
+    return (user.pk, token.pk), None
+
+
+@pytest.mark.parametrize("case", ["valid", "wrong", "expired", "inactive", "no expiry"])
+def test_the_hand_written_read_answers_as_knoxs_own_class(player: Any, case: str) -> None:
+    user = player(f"cmp-{case.replace(' ', '-')}")
+    instance, key = services.create_token(user=user)
+    if case == "wrong":
+        key = key[:15] + "0" * (len(key) - 15)  # knox's lookup prefix of a real token, the rest wrong
+    elif case == "expired":
+        AuthToken.objects.filter(pk=instance.pk).update(expiry=timezone.now() - timedelta(seconds=1))
+    elif case == "inactive":
+        type(user).objects.filter(pk=user.pk).update(is_active=False)
+    elif case == "no expiry":
+        AuthToken.objects.filter(pk=instance.pk).update(expiry=None)
+    row = _outcome(RowTokenAuthentication(), key)
+    library = _outcome(KnoxTokenAuthentication(), key)
+    assert row == library
+    assert (row[1] is None) == (case in ("valid", "no expiry"))
