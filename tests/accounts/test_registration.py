@@ -44,14 +44,19 @@ def test_a_registration_that_loses_the_race_gets_the_same_error(monkeypatch: pyt
     """The other registration commits between this one's check and its insert: the index refuses the
     insert, and the service answers as the check would have."""
     make_user("Dave")
-    answers = iter([False])  # the check ran before the other registration committed
     real = selectors.username_taken
-    monkeypatch.setattr(
-        selectors, "username_taken", lambda *, username: next(answers, None) or real(username=username)
-    )
+    checks: list[bool] = []
+
+    def checked_too_early(*, username: str) -> bool:
+        # The first check ran before the other registration committed; later ones see it.
+        checks.append(real(username=username))
+        return checks[-1] if len(checks) > 1 else False
+
+    monkeypatch.setattr(selectors, "username_taken", checked_too_early)
     with pytest.raises(ValidationError) as refused:
         services.register_user(username="dave", password="a-long-secret-9")
     assert refused.value.message_dict == {"username": ["This username is taken."]}
+    assert checks == [True, True]  # the insert ran between the two checks, and the index refused it
     assert get_user_model().objects.filter(username__iexact="dave").count() == 1
 
 
