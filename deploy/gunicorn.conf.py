@@ -31,8 +31,10 @@ if "GUNICORN_ACCESS_LOG_FORMAT" in os.environ:
     access_log_format = os.environ["GUNICORN_ACCESS_LOG_FORMAT"]
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
-# Behind a reverse proxy that sets X-Forwarded-*; production settings trust X-Forwarded-Proto.
-forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "*")
+# Peers whose X-Forwarded-Proto (and other forwarding headers) gunicorn believes: the reverse proxy's
+# address or network (e.g. 172.18.0.0/16), never "*" where clients can reach gunicorn directly. The default,
+# gunicorn's own, trusts only this host. Django's NUM_PROXIES is the other half (docs/operations.md).
+forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 # /dev/shm avoids heartbeat stalls when the container's /tmp is on a slow overlay filesystem.
 worker_tmp_dir = "/dev/shm"
 # Recent gunicorn opens a control socket under $HOME, which the image's unprivileged user cannot write;

@@ -4,6 +4,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -41,23 +42,32 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    # Before staticfiles: `runserver` (make run) serves static files through WhiteNoise too.
+    "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "csp",
     "rest_framework",
     "knox",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_celery_beat",
     "config.accounts",
     "ledger",
     "tournaments",
+    "config.security",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files (the admin's, Swagger UI's) from the web process itself, in every environment.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.security.middleware.LockoutMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -79,6 +89,17 @@ TEMPLATES = [
         },
     },
 ]
+
+# LockoutBackend first: it refuses locked-out usernames and addresses before a password is checked.
+AUTHENTICATION_BACKENDS = [
+    "config.security.lockout.LockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failed logins (API token and admin alike) within RAMINO_LOCKOUT_SECONDS that lock the username, or the
+# client address, for RAMINO_LOCKOUT_SECONDS; 0 turns that lockout off (config/security/lockout.py).
+RAMINO_LOCKOUT_USER_FAILURES = env.int("RAMINO_LOCKOUT_USER_FAILURES", default=5)
+RAMINO_LOCKOUT_ADDRESS_FAILURES = env.int("RAMINO_LOCKOUT_ADDRESS_FAILURES", default=20)
+RAMINO_LOCKOUT_SECONDS = env.int("RAMINO_LOCKOUT_SECONDS", default=900)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
@@ -109,6 +130,10 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exceptions.exception_handler",
+    # Reverse proxies in front of the web processes that append to X-Forwarded-For. 0 (a bare deployment):
+    # the header is ignored and the peer address is the client; with N, the N-th address from the right.
+    # More than there are lets any client name its own address (docs/operations.md, Security).
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
     "DEFAULT_THROTTLE_RATES": {
         "auth": env("THROTTLE_AUTH", default="30/min"),
         "join_user": env("THROTTLE_JOIN_USER", default="10/min"),
@@ -131,6 +156,30 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI from this site's static files (drf-spectacular-sidecar), never a CDN: no third-party script
+    # runs on the admin's origin. No validator badge either (it loads an image from swagger.io).
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+}
+
+# Content-Security-Policy on every response (django-csp): scripts only from this origin and never inline
+# (the admin and /api/docs/ need none), nothing framed, no plugins. Inline styles are allowed: the admin's
+# change list and the Swagger page carry a <style> block, and CSS cannot run code.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
 }
 
 # Celery: cookiecutter-django habits, django-environ for the broker.

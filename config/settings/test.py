@@ -13,6 +13,12 @@ REST_FRAMEWORK = {
         "auth": "10000/min",
     },
 }
+# As for the throttle: tests that exercise lockouts set their own limits (tests/test_lockout.py).
+RAMINO_LOCKOUT_USER_FAILURES = 10_000
+RAMINO_LOCKOUT_ADDRESS_FAILURES = 10_000
+# Static files straight from the apps (no collectstatic before the suite), as `make run` does with DEBUG on.
+WHITENOISE_USE_FINDERS = True
+STATIC_ROOT = None
 
 # Each test session gets a queue of its own so that a worker started by the suite never picks up
 # messages left in the broker by an earlier run.
