@@ -16,7 +16,6 @@ import unicodedata
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.backends import BaseBackend
 from django.core.cache import cache
 from django.http import HttpRequest
 
@@ -85,11 +84,19 @@ def _address_of(request: Any) -> str | None:
     return client_address(request) if request is not None else None
 
 
-class LockoutBackend(BaseBackend):
-    """Authenticates nobody: refuses a locked username or address before the real backends run."""
+class LockoutBackend:
+    """Authenticates nobody: refuses a locked username or address before the real backends run.
+
+    Deliberately not a BaseBackend: without get_user() it is never the backend a session is tied to
+    (Client.force_login and login() pick the first backend that has one).
+    """
 
     def authenticate(
-        self, request: HttpRequest | None, username: str | None = None, password: str | None = None, **kwargs: Any
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
     ) -> None:
         wait = seconds_locked(username=username, address=_address_of(request))
         if wait:
