@@ -87,11 +87,22 @@ def test_env_example_is_a_production_configuration() -> None:
     assert f":{env['POSTGRES_PASSWORD']}@" in env["DATABASE_URL"]
     assert env["DATABASE_URL"].endswith(f"/{env['POSTGRES_DB']}")
     assert env["CELERY_BROKER_URL"].startswith("redis://redis:")
+    # throttle and lockout counters shared by every web process
+    assert env["CACHE_URL"].startswith("redis://redis:")
+    # a bare deployment trusts no forwarded header; docs/operations.md says how to set both behind a proxy
+    assert env["NUM_PROXIES"] == "0"
+    assert "*" not in env["GUNICORN_FORWARDED_ALLOW_IPS"]
 
 
 def test_gunicorn_config_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     path = str(DEPLOY / "gunicorn.conf.py")
-    for key in ("GUNICORN_BIND", "GUNICORN_WORKERS", "GUNICORN_THREADS", "GUNICORN_CONTROL_SOCKET"):
+    for key in (
+        "GUNICORN_BIND",
+        "GUNICORN_WORKERS",
+        "GUNICORN_THREADS",
+        "GUNICORN_CONTROL_SOCKET",
+        "GUNICORN_FORWARDED_ALLOW_IPS",
+    ):
         monkeypatch.delenv(key, raising=False)
     monkeypatch.setenv("PORT", "9123")
     defaults = runpy.run_path(path)
@@ -100,6 +111,8 @@ def test_gunicorn_config_reads_the_environment(monkeypatch: pytest.MonkeyPatch) 
     assert defaults["worker_class"] == "gthread"
     assert defaults["timeout"] > 25  # longer than the events long-poll
     assert defaults["control_socket_disable"] is True
+    # X-Forwarded-* believed from this host only, unless the proxy's address is configured
+    assert "*" not in defaults["forwarded_allow_ips"]
 
     monkeypatch.setenv("GUNICORN_BIND", "unix:/tmp/ramino.sock")
     monkeypatch.setenv("GUNICORN_WORKERS", "7")
