@@ -73,7 +73,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     service_code = getattr(exc, "code", None)
     service_status = getattr(exc, "http_status", None)
     if isinstance(service_code, str) and isinstance(service_status, int):
-        response = error_response(
+        answer = error_response(
             code=service_code,
             message=str(getattr(exc, "message", str(exc))),
             details=dict(getattr(exc, "details", None) or {}),
@@ -81,8 +81,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         )
         retry_after = getattr(exc, "retry_after", None)
         if isinstance(retry_after, int):
-            response["Retry-After"] = str(retry_after)
-        return response
+            answer["Retry-After"] = str(retry_after)
+        return answer
     if isinstance(exc, OperationalError | InterfaceError):
         # The database went away or refused us (restart, failover, a connection that died idle, a lock or
         # deadlock timeout): nothing was done, and the same request may succeed in a moment. Django closes

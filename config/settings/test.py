@@ -9,7 +9,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,  # noqa: F405
     "DEFAULT_THROTTLE_RATES": {
-        **REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],  # type: ignore[dict-item]  # noqa: F405
+        **REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],  # noqa: F405
         "auth": "10000/min",
     },
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -16,9 +17,10 @@ def _empty_cache() -> Iterator[None]:
     cache.clear()
 
 
-def assert_error(response, status: int, code: str) -> dict:
+def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
     assert response.status_code == status, response.content
     body = response.json()
     assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "details"}, body
     assert body["error"]["code"] == code, body
-    return body["error"]
+    error: dict[str, Any] = body["error"]
+    return error

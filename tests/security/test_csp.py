@@ -74,7 +74,7 @@ def assert_runs_under_the_policy(client: Client, path: str) -> Page:
     for url in page.resources:
         parts = urlsplit(url)
         assert not parts.scheme and not parts.netloc, f"{path} loads {url} from another origin"
-        asset = client.get(url)
+        asset: Any = client.get(url)
         assert asset.status_code == 200, (path, url, asset.status_code)
         # Read to the end: the test client closes a streamed file (WhiteNoise's) only then.
         body = b"".join(asset.streaming_content) if asset.streaming else asset.content

@@ -31,7 +31,7 @@ def ann() -> Any:
     return get_user_model().objects.create_user(username="ann", password=PASSWORD)
 
 
-def token(username: str, password: str, address: str, **meta: str) -> Any:
+def token(username: str, password: str, address: str, **meta: Any) -> Any:
     return APIClient().post(
         "/api/v1/auth/token/",
         {"username": username, "password": password},
@@ -47,7 +47,7 @@ def admin_login(client: Client, username: str, password: str, address: str) -> A
     )
 
 
-def assert_locked(response: Any) -> dict:
+def assert_locked(response: Any) -> dict[str, Any]:
     error = assert_error(response, 429, "auth.locked_out")
     assert 0 < int(response["Retry-After"]) == error["details"]["retry_after_seconds"] <= 60
     return error

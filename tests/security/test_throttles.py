@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 PROXY = "10.0.0.2"
 
 
-def _auth_attempt(path: str, n: int, **meta: str) -> Any:
+def _auth_attempt(path: str, n: int, **meta: Any) -> Any:
     body = {
         "username": f"user_{n}",
         "password": "a-long-secret-9" if "register" in path else "wrong-password",
