@@ -247,3 +247,35 @@ class MoveLog(models.Model):
         if self.pk is not None and not kwargs.get("force_insert"):
             raise ValueError("the move log is append-only")
         super().save(*args, **kwargs)
+
+
+class IdempotentRequest(models.Model):
+    """The first answer given under an `Idempotency-Key` by a request that has no record of its own: sit, join,
+    leave (every answer) and moves (refusals only; an accepted move's answer is in its `MoveLog` row).
+
+    Keyed as API.md scopes keys: (user, method, path, key). The row is inserted before the request runs, in
+    the request's transaction, so that a concurrent request with the same key waits on the unique index
+    until the first commits (then replays it) or rolls back (then runs itself). `status` is null only inside
+    that transaction: a committed row always holds an answer."""
+
+    # Covered by the unique index below, which leads with it.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    method = models.CharField(max_length=8)
+    path = models.TextField()
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64)  # sha256 of the request's canonical body
+    status = models.PositiveSmallIntegerField(null=True, blank=True)
+    body = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "method", "path", "key"], name="idempotent_request_key_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path} by user {self.user_id} (key {self.key[:16]})"

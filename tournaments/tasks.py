@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments.services import play
+from tournaments.services import idempotency, play
 
 
 @shared_task(name="tournaments.turn_clock", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -29,3 +29,8 @@ def start_round(game_id: int) -> bool:
 @shared_task(name="tournaments.sweep_clocks", acks_late=True, ignore_result=True)
 def sweep_clocks() -> int:
     return play.sweep_clocks()
+
+
+@shared_task(name="tournaments.forget_idempotency_keys", acks_late=True, ignore_result=True)
+def forget_idempotency_keys() -> int:
+    return idempotency.forget_expired()

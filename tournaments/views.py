@@ -25,6 +25,7 @@ from config.accounts.authentication import TokenAuthentication, token_text
 from config.api.pagination import PageNumberPagination
 from tournaments import selectors, wakeups
 from tournaments.errors import Forbidden, InvalidRequest
+from tournaments.idempotent_views import IDEMPOTENCY_HEADER, answer_once, idempotency_key
 from tournaments.serializers import (
     BuyInSerializer,
     EventsSerializer,
@@ -39,14 +40,6 @@ from tournaments.serializers import (
 )
 from tournaments.services import play, rows, tables
 from tournaments.throttling import JoinAddressThrottle, JoinUserThrottle
-
-IDEMPOTENCY_HEADER = OpenApiParameter(
-    "Idempotency-Key",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    required=False,
-    description="Replaying a key returns the first answer; the same key with another body is 409.",
-)
 
 
 def _user(request: Request) -> User:
@@ -84,12 +77,17 @@ class TableDetailView(APIView):
 
 
 class TableSitView(APIView):
-    @extend_schema(request=BuyInSerializer, responses={200: TableSerializer})
+    @extend_schema(request=BuyInSerializer, responses={200: TableSerializer}, parameters=[IDEMPOTENCY_HEADER])
     def post(self, request: Request, table_id: int) -> Response:
         data = BuyInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        seat = tables.sit(user=_user(request), table_id=table_id, buy_in=data.validated_data["buy_in"])
-        return Response(selectors.table_data(table=seat.table, user=request.user))
+        buy_in = data.validated_data["buy_in"]
+
+        def sit() -> Response:
+            seat = tables.sit(user=_user(request), table_id=table_id, buy_in=buy_in)
+            return Response(selectors.table_data(table=seat.table, user=request.user))
+
+        return answer_once(request, body={"buy_in": buy_in}, respond=sit)
 
 
 class TableCloseView(APIView):
@@ -106,23 +104,27 @@ class TableCloseView(APIView):
 class TableJoinView(APIView):
     throttle_classes = [JoinUserThrottle, JoinAddressThrottle]
 
-    @extend_schema(request=JoinSerializer, responses={200: TableSerializer})
+    @extend_schema(request=JoinSerializer, responses={200: TableSerializer}, parameters=[IDEMPOTENCY_HEADER])
     def post(self, request: Request) -> Response:
         data = JoinSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        seat = tables.join(
-            user=_user(request),
-            code=data.validated_data["code"],
-            buy_in=data.validated_data["buy_in"],
-        )
-        return Response(selectors.table_data(table=seat.table, user=request.user))
+        code, buy_in = data.validated_data["code"], data.validated_data["buy_in"]
+
+        def join() -> Response:
+            seat = tables.join(user=_user(request), code=code, buy_in=buy_in)
+            return Response(selectors.table_data(table=seat.table, user=request.user))
+
+        return answer_once(request, body={"code": code, "buy_in": buy_in}, respond=join)
 
 
 class TableLeaveView(APIView):
-    @extend_schema(request=None, responses={200: TableSerializer})
+    @extend_schema(request=None, responses={200: TableSerializer}, parameters=[IDEMPOTENCY_HEADER])
     def post(self, request: Request, table_id: int) -> Response:
-        seat = tables.leave(user=_user(request), table_id=table_id)
-        return Response(selectors.table_data(table=seat.table, user=request.user))
+        def leave() -> Response:
+            seat = tables.leave(user=_user(request), table_id=table_id)
+            return Response(selectors.table_data(table=seat.table, user=request.user))
+
+        return answer_once(request, body={}, respond=leave)
 
 
 class RowTokenAuthentication(TokenAuthentication):
@@ -185,15 +187,13 @@ class GameMovesView(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         move, expected_version = parse_move(request.data)
-        key = request.headers.get("Idempotency-Key") or None
-        if key is not None and len(key) > 255:
-            raise InvalidRequest("Idempotency-Key is at most 255 characters.", code="idempotency.key_invalid")
         result = play.submit_move(
             user=_user(request),
             game_id=game_id,
             move=move,
             expected_version=expected_version,
-            idempotency_key=key,
+            idempotency_key=idempotency_key(request),
+            request_path=request.path,
         )
         return Response(result)
 
@@ -229,7 +229,7 @@ class GameEventsView(APIView):
         after = int(_int_param(request, "after", 0, minimum=0, maximum=2**31))
         wait = _int_param(request, "wait", 0, minimum=0, maximum=max_wait_seconds())
         deadline = time.monotonic() + wait
-        with wakeups.waiting(game_id=game_id, after=after, seconds=wait) as watch:
+        with wakeups.waiting(game_id=game_id, after=after, seconds=wait, user_id=_user(request).pk) as watch:
             # Private parts are keyed by player: one only ever sees their own.
             viewer, version, events = selectors.readable_events_after(
                 user=_user(request), game_id=game_id, after=after, limit=self.page_limit
@@ -247,7 +247,7 @@ class GameEventsView(APIView):
             "events": rows,
             "next_after": rows[-1]["version"] if rows else after,
         }
-        # Too many waiting in this process already: the client is asked to come back rather than kept.
+        # Too many waiting in this process (or of this user) already: the client is asked to come back.
         busy = wait > 0 and watch is None and not rows
         return Response(body, headers={"Retry-After": "1"} if busy else None)
 

@@ -8,7 +8,8 @@ that LISTENs, in a thread started by the first long-poll, and wakes the requests
 
 A web process lets at most `RAMINO_EVENTS_MAX_WAITING` requests wait at once (the settings: one fewer than
 `GUNICORN_THREADS`), so that waiting clients can never take every thread and leave a move queued behind them
-until their waits run out; a long-poll beyond that answers at once with what there is and `Retry-After: 1`.
+until their waits run out, and at most `RAMINO_EVENTS_MAX_WAITING_PER_USER` of one user, so that one client
+cannot take every slot; a long-poll beyond either answers at once with what there is and `Retry-After: 1`.
 
 A waiting request still reads again every `RAMINO_EVENTS_RECHECK_SECONDS` (a notification can be missed while
 the listener reconnects); while no listener is connected (`RAMINO_EVENTS_WAKEUPS` off, another database, the
@@ -213,25 +214,34 @@ def current_hub() -> WakeupHub | None:
 
 
 class _WaitingSlots:
-    """How many requests of this process are waiting in a long-poll, against `RAMINO_EVENTS_MAX_WAITING`."""
+    """How many requests of this process are waiting in a long-poll, against `RAMINO_EVENTS_MAX_WAITING`,
+    and how many of them each user's, against `RAMINO_EVENTS_MAX_WAITING_PER_USER`."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self.taken = 0
+        self.by_user: dict[int, int] = {}
 
     @contextmanager
-    def slot(self) -> Iterator[bool]:
+    def slot(self, user_id: int) -> Iterator[bool]:
         """Yields whether a request that asks to wait may; one that may not answers at once."""
         with self._lock:
-            granted = self.taken < max_waiting()
+            mine = self.by_user.get(user_id, 0)
+            granted = self.taken < max_waiting() and mine < max_waiting_per_user()
             if granted:
                 self.taken += 1
+                self.by_user[user_id] = mine + 1
         try:
             yield granted
         finally:
             if granted:
                 with self._lock:
                     self.taken -= 1
+                    left = self.by_user[user_id] - 1
+                    if left:
+                        self.by_user[user_id] = left
+                    else:
+                        del self.by_user[user_id]
 
 
 waiting_slots = _WaitingSlots()
@@ -239,6 +249,10 @@ waiting_slots = _WaitingSlots()
 
 def max_waiting() -> int:
     return int(settings.RAMINO_EVENTS_MAX_WAITING)
+
+
+def max_waiting_per_user() -> int:
+    return int(settings.RAMINO_EVENTS_MAX_WAITING_PER_USER)
 
 
 def stop_current_hub() -> None:
@@ -251,14 +265,15 @@ def stop_current_hub() -> None:
 
 
 @contextmanager
-def waiting(*, game_id: int, after: int, seconds: float) -> Iterator[Watch | None]:
-    """For a request that asks to wait `seconds` for `game_id`'s versions after `after`: a watch, registered
-    before the request reads so that no wake-up falls between; None when it asked not to wait, or when this
-    process has `RAMINO_EVENTS_MAX_WAITING` requests waiting already."""
+def waiting(*, game_id: int, after: int, seconds: float, user_id: int) -> Iterator[Watch | None]:
+    """For a request of `user_id` that asks to wait `seconds` for `game_id`'s versions after `after`: a
+    watch, registered before the request reads so that no wake-up falls between; None when it asked not to
+    wait, or when this process has `RAMINO_EVENTS_MAX_WAITING` requests waiting already, or that user
+    `RAMINO_EVENTS_MAX_WAITING_PER_USER`."""
     if seconds <= 0:
         yield None
         return
-    with waiting_slots.slot() as granted:
+    with waiting_slots.slot(user_id) as granted:
         if not granted:
             yield None
             return

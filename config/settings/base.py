@@ -227,5 +227,11 @@ RAMINO_EVENTS_RECHECK_SECONDS = env.float("RAMINO_EVENTS_RECHECK_SECONDS", defau
 # Long-polls one process lets wait at once: one fewer than its gunicorn threads (deploy/gunicorn.conf.py), so
 # that waiting clients never hold every thread while moves queue; more answer at once with Retry-After.
 RAMINO_EVENTS_MAX_WAITING = max(0, env.int("GUNICORN_THREADS", default=4) - 1)
+# Of those, how many one user's long-polls may take (a client follows a game with one at a time; two allow a
+# second table or an overlapping retry), so that one user cannot take every slot and refuse everyone else.
+RAMINO_EVENTS_MAX_WAITING_PER_USER = env.int("RAMINO_EVENTS_MAX_WAITING_PER_USER", default=2)
+# How long the first answer given under an Idempotency-Key is kept for sit, join, leave and refused moves
+# (tournaments/services/idempotency.py); a beat job deletes older ones. Accepted moves keep theirs for good.
+RAMINO_IDEMPOTENCY_KEEP_HOURS = env.float("RAMINO_IDEMPOTENCY_KEEP_HOURS", default=24.0)
 # A clock this many seconds overdue is re-sent by the beat sweeper (lost in a broker restart or a worker crash).
 RAMINO_CLOCK_SWEEP_GRACE_SECONDS = env.float("RAMINO_CLOCK_SWEEP_GRACE_SECONDS", default=5.0)

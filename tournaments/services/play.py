@@ -9,8 +9,6 @@ game has moved on, so running one twice or late is harmless.
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 import logging
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -33,6 +31,7 @@ from tournaments.errors import (
     KeyReused,
     MalformedMove,
     NotFound,
+    PlayError,
     StaleVersion,
     Unprocessable,
 )
@@ -41,6 +40,7 @@ from tournaments.models import (
     Game,
     GameEvent,
     GameStatus,
+    IdempotentRequest,
     MoveLog,
     Round,
     Seat,
@@ -48,7 +48,7 @@ from tournaments.models import (
     Table,
     TableStatus,
 )
-from tournaments.services import engine_io, rows
+from tournaments.services import engine_io, idempotency, rows
 
 logger = logging.getLogger(__name__)
 
@@ -94,10 +94,6 @@ def _enqueue(task_name: str, args: Sequence[Any], countdown: float) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ helpers
-
-
-def request_fingerprint(payload: Mapping[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def current_round(game: Game) -> Round | None:
@@ -507,75 +503,123 @@ def submit_move(
     move: dict[str, Any],
     expected_version: int,
     idempotency_key: str | None,
+    request_path: str | None = None,
 ) -> dict[str, Any]:
-    """A client's move. Returns {version, events}; a replayed key returns the first answer."""
-    username = user.get_username()
-    fingerprint = request_fingerprint({"move": move, "expected_version": expected_version})
+    """A client's move. Returns {version, events}; a replayed key returns the first answer, a refusal
+    included (kept under (user, POST, `request_path`, key); callers outside HTTP pass no path)."""
+    fingerprint = idempotency.fingerprint({"move": move, "expected_version": expected_version})
+    refusal_key = (
+        idempotency.RequestKey(user.pk, "POST", request_path, idempotency_key)
+        if idempotency_key and request_path
+        else None
+    )
+    refused: PlayError
     with transaction.atomic():
-        locked = _lock_for_move(game_id=game_id, user=user, key=idempotency_key)
+        locked = _lock_for_move(game_id=game_id, user=user, key=idempotency_key, path=request_path)
         if locked is None:
             raise NotFound("No such game.", code="game.not_found")
         game, (table, seated, seat_statuses, earlier) = locked
         if table.private and seated is None:
             raise NotFound("No such game.", code="game.not_found")
         if earlier is not None:
-            request_hash, earlier_response = earlier
+            request_hash, earlier_response, refused_status = earlier
             if request_hash != fingerprint:
                 raise KeyReused()
+            if refused_status is not None:
+                raise idempotency.replayed_error(refused_status, earlier_response)
             return dict(earlier_response or {})
-        if expected_version != game.version:
-            raise StaleVersion(details={"version": game.version, "expected_version": expected_version})
-        round_ = current_round(game)
-        if game.status != GameStatus.PLAYING or round_ is None or round_.ended_at is not None:
-            raise Unprocessable("No round is being played at this table.", code="game.no_round_running")
-        if username not in round_.players or seated is None:
-            raise Forbidden("You are not playing this round.", code="game.not_a_player")
-        assert game.state is not None
-        state = engine_io.load_state(game.state)
         try:
-            new_state, _event = _apply_and_log(
-                game=game, round_=round_, state=state, player=username, move=move, server_played=False
-            )
-        except Exception as exc:
-            if engine_io.is_illegal_move(exc):
-                raise _classify_engine_error(exc) from exc
-            raise
-        move_version = game.version
-        if seated.timeouts_in_row:
-            seated.timeouts_in_row = 0
-            rows.update(seated, ["timeouts_in_row"])
-        now = timezone.now()
-        answer: dict[str, Any] = {}
-
-        def log_move() -> list[tuple[str, list[Any]]]:
-            # The version was `expected_version` under the lock: the events after it are the ones just added.
-            events = _written_events(game)
-            answer.update(version=game.version, events=[event_for(e, username) for e in events])
-            entry = MoveLog(
-                round_id=round_.pk,
-                game_id=game.pk,
-                player=username,
-                user_id=user.pk,
+            return _play_client_move(
+                game=game,
+                table=table,
+                seated=seated,
+                seat_statuses=seat_statuses,
+                user=user,
                 move=move,
-                version=move_version,
-                idempotency_key=idempotency_key or "",
-                request_hash=fingerprint,
-                server_played=False,
-                response=answer,
+                expected_version=expected_version,
+                idempotency_key=idempotency_key,
+                fingerprint=fingerprint,
             )
-            return [rows.insert_sql([entry])]
+        except PlayError as exc:
+            answer = idempotency.refusal(exc)
+            if refusal_key is None or answer is None:
+                raise
+            # Every refusal comes before the move's first write: committing keeps only the refusal.
+            idempotency.record_refusal(
+                request_key=refusal_key, request_fingerprint=fingerprint, answer=answer
+            )
+            refused = exc
+    raise refused
 
-        _settle_state(
-            game=game,
-            table=table,
-            round_=round_,
-            state=new_state,
-            now=now,
-            seat_statuses=seat_statuses,
-            also=log_move,
-            reuse_clock=True,
+
+def _play_client_move(
+    *,
+    game: Game,
+    table: Table,
+    seated: Seat | None,
+    seat_statuses: dict[str, str],
+    user: User,
+    move: dict[str, Any],
+    expected_version: int,
+    idempotency_key: str | None,
+    fingerprint: str,
+) -> dict[str, Any]:
+    """`submit_move` under the game's lock, once the key has no earlier answer. Refuses (PlayError) before
+    its first write."""
+    username = user.get_username()
+    if expected_version != game.version:
+        raise StaleVersion(details={"version": game.version, "expected_version": expected_version})
+    round_ = current_round(game)
+    if game.status != GameStatus.PLAYING or round_ is None or round_.ended_at is not None:
+        raise Unprocessable("No round is being played at this table.", code="game.no_round_running")
+    if username not in round_.players or seated is None:
+        raise Forbidden("You are not playing this round.", code="game.not_a_player")
+    assert game.state is not None
+    state = engine_io.load_state(game.state)
+    try:
+        new_state, _event = _apply_and_log(
+            game=game, round_=round_, state=state, player=username, move=move, server_played=False
         )
-        return answer
+    except Exception as exc:
+        if engine_io.is_illegal_move(exc):
+            raise _classify_engine_error(exc) from exc
+        raise
+    move_version = game.version
+    if seated.timeouts_in_row:
+        seated.timeouts_in_row = 0
+        rows.update(seated, ["timeouts_in_row"])
+    now = timezone.now()
+    answer: dict[str, Any] = {}
+
+    def log_move() -> list[tuple[str, list[Any]]]:
+        # The version was `expected_version` under the lock: the events after it are the ones just added.
+        events = _written_events(game)
+        answer.update(version=game.version, events=[event_for(e, username) for e in events])
+        entry = MoveLog(
+            round_id=round_.pk,
+            game_id=game.pk,
+            player=username,
+            user_id=user.pk,
+            move=move,
+            version=move_version,
+            idempotency_key=idempotency_key or "",
+            request_hash=fingerprint,
+            server_played=False,
+            response=answer,
+        )
+        return [rows.insert_sql([entry])]
+
+    _settle_state(
+        game=game,
+        table=table,
+        round_=round_,
+        state=new_state,
+        now=now,
+        seat_statuses=seat_statuses,
+        also=log_move,
+        reuse_clock=True,
+    )
+    return answer
 
 
 # -------------------------------------------------------------------------------------------------- clocks
@@ -627,10 +671,15 @@ def _lock_game(game_id: int) -> tuple[Table, Game] | None:
     return _attach(game, found[0]), game
 
 
-MoveContext = tuple[Table, Seat | None, dict[str, str], tuple[str, Any] | None]
+# The key's earlier answer: (request hash, answer, status): status None for an accepted move (its log row's
+# answer), the status of a kept refusal otherwise.
+EarlierAnswer = tuple[str, Any, int | None]
+MoveContext = tuple[Table, Seat | None, dict[str, str], EarlierAnswer | None]
 
 
-def _lock_for_move(*, game_id: int, user: User, key: str | None) -> tuple[Game, MoveContext] | None:
+def _lock_for_move(
+    *, game_id: int, user: User, key: str | None, path: str | None = None
+) -> tuple[Game, MoveContext] | None:
     """`_lock_game_row`, then one statement reading `MoveContext` (both prepared on PostgreSQL: two round
     trips, which cost less client CPU than one pipelined round trip; docs/performance.md)."""
     game = _lock_game_row(game_id)
@@ -638,25 +687,39 @@ def _lock_for_move(*, game_id: int, user: User, key: str | None) -> tuple[Game, 
         return None
     if connection.vendor != "postgresql":
         context_sql, params = _move_context_sql(
-            game_id=game.pk, user=user, key=key, round_id=game.current_round_id, table_id=game.table_id
+            game_id=game.pk,
+            user=user,
+            key=key,
+            path=path,
+            round_id=game.current_round_id,
+            table_id=game.table_id,
         )
         found = rows.fetch(context_sql, params)
         base = rows.width(Table) + rows.width(Round)
         seats = [tuple(row[base : base + 5]) for row in found if row[base] is not None]
-        return game, _move_context(game=game, user=user, row=found[0], seats=seats)
-    context_sql, params = _move_context_pg_sql(game_id=game_id, user=user, key=key)
+        refused_hash, refused_body, refused_status = found[0][-3:]
+        refused = (
+            None
+            if refused_hash is None
+            else (refused_hash, rows.convert(IdempotentRequest, "body", refused_body), refused_status)
+        )
+        return game, _move_context(game=game, user=user, row=found[0][:-3], seats=seats, refused=refused)
+    context_sql, params = _move_context_pg_sql(game_id=game_id, user=user, key=key, path=path)
     row = rows.fetch(context_sql, params)[0]
     seats = [tuple(seat) for seat in rows.loads_text(row[rows.width(Table) + rows.width(Round)])]
-    return game, _move_context(game=game, user=user, row=row, seats=seats)
+    refused_row = rows.loads_text(row[-1]) or None
+    return game, _move_context(game=game, user=user, row=row[:-1], seats=seats, refused=refused_row)
 
 
-def _move_context_pg_sql(*, game_id: int, user: User, key: str | None) -> tuple[str, list[Any]]:
+def _move_context_pg_sql(
+    *, game_id: int, user: User, key: str | None, path: str | None
+) -> tuple[str, list[Any]]:
     """`_move_context_sql` for PostgreSQL as one row: the seats as a JSON array and the key's earlier
     answer as scalar subqueries, so that the planner sees a three-table join (planning the six-table
     join cost more CPU than running it) and the round's row is sent once, not once per seat."""
     params: list[Any] = [*SEATED_STATUSES]
     if key:
-        params += [game_id, user.pk, key, game_id, user.pk, key]
+        params += [game_id, user.pk, key, game_id, user.pk, key, user.pk, path, key]
     cache_key = (connection.vendor, bool(key))
     sql = _MOVE_CONTEXT_PG_SQL.get(cache_key)
     if sql is None:
@@ -682,9 +745,15 @@ def _build_move_context_pg_sql(*, keyed: bool) -> str:
             f" FROM {rows.table(MoveLog)} m WHERE m.game_id = %s AND m.user_id = %s"
             " AND m.idempotency_key = %s AND m.idempotency_key <> ''"
         )
-        earlier = f", (SELECT m.request_hash{logged}), (SELECT m.response{logged})"
+        # A kept refusal (path NULL for a caller outside HTTP: none), as one JSON array.
+        refused = (
+            "(SELECT json_build_array(i.fingerprint, i.body, i.status)::text"
+            f" FROM {rows.table(IdempotentRequest)} i"
+            " WHERE i.user_id = %s AND i.method = 'POST' AND i.path = %s AND i.key = %s)"
+        )
+        earlier = f", (SELECT m.request_hash{logged}), (SELECT m.response{logged}), {refused}"
     else:
-        earlier = ", NULL, NULL"
+        earlier = ", NULL, NULL, NULL"
     return (
         f"SELECT {rows.columns(Table, 't')}, {rows.columns(Round, 'r')}, {seats}{earlier} "
         f"FROM {rows.table(Game)} g JOIN {rows.table(Table)} t ON t.id = g.table_id"
@@ -693,10 +762,11 @@ def _build_move_context_pg_sql(*, keyed: bool) -> str:
 
 
 def _move_context_sql(
-    *, game_id: int, user: User, key: str | None, round_id: int | None, table_id: int
+    *, game_id: int, user: User, key: str | None, path: str | None, round_id: int | None, table_id: int
 ) -> tuple[str, list[Any]]:
     """One statement: the table and current round, the seated seats with their players' names (a row
-    each) and, for an idempotency key, the (request hash, response) of the move logged under it."""
+    each) and, for an idempotency key, the (request hash, response) of the move logged under it and the
+    (fingerprint, answer, status) of a refusal kept under it."""
     seated_in = rows.placeholders(len(SEATED_STATUSES))
     joins = (
         f" LEFT JOIN {rows.table(Seat)} s ON s.table_id = t.id AND s.status IN ({seated_in})"
@@ -709,19 +779,29 @@ def _move_context_sql(
             f" LEFT JOIN {rows.table(MoveLog)} m"
             " ON m.game_id = %s AND m.user_id = %s AND m.idempotency_key = %s AND m.idempotency_key <> ''"
         )
-        params += [game_id, user.pk, key]
-        extra += ", m.request_hash, m.response"
+        joins += (
+            f" LEFT JOIN {rows.table(IdempotentRequest)} i"
+            " ON i.user_id = %s AND i.method = 'POST' AND i.path = %s AND i.key = %s"
+        )
+        params += [game_id, user.pk, key, user.pk, path, key]
+        extra += ", m.request_hash, m.response, i.fingerprint, i.body, i.status"
     else:
-        extra += ", NULL, NULL"
+        extra += ", NULL, NULL, NULL, NULL, NULL"
     return _table_and_round_sql(extra, joins), [round_id, *params, table_id]
 
 
 def _move_context(
-    *, game: Game, user: User, row: Sequence[Any], seats: Sequence[Sequence[Any]]
+    *,
+    game: Game,
+    user: User,
+    row: Sequence[Any],
+    seats: Sequence[Sequence[Any]],
+    refused: Sequence[Any] | None,
 ) -> MoveContext:
     """The table and current round (attached to `game`) from `row`, the caller's seat, the statuses of
     everyone seated (username -> status) from `seats` (id, player id, status, timeouts in a row, username)
-    and the key's earlier (request hash, response) from the row's last two columns."""
+    and the key's earlier answer: the logged move's (request hash, response) from the row's last two
+    columns, or the kept refusal `refused` (fingerprint, body, status)."""
     table = _attach(game, row)
     seated: Seat | None = None
     statuses: dict[str, str] = {}
@@ -733,10 +813,13 @@ def _move_context(
                 ["id", "table_id", "player_id", "status", "timeouts_in_row"],
                 [seat_id, table.pk, player_id, status, timeouts_in_row],
             )
-    earlier: tuple[str, Any] | None = None
+    earlier: EarlierAnswer | None = None
     request_hash, response = row[-2:]
     if request_hash is not None:
-        earlier = (str(request_hash), rows.convert(MoveLog, "response", response))
+        earlier = (str(request_hash), rows.convert(MoveLog, "response", response), None)
+    elif refused is not None:
+        fingerprint, body, status = refused
+        earlier = (str(fingerprint), body, int(status))
     return table, seated, statuses, earlier
 
 
