@@ -12,7 +12,11 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from tournaments.models import Game, GameEvent, MoveLog
+from ledger.models import Transfer, TransferKind
+from ledger.services import get_wallet
+from tests.ledger.utils import assert_reconciled
+from tournaments.models import Game, GameEvent, IdempotentRequest, MoveLog, Seat
+from tournaments.throttling import JoinAddressThrottle, JoinUserThrottle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -111,3 +115,73 @@ def test_events_long_poll_times_out_empty(dealt: Any, client_for: Any) -> None:
     assert GameEvent.objects.filter(game=game).count() == 1
     for bad in ("wait=abc", "after=-1", "wait=nan"):
         assert client.get(f"/api/v1/games/{game.pk}/events/?{bad}").status_code == 400
+
+
+# ----------------------------------------------------------------------- sit, join and leave under one key
+
+
+def _one_answer(results: list[Any]) -> dict[str, Any]:
+    """The answer every one of `results` gave, asserting they are all the same 200."""
+    assert [status for status, _ in results] == [200] * len(results), results
+    assert len({json.dumps(body, sort_keys=True) for _, body in results}) == 1, results
+    return dict(results[0][1])
+
+
+def _chips(user: Any, table_id: int) -> tuple[int, list[int]]:
+    """The user's wallet balance and the amounts of the buy-ins they made at the table."""
+    buy_ins = Transfer.objects.filter(table_id=table_id, kind=TransferKind.BUY_IN, posted_by=user)
+    amounts = [e.amount for t in buy_ins for e in t.entries.all() if e.amount > 0]
+    return get_wallet(user=user).balance, amounts
+
+
+def test_twenty_identical_sits_with_one_key_buy_in_once(make_table: Any, player: Any) -> None:
+    table = make_table(max_buy_in=5000)
+    ann = player("ann", chips=10_000)
+    results = _race(ann, f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 200}, ["sit-1"] * 20)
+    body = _one_answer(results)
+    assert [(p["username"], p["chips"]) for p in body["players"]] == [("ann", 200)]
+    assert _chips(ann, table.pk) == (9_800, [200])
+    assert Seat.objects.filter(table=table, player=ann).count() == 1
+    assert_reconciled()
+
+
+def test_twenty_identical_joins_with_one_key_buy_in_once(
+    make_table: Any, player: Any, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(JoinUserThrottle, "THROTTLE_RATES", {"join_user": "1000/min"})
+    monkeypatch.setattr(JoinAddressThrottle, "THROTTLE_RATES", {"join_address": "1000/min"})
+    host = player("host")
+    table = make_table(private=True, creator=host, max_buy_in=5000)
+    bob = player("bob", chips=10_000)
+    results = _race(bob, "/api/v1/tables/join/", {"code": table.code, "buy_in": 300}, ["join-1"] * 20)
+    body = _one_answer(results)
+    assert [(p["username"], p["chips"]) for p in body["players"]] == [("bob", 300)]
+    assert _chips(bob, table.pk) == (9_700, [300])
+    assert_reconciled()
+
+
+def test_twenty_identical_leaves_with_one_key_cash_out_once(make_table: Any, player: Any) -> None:
+    table = make_table()
+    ann = player("ann", chips=10_000)
+    _race(ann, f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 500}, ["sit-1"])
+    results = _race(ann, f"/api/v1/tables/{table.pk}/leave/", {}, ["leave-1"] * 20)
+    body = _one_answer(results)
+    assert body["players"] == []
+    cash_outs = Transfer.objects.filter(table_id=table.pk, kind=TransferKind.CASH_OUT)
+    assert cash_outs.count() == 1
+    assert _chips(ann, table.pk)[0] == 10_000
+    assert_reconciled()
+
+
+def test_twenty_identical_refused_moves_with_one_key_keep_one_refusal(dealt: Any) -> None:
+    game = dealt["game"]
+    results = _race(
+        dealt["mover"],
+        f"/api/v1/games/{game.pk}/moves/",
+        {"type": "draw", "source": "stock", "expected_version": game.version + 1},
+        ["stale-key"] * 20,
+    )
+    assert [status for status, _ in results] == [409] * 20, results
+    assert len({json.dumps(body, sort_keys=True) for _, body in results}) == 1
+    assert IdempotentRequest.objects.filter(key="stale-key").count() == 1
+    assert Game.objects.get(pk=game.pk).version == game.version and not MoveLog.objects.exists()

@@ -314,3 +314,30 @@ def test_long_polls_beyond_the_process_limit_answer_at_once_and_never_take_the_l
     )
     assert 0.4 < time.monotonic() - started < 3
     assert again.json()["events"] == [] and "Retry-After" not in again
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_users_long_polls_beyond_their_share_answer_at_once_while_others_still_wait(
+    dealt: Any, client_for: Any, settings: Any
+) -> None:
+    settings.RAMINO_EVENTS_MAX_WAITING = 3
+    settings.RAMINO_EVENTS_MAX_WAITING_PER_USER = 1
+    game = dealt["game"]
+    other = next(u for u in dealt["users"].values() if u != dealt["mover"])
+    first: dict[str, Any] = {}
+    thread = _wait_for_events(client_for(other), game, 15, first)
+    assert _until(lambda: wakeups.waiting_slots.by_user == {other.pk: 1})
+    started = time.monotonic()
+    refused = client_for(other).get(f"/api/v1/games/{game.pk}/events/?after={game.version}&wait=15")
+    assert time.monotonic() - started < 2
+    assert refused.status_code == 200 and refused.json()["events"] == [] and refused["Retry-After"] == "1"
+    # A slot of the process is still free for someone else, who waits and gets the event.
+    second: dict[str, Any] = {}
+    mover_thread = _wait_for_events(client_for(dealt["mover"]), game, 15, second)
+    assert _until(lambda: wakeups.waiting_slots.taken == 2)
+    _draw(dealt, client_for)
+    for waiter in (thread, mover_thread):
+        waiter.join(timeout=20)
+    for answer in (first, second):
+        assert [e["version"] for e in answer["body"]["events"]] == [game.version + 1]
+    assert wakeups.waiting_slots.taken == 0 and wakeups.waiting_slots.by_user == {}
