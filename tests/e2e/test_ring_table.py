@@ -40,7 +40,16 @@ class Client:
         self.session.headers["Authorization"] = f"Token {token.json()['token']}"
 
     def call(self, method: str, path: str, **kwargs: Any) -> requests.Response:
+        if method == "POST":
+            # What every client should do (docs/api.md, "Idempotency"): a fresh key per intended action,
+            # sent again with its retry, which then cannot sit, top up or move twice.
+            kwargs["headers"] = {"Idempotency-Key": uuid.uuid4().hex, **kwargs.get("headers", {})}
         response = self.session.request(method, f"{self.base}/api/v1{path}", timeout=40, **kwargs)
+        for _retry in range(3):
+            if response.status_code != 503:
+                break
+            time.sleep(float(response.headers.get("Retry-After", "1")))
+            response = self.session.request(method, f"{self.base}/api/v1{path}", timeout=40, **kwargs)
         assert response.status_code < 500, (path, response.text)
         self.scan.append((self.name, path, response.json() if response.content else None))
         return response
