@@ -29,7 +29,7 @@ def unschedule(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0007_log_indexes_covered"),
+        ("tournaments", "0008_seat_stack_accounts_name_their_player"),
         ("django_celery_beat", "0019_alter_periodictasks_options"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
