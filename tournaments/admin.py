@@ -9,16 +9,66 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
 
 from tournaments import selectors
-from tournaments.models import Game, Round, Seat, Table
-from tournaments.services import tables
+from tournaments.errors import PlayError
+from tournaments.models import Game, Round, Seat, Table, TableStatus
+from tournaments.services import table_settings, tables
 
 HIDDEN = "hidden while the round runs"
+# What an admin may change of an open table; the rest changes only through the services.
+TABLE_EDITABLE = ("game", "options", "seats", "pcr", "multiplier", "min_buy_in", "max_buy_in", "private")
+
+
+class OptionsField(forms.JSONField):
+    """Django's JSON field lets a ValueError other than a syntax error through (a number too long to
+    convert); here any undecodable text is a form error."""
+
+    def to_python(self, value: Any) -> Any:
+        try:
+            return super().to_python(value)
+        except ValueError:
+            raise ValidationError(self.error_messages["invalid"], code="invalid") from None
+
+    def bound_data(self, data: Any, initial: Any) -> Any:
+        try:
+            return super().bound_data(data, initial)
+        except ValueError:
+            return forms.fields.InvalidJSONInput(data)
+
+
+class TableForm(forms.ModelForm):  # type: ignore[type-arg]
+    """The change form checks what the API checks (`table_settings.validate`), plus what a change must
+    respect (`tables.check_update`); `TableAdmin.save_model` saves through `tables.update_table`."""
+
+    options = OptionsField(required=False)
+
+    class Meta:
+        model = Table
+        fields = TABLE_EDITABLE
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        if self.errors:
+            return cleaned
+        values = {name: cleaned.get(name) for name in TABLE_EDITABLE if name != "private"}
+        if values["options"] is None:
+            values["options"] = {}
+            cleaned["options"] = {}
+        try:
+            checked = table_settings.validate(**values)
+            if self.instance.pk is not None:
+                tables.check_update(table=self.instance, seats=checked.seats)
+        except PlayError as exc:
+            field = exc.details.get("field")
+            self.add_error(field if field in self.fields else None, exc.message)
+        return cleaned
 
 
 @admin.register(Table)
@@ -35,23 +85,24 @@ class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "status",
     )
     list_filter = ("game", "private", "status")
-    # The status changes only through the close action, which also cashes the players out.
-    readonly_fields = ("code", "status", "created_by", "created_at")
+    form = TableForm
+    # The status changes only through the close action (which also cashes the players out) or a failed round
+    # start (`error`, with its reason).
+    readonly_fields = ("code", "status", "error", "created_by", "created_at")
     actions = ["close_selected"]
-    fields = (
-        "game",
-        "options",
-        "seats",
-        "pcr",
-        "multiplier",
-        "min_buy_in",
-        "max_buy_in",
-        "private",
-        "code",
-        "status",
-        "created_by",
-        "created_at",
-    )
+    fields = (*TABLE_EDITABLE, "code", "status", "error", "created_by", "created_at")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> Any:
+        if obj is not None and obj.status != TableStatus.OPEN:
+            return self.fields  # a closed or failed table is history
+        return self.readonly_fields
+
+    def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
+        try:
+            tables.update_table(table_id=obj.pk, **{name: form.cleaned_data[name] for name in TABLE_EDITABLE})
+        except PlayError as exc:  # the table changed between the form's check and the save
+            self.message_user(request, f"Not saved: {exc.message}", messages.ERROR)
+        obj.refresh_from_db()
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         # Tables are created through the API (tables.create_table validates options and makes the game).

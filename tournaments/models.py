@@ -17,6 +17,9 @@ from django.db.models import Q
 class TableStatus(models.TextChoices):
     OPEN = "open", "open"
     CLOSED = "closed", "closed"
+    # A round start failed for a reason that retrying cannot cure: every seat was cashed out, no round is dealt
+    # any more (`Table.error` says why); an admin may close it.
+    ERROR = "error", "error"
 
 
 class SeatStatus(models.TextChoices):
@@ -48,6 +51,8 @@ class Table(models.Model):
     private = models.BooleanField(default=False)
     code = models.CharField(max_length=16, null=True, blank=True, unique=True)
     status = models.CharField(max_length=16, choices=TableStatus.choices, default=TableStatus.OPEN)
+    # Why a round start failed (status `error`; kept if the table is closed afterwards).
+    error = models.CharField(max_length=500, blank=True, default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_tables"
     )
@@ -67,6 +72,9 @@ class Table(models.Model):
                 condition=(Q(private=True) & Q(code__isnull=False))
                 | (Q(private=False) & Q(code__isnull=True)),
                 name="table_private_has_code",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="error") | ~Q(error=""), name="table_error_has_reason"
             ),
         ]
 

@@ -79,6 +79,7 @@ def table_data(*, table: Table, user: User) -> dict[str, Any]:
         "private": table.private,
         "code": table.code if show_code else None,
         "status": table.status,
+        "error": table.error or None,
         "players": table_players(table=table),
         "current_game": game.pk if game is not None and game.status != GameStatus.CLOSED else None,
     }

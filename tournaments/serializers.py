@@ -9,18 +9,23 @@ from rest_framework import serializers
 
 from tournaments.engine import CardError, parse_card
 from tournaments.errors import MalformedMove
-
-MAX_BUY_IN = 10**12
+from tournaments.services import table_settings
+from tournaments.services.table_settings import MAX_BUY_IN
 
 
 class TableCreateSerializer(serializers.Serializer[Any]):
+    """The request's shape; what a table may be is checked by `table_settings.validate` (the admin's too),
+    whose bounds these repeat for the schema and for field-by-field errors."""
+
     game = serializers.CharField(max_length=32)
     options = serializers.DictField(required=False, default=dict)
-    seats = serializers.IntegerField(min_value=2, max_value=10)
-    pcr = serializers.IntegerField(min_value=1, max_value=10**6)
+    seats = serializers.IntegerField(min_value=table_settings.MIN_SEATS, max_value=10)
+    pcr = serializers.IntegerField(min_value=1, max_value=table_settings.MAX_PCR)
     min_buy_in = serializers.IntegerField(min_value=1, max_value=MAX_BUY_IN)
     max_buy_in = serializers.IntegerField(min_value=1, max_value=MAX_BUY_IN)
-    multiplier = serializers.IntegerField(min_value=1, max_value=1000, required=False, default=1)
+    multiplier = serializers.IntegerField(
+        min_value=1, max_value=table_settings.MAX_MULTIPLIER, required=False, default=1
+    )
     private = serializers.BooleanField(required=False, default=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -55,7 +60,8 @@ class TableSerializer(serializers.Serializer[Any]):
     multiplier = serializers.IntegerField()
     private = serializers.BooleanField()
     code = serializers.CharField(allow_null=True)
-    status = serializers.CharField()
+    status = serializers.CharField(help_text="open, closed, or error (a round could not be dealt; see error)")
+    error = serializers.CharField(allow_null=True, help_text="why the table is in error (null otherwise)")
     players = TablePlayerSerializer(many=True)
     current_game = serializers.IntegerField(allow_null=True)
 

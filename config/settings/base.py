@@ -235,3 +235,5 @@ RAMINO_EVENTS_MAX_WAITING_PER_USER = env.int("RAMINO_EVENTS_MAX_WAITING_PER_USER
 RAMINO_IDEMPOTENCY_KEEP_HOURS = env.float("RAMINO_IDEMPOTENCY_KEEP_HOURS", default=24.0)
 # A clock this many seconds overdue is re-sent by the beat sweeper (lost in a broker restart or a worker crash).
 RAMINO_CLOCK_SWEEP_GRACE_SECONDS = env.float("RAMINO_CLOCK_SWEEP_GRACE_SECONDS", default=5.0)
+# The shortest `turn_seconds` a table may have may be lowered below the 5 s floor (tests and demos), never raised.
+RAMINO_MIN_TURN_SECONDS = env.int("RAMINO_MIN_TURN_SECONDS", default=5)

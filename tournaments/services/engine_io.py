@@ -10,19 +10,32 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
+
 from tournaments import engine
 from tournaments.errors import InvalidRequest
 
 State = Any
 Rules = Any
 
-# Clock options of a table (RULES §5) with their defaults; they are the table's, not the ruleset's.
-CLOCK_DEFAULTS: dict[str, int] = {
-    "turn_seconds": 30,
-    "time_bank_seconds": 60,
-    "max_timeouts": 3,
-    "max_timeouts_per_round": 6,
+
+# Clock options of a table (RULES §5): integers (a fraction of a second is no use to anyone at a card table)
+# with their defaults and ranges; they are the table's, not the ruleset's. The ranges keep every deadline a
+# `timedelta` can hold and a round that people, not the server, play (docs/tables.md).
+@dataclass(frozen=True)
+class ClockOption:
+    default: int
+    minimum: int
+    maximum: int
+
+
+CLOCK_OPTIONS: dict[str, ClockOption] = {
+    "turn_seconds": ClockOption(default=30, minimum=5, maximum=3600),
+    "time_bank_seconds": ClockOption(default=60, minimum=0, maximum=3600),
+    "max_timeouts": ClockOption(default=3, minimum=1, maximum=20),
+    "max_timeouts_per_round": ClockOption(default=6, minimum=1, maximum=100),
 }
+CLOCK_DEFAULTS: dict[str, int] = {name: spec.default for name, spec in CLOCK_OPTIONS.items()}
 
 
 @dataclass(frozen=True)
@@ -33,6 +46,14 @@ class Clocks:
     max_timeouts_per_round: int
 
 
+def clock_range(name: str) -> tuple[int, int]:
+    """(minimum, maximum) of a clock option; `RAMINO_MIN_TURN_SECONDS` may lower the turn's floor (tests)."""
+    spec = CLOCK_OPTIONS[name]
+    if name == "turn_seconds":
+        return min(spec.minimum, max(1, int(settings.RAMINO_MIN_TURN_SECONDS))), spec.maximum
+    return spec.minimum, spec.maximum
+
+
 def split_options(options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """(ruleset options, clock options)."""
     rules = {k: v for k, v in options.items() if k not in CLOCK_DEFAULTS}
@@ -40,19 +61,49 @@ def split_options(options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str,
     return rules, clocks
 
 
-def build_rules(game: str, options: Mapping[str, Any]) -> Rules:
-    rule_options, clock_options = split_options(options)
+def check_clock_options(clock_options: Mapping[str, Any]) -> None:
     for key, value in clock_options.items():
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-            raise InvalidRequest(f"Option {key} must be a non-negative number.", code="table.invalid_options")
-        if key.startswith("max_") and (not isinstance(value, int) or value < 1):
-            raise InvalidRequest(f"Option {key} must be a positive integer.", code="table.invalid_options")
+        low, high = clock_range(key)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise InvalidRequest(
+                f"Option {key} must be an integer from {low} to {high}, not {_shown(value)}.",
+                code="table.invalid_options",
+                details={"field": "options", "option": key, "minimum": low, "maximum": high},
+            )
+
+
+def build_rules(game: str, options: Mapping[str, Any]) -> Rules:
+    """The table's ruleset; every option (the ruleset's and the clocks') checked, else `InvalidRequest`."""
+    if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+        raise InvalidRequest(
+            "options must be an object.", code="table.invalid_options", details={"field": "options"}
+        )
+    rule_options, clock_options = split_options(options)
+    check_clock_options(clock_options)
     try:
         return engine.Ruleset.preset(game, **rule_options)
+    except engine.RulesetError as exc:
+        field = "game" if exc.code in ("ruleset.unknown_preset", "ruleset.not_implemented") else "options"
+        raise InvalidRequest(
+            exc.message, code="table.invalid_options", details={"field": field, "reason": exc.code}
+        ) from exc
     except engine.IllegalMove as exc:
-        raise InvalidRequest(str(exc.message), code="table.invalid_options") from exc
+        raise InvalidRequest(
+            str(exc.message), code="table.invalid_options", details={"field": "options"}
+        ) from exc
     except (ValueError, TypeError, KeyError) as exc:
-        raise InvalidRequest(str(exc) or "Unknown game or option.", code="table.invalid_options") from exc
+        raise InvalidRequest(
+            str(exc) or "Unknown game or option.", code="table.invalid_options", details={"field": "options"}
+        ) from exc
+
+
+def _shown(value: Any) -> str:
+    """A refused value as the message quotes it: short (it may be a huge number or a nested object)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer too long to print
+        return "a huge number"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def clocks_for(options: Mapping[str, Any]) -> Clocks:

@@ -15,10 +15,11 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+import kombu.exceptions
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.db import connection, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from ledger import services as ledger
@@ -48,7 +49,7 @@ from tournaments.models import (
     Table,
     TableStatus,
 )
-from tournaments.services import engine_io, idempotency, rows
+from tournaments.services import engine_io, idempotency, rows, table_settings
 
 logger = logging.getLogger(__name__)
 
@@ -217,14 +218,67 @@ def wind_down(*, game: Game, table: Table) -> None:
 
 
 def _close_game(*, game: Game, table: Table, round_: Round | None) -> None:
-    """The game over for good (its table closed, every seat cashed out); the caller stores the game row."""
+    """The game over for good (its table closed or out of service, every seat cashed out); the caller stores
+    the game row."""
     game.status = GameStatus.CLOSED
     game.next_round_at = None
-    _add_event(game, round_, "table_closed", {"table": table.pk})
+    if table.status == TableStatus.ERROR:
+        _add_event(game, round_, "table_error", {"table": table.pk, "error": table.error})
+    else:
+        _add_event(game, round_, "table_closed", {"table": table.pk})
+
+
+# A round start that fails with one of these did nothing and may succeed in a moment (the database restarting,
+# a lock timeout, the broker away while the next clock is sent): it is left to the beat sweeper to retry.
+TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
+    OperationalError,
+    InterfaceError,
+    kombu.exceptions.OperationalError,
+)
 
 
 def start_round(*, game_id: int) -> Round | None:
-    """Deal the next round if the table has two players with chips; else wait. Idempotent."""
+    """Deal the next round if the table has two players with chips; else wait. Idempotent.
+
+    A failure retrying cannot cure (a table whose settings no longer pass, an exception in dealing) puts the
+    table in error instead of leaving it to the sweeper to fail again every 30 s with the chips held."""
+    try:
+        return _deal(game_id=game_id)
+    except TRANSIENT_ERRORS:
+        raise
+    except Exception as exc:
+        logger.exception("round start of game %s failed; the table is put in error", game_id)
+        fail_table(game_id=game_id, error=_failure(exc))
+        return None
+
+
+def _failure(exc: Exception) -> str:
+    """What a failed start stores and shows: our own validation's message, else only the exception's type
+    (another message might quote anything, a deal included; the log has it)."""
+    if isinstance(exc, PlayError):
+        text = f"{exc.code}: {exc.message}"
+    else:
+        text = f"round start failed: {type(exc).__name__}"
+    return text[:500]
+
+
+def fail_table(*, game_id: int, error: str) -> None:
+    """Put the table in error: every seat cashed out, the game closed with a `table_error` event. Does
+    nothing once a round was dealt or the game closed meanwhile."""
+    with transaction.atomic():
+        locked = _lock_game(game_id)
+        if locked is None:
+            return
+        table, game = locked
+        if game.status != GameStatus.WAITING:
+            return
+        table.status = TableStatus.ERROR
+        table.error = error or "round start failed"
+        table.save(update_fields=["status", "error"])
+        wind_down(game=game, table=table)
+
+
+def _deal(*, game_id: int) -> Round | None:
     with transaction.atomic():
         locked = _lock_game(game_id)
         if locked is None:
@@ -268,6 +322,7 @@ def start_round(*, game_id: int) -> Round | None:
             later = [i for i, n in enumerate(numbers) if n > game.dealer_seat]
             dealer = later[0] if later else 0
         players = [seat.player.get_username() for seat in playing]
+        table_settings.check_stored(table)
         rules = engine_io.build_rules(table.game, table.options)
         number = (game.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
         state = engine_io.new_round(rules, players=players, dealer=dealer, round_number=number)

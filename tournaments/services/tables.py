@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from dataclasses import asdict
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -14,7 +15,7 @@ from ledger import services as ledger
 from ledger.models import Account, AccountKind, TransferKind
 from tournaments.errors import Conflict, Forbidden, InvalidRequest, NotFound, Unprocessable
 from tournaments.models import SEATED_STATUSES, Game, GameStatus, Seat, SeatStatus, Table, TableStatus
-from tournaments.services import engine_io, play
+from tournaments.services import play, table_settings
 
 # No 0/O, 1/I/L, 5/S or 2/Z: codes are read aloud and typed from a phone.
 CODE_ALPHABET = "346789ABCDEFGHJKMNPQRTUVWXY"
@@ -43,27 +44,20 @@ def create_table(
 ) -> Table:
     if not private and not getattr(user, "is_superuser", False):
         raise Forbidden("Only admins create public tables; create a private table instead.")
-    rules = engine_io.build_rules(game, options)
-    engine_io.clocks_for(options)
-    if seats < 2 or seats > engine_io.max_players(rules):
-        raise InvalidRequest(
-            f"A {game} table seats 2 to {engine_io.max_players(rules)} players.", code="table.invalid_seats"
-        )
-    if pcr < 1 or multiplier < 1:
-        raise InvalidRequest("pcr and multiplier must be positive.", code="table.invalid_pcr")
-    if min_buy_in < 1 or max_buy_in < min_buy_in:
-        raise InvalidRequest("Need 0 < min_buy_in <= max_buy_in.", code="table.invalid_buy_in")
+    checked = table_settings.validate(
+        game=game,
+        options=options,
+        seats=seats,
+        pcr=pcr,
+        min_buy_in=min_buy_in,
+        max_buy_in=max_buy_in,
+        multiplier=multiplier,
+    )
     for _attempt in range(10):
         try:
             with transaction.atomic():
                 table = Table.objects.create(
-                    game=game,
-                    options=options,
-                    seats=seats,
-                    pcr=pcr,
-                    min_buy_in=min_buy_in,
-                    max_buy_in=max_buy_in,
-                    multiplier=multiplier,
+                    **asdict(checked),
                     private=private,
                     code=generate_code() if private else None,
                     created_by=user,
@@ -111,6 +105,12 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False) -> Sea
         seat = _current_seat(table, user)
         if seat is None and table.private and not by_code:
             raise NotFound("No such table.", code="table.not_found")
+        if table.status == TableStatus.ERROR:
+            raise Conflict(
+                "The table is out of service: it could not deal.",
+                code="table.error",
+                details={"error": table.error},
+            )
         if table.status != TableStatus.OPEN:
             raise Conflict("The table is closed.", code="table.closed")
         wallet = ledger.get_wallet(user=user)
@@ -203,6 +203,62 @@ def cash_out(*, seat: Seat, table: Table) -> None:
     seat.status = SeatStatus.LEFT
     seat.left_at = timezone.now()
     seat.save(update_fields=["status", "left_at"])
+
+
+def update_table(
+    *,
+    table_id: int,
+    game: str,
+    options: dict[str, Any],
+    seats: int,
+    pcr: int,
+    min_buy_in: int,
+    max_buy_in: int,
+    multiplier: int,
+    private: bool,
+) -> Table:
+    """An admin's change of an open table (the next deal uses it; a running round keeps its own ruleset). Made
+    private, it gets a code; made public, it loses it. The seated players must still fit."""
+    checked = table_settings.validate(
+        game=game,
+        options=options,
+        seats=seats,
+        pcr=pcr,
+        min_buy_in=min_buy_in,
+        max_buy_in=max_buy_in,
+        multiplier=multiplier,
+    )
+    for _attempt in range(10):
+        try:
+            with transaction.atomic():
+                table, _game = _lock_table(table_id)
+                check_update(table=table, seats=checked.seats)
+                for field, value in asdict(checked).items():
+                    setattr(table, field, value)
+                if private != table.private:
+                    table.private = private
+                    table.code = generate_code() if private else None
+                table.save(update_fields=[*asdict(checked), "private", "code"])
+                return table
+        except IntegrityError:
+            if not private:
+                raise
+    raise Conflict("Could not allocate a table code; try again.", code="table.code_exhausted")
+
+
+def check_update(*, table: Table, seats: int) -> None:
+    """What a change must respect beyond the settings themselves: an open table, room for who is seated."""
+    if table.status != TableStatus.OPEN:
+        raise Conflict(f"The table is {table.status}; it cannot be changed.", code="table.not_open")
+    taken = list(
+        Seat.objects.filter(table=table, status__in=SEATED_STATUSES).values_list("number", flat=True)
+    )
+    if taken and max(taken) >= seats:
+        raise InvalidRequest(
+            f"Seat {max(taken)} is taken: the table needs at least {max(taken) + 1} seats.",
+            code="table.invalid_seats",
+            details={"field": "seats", "minimum": max(taken) + 1},
+        )
 
 
 def close_table(*, table_id: int) -> Table:
