@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -109,3 +110,97 @@ def test_the_close_action_closes_tables_and_cashes_out_for_superusers_only(
     assert Seat.objects.get(table=table).status == SeatStatus.LEFT
     assert ledger.get_wallet(user=ann).balance == 10_000
     assert_reconciled()
+
+
+def _change_form(table: Any, **changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "game": table.game,
+        "options": json.dumps(table.options),
+        "seats": table.seats,
+        "pcr": table.pcr,
+        "multiplier": table.multiplier,
+        "min_buy_in": table.min_buy_in,
+        "max_buy_in": table.max_buy_in,
+        **changes,
+    }
+    if data.pop("private", table.private):
+        data["private"] = "on"
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"game": "gin"}, "game"),
+        ({"seats": 9}, "seats"),
+        ({"options": '{"turn_seconds": -5}'}, "options"),
+        ({"options": '{"time_bank_seconds": 1e308}'}, "options"),
+        ({"options": '{"turn_seconds": NaN}'}, "options"),
+        ({"options": '{"turn_seconds": 3' + "0" * 5000 + "}"}, "options"),
+        ({"options": "[30]"}, "options"),
+        ({"options": "{not json"}, "options"),
+        ({"pcr": 0}, "pcr"),
+        ({"multiplier": 10**6}, "multiplier"),
+        ({"min_buy_in": 500, "max_buy_in": 100}, "max_buy_in"),
+    ],
+)
+def test_the_change_form_refuses_what_the_api_refuses(
+    make_table: Any, admin_user: Any, change: dict[str, Any], field: str
+) -> None:
+    from tournaments.models import Table
+
+    table = make_table()
+    before = Table.objects.filter(pk=table.pk).values().get()
+    browser = Client()
+    browser.force_login(admin_user)
+    response = browser.post(f"/admin/tournaments/table/{table.pk}/change/", _change_form(table, **change))
+    assert response.status_code == 200  # the form again, with its errors: not a redirect, not a 500
+    assert field in response.context["adminform"].form.errors, response.context["adminform"].form.errors
+    assert Table.objects.filter(pk=table.pk).values().get() == before
+
+
+def test_the_change_form_makes_a_table_private_with_a_code_and_public_again(
+    make_table: Any, admin_user: Any, player: Any
+) -> None:
+    from tournaments.models import Table
+    from tournaments.services import tables
+
+    table = make_table()
+    tables.sit(user=player("ann"), table_id=table.pk, buy_in=300)
+    browser = Client()
+    browser.force_login(admin_user)
+    url = f"/admin/tournaments/table/{table.pk}/change/"
+    response = browser.post(url, _change_form(table, private=True, pcr=3, options='{"turn_seconds": 45}'))
+    assert response.status_code == 302, response.content
+    table.refresh_from_db()
+    assert table.private and table.code and (table.pcr, table.options) == (3, {"turn_seconds": 45})
+    assert browser.post(url, _change_form(table, private=False)).status_code == 302
+    table.refresh_from_db()
+    assert not table.private and table.code is None
+    # fewer seats than the seated players need is a form error too
+    for name in ("bob", "cid"):
+        tables.sit(user=player(name), table_id=table.pk, buy_in=300)
+    response = browser.post(url, _change_form(table, seats=2))
+    assert response.status_code == 200
+    assert "Seat 2 is taken" in str(response.context["adminform"].form.errors["seats"])
+    assert Table.objects.get(pk=table.pk).seats == 4
+
+
+def test_an_errored_table_shows_its_reason_and_is_read_only_in_the_admin(
+    make_table: Any, player: Any, admin_user: Any
+) -> None:
+    from tournaments.models import Table, TableStatus
+    from tournaments.services import tables
+
+    table = make_table()
+    for name in ("ann", "bob"):
+        tables.sit(user=player(name), table_id=table.pk, buy_in=300)
+    Table.objects.filter(pk=table.pk).update(seats=9)  # a row from before the checks
+    play.start_round(game_id=Game.objects.get(table=table).pk)
+    table.refresh_from_db()
+    assert table.status == TableStatus.ERROR
+    browser = Client()
+    browser.force_login(admin_user)
+    assert b"error" in browser.get("/admin/tournaments/table/").content
+    page = browser.get(f"/admin/tournaments/table/{table.pk}/change/").content.decode()
+    assert "table.invalid_seats" in page and 'name="game"' not in page

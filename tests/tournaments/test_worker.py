@@ -84,3 +84,36 @@ def test_silent_player_is_auto_played_then_absent_then_unseated(
     assert Round.objects.filter(game=game).count() == 1
     assert ann_client.post(f"/api/v1/tables/{table.pk}/leave/").status_code == 200
     assert_reconciled()
+
+
+def test_the_worker_puts_a_table_that_cannot_deal_in_error_once(
+    celery_worker_process: Any, make_table: Any, player: Any, client_for: Any
+) -> None:
+    """The issue's table (options from before they were checked): the worker's round start fails, the table
+    goes to `error` with every seat cashed out, and nothing tries again."""
+    from tournaments.models import GameEvent, Table, TableStatus
+    from tournaments.services import play
+
+    table = make_table()
+    Table.objects.filter(pk=table.pk).update(options={"time_bank_seconds": 1e308})
+    ann, bob = player("ann"), player("bob")
+    for user in (ann, bob):
+        assert client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 500}).status_code == 200
+    wait_for(lambda: Table.objects.get(pk=table.pk).status == TableStatus.ERROR, 30, "the table to fail")
+    game = Game.objects.get(table=table)
+    wait_for(lambda: Game.objects.get(pk=game.pk).status == GameStatus.CLOSED, 10, "the game to close")
+    assert "time_bank_seconds" in Table.objects.get(pk=table.pk).error
+    assert not Round.objects.filter(game=game).exists()
+    assert not Seat.objects.filter(table=table).exclude(status=SeatStatus.LEFT).exists()
+    assert ledger.get_wallet(user=ann).balance == ledger.get_wallet(user=bob).balance == 10_000
+    # the sweeper finds nothing to retry, and a round start sent anyway changes nothing
+    assert play.sweep_clocks(grace_seconds=-60) == 0
+    from tournaments import tasks
+
+    tasks.start_round.delay(game.pk)
+    time.sleep(1.5)
+    assert list(GameEvent.objects.filter(game=game, kind="table_error").values_list("kind", flat=True)) == [
+        "table_error"
+    ]
+    assert Game.objects.get(pk=game.pk).version == GameEvent.objects.filter(game=game).count()
+    assert_reconciled()
