@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0008_seat_stack_accounts_name_their_player"),
+        ("tournaments", "0009_idempotent_request"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
