@@ -17,7 +17,7 @@ CODE_RE = re.compile(
 
 
 def _modules() -> list[Path]:
-    return sorted(ENGINE.glob("*.py"))
+    return sorted(ENGINE.rglob("*.py"))  # the family subpackages included
 
 
 def test_no_framework_imports_in_the_engine_source():

@@ -1,6 +1,7 @@
 """Ramino rules engine: pure, immutable, no Django. See docs/rules.md and ../shared/API.md."""
 
 from .cards import CardError, build_deck, hand_value, parse_card, table_value
+from .deal import draw_first_dealer, next_dealer
 from .engine import (
     apply_move,
     close_claims,
@@ -12,7 +13,17 @@ from .engine import (
     verify_deal,
 )
 from .errors import IllegalMove
-from .game import Game, game_apply, game_close_claims, game_from_dict, game_to_dict, new_game, next_round
+from .game import (
+    Game,
+    add_round,
+    game_apply,
+    game_close_claims,
+    game_from_dict,
+    game_over,
+    game_to_dict,
+    new_game,
+    next_round,
+)
 from .melds import MeldError, MeldOptions, enumerate_lay_offs, enumerate_melds, lay_off, read_meld
 from .rules import PRESETS, Ruleset, RulesetError
 from .state import PHASES, Meld, Result, RoundState, state_from_dict, state_to_dict
@@ -31,22 +42,26 @@ __all__ = [
     "RoundState",
     "Ruleset",
     "RulesetError",
+    "add_round",
     "apply_move",
     "build_deck",
     "close_claims",
     "deal_commitment",
+    "draw_first_dealer",
     "enumerate_lay_offs",
     "enumerate_melds",
     "full_deck",
     "game_apply",
     "game_close_claims",
     "game_from_dict",
+    "game_over",
     "game_to_dict",
     "hand_value",
     "lay_off",
     "legal_moves",
     "new_game",
     "new_round",
+    "next_dealer",
     "next_round",
     "parse_card",
     "player_view",

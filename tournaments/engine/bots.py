@@ -18,9 +18,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from .cards import JOKER, JOKER_PREFIX, hand_value, table_value
+from .cards import JOKER, RANKS, hand_value, rank_char, stands_for, suit_of, table_value
 from .engine import apply_move, close_claims, legal_moves
 from .errors import IllegalMove
+from .families.rummy500.draw import draw_obligation
 from .melds import card_values as melds_card_values
 from .melds import enumerate_lay_offs, joker_slots, meld_value, single_extensions
 from .solver import Arrangement, best_arrangement, discard_values
@@ -116,7 +117,7 @@ def _places(move: Mapping[str, Any], card: str) -> bool:
         return False
     cards: list[str] = list(move["cards"])
     if card == JOKER:
-        return any(c.startswith(JOKER_PREFIX) for c in cards)
+        return any(stands_for(c) is not None for c in cards)
     return card in cards
 
 
@@ -181,9 +182,7 @@ class GreedyBot:
                 continue  # it could not be used, so taking it cannot help: skip the solver call
             arr = _arrange(after, state, reserved=(chosen,))
             value = _worth(arr, weight)
-            deep = i < len(pile) - 1
-            obliged = deep or rules.top_discard_must_be_used or not state.stock
-            if obliged and Counter(arr.leftover)[chosen] == Counter(after)[chosen]:
+            if draw_obligation(state, i) and Counter(arr.leftover)[chosen] == Counter(after)[chosen]:
                 # The chosen card is not in a meld: only a lay-off could use it.
                 if chosen == JOKER or not _can_lay_off(chosen, state):
                     continue
@@ -272,7 +271,7 @@ class GreedyBot:
     def _meet(self, state: RoundState, player: str, arr: Arrangement, target: str) -> Move | None:
         """A move that places the obligation card ``target``: the solver's meld, else any legal way."""
         for meld in arr.melds:
-            if target in meld or (target == JOKER and any(c.startswith(JOKER_PREFIX) for c in meld)):
+            if target in meld or (target == JOKER and any(stands_for(c) is not None for c in meld)):
                 move: Move = {"type": "meld", "cards": list(meld)}
                 if _accepted(state, player, move):
                     return move
@@ -377,16 +376,19 @@ def _may_meld(card: str, cards: Sequence[str]) -> bool:
     around the ace so that Q-K-A is seen."""
     if card == JOKER:
         return True
-    ranks = "A23456789TJQK"
-    r = ranks.index(card[0])
+    rank, suit = rank_char(card), suit_of(card)
+    r = RANKS.index(rank)
     seen_self = False
     for c in cards:
         if c == card and not seen_self:
             seen_self = True
             continue
-        if c == JOKER or c[0] == card[0]:
+        if c == JOKER or rank_char(c) == rank:
             return True
-        if c[1] == card[1] and min((ranks.index(c[0]) - r) % 13, (r - ranks.index(c[0])) % 13) <= 2:
+        if (
+            suit_of(c) == suit
+            and min((RANKS.index(rank_char(c)) - r) % 13, (r - RANKS.index(rank_char(c))) % 13) <= 2
+        ):
             return True
     return False
 
@@ -395,11 +397,15 @@ def _neighbours(card: str, rest: Sequence[str]) -> int:
     """Cards that could one day share a meld with ``card``: same rank, or same suit within two ranks."""
     if card == JOKER:
         return len(rest)
-    ranks = "A23456789TJQK"
-    r = ranks.index(card[0])
+    rank, suit = rank_char(card), suit_of(card)
+    r = RANKS.index(rank)
     count = 0
     for c in rest:
-        if c == JOKER or c[0] == card[0] or (c[1] == card[1] and 0 < abs(ranks.index(c[0]) - r) <= 2):
+        if (
+            c == JOKER
+            or rank_char(c) == rank
+            or (suit_of(c) == suit and 0 < abs(RANKS.index(rank_char(c)) - r) <= 2)
+        ):
             count += 1
     return count
 

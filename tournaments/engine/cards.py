@@ -7,6 +7,11 @@ cards of two decks are the same code and interchangeable, so hands are sorted tu
 
 Rank numbers: ``A`` = 1 (low), ``2``..``9`` face, ``T`` = 10, ``J`` = 11, ``Q`` = 12, ``K`` = 13;
 a high ace (``Q-K-A``) takes the position 14 in a run (see ``melds``).
+
+This module is the one place that knows how a code is spelled: every other module reads a card
+through ``parse_card`` and the accessors below (``rank_char``, ``rank_of``, ``suit_of``,
+``natural_of``, ``is_joker``), never by slicing the string, so a family with other codes (Board
+Rummy's tiles ``R7``, ``JK:R7``) adds its parser and accessors here.
 """
 
 from __future__ import annotations
@@ -43,6 +48,18 @@ def is_natural(card: str) -> bool:
 def is_joker(card: str) -> bool:
     """True for ``"JK"`` and for a placed joker ``"JK:7H"``."""
     return card == JOKER or card.startswith(JOKER_PREFIX)
+
+
+def rank_char(card: str) -> str:
+    """Rank letter of a natural card (``"7H"`` -> ``"7"``); a placed joker gives the rank it stands for."""
+    if card.startswith(JOKER_PREFIX):
+        card = card[3:]
+    return card[0]
+
+
+def stands_for(card: str) -> str | None:
+    """The natural card a placed joker stands for (``"JK:7H"`` -> ``"7H"``); None for any other code."""
+    return card[3:] if card.startswith(JOKER_PREFIX) else None
 
 
 def rank_of(card: str) -> int:

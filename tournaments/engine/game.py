@@ -1,12 +1,17 @@
-"""A game: a sequence of rounds at one table (dealer rotation, cumulative scores, end condition)."""
+"""A game: a sequence of rounds at one table (dealer rotation, cumulative scores, end condition).
+
+``add_round`` and ``game_over`` are the one rule for a game's totals and its end, and
+``deal.next_dealer`` the one rule for the dealer's seat; ``Game`` is built on them, and so should be
+any other keeper of a game (the app's tables).
+"""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .deal import draw_first_dealer, next_dealer
 from .engine import apply_move, close_claims, new_round
 from .rules import Ruleset
 from .state import Result, RoundState, state_from_dict, state_to_dict
@@ -49,7 +54,20 @@ class Game:
     def next_dealer(self) -> int:
         if self.current is None:
             return self.first_dealer
-        return (self.current.dealer + 1) % len(self.players)
+        redeal = self.current.result is not None and self.current.result.redeal
+        return next_dealer(self.current.dealer, range(len(self.players)), redeal=redeal)
+
+
+def add_round(totals: Mapping[str, int], result: Result) -> dict[str, int]:
+    """A game's totals after a finished round: each player adds the round's ``game_points``."""
+    return {**totals, **{p: totals.get(p, 0) + points for p, points in result.game_points.items()}}
+
+
+def game_over(rules: Ruleset, totals: Mapping[str, int], rounds_played: int) -> bool:
+    """Whether a game ends after this round: someone reached ``target_score``, or ``rounds`` were played."""
+    return (rules.target_score is not None and max(totals.values(), default=0) >= rules.target_score) or (
+        rules.rounds is not None and rounds_played >= rules.rounds
+    )
 
 
 def new_game(
@@ -62,7 +80,7 @@ def new_game(
 ) -> Game:
     """Draw the first dealer at random (CSPRNG) unless given, and deal round 1."""
     players = tuple(players)
-    dealer = secrets.randbelow(len(players)) if first_dealer is None else first_dealer
+    dealer = draw_first_dealer(range(len(players))) if first_dealer is None else first_dealer
     state = new_round(rules, players, dealer, 1, seed=seed, deck=deck)
     return Game(rules, players, dealer, (0,) * len(players), (), state)
 
@@ -71,11 +89,10 @@ def _record(game: Game, state: RoundState) -> Game:
     game = replace(game, current=state)
     if state.result is None:
         return game
-    totals = tuple(t + state.result.game_points[p] for p, t in zip(game.players, game.totals, strict=True))
+    added = add_round(game.scores, state.result)
+    totals = tuple(added[p] for p in game.players)
     history = (*game.history, RoundRecord(state.round_number, state.dealer, state.result))
-    over = (game.rules.target_score is not None and max(totals) >= game.rules.target_score) or (
-        game.rules.rounds is not None and len(history) >= game.rules.rounds
-    )
+    over = game_over(game.rules, added, len(history))
     return replace(game, totals=totals, history=history, over=over)
 
 

@@ -30,7 +30,9 @@ from .cards import (
     is_joker,
     is_natural,
     natural_of,
+    rank_char,
     rank_of,
+    stands_for,
     suit_of,
     table_value,
 )
@@ -89,33 +91,29 @@ def _run_cards(suit: str, start: int, length: int) -> list[str]:
 
 def meld_kind(cards: Sequence[str]) -> str:
     """``"set"`` or ``"run"`` for a canonical meld (every joker written ``JK:<card>``)."""
-    first = natural_of(cards[0])
-    return "set" if all(natural_of(c)[0] == first[0] for c in cards) else "run"
+    first = rank_char(cards[0])
+    return "set" if all(rank_char(c) == first for c in cards) else "run"
 
 
 def is_valid_set(cards: Sequence[str]) -> bool:
     """3 or 4 cards of one rank, no suit twice; jokers must be written ``JK:<card>``."""
     if not MIN_MELD <= len(cards) <= MAX_SET:
         return False
-    if any(
-        c == JOKER or not (is_natural(c) or (c.startswith(JOKER_PREFIX) and is_natural(c[3:]))) for c in cards
-    ):
+    if any(c == JOKER or not is_natural(natural_of(c)) for c in cards):
         return False
     nats = [natural_of(c) for c in cards]
-    return len({n[0] for n in nats}) == 1 and len({n[1] for n in nats}) == len(nats)
+    return len({rank_char(n) for n in nats}) == 1 and len({suit_of(n) for n in nats}) == len(nats)
 
 
 def is_valid_run(cards: Sequence[str], rules: MeldRules) -> bool:
     """3+ consecutive cards of one suit in the given order (jokers written ``JK:<card>``)."""
     if not MIN_MELD <= len(cards) <= MAX_RUN:
         return False
-    if any(
-        c == JOKER or not (is_natural(c) or (c.startswith(JOKER_PREFIX) and is_natural(c[3:]))) for c in cards
-    ):
+    if any(c == JOKER or not is_natural(natural_of(c)) for c in cards):
         return False
     nats = [natural_of(c) for c in cards]
-    suit = nats[0][1]
-    if any(n[1] != suit for n in nats):
+    suit = suit_of(nats[0])
+    if any(suit_of(n) != suit for n in nats):
         return False
     start = rank_of(nats[0])
     for i, n in enumerate(nats):
@@ -136,17 +134,17 @@ def natural_count(cards: Sequence[str]) -> int:
 
 def _set_readings(fixed: Sequence[str], bare: int) -> list[tuple[str, ...]]:
     nats = [natural_of(c) for c in fixed]
-    if not nats or len({n[0] for n in nats}) != 1:
+    if not nats or len({rank_char(n) for n in nats}) != 1:
         return []
-    suits = [n[1] for n in nats]
+    suits = [suit_of(n) for n in nats]
     if len(set(suits)) != len(suits):
         return []
     total = len(fixed) + bare
     if not MIN_MELD <= total <= MAX_SET:
         return []
-    rank = nats[0][0]
+    rank = rank_char(nats[0])
     missing = [s for s in SUITS if s not in suits]
-    by_suit = {natural_of(c)[1]: c for c in fixed}
+    by_suit = {suit_of(c): c for c in fixed}
     for s in missing[:bare]:
         by_suit[s] = JOKER_PREFIX + rank + s
     return [tuple(by_suit[s] for s in SUITS if s in by_suit)]
@@ -163,8 +161,8 @@ def _run_readings(
     nats = [natural_of(c) for c in fixed]
     if not nats:
         return []
-    suit = nats[0][1]
-    if any(n[1] != suit for n in nats):
+    suit = suit_of(nats[0])
+    if any(suit_of(n) != suit for n in nats):
         return []
     ranks = [rank_of(n) for n in nats]
     if len(set(ranks)) != len(ranks):
@@ -276,7 +274,7 @@ def meld_value(meld: Sequence[str], rules: ValueRules) -> int:
 
 def joker_slots(meld: Sequence[str]) -> list[tuple[int, str]]:
     """(index, natural card) of every joker in a canonical meld: the cards a swap may bring."""
-    return [(i, c[3:]) for i, c in enumerate(meld) if c.startswith(JOKER_PREFIX)]
+    return [(i, nat) for i, c in enumerate(meld) if (nat := stands_for(c)) is not None]
 
 
 # ---------------------------------------------------------------- enumeration (legal moves, solver)
@@ -323,12 +321,14 @@ def enumerate_melds(
                 {
                     c: n
                     for c, n in _counts(hand).items()
-                    if c == JOKER or c[0] == containing[0] or c[1] == containing[1]
+                    if c == JOKER
+                    or rank_char(c) == rank_char(containing)
+                    or suit_of(c) == suit_of(containing)
                 },
                 rules,
                 min_natural=min_natural,
-                ranks=containing[0],
-                suits=containing[1],
+                ranks=rank_char(containing),
+                suits=suit_of(containing),
             )
             if containing in m
         ]
@@ -397,7 +397,7 @@ def enumerate_lay_offs(
     jokers = counts.get(JOKER, 0)
     out: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
     if meld_kind(meld) == "set":
-        rank = natural_of(meld[0])[0]
+        rank = rank_char(meld[0])
         present = {suit_of(c) for c in meld}
         missing = [s for s in SUITS if s not in present]
         for k in range(1, MAX_SET - len(meld) + 1):
@@ -468,7 +468,7 @@ def single_extensions(meld: Sequence[str], rules: MeldRules) -> frozenset[str]:
     if meld_kind(meld) == "set":
         if len(meld) >= MAX_SET:
             return frozenset()
-        rank = natural_of(meld[0])[0]
+        rank = rank_char(meld[0])
         present = {suit_of(c) for c in meld}
         return frozenset(rank + s for s in SUITS if s not in present)
     if len(meld) >= MAX_RUN:

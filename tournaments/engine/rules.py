@@ -1,19 +1,24 @@
-"""Rulesets: a preset name plus validated options (RULES.md §2; the other families plug in here).
+"""Rulesets: a preset name, the fields every family shares, and the family's own options (RULES.md).
 
-A ``Ruleset`` is a frozen value holding every switch the engine reads. Presets fix the structural
-fields (deck, card values, stock exhaustion); ``Ruleset.preset(name, **options)`` lets a table change
-only the options RULES.md names for that preset and validates them.
+A ``Ruleset`` is a frozen value holding every switch the engine reads. The common fields are the
+table's shape (players, decks, hand sizes), the meld and card-value rules the shared modules read
+(``melds``, ``cards``, ``solver``, the turn search) and the game's end (``target_score``, ``rounds``,
+``stall_turns``). What only one family reads lives in ``own``, that family's ``FamilyOptions``.
+
+Each family module registers its presets here (``register_preset``); ``Ruleset.preset(name, **options)``
+lets a table change only the options that preset names, validates them, and routes each one to a
+common field or to ``own``. Tables store ``to_dict()``: ``{"preset", "options"}``.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+# Every game of RULES.md (API.md lists them); a preset no family has registered is "not implemented".
 PRESETS = ("rummy500", "rummy500_household", "basic", "block", "wrotham", "romme", "board")
-IMPLEMENTED_PRESETS = ("rummy500", "rummy500_household")
 
 
 class RulesetError(ValueError):
@@ -26,11 +31,20 @@ class RulesetError(ValueError):
 
 
 @dataclass(frozen=True)
+class FamilyOptions:
+    """Base of a family's own options (a frozen dataclass per family, e.g. ``Rummy500Options``)."""
+
+
+@dataclass(frozen=True)
 class Ruleset:
-    """Every rule the engine reads. Build with ``Ruleset.preset``; fields are read-only."""
+    """Every rule the engine reads. Build with ``Ruleset.preset``; fields are read-only.
+
+    A family option is also readable as an attribute (``rules.rummy_calls``), as the apps and the tests
+    read them; engine code reads it typed, through the family's ``own`` options.
+    """
 
     name: str
-    family: str  # "rummy500" now; "basic" and "board" families reuse the same state machine
+    family: str  # the family module that plays this preset (``families.family_of``)
     min_players: int
     max_players: int
     decks: int
@@ -38,9 +52,7 @@ class Ruleset:
     two_decks_from: int | None  # player count from which two decks are used (001: 5)
     hand_size: int
     hand_size_two_players: int
-    up_card: bool
-    deep_draw: bool  # any card of the discard pile may be drawn (with the cards above it)
-    top_discard_must_be_used: bool
+    up_card: bool  # one card starts the discard pile after the deal
     final_discard_required: bool
     ace_high: bool
     round_the_corner: bool
@@ -53,14 +65,18 @@ class Ruleset:
     joker_table_value: int | None
     joker_hand_value: int
     low_cards_five: bool
-    stock_exhaustion: str  # "end": round ends when a turn ends on an empty stock; "pile_only": 001
     target_score: int | None
     rounds: int | None
     stall_turns: int | None  # None: 4 x players
-    rummy_calls: bool
-    rummy_in_the_pile: bool
-    rummy_call_seconds: int
+    own: FamilyOptions = FamilyOptions()
     options: tuple[tuple[str, Any], ...] = ()  # the options given to ``preset``, for storage
+
+    def __getattr__(self, name: str) -> object:
+        # Only reached for names that are not common fields: a family option, read from ``own``.
+        own = self.__dict__.get("own")
+        if own is None or name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(own, name)
 
     # ------------------------------------------------------------------ construction
 
@@ -71,25 +87,31 @@ class Ruleset:
             raise RulesetError(
                 "ruleset.unknown_preset", f"Unknown game {name!r}; presets: {', '.join(PRESETS)}."
             )
-        if name not in _BASE:
+        if name not in _REGISTRY:
             raise RulesetError("ruleset.not_implemented", f"The {name!r} preset is not implemented yet.")
-        base = _BASE[name]
-        allowed = _OPTIONS[name]
-        changes: dict[str, Any] = {}
+        spec = _REGISTRY[name]
+        common: dict[str, Any] = {}
+        own: dict[str, Any] = {}
+        own_names = {f.name for f in fields(spec.base.own)}
         for key, value in options.items():
-            if key not in allowed:
+            if key not in spec.options:
                 raise RulesetError(
                     "ruleset.unknown_option",
-                    f"Unknown option {key!r} for {name}; options: {', '.join(sorted(allowed))}.",
+                    f"Unknown option {key!r} for {name}; options: {', '.join(sorted(spec.options))}.",
                 )
-            changes[key] = _check(key, value, allowed[key])
-        rules = replace(base, **changes, options=tuple(sorted(changes.items())))
+            (own if key in own_names else common)[key] = _check(key, value, spec.options[key])
+        rules = replace(
+            spec.base,
+            **common,
+            own=replace(spec.base.own, **own),
+            options=tuple(sorted({**common, **own}.items())),
+        )
         if rules.target_score is None and rules.rounds is None:
             raise RulesetError("ruleset.bad_value", "A game needs a target_score or a number of rounds.")
         if rules.swapped_joker_must_be_melded and not rules.joker_swap:
             raise RulesetError("ruleset.bad_value", "swapped_joker_must_be_melded needs joker_swap.")
-        if rules.rummy_in_the_pile and not rules.rummy_calls:
-            raise RulesetError("ruleset.bad_value", "rummy_in_the_pile needs rummy_calls.")
+        if spec.validate is not None:
+            spec.validate(rules)
         return rules
 
     @classmethod
@@ -111,7 +133,8 @@ class Ruleset:
 
     def option_values(self) -> dict[str, Any]:
         """Every option of this preset with its effective value (defaults included)."""
-        return {k: getattr(self, k) for k in _OPTIONS[self.name]}
+        own = {f.name for f in fields(self.own)}
+        return {k: getattr(self.own if k in own else self, k) for k in _REGISTRY[self.name].options}
 
     # ------------------------------------------------------------------ derived
 
@@ -130,11 +153,13 @@ class Ruleset:
         return self.stall_turns if self.stall_turns is not None else 4 * n_players
 
 
+# ---------------------------------------------------------------------- options and presets
+
 # option name -> (kind, minimum, maximum); kind "bool", "int" or "int?" (None allowed)
-_Spec = tuple[str, int, int]
+OptionSpec = tuple[str, int, int]
 
 
-def _check(key: str, value: Any, spec: _Spec) -> Any:
+def _check(key: str, value: Any, spec: OptionSpec) -> Any:
     kind, lo, hi = spec
     if kind == "bool":
         if not isinstance(value, bool):
@@ -149,81 +174,45 @@ def _check(key: str, value: Any, spec: _Spec) -> Any:
     return value
 
 
-_RUMMY500_OPTIONS: dict[str, _Spec] = {
-    "hand_size_two_players": ("int", 3, 20),
-    "top_discard_must_be_used": ("bool", 0, 0),
-    "final_discard_required": ("bool", 0, 0),
-    "ace_high": ("bool", 0, 0),
-    "round_the_corner": ("bool", 0, 0),
-    "joker_swap": ("bool", 0, 0),
-    "swapped_joker_must_be_melded": ("bool", 0, 0),
-    "low_cards_five": ("bool", 0, 0),
+# Options every family that keeps score over a game offers.
+GAME_OPTIONS: dict[str, OptionSpec] = {
     "target_score": ("int?", 1, 1_000_000),
     "rounds": ("int?", 1, 1000),
     "stall_turns": ("int?", 1, 10_000),
-    "rummy_calls": ("bool", 0, 0),
-    "rummy_in_the_pile": ("bool", 0, 0),
-    "rummy_call_seconds": ("int", 1, 600),
 }
 
-_RUMMY500 = Ruleset(
-    name="rummy500",
-    family="rummy500",
-    min_players=2,
-    max_players=4,
-    decks=1,
-    jokers_per_deck=2,
-    two_decks_from=None,
-    hand_size=7,
-    hand_size_two_players=7,
-    up_card=True,
-    deep_draw=True,
-    top_discard_must_be_used=False,
-    final_discard_required=True,
-    ace_high=True,
-    round_the_corner=False,
-    joker_swap=True,
-    swapped_joker_must_be_melded=False,
-    min_natural=2,
-    ace_table_value=11,
-    ace_low_value=1,
-    ace_hand_value=15,
-    joker_table_value=None,
-    joker_hand_value=15,
-    low_cards_five=False,
-    stock_exhaustion="end",
-    target_score=500,
-    rounds=None,
-    stall_turns=None,
-    rummy_calls=False,
-    rummy_in_the_pile=False,
-    rummy_call_seconds=5,
-)
 
-_HOUSEHOLD = replace(
-    _RUMMY500,
-    name="rummy500_household",
-    max_players=8,
-    two_decks_from=5,
-    hand_size_two_players=13,
-    ace_table_value=15,
-    ace_hand_value=15,
-    joker_table_value=15,
-    joker_hand_value=15,
-    top_discard_must_be_used=True,
-    target_score=5000,
-    rummy_calls=True,
-    stock_exhaustion="pile_only",
-)
+@dataclass(frozen=True)
+class PresetSpec:
+    """A preset as its family registers it: the defaults, the options a table may change, and the
+    family's own cross-option checks (``validate`` raises ``RulesetError``)."""
 
-_BASE: dict[str, Ruleset] = {"rummy500": _RUMMY500, "rummy500_household": _HOUSEHOLD}
-_OPTIONS: dict[str, dict[str, _Spec]] = {
-    "rummy500": _RUMMY500_OPTIONS,
-    "rummy500_household": _RUMMY500_OPTIONS,
-}
+    base: Ruleset
+    options: Mapping[str, OptionSpec]
+    validate: Callable[[Ruleset], None] | None = None
 
-OPTION_NAMES: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _OPTIONS.items()}
-RULESET_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Ruleset))
+
+_REGISTRY: dict[str, PresetSpec] = {}
+
+
+def register_preset(spec: PresetSpec) -> None:
+    """Make ``spec.base.name`` playable (a family module calls this when it is imported)."""
+    if spec.base.name not in PRESETS:
+        raise ValueError(f"{spec.base.name!r} is not a game of RULES.md.")
+    if not set(spec.options) <= {f.name for f in fields(Ruleset)} | {f.name for f in fields(spec.base.own)}:
+        raise ValueError(f"{spec.base.name}: an option names no field.")
+    _REGISTRY[spec.base.name] = spec
+    _cached_preset.cache_clear()
+
+
+def implemented_presets() -> tuple[str, ...]:
+    """The presets some family plays, in RULES.md order."""
+    return tuple(p for p in PRESETS if p in _REGISTRY)
+
+
+def option_names(preset: str) -> tuple[str, ...]:
+    """The options a table of ``preset`` may set."""
+    return tuple(_REGISTRY[preset].options)
 
 
 @functools.lru_cache(maxsize=256)

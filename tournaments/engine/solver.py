@@ -24,7 +24,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
 
-from tournaments.engine.cards import JOKER, RANKS, SUITS, ValueRules, card_sort_key, hand_value, table_value
+from tournaments.engine.cards import (
+    JOKER,
+    RANKS,
+    SUITS,
+    ValueRules,
+    card_sort_key,
+    hand_value,
+    is_natural,
+    rank_of,
+    suit_of,
+    table_value,
+)
 
 __all__ = [
     "Arrangement",
@@ -35,7 +46,6 @@ __all__ = [
     "hand_penalty",
 ]
 
-_RANK_OF = {ch: i + 1 for i, ch in enumerate(RANKS)}
 _SUIT_OF = {ch: i for i, ch in enumerate(SUITS)}
 
 
@@ -114,9 +124,9 @@ def _parse(code: str) -> int:
     """Natural card → suit * 16 + rank (rank 1..13); the joker → 0."""
     if code == JOKER:
         return 0
-    if len(code) != 2 or code[0] not in _RANK_OF or code[1] not in _SUIT_OF:
+    if not is_natural(code):
         raise ValueError(f"not a card in hand: {code!r}")
-    return _SUIT_OF[code[1]] * 16 + _RANK_OF[code[0]]
+    return _SUIT_OF[suit_of(code)] * 16 + rank_of(code)
 
 
 def _code(card: int) -> str:

@@ -14,6 +14,8 @@ from typing import Any
 
 from .rules import Ruleset
 
+# Every family's phases (API.md); each family lists those it uses (``Family.phases``): ``deal`` is Board
+# Rummy's deal-refusal phase (RULES §4), ``claims`` Rummy 500's "Rummy!" window.
 PHASES = ("deal", "draw", "play", "claims", "over")
 STATE_FORMAT = 1
 

@@ -1,9 +1,14 @@
-"""What a player (or a spectator) may see of a round, as JSON-ready dicts."""
+"""What a player (or a spectator) may see of a round, as JSON-ready dicts.
+
+The envelope (version, phase, players, pile, melds, the deal commitment, the result ...) is the same
+for every game; the round's family adds its own fields (``Family.view``).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from .families import family_of
 from .state import RoundState
 
 
@@ -44,12 +49,7 @@ def player_view(state: RoundState, player: str | None) -> dict[str, Any]:
     }
     if player is not None:
         view["hand"] = list(state.hand_of(player))
-        if player == state.to_act and state.phase == "play":
-            view["obligations"] = {
-                "must_use": state.must_use,
-                "not_discardable": sorted(set(state.reserved)),
-                "jokers_to_meld": state.jokers_to_meld,
-            }
+    view.update(family_of(state.rules).view(state, player))
     if state.result is not None:
         view["result"] = state.result.to_dict()
         view["scores"] = dict(state.result.scores)

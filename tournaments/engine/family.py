@@ -1,0 +1,83 @@
+"""The seam a game family plugs into (RULES.md §2 Rummy 500, §3 Basic Rummy, §4 Board Rummy).
+
+The shared engine (``engine``) does what every game does: it shuffles and commits to the deck, checks
+a move's envelope (a known type with its fields, a player of the round, a round still running), logs
+and numbers the moves, replays them and builds the view's envelope. Everything else is the family's:
+the deck and the deal, the phases and moves it allows, legality, applying a move, scoring, and what a
+player's view adds. A family module implements ``Family`` and is listed in ``families.FAMILIES``;
+family modules never import each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .moves import Move
+from .rules import Ruleset
+from .state import Result, RoundState
+
+
+@dataclass(frozen=True)
+class Deal:
+    """What a family's deal leaves on the table: every hand (seat order), the pile, the stock, and
+    the phase and seat the round starts with."""
+
+    hands: tuple[tuple[str, ...], ...]
+    discard: tuple[str, ...]
+    stock: tuple[str, ...]
+    phase: str
+    turn: int
+
+
+class Family(Protocol):
+    """One family of games. Methods get an envelope-checked move and a running round."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def phases(self) -> tuple[str, ...]:
+        """The phases its rounds pass through (``state.PHASES`` lists every family's), ``over`` last."""
+        ...
+
+    @property
+    def move_fields(self) -> Mapping[str, frozenset[str]]:
+        """Its move types, in the order error messages list them, each with the fields it allows."""
+        ...
+
+    def parse_code(self, value: object) -> str:
+        """One card (or tile) code of a stacked deck, canonical; ``cards.CardError`` when bad."""
+        ...
+
+    def full_deck(self, rules: Ruleset, n_players: int) -> tuple[str, ...]:
+        """The unshuffled deck of a round with ``n_players``."""
+        ...
+
+    def deal(self, rules: Ruleset, n_players: int, dealer: int, order: Sequence[str]) -> Deal:
+        """Deal ``order`` (top first); ``ValueError`` when there are not enough cards."""
+        ...
+
+    def legal_moves(self, state: RoundState, player: str) -> list[Move]:
+        """Every legal move of ``player``, who may act now, canonical and each once."""
+        ...
+
+    def apply(
+        self, state: RoundState, player: str, mtype: str, move: Mapping[str, Any]
+    ) -> tuple[RoundState, Move]:
+        """The state after the move and the move as logged; ``IllegalMove`` when refused."""
+        ...
+
+    def score(self, state: RoundState, reason: str, out_seat: int | None) -> Result:
+        """The result of the round ending now: ``reason`` (``out``, ``stock``, ``stall``, ``end_round`` ...)
+        and the seat that went out (or closed), if any."""
+        ...
+
+    def close_claims(self, state: RoundState) -> RoundState:
+        """End an open claim window at the server's deadline (unnumbered, unlogged here)."""
+        ...
+
+    def view(self, state: RoundState, player: str | None) -> dict[str, Any]:
+        """The family's own fields of ``player``'s view (None: a spectator); no hidden information."""
+        ...

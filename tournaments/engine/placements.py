@@ -1,0 +1,181 @@
+"""Applying the moves of a turn after the draw: meld, lay off, swap a joker, discard (meld families).
+
+Each function checks a move against the shared rules (melds, the turn-completion invariant, the
+cards that may not be discarded) and returns the next state and the move as logged. Going out and
+ending the turn are the family's: a placement may leave an empty hand, a discard ends the turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from .cards import JOKER, rank_char, suit_of
+from .errors import IllegalMove
+from .hands import add, remove, set_hand, take_from_hand
+from .melds import MeldError, joker_slots, lay_off, read_meld
+from .moves import Move, card, card_list, meld_index
+from .state import Meld, RoundState
+from .turn import Turn, feasible, placed_obligations, turn_of
+
+
+def after_placement(
+    state: RoundState, placed: Sequence[str], hand: tuple[str, ...], melds: tuple[Meld, ...]
+) -> RoundState:
+    """Apply a placement's bookkeeping and the turn-completion invariant (the hand may be empty)."""
+    mu, res, jtm = placed_obligations(turn_of(state), placed)
+    after = Turn(hand, melds, mu, res, jtm)
+    if not hand and state.rules.final_discard_required:
+        raise IllegalMove(
+            "play.final_discard_required",
+            "Keep a card: the last card must be discarded (final_discard_required).",
+        )
+    if not feasible(after, state.rules):
+        raise IllegalMove(
+            "turn.cannot_complete",
+            "After this move the turn could not be completed (an obligation could not be met or no card"
+            " could be discarded).",
+        )
+    return replace(
+        set_hand(state, state.turn, hand),
+        melds=melds,
+        must_use=mu,
+        reserved=res,
+        jokers_to_meld=jtm,
+        progress=True,
+    )
+
+
+def meld(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]:
+    """A ``meld`` move: one meld (``cards``) or several laid down together (``melds``)."""
+    if ("cards" in move) == ("melds" in move):
+        raise IllegalMove("move.malformed", "A meld move has 'cards' (one meld) or 'melds' (several).")
+    groups: list[list[str]]
+    if "cards" in move:
+        groups = [card_list(move["cards"])]
+    else:
+        raw = move["melds"]
+        if not isinstance(raw, list | tuple) or not raw:
+            raise IllegalMove("move.malformed", "melds must be a non-empty list of card lists.")
+        groups = [card_list(g) for g in raw]
+    player = state.players[state.turn]
+    melds = list(state.melds)
+    canon: list[tuple[str, ...]] = []
+    placed: list[str] = []
+    for g in groups:
+        try:
+            m = read_meld(g, state.rules, min_natural=state.rules.min_natural)
+        except MeldError as exc:
+            raise IllegalMove(exc.code, exc.message) from None
+        canon.append(m)
+        placed.extend(m)
+        melds.append(Meld(f"m{len(melds) + 1}", player, m, (player,) * len(m)))
+    hand = take_from_hand(state, placed)
+    new = after_placement(state, placed, hand, tuple(melds))
+    logged: Move = (
+        {"type": "meld", "cards": list(canon[0])}
+        if "cards" in move
+        else {"type": "meld", "melds": [list(m) for m in canon]}
+    )
+    return new, logged
+
+
+def placers_after(old: Meld, cards: tuple[str, ...], player: str) -> tuple[str, ...]:
+    """Placers of a meld after a lay-off: old cards keep theirs, new ones are the builder's."""
+    if (
+        len(old.cards)
+        and all(rank_char(c) == rank_char(old.cards[0]) for c in old.cards)
+        and all(rank_char(c) == rank_char(old.cards[0]) for c in cards)
+    ):
+        by_suit = {suit_of(c): p for c, p in zip(old.cards, old.placers, strict=True)}
+        return tuple(by_suit.get(suit_of(c), player) for c in cards)
+    n = len(old.cards)
+    for i in range(len(cards) - n + 1):
+        if cards[i : i + n] == old.cards:
+            return (player,) * i + old.placers + (player,) * (len(cards) - n - i)
+    raise AssertionError("lay-off lost the original run")
+
+
+def lay_off_move(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]:
+    """A ``lay_off`` move: cards added to either end of a run or to a set; they score for the builder."""
+    i = meld_index(state, move.get("meld"), "layoff.unknown_meld")
+    added = card_list(move.get("cards"))
+    old = state.melds[i]
+    try:
+        cards = lay_off(old.cards, added, state.rules)
+    except MeldError as exc:
+        raise IllegalMove(exc.code, exc.message) from None
+    player = state.players[state.turn]
+    placed = _new_cards(old.cards, cards)
+    if not placed:
+        raise IllegalMove("layoff.invalid", "A lay-off adds at least one card to the meld.")
+    hand = take_from_hand(state, placed)
+    melds = list(state.melds)
+    melds[i] = Meld(old.id, old.owner, cards, placers_after(old, cards, player))
+    new = after_placement(state, placed, hand, tuple(melds))
+    return new, {"type": "lay_off", "meld": old.id, "cards": list(placed)}
+
+
+def _new_cards(old: Sequence[str], new: Sequence[str]) -> list[str]:
+    rest = list(new)
+    for c in old:
+        rest.remove(c)
+    return rest
+
+
+def swap_joker(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]:
+    """A ``swap_joker`` move: the natural card replaces the table joker, which goes to the hand."""
+    if not state.rules.joker_swap:
+        raise IllegalMove("swap.not_allowed", "Joker swaps are off at this table.")
+    i = meld_index(state, move.get("meld"), "swap.unknown_meld")
+    natural = card(move.get("card"))
+    if natural == JOKER:
+        raise IllegalMove("swap.no_such_joker", "Name the natural card the joker stands for.")
+    old = state.melds[i]
+    slot = next((idx for idx, nat in joker_slots(old.cards) if nat == natural), None)
+    if slot is None:
+        raise IllegalMove("swap.no_such_joker", f"No joker in {old.id} stands for {natural}.")
+    hand = take_from_hand(state, [natural])
+    cards = list(old.cards)
+    cards[slot] = natural
+    melds = list(state.melds)
+    melds[i] = Meld(old.id, old.owner, tuple(cards), old.placers)
+    mu, res, jtm = placed_obligations(turn_of(state), [natural])
+    res = (*res, JOKER)
+    if state.rules.swapped_joker_must_be_melded:
+        jtm += 1
+    hand = add(hand, [JOKER])
+    if not feasible(Turn(hand, tuple(melds), mu, res, jtm), state.rules):
+        raise IllegalMove("turn.cannot_complete", "After this swap the turn could not be completed.")
+    new = replace(
+        set_hand(state, state.turn, hand),
+        melds=tuple(melds),
+        must_use=mu,
+        reserved=res,
+        jokers_to_meld=jtm,
+        progress=True,
+    )
+    return new, {"type": "swap_joker", "meld": old.id, "card": natural}
+
+
+def discard(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]:
+    """A ``discard`` move, not yet ending the turn: the card leaves the hand for the top of the pile."""
+    thrown = card(move.get("card"))
+    hand = state.hands[state.turn]
+    if thrown not in hand:
+        raise IllegalMove("hand.missing_card", f"You do not hold {thrown}.")
+    if state.must_use is not None:
+        raise IllegalMove(
+            "discard.chosen_card_unused",
+            f"First use {state.must_use}, the card chosen from the discard pile.",
+        )
+    if state.jokers_to_meld:
+        raise IllegalMove("discard.joker_not_melded", "First place the joker taken in a swap.")
+    if thrown in state.reserved:
+        code = "discard.chosen_card" if thrown == state.chosen else "discard.retrieved_joker"
+        raise IllegalMove(code, f"{thrown} may not be discarded this turn.")
+    rest = remove(hand, [thrown])
+    assert rest is not None
+    new = replace(set_hand(state, state.turn, rest), discard=(*state.discard, thrown))
+    return new, {"type": "discard", "card": thrown}
