@@ -88,3 +88,80 @@ def test_the_rule_map_in_the_docs_names_existing_tests():
         defined[filename] = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
     for filename, test in named:
         assert test in defined[filename], f"docs/rules.md names {filename}::{test}, which does not exist"
+
+
+# ---------------------------------------------------------------------- the engine's layout (issue 10)
+
+MAX_MODULE_LINES = 600
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _engine_imports() -> dict[str, set[str]]:
+    """Engine module -> the engine modules it imports (anywhere in its body, relative or absolute)."""
+    modules = {_module_name(p): p for p in _modules()}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                    target = f"{base}.{node.module}" if node.module else base
+                else:
+                    target = node.module or ""
+                targets.add(target)
+                targets |= {f"{target}.{a.name}" for a in node.names if f"{target}.{a.name}" in modules}
+        graph[name] = {t for t in targets if t in modules and t != name}
+    return graph
+
+
+def test_no_engine_module_is_over_600_lines():
+    long = {p.name: n for p in _modules() if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES}
+    assert not long, f"split these modules (one job each): {long}"
+
+
+def test_the_import_graph_has_the_modules_and_no_cycle():
+    graph = _engine_imports()
+    assert "tournaments.engine.families.rummy500.draw" in graph["tournaments.engine.families.rummy500"]
+    assert "tournaments.engine.turn" in graph["tournaments.engine.families.rummy500.draw"]
+    done: set[str] = set()
+
+    def visit(node: str, path: tuple[str, ...]) -> None:
+        assert node not in path, f"import cycle: {' -> '.join((*path[path.index(node) :], node))}"
+        if node in done:
+            return
+        for nxt in sorted(graph[node]):
+            visit(nxt, (*path, node))
+        done.add(node)
+
+    for module in sorted(graph):
+        visit(module, ())
+
+
+def test_family_modules_do_not_import_each_other_and_shared_modules_import_no_family():
+    graph = _engine_imports()
+    prefix = "tournaments.engine.families."
+    families = {m[len(prefix) :].split(".")[0] for m in graph if m.startswith(prefix)}
+    assert "rummy500" in families
+    for module, targets in graph.items():
+        if module.startswith(prefix):
+            own = module[len(prefix) :].split(".")[0]
+            others = {t for t in targets if t.startswith(prefix) and not t.startswith(f"{prefix}{own}")}
+            assert not others, f"{module} imports another family: {others}"
+    # The seam: the shared rules modules know no family; only the entry points, the registry, the views
+    # and the Rummy 500 bots look one up.
+    allowed = {"engine", "views", "bots", "families"}
+    for module, targets in graph.items():
+        short = module.removeprefix("tournaments.engine.")
+        if short.startswith("families") or short in allowed or module == "tournaments.engine":
+            continue
+        assert not any(t.startswith(prefix) or t == prefix[:-1] for t in targets), (
+            f"{module} imports a family"
+        )
