@@ -29,6 +29,11 @@ _RANK_NUMBER = {r: i + 1 for i, r in enumerate(RANKS)}
 _SUIT_NUMBER = {s: i for i, s in enumerate(SUITS)}
 NATURAL_CARDS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 _NATURAL_SET = frozenset(NATURAL_CARDS)
+# The accessors' answers for every natural card and placed joker, read once: they run in inner loops.
+_PLACED = {c: c for c in NATURAL_CARDS} | {JOKER_PREFIX + c: c for c in NATURAL_CARDS}
+_RANK_CHAR = {code: nat[0] for code, nat in _PLACED.items()}
+_SUIT_CHAR = {code: nat[1] for code, nat in _PLACED.items()}
+_RANK_OF_CODE = {code: _RANK_NUMBER[nat[0]] for code, nat in _PLACED.items()}
 
 
 class CardError(ValueError):
@@ -52,9 +57,10 @@ def is_joker(card: str) -> bool:
 
 def rank_char(card: str) -> str:
     """Rank letter of a natural card (``"7H"`` -> ``"7"``); a placed joker gives the rank it stands for."""
-    if card.startswith(JOKER_PREFIX):
-        card = card[3:]
-    return card[0]
+    letter = _RANK_CHAR.get(card)
+    if letter is None:
+        return natural_of(card)[0]
+    return letter
 
 
 def stands_for(card: str) -> str | None:
@@ -64,16 +70,18 @@ def stands_for(card: str) -> str | None:
 
 def rank_of(card: str) -> int:
     """Rank number of a natural card (A=1 .. K=13); a placed joker gives the rank it stands for."""
-    if card.startswith(JOKER_PREFIX):
-        card = card[3:]
-    return _RANK_NUMBER[card[0]]
+    number = _RANK_OF_CODE.get(card)
+    if number is None:
+        return _RANK_NUMBER[natural_of(card)[0]]
+    return number
 
 
 def suit_of(card: str) -> str:
     """Suit letter of a natural card; a placed joker gives the suit it stands for."""
-    if card.startswith(JOKER_PREFIX):
-        card = card[3:]
-    return card[1]
+    suit = _SUIT_CHAR.get(card)
+    if suit is None:
+        return natural_of(card)[1]
+    return suit
 
 
 def natural_of(card: str) -> str:

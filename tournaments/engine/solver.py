@@ -26,12 +26,12 @@ from itertools import combinations, product
 
 from tournaments.engine.cards import (
     JOKER,
+    NATURAL_CARDS,
     RANKS,
     SUITS,
     ValueRules,
     card_sort_key,
     hand_value,
-    is_natural,
     rank_of,
     suit_of,
     table_value,
@@ -47,6 +47,8 @@ __all__ = [
 ]
 
 _SUIT_OF = {ch: i for i, ch in enumerate(SUITS)}
+# Natural card -> suit * 16 + rank (rank 1..13); the joker -> 0 (read once through the cards accessors).
+_CODE_NUMBER = {JOKER: 0, **{c: _SUIT_OF[suit_of(c)] * 16 + rank_of(c) for c in NATURAL_CARDS}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,11 +124,10 @@ class Arrangement:
 
 def _parse(code: str) -> int:
     """Natural card → suit * 16 + rank (rank 1..13); the joker → 0."""
-    if code == JOKER:
-        return 0
-    if not is_natural(code):
-        raise ValueError(f"not a card in hand: {code!r}")
-    return _SUIT_OF[suit_of(code)] * 16 + rank_of(code)
+    try:
+        return _CODE_NUMBER[code]
+    except KeyError:
+        raise ValueError(f"not a card in hand: {code!r}") from None
 
 
 def _code(card: int) -> str:
