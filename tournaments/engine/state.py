@@ -139,9 +139,11 @@ class RoundState:
     """One round, between two moves. Never mutate; ``apply_move`` returns a new one.
 
     ``hands[i]`` belongs to ``players[i]`` (sorted canonical codes); ``stock`` is top first;
-    ``discard`` bottom first. Turn bookkeeping: ``must_use`` (a card that must be placed this turn),
-    ``reserved`` (codes that may not be discarded this turn), ``jokers_to_meld``, ``progress``
-    (this turn drew from the stock or placed a card), ``stall`` (completed turns without progress).
+    ``discard`` bottom first. The turn bookkeeping is the shared turn-completion search's (RULES §1,
+    every meld family): ``must_use`` (a card that must be placed this turn), ``chosen`` and
+    ``reserved`` (codes that may not be discarded this turn), ``jokers_to_meld``; and the shared
+    stalling rule's: ``progress`` (this turn drew from the stock or placed a card), ``stall``
+    (completed turns without progress). ``claims`` is the open claim window of phase ``claims``.
     """
 
     rules: Ruleset
