@@ -3,7 +3,9 @@ without touching the shared engine, and the dealer's seat and a game's totals ha
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import fields, replace
 from typing import Any
@@ -83,6 +85,7 @@ def test_family_options_live_in_own_and_still_read_as_attributes():
         "options": {"rummy_call_seconds": 9, "rummy_in_the_pile": True},
     }
     assert Ruleset.from_dict(json.loads(json.dumps(house.to_dict()))) == house
+    assert pickle.loads(pickle.dumps(house)) == house and copy.deepcopy(house) == house
     assert house.option_values()["rummy_call_seconds"] == 9 and house.option_values()["ace_high"] is True
     assert list(house.option_values()) == list(option_names("rummy500_household"))
 
