@@ -7,12 +7,15 @@ import environ
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
-VAR_DIR = BASE_DIR / "var"
 
 env = environ.Env()
 env_file = BASE_DIR / ".env"
 if env_file.exists():
     env.read_env(str(env_file))
+
+# The embedded default's data (SQLite file, filesystem broker, static files); the smoke test points it at a
+# throwaway directory so that it never touches a developer's var/.
+VAR_DIR = Path(env("RAMINO_VAR_DIR", default=str(BASE_DIR / "var")))
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="")
@@ -23,6 +26,8 @@ DATABASES = {
 }
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Django's backend with a flush that the append-only triggers allow (config/db/sqlite3).
+    DATABASES["default"]["ENGINE"] = "config.db.sqlite3"
     # SQLite under a worker, beat and the web process at once: wait for the write lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
 else:
