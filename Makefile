@@ -10,7 +10,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/ramino
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/0
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL)
 
-.PHONY: install run demo migrate test lint typecheck migrations-check schema-check pytest \
+.PHONY: install run demo migrate test lint typecheck migrations-check schema-check pytest smoke \
         bench bench-ledger bench-engine bench-api clean
 
 $(STAMP): pyproject.toml
@@ -48,7 +48,12 @@ schema-check: install
 pytest: install
 	$(TEST_ENV) $(BIN)/pytest $(PYTEST_ARGS)
 
-test: lint typecheck migrations-check schema-check pytest
+# The embedded default end to end: `make run` in a throwaway directory on a free port, played over HTTP
+# (tests/smoke). It uses neither the test database nor the test broker.
+smoke: install
+	$(BIN)/python -m tests.smoke
+
+test: lint typecheck migrations-check schema-check pytest smoke
 
 bench: bench-ledger bench-engine bench-api
 

@@ -43,7 +43,7 @@ def test_altering_a_column_keeps_the_tables_triggers(sqlite_db: Any) -> None:
     with sqlite_db.schema_editor(atomic=False) as editor:
         editor.create_model(MoveLog)
         editor.execute(REFUSE_DELETE.format(table=table), params=None)
-        new = MoveLog._meta.get_field("game")
+        new: Any = MoveLog._meta.get_field("game")
         old = new.clone()
         old.db_index = not new.db_index
         old.set_attributes_from_name("game")

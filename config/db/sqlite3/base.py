@@ -41,7 +41,9 @@ class DatabaseOperations(operations.DatabaseOperations):
         flushed = set(tables)
         if flushed and allow_cascade:
             # Django's own widening (the tables that reference these), done here to know their triggers.
-            flushed = set(chain.from_iterable(self._references_graph(table) for table in flushed))
+            # (a private helper of Django's SQLite operations that django-stubs does not declare)
+            graph = self._references_graph  # type: ignore[attr-defined]
+            flushed = set(chain.from_iterable(graph(table) for table in flushed))
         statements = super().sql_flush(style, sorted(flushed), reset_sequences=reset_sequences)
         triggers = triggers_on(self.connection, flushed)
         return [
@@ -56,7 +58,7 @@ class DatabaseSchemaEditor(schema.DatabaseSchemaEditor):
         self, model: Any, create_field: Any = None, delete_field: Any = None, alter_fields: Any = None
     ) -> None:
         triggers = triggers_on(self.connection, [model._meta.db_table])
-        super()._remake_table(
+        super()._remake_table(  # type: ignore[misc]  # private in Django, undeclared in django-stubs
             model, create_field=create_field, delete_field=delete_field, alter_fields=alter_fields
         )
         for _, sql in triggers:

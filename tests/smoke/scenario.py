@@ -1,0 +1,194 @@
+"""What the smoke test does over HTTP: new players register, are funded by the demo admin, sit at a
+table and play rounds to settlement, moved by the engine's greedy bot; then they leave, and the
+ledger must reconcile with every chip accounted for."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+import uuid
+from collections import Counter
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import requests
+
+from tournaments.engine import state_from_dict
+from tournaments.engine.bots import greedy_move
+
+from .stack import Stack, StackFailed
+
+PLAYERS = 3
+FUNDING = 5_000
+BUY_IN = 1_000
+ROUNDS = 3
+PLAY_SECONDS = 300.0
+LEAVE_SECONDS = 120.0
+TABLE = {
+    "game": "rummy500",
+    # short clocks: a seat left during a round is played out by the worker within seconds
+    "options": {"turn_seconds": 10, "time_bank_seconds": 0},
+    "seats": PLAYERS,
+    "pcr": 1,
+    "min_buy_in": 100,
+    "max_buy_in": 5_000,
+}
+
+
+class Client:
+    def __init__(self, base: str, username: str) -> None:
+        self.base = base
+        self.username = username
+        self.session = requests.Session()
+
+    def login(self, password: str) -> None:
+        answer = self.call("POST", "/auth/token/", json={"username": self.username, "password": password})
+        self.session.headers["Authorization"] = f"Token {answer['token']}"
+
+    def call(self, method: str, path: str, *, expect: tuple[int, ...] = (200,), **kwargs: Any) -> Any:
+        response = self.session.request(method, f"{self.base}/api/v1{path}", timeout=40, **kwargs)
+        if response.status_code not in expect:
+            raise StackFailed(
+                f"{self.username}: {method} {path} -> {response.status_code} {response.text[:500]}"
+            )
+        return response.json() if response.content else None
+
+
+def run(stack: Stack, log: Any) -> None:
+    logins = stack.logins()
+    admin = Client(stack.base, logins["admin"][0])
+    admin.login(logins["admin"][1])
+    staff = Client(stack.base, logins["staff"][0])
+    staff.login(logins["staff"][1])
+
+    players = [_register(stack.base, f"smoke-{uuid.uuid4().hex[:8]}") for _ in range(PLAYERS)]
+    for player in players:
+        admin.call(
+            "POST",
+            "/ledger/adjustments/",
+            expect=(200, 201),
+            json={"username": player.username, "amount": FUNDING, "reason": "smoke test"},
+            headers={"Idempotency-Key": f"smoke-fund-{player.username}"},
+        )
+        _expect(player.call("GET", "/wallet/")["balance"] == FUNDING, f"{player.username} was not funded")
+    log(f"registered and funded {', '.join(p.username for p in players)}")
+
+    table = admin.call("POST", "/tables/", expect=(201,), json=TABLE)
+    for player in players:
+        player.call("POST", f"/tables/{table['id']}/sit/", json={"buy_in": BUY_IN})
+    game_id = table["current_game"]
+    seats = {row["seat"]: row["username"] for row in admin.call("GET", f"/tables/{table['id']}/")["players"]}
+    moves = _play(stack, players, game_id)
+    log(f"table #{table['id']}: {ROUNDS} rounds settled in {moves} moves")
+
+    for player in players:
+        player.call("POST", f"/tables/{table['id']}/leave/")
+    _wait_until_empty(stack, admin, table["id"])
+    log("everyone left; stacks cashed out")
+
+    rounds = [r for r in players[0].call("GET", f"/games/{game_id}/rounds/")["results"] if r["ended_at"]]
+    _expect(len(rounds) >= ROUNDS and all(r["settled"] for r in rounds), f"rounds not settled: {rounds}")
+    _check_settlements(staff, table["id"], seats, rounds)
+    wallets = {p.username: p.call("GET", "/wallet/")["balance"] for p in players}
+    _expect(sum(wallets.values()) == FUNDING * PLAYERS, f"chips not conserved: {wallets}")
+    report = staff.call("GET", "/ledger/reconciliation/")
+    _expect(report["ok"] is True and report["problems"] == [], f"reconciliation: {report}")
+    log(f"settlements match the rounds' transfers; wallets {wallets}; reconciliation ok")
+
+
+def _register(base: str, username: str) -> Client:
+    client = Client(base, username)
+    password = f"pw-{uuid.uuid4().hex}"
+    client.call("POST", "/auth/register/", expect=(201,), json={"username": username, "password": password})
+    client.login(password)
+    return client
+
+
+def _play(stack: Stack, players: list[Client], game_id: int) -> int:
+    """Every player whose view offers legal moves plays the greedy bot's choice, read from the game's
+    full state (the bot needs every hand; the database file is opened read-only) at the version the
+    view showed; between rounds the first player long-polls the event stream."""
+    moves = 0
+    after = 0
+    deadline = time.monotonic() + PLAY_SECONDS
+    while _settled_rounds(players[0], game_id) < ROUNDS:
+        if time.monotonic() > deadline:
+            raise StackFailed(f"{ROUNDS} rounds were not settled within {PLAY_SECONDS:.0f}s ({moves} moves)")
+        stack.check_alive()
+        acted = False
+        for player in players:
+            view = player.call("GET", f"/games/{game_id}/")
+            if not view.get("legal_moves"):
+                continue
+            version, state = _game_state(stack.database, game_id)
+            if version != view["version"] or state is None:
+                continue
+            move = greedy_move(state_from_dict(state), player.username)
+            answer = player.call(
+                "POST",
+                f"/games/{game_id}/moves/",
+                expect=(200, 409),  # 409: a turn clock or another player moved first
+                json={**move, "expected_version": view["version"]},
+                headers={"Idempotency-Key": uuid.uuid4().hex},
+            )
+            if "version" in answer:
+                moves += 1
+                acted = True
+        if not acted:
+            polled = players[0].call("GET", f"/games/{game_id}/events/?after={after}&wait=5")
+            after = polled["next_after"]
+    return moves
+
+
+def _settled_rounds(client: Client, game_id: int) -> int:
+    return sum(1 for r in client.call("GET", f"/games/{game_id}/rounds/")["results"] if r["settled"])
+
+
+def _game_state(database: Path, game_id: int) -> tuple[int, dict[str, Any] | None]:
+    with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=20)) as db:
+        row = db.execute("SELECT version, state FROM tournaments_game WHERE id = ?", [game_id]).fetchone()
+    if row is None:
+        raise StackFailed(f"game {game_id} is not in {database}")
+    return int(row[0]), None if row[1] is None else json.loads(row[1])
+
+
+def _wait_until_empty(stack: Stack, admin: Client, table_id: int) -> None:
+    deadline = time.monotonic() + LEAVE_SECONDS
+    while admin.call("GET", f"/tables/{table_id}/")["players"]:
+        if time.monotonic() > deadline:
+            raise StackFailed(f"the players were not cashed out within {LEAVE_SECONDS:.0f}s")
+        stack.check_alive()
+        time.sleep(0.5)
+
+
+def _check_settlements(
+    staff: Client, table_id: int, seats: dict[int, str], rounds: list[dict[str, Any]]
+) -> None:
+    """One settlement transfer per round that moved chips, in round order, each moving every player's
+    seat stack (account reference `table:<id>:seat:<n>:...`) by that round's net (the round's
+    `transfers`, from the rounds API)."""
+    posted = staff.call("GET", f"/ledger/transfers/?table={table_id}&kind=settlement")["results"]
+    posted.sort(key=lambda transfer: transfer["id"])
+    paying = [r for r in rounds if r["transfers"]]
+    _expect(paying != [], "no round moved any chips")
+    _expect(len(posted) == len(paying), f"{len(posted)} settlement transfers for {len(paying)} rounds")
+    for round_, transfer in zip(paying, posted, strict=True):
+        expected: Counter[str] = Counter()
+        for row in round_["transfers"]:
+            expected[row["from"]] -= row["amount"]
+            expected[row["to"]] += row["amount"]
+        actual: Counter[str] = Counter()
+        for entry in transfer["entries"]:
+            _expect(entry["account_kind"] == "seat_stack", f"settlement entry off the seats: {entry}")
+            actual[seats[int(entry["reference"].split(":")[3])]] += entry["amount"]
+        _expect(
+            {k: v for k, v in actual.items() if v} == {k: v for k, v in expected.items() if v},
+            f"round {round_['number']}: settled {dict(actual)}, the round says {dict(expected)}",
+        )
+
+
+def _expect(condition: bool, message: str) -> None:
+    if not condition:
+        raise StackFailed(message)
