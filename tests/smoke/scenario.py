@@ -65,14 +65,17 @@ def run(stack: Stack, log: Any) -> None:
 
     players = [_register(stack.base, f"smoke-{uuid.uuid4().hex[:8]}") for _ in range(PLAYERS)]
     for player in players:
-        admin.call(
-            "POST",
-            "/ledger/adjustments/",
-            expect=(200, 201),
-            json={"username": player.username, "amount": FUNDING, "reason": "smoke test"},
-            headers={"Idempotency-Key": f"smoke-fund-{player.username}"},
+        funding: dict[str, Any] = {
+            "json": {"username": player.username, "amount": FUNDING, "reason": "smoke test"},
+            "headers": {"Idempotency-Key": f"smoke-fund-{player.username}"},
+        }
+        first = admin.call("POST", "/ledger/adjustments/", expect=(200, 201), **funding)
+        # a retry with the same key answers the same and posts nothing (the ledger's replay path)
+        again = admin.call("POST", "/ledger/adjustments/", expect=(200, 201), **funding)
+        _expect(again == first, f"a replayed adjustment answered {again}, first {first}")
+        _expect(
+            player.call("GET", "/wallet/")["balance"] == FUNDING, f"{player.username} was not funded once"
         )
-        _expect(player.call("GET", "/wallet/")["balance"] == FUNDING, f"{player.username} was not funded")
     log(f"registered and funded {', '.join(p.username for p in players)}")
 
     table = admin.call("POST", "/tables/", expect=(201,), json=TABLE)
@@ -80,7 +83,7 @@ def run(stack: Stack, log: Any) -> None:
         player.call("POST", f"/tables/{table['id']}/sit/", json={"buy_in": BUY_IN})
     game_id = table["current_game"]
     seats = {row["seat"]: row["username"] for row in admin.call("GET", f"/tables/{table['id']}/")["players"]}
-    moves = _play(stack, players, game_id)
+    moves = _play(stack, players, staff, game_id)
     log(f"table #{table['id']}: {ROUNDS} rounds settled in {moves} moves")
 
     for player in players:
@@ -106,10 +109,10 @@ def _register(base: str, username: str) -> Client:
     return client
 
 
-def _play(stack: Stack, players: list[Client], game_id: int) -> int:
+def _play(stack: Stack, players: list[Client], staff: Client, game_id: int) -> int:
     """Every player whose view offers legal moves plays the greedy bot's choice, read from the game's
     full state (the bot needs every hand; the database file is opened read-only) at the version the
-    view showed; between rounds the first player long-polls the event stream."""
+    view showed."""
     moves = 0
     after = 0
     deadline = time.monotonic() + PLAY_SECONDS
@@ -126,17 +129,22 @@ def _play(stack: Stack, players: list[Client], game_id: int) -> int:
             if version != view["version"] or state is None:
                 continue
             move = greedy_move(state_from_dict(state), player.username)
-            answer = player.call(
-                "POST",
-                f"/games/{game_id}/moves/",
-                expect=(200, 409),  # 409: a turn clock or another player moved first
-                json={**move, "expected_version": view["version"]},
-                headers={"Idempotency-Key": uuid.uuid4().hex},
-            )
+            request: dict[str, Any] = {
+                "json": {**move, "expected_version": view["version"]},
+                "headers": {"Idempotency-Key": uuid.uuid4().hex},
+            }
+            # 409: a turn clock or another player moved first
+            answer = player.call("POST", f"/games/{game_id}/moves/", expect=(200, 409), **request)
             if "version" in answer:
+                if moves == 0:
+                    # a retried move answers the same and changes nothing (the move's replay path)
+                    again = player.call("POST", f"/games/{game_id}/moves/", **request)
+                    _expect(again == answer, f"a replayed move answered {again}, first {answer}")
                 moves += 1
                 acted = True
         if not acted:
+            # between rounds: a spectator's view (staff) too, then the first player long-polls
+            _expect(staff.call("GET", f"/games/{game_id}/").get("hand") is None, "staff saw a hand")
             polled = players[0].call("GET", f"/games/{game_id}/events/?after={after}&wait=5")
             after = polled["next_after"]
     return moves

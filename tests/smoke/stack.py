@@ -26,6 +26,8 @@ STOP_SECONDS = 30.0
 # Settings a developer's shell may export that would take the run off the embedded default.
 CLEARED = ("DJANGO_SETTINGS_MODULE", "CACHE_URL", "CELERY_TASK_DEFAULT_QUEUE", "CELERY_TASK_ALWAYS_EAGER")
 
+WORKER_READY = re.compile(r"^\[worker\] .* ready\.$", re.MULTILINE)
+BEAT_STARTED = re.compile(r"^\[beat  \] .*beat: Starting\.\.\.$", re.MULTILINE)
 # Django's and Celery's log lines at ERROR or above, and tracebacks.
 ERROR_LINE = re.compile(
     r"Traceback \(most recent call last\)| (ERROR|CRITICAL)[ /]|\] \"[A-Z]+ [^\"]*\" 5\d\d "
@@ -82,12 +84,7 @@ class Stack:
             self._note_processes()
             # web answers /ready/ (database and broker), the worker says "ready.", beat "Starting..."
             text = self.log()
-            if (
-                "] celery@" in text
-                and " ready." in text
-                and "beat: Starting" in text
-                and self._answers("/ready/")
-            ):
+            if WORKER_READY.search(text) and BEAT_STARTED.search(text) and self._answers("/ready/"):
                 return
             time.sleep(0.5)
         raise StackFailed(f"`make run` did not come up within {START_SECONDS:.0f}s")
