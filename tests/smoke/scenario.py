@@ -1,6 +1,6 @@
 """What the smoke test does over HTTP: new players register, are funded by the demo admin, sit at a
-table and play rounds to settlement, moved by the engine's greedy bot; then they leave, and the
-ledger must reconcile with every chip accounted for."""
+table and play rounds to settlement, moved by the engine's greedy bot; then they leave, and a full
+reconciliation run on the worker must find the ledger clean with every chip accounted for."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ BUY_IN = 1_000
 ROUNDS = 3
 PLAY_SECONDS = 300.0
 LEAVE_SECONDS = 120.0
+RECONCILE_SECONDS = 60.0
 TABLE = {
     "game": "rummy500",
     # short clocks: a seat left during a round is played out by the worker within seconds
@@ -82,7 +83,6 @@ def run(stack: Stack, log: Any) -> None:
     for player in players:
         player.call("POST", f"/tables/{table['id']}/sit/", json={"buy_in": BUY_IN})
     game_id = table["current_game"]
-    seats = {row["seat"]: row["username"] for row in admin.call("GET", f"/tables/{table['id']}/")["players"]}
     moves = _play(stack, players, staff, game_id)
     log(f"table #{table['id']}: {ROUNDS} rounds settled in {moves} moves")
 
@@ -93,12 +93,12 @@ def run(stack: Stack, log: Any) -> None:
 
     rounds = [r for r in players[0].call("GET", f"/games/{game_id}/rounds/")["results"] if r["ended_at"]]
     _expect(len(rounds) >= ROUNDS and all(r["settled"] for r in rounds), f"rounds not settled: {rounds}")
-    _check_settlements(staff, table["id"], seats, rounds)
+    _check_settlements(staff, table["id"], rounds)
     wallets = {p.username: p.call("GET", "/wallet/")["balance"] for p in players}
     _expect(sum(wallets.values()) == FUNDING * PLAYERS, f"chips not conserved: {wallets}")
-    report = staff.call("GET", "/ledger/reconciliation/")
-    _expect(report["ok"] is True and report["problems"] == [], f"reconciliation: {report}")
-    log(f"settlements match the rounds' transfers; wallets {wallets}; reconciliation ok")
+    log(f"settlements match the rounds' transfers; wallets {wallets}")
+    run_id = _reconcile(stack, staff)
+    log(f"reconciliation run #{run_id} on the worker: ok")
 
 
 def _register(base: str, username: str) -> Client:
@@ -171,12 +171,9 @@ def _wait_until_empty(stack: Stack, admin: Client, table_id: int) -> None:
         time.sleep(0.5)
 
 
-def _check_settlements(
-    staff: Client, table_id: int, seats: dict[int, str], rounds: list[dict[str, Any]]
-) -> None:
+def _check_settlements(staff: Client, table_id: int, rounds: list[dict[str, Any]]) -> None:
     """One settlement transfer per round that moved chips, in round order, each moving every player's
-    seat stack (account reference `table:<id>:seat:<n>:...`) by that round's net (the round's
-    `transfers`, from the rounds API)."""
+    seat stack by that round's net (the round's `transfers`, from the rounds API)."""
     posted = staff.call("GET", f"/ledger/transfers/?table={table_id}&kind=settlement")["results"]
     posted.sort(key=lambda transfer: transfer["id"])
     paying = [r for r in rounds if r["transfers"]]
@@ -190,11 +187,40 @@ def _check_settlements(
         actual: Counter[str] = Counter()
         for entry in transfer["entries"]:
             _expect(entry["account_kind"] == "seat_stack", f"settlement entry off the seats: {entry}")
-            actual[seats[int(entry["reference"].split(":")[3])]] += entry["amount"]
+            actual[entry["user"]] += entry["amount"]
         _expect(
             {k: v for k, v in actual.items() if v} == {k: v for k, v in expected.items() if v},
             f"round {round_['number']}: settled {dict(actual)}, the round says {dict(expected)}",
         )
+
+
+def _reconcile(stack: Stack, staff: Client) -> int:
+    """A full reconciliation queued by staff and run by the worker, after the last chip moved: clean, and
+    what `GET /ledger/reconciliation/` then serves, not stale."""
+    run_id = int(staff.call("POST", "/ledger/reconciliation/runs/", expect=(202,))["id"])
+    deadline = time.monotonic() + RECONCILE_SECONDS
+    while True:
+        runs = staff.call("GET", "/ledger/reconciliation/runs/")["results"]
+        run = next((r for r in runs if r["id"] == run_id), None)
+        _expect(run is not None, f"reconciliation run {run_id} is not listed: {runs}")
+        assert run is not None
+        if run["status"] in ("finished", "failed"):
+            break
+        if time.monotonic() > deadline:
+            raise StackFailed(
+                f"reconciliation run {run_id} still {run['status']} after {RECONCILE_SECONDS:.0f}s"
+            )
+        stack.check_alive()
+        time.sleep(0.5)
+    _expect(
+        run["status"] == "finished" and run["ok"] is True and run["problems"] == [], f"reconciliation: {run}"
+    )
+    report = staff.call("GET", "/ledger/reconciliation/")
+    _expect(
+        report["run"] == run_id and report["ok"] is True and report["stale"] is False,
+        f"reconciliation served: {report}",
+    )
+    return run_id
 
 
 def _expect(condition: bool, message: str) -> None:
