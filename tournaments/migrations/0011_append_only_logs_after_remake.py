@@ -24,7 +24,7 @@ def restore(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tournaments", "0008_seat_stack_accounts_name_their_player")]
+    dependencies = [("tournaments", "0010_table_error_state")]
 
     # Backwards: 0003's triggers belong in the schema at 0007 too.
     operations = [migrations.RunPython(restore, migrations.RunPython.noop)]
