@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
+
+from config.api.pagination import CursorPagination
 
 
 class LedgerCursorPagination(CursorPagination):
-    """Stable under concurrent postings (the ledger only appends)."""
-
-    ordering = "id"
-    page_size = 100
-    page_size_query_param = "page_size"
-    max_page_size = 1000
+    """Stable under concurrent postings (the ledger only appends); 100 a page, `page_size` up to 1000."""
 
     def get_paginated_response(self, data: Any) -> Response:
         response = super().get_paginated_response(data)

@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
+from config.api.schema import raises
 from ledger import selectors, services
 from ledger.errors import IdempotencyKeyRequired
 from ledger.filters import AccountFilter, TransferFilter
@@ -61,6 +62,7 @@ class WalletView(APIView):
 class AdjustmentView(APIView):
     permission_classes = [IsAdmin]
 
+    @raises(409, 422)
     @extend_schema(
         tags=["ledger"],
         request=AdjustmentInputSerializer,

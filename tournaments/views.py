@@ -23,6 +23,7 @@ from rest_framework.views import APIView
 
 from config.accounts.authentication import TokenAuthentication, token_text
 from config.api.pagination import PageNumberPagination
+from config.api.schema import raises
 from tournaments import selectors, wakeups
 from tournaments.errors import Forbidden, InvalidRequest
 from tournaments.idempotent_views import IDEMPOTENCY_HEADER, answer_once, idempotency_key
@@ -52,13 +53,16 @@ def max_wait_seconds() -> float:
 
 
 class TableListView(APIView):
+    pagination_class = PageNumberPagination
+
     @extend_schema(responses={200: TableSerializer(many=True)}, operation_id="tables_list")
     def get(self, request: Request) -> Response:
-        paginator = PageNumberPagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(selectors.visible_tables(user=request.user), request, view=self)
         rows = [selectors.table_data(table=t, user=request.user) for t in page or []]
         return paginator.get_paginated_response(rows)
 
+    @raises(403, 409)
     @extend_schema(
         request=TableCreateSerializer, responses={201: TableSerializer}, operation_id="tables_create"
     )
@@ -77,6 +81,7 @@ class TableDetailView(APIView):
 
 
 class TableSitView(APIView):
+    @raises(409, 422)
     @extend_schema(request=BuyInSerializer, responses={200: TableSerializer}, parameters=[IDEMPOTENCY_HEADER])
     def post(self, request: Request, table_id: int) -> Response:
         data = BuyInSerializer(data=request.data)
@@ -91,6 +96,7 @@ class TableSitView(APIView):
 
 
 class TableCloseView(APIView):
+    @raises(403)
     @extend_schema(request=None, responses={200: TableSerializer})
     def post(self, request: Request, table_id: int) -> Response:
         """Admins: close the table (players cashed out now, or once the running round is settled)."""
@@ -104,6 +110,7 @@ class TableCloseView(APIView):
 class TableJoinView(APIView):
     throttle_classes = [JoinUserThrottle, JoinAddressThrottle]
 
+    @raises(404, 409, 422)
     @extend_schema(request=JoinSerializer, responses={200: TableSerializer}, parameters=[IDEMPOTENCY_HEADER])
     def post(self, request: Request) -> Response:
         data = JoinSerializer(data=request.data)
@@ -118,6 +125,7 @@ class TableJoinView(APIView):
 
 
 class TableLeaveView(APIView):
+    @raises(409)
     @extend_schema(request=None, responses={200: TableSerializer}, parameters=[IDEMPOTENCY_HEADER])
     def post(self, request: Request, table_id: int) -> Response:
         def leave() -> Response:
@@ -179,6 +187,7 @@ class GameDetailView(APIView):
 class GameMovesView(APIView):
     authentication_classes = PLAY_AUTHENTICATION_CLASSES
 
+    @raises(403, 409, 422)
     @extend_schema(
         request=MoveInputSerializer,
         responses={200: MoveResultSerializer},
@@ -215,6 +224,7 @@ class GameEventsView(APIView):
     authentication_classes = PLAY_AUTHENTICATION_CLASSES
     page_limit = 500
 
+    @raises(403)
     @extend_schema(
         auth=PLAY_AUTH_SCHEMA,  # type: ignore[arg-type]
         responses={200: EventsSerializer},
@@ -253,12 +263,15 @@ class GameEventsView(APIView):
 
 
 class GameRoundsView(APIView):
+    pagination_class = PageNumberPagination
+
+    @raises(403)
     @extend_schema(responses={200: RoundSerializer(many=True)})
     def get(self, request: Request, game_id: int) -> Response:
         access = selectors.game_access(user=request.user, game_id=game_id)
         if not selectors.may_read_history(access=access):
             raise Forbidden("Only the table's players and staff read its rounds.")
         rows: list[Any] = selectors.rounds_data(access=access)
-        paginator = PageNumberPagination()
+        paginator = self.pagination_class()
         page: list[Any] | None = paginator.paginate_queryset(rows, request, view=self)  # type: ignore[arg-type]
         return paginator.get_paginated_response(page)

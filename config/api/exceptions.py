@@ -13,13 +13,18 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
+from config.api.params import InvalidParameter
+
 logger = logging.getLogger(__name__)
 
+
 _CODES: dict[type[exceptions.APIException], str] = {
+    InvalidParameter: "request.invalid_parameter",
     exceptions.ParseError: "request.malformed",
     exceptions.ValidationError: "request.invalid",
     exceptions.NotAuthenticated: "auth.not_authenticated",
@@ -58,6 +63,8 @@ def _message_for(exc: exceptions.APIException) -> str:
 
 
 def _details_for(exc: exceptions.APIException) -> dict[str, Any]:
+    if isinstance(exc, InvalidParameter):
+        return {"parameter": exc.parameter}
     detail = exc.detail
     if isinstance(detail, dict):
         return {"fields": detail}
@@ -70,6 +77,18 @@ def _details_for(exc: exceptions.APIException) -> dict[str, Any]:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    response = _handle(exc, context)
+    request = context.get("request")
+    if response is not None and request is not None:
+        # An error is the JSON envelope whatever the request asked for (`?format=csv`, `Accept: text/csv`):
+        # clients read one shape, and a CSV body would turn the envelope into a misleading one-row export.
+        # DRF renders with the request's choice (`finalize_response`), so the choice is replaced there.
+        request.accepted_renderer = JSONRenderer()
+        request.accepted_media_type = JSONRenderer.media_type
+    return response
+
+
+def _handle(exc: Exception, context: dict[str, Any]) -> Response | None:
     service_code = getattr(exc, "code", None)
     service_status = getattr(exc, "http_status", None)
     if isinstance(service_code, str) and isinstance(service_status, int):

@@ -3,6 +3,9 @@
 DRF's `DefaultContentNegotiation` parses the Accept header of every request; for the clients of this API it is
 nearly always absent, `*/*` or `application/json`, and the first renderer is JSON. Those are answered as DRF
 would answer them; anything else (another media type, a `?format=`, a format suffix) goes to DRF's.
+
+A `?format=` no renderer of the view offers is a 400 (`request.invalid_parameter`), where DRF answers 404 as
+if the resource did not exist.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from typing import Any
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
+
+from config.api.params import InvalidParameter
 
 _PLAIN_ACCEPTS = frozenset({"", "*/*", "application/json"})
 
@@ -32,3 +37,13 @@ class JSONFirstNegotiation(DefaultContentNegotiation):
         ):
             return renderers[0], renderers[0].media_type
         return super().select_renderer(request, renderers, format_suffix)
+
+    def filter_renderers(self, renderers: Iterable[BaseRenderer], format: str) -> list[BaseRenderer]:
+        renderers = list(renderers)
+        matching = [renderer for renderer in renderers if renderer.format == format]
+        if not matching:
+            offered = ", ".join(dict.fromkeys(str(renderer.format) for renderer in renderers))
+            raise InvalidParameter(
+                str(self.settings.URL_FORMAT_OVERRIDE), f"format must be one of: {offered}."
+            )
+        return matching

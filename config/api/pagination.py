@@ -1,15 +1,54 @@
+"""The API's paginations, strict about their parameters: junk `page`, `page_size` or `cursor` is a 400
+(`request.invalid_parameter`), never silently replaced by a default (DRF's habit) nor a 404."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.paginator import Paginator
 from rest_framework import pagination
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+
+from config.api.params import InvalidParameter, positive_int_param
 
 
-class PageNumberPagination(pagination.PageNumberPagination):
+class _StrictPageSize:
+    page_size: int | None
+    page_size_query_param: str | None
+    max_page_size: int | None
+
+    def get_page_size(self, request: Request) -> int | None:
+        if not self.page_size_query_param:
+            return self.page_size
+        size = positive_int_param(request, self.page_size_query_param, maximum=self.max_page_size)
+        return size if size is not None else self.page_size
+
+
+class PageNumberPagination(_StrictPageSize, pagination.PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 500
+    page_query_description = "A page number (from 1, or `last`); a page past the end is 404."
+    page_size_query_description = "Results per page, 1 to 500."
+
+    def get_page_number(self, request: Request, paginator: Paginator) -> Any:
+        if request.query_params.get(self.page_query_param) in self.last_page_strings:
+            return paginator.num_pages
+        # A well-formed page past the end stays DRF's 404: that page does not exist.
+        return positive_int_param(request, self.page_query_param) or 1
 
 
-class CursorPagination(pagination.CursorPagination):
-    """For append-only streams (events, statements, transfers): stable under concurrent inserts."""
+class CursorPagination(_StrictPageSize, pagination.CursorPagination):
+    """For append-only streams (statements, transfers): stable under concurrent inserts."""
 
     page_size = 100
     page_size_query_param = "page_size"
     max_page_size = 1000
     ordering = "id"
+    page_size_query_description = "Results per page, 1 to 1000 (default 100)."
+
+    def decode_cursor(self, request: Request) -> pagination.Cursor | None:
+        try:
+            return super().decode_cursor(request)
+        except NotFound:
+            raise InvalidParameter(self.cursor_query_param, "The cursor is invalid.") from None

@@ -133,7 +133,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "config.api.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.api.schema.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exceptions.exception_handler",
     # Reverse proxies in front of the web processes that append to X-Forwarded-For. 0 (a bare deployment):
     # the header is ignored and the peer address is the client; with N, the N-th address from the right.

@@ -1,0 +1,39 @@
+"""Query parameters the API itself reads (`format`, `page`, `page_size`, `cursor`): junk in them is a 400
+(`request.invalid_parameter`, `details.parameter` naming it), never silently replaced by a default.
+
+Kept apart from config.api.exceptions, which imports DRF's views: the negotiation class, which DRF's views
+import, raises these.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rest_framework import exceptions, status
+from rest_framework.request import Request
+
+_DIGITS = re.compile(r"[0-9]+")
+
+
+class InvalidParameter(exceptions.APIException):
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_detail = "A query parameter is invalid."
+    default_code = "invalid_parameter"
+
+    def __init__(self, parameter: str, message: str) -> None:
+        super().__init__(message)
+        self.parameter = parameter
+
+
+def positive_int_param(request: Request, name: str, *, maximum: int | None = None) -> int | None:
+    """The query parameter `name` as an integer in 1..maximum; None when absent or empty."""
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return None
+    if not _DIGITS.fullmatch(raw) or int(raw) < 1:
+        raise InvalidParameter(name, f"{name} must be a positive integer.")
+    # Past 18 digits no page or size makes sense (and int() refuses past 4300).
+    limit = maximum if maximum is not None else 10**18 - 1
+    if len(raw) > 18 or int(raw) > limit:
+        raise InvalidParameter(name, f"{name} must be at most {limit}.")
+    return int(raw)

@@ -1,0 +1,129 @@
+"""The OpenAPI schema's view of errors and lists (drf-spectacular's AutoSchema, extended).
+
+Every operation lists the error statuses it can answer, each with the one error envelope
+`{"error": {"code", "message", "details"}}` (config.api.exceptions). Most are read off the view itself:
+
+- 400 for every operation: any request may carry a `?format=` no renderer offers (config.api.negotiation),
+  besides a bad body or query parameter;
+- 401 when the view requires authentication; 403 when its permissions check more than that, or for an
+  unsafe method a session may send (CSRF);
+- 404 for a path with an id in it, and for a page-number list (a page past the end);
+- 415 for an operation with a request body (it must be JSON);
+- 429 when the view is throttled; 503 for every operation (the database was briefly unreachable).
+
+What only the services know (a 404 without an id in the path, a 403 from a rule, every 409 and 422) the view
+declares with `@raises(...)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from drf_spectacular import openapi
+from rest_framework import permissions, serializers
+from rest_framework.authentication import SessionAuthentication
+
+from config.api.pagination import PageNumberPagination
+
+_Decorated = TypeVar("_Decorated", bound=Callable[..., Any])
+
+_RAISES_ATTRIBUTE = "_api_error_statuses"
+
+ERROR_DESCRIPTIONS: dict[int, str] = {
+    400: "Malformed body, an invalid field or query parameter, or an unknown `format` "
+    "(`request.malformed`, `request.invalid`, `request.invalid_parameter`, ...).",
+    401: "No or bad credentials (`auth.not_authenticated`, `auth.failed`).",
+    403: "Authenticated but not allowed (`auth.forbidden`, or the rule's own code).",
+    404: "No such object, or one the caller may not see (`not_found`, `table.not_found`, ...).",
+    415: "The body is not JSON (`request.unsupported_media_type`).",
+    409: "Conflicts with the current state (e.g. `game.stale_version`, `idempotency.key_reused`).",
+    422: "Well-formed but refused by the rules (a rule's code, `ledger.insufficient_funds`, ...).",
+    429: "Throttled (`throttled`); retry after `Retry-After` seconds.",
+    503: "The database was briefly unavailable; nothing was done (`service.unavailable`).",
+}
+# An operation without a body can only be refused its parameters.
+_BAD_PARAMETERS = (
+    "An invalid query parameter or an unknown `format` (`request.invalid_parameter`, `request.invalid`)."
+)
+_RETRY_AFTER = {
+    "Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait before retrying."}
+}
+_HEADERS: dict[int, dict[str, Any]] = {
+    401: {"WWW-Authenticate": {"schema": {"type": "string"}, "description": "`Token`."}},
+    429: _RETRY_AFTER,
+    503: _RETRY_AFTER,
+}
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField(help_text="Stable and dotted, e.g. `game.stale_version` (docs/api.md).")
+    message = serializers.CharField(help_text="For humans; may change.")
+    details = serializers.DictField(help_text="Machine-readable context; `fields` for field errors.")
+
+
+class ErrorEnvelopeSerializer(serializers.Serializer[Any]):
+    error = ErrorSerializer()
+
+
+def raises(*statuses: int) -> Callable[[_Decorated], _Decorated]:
+    """Error statuses a view method (or every method of a view class) answers beyond those read off the view."""
+    unknown = set(statuses) - set(ERROR_DESCRIPTIONS)
+    if unknown:
+        raise ValueError(f"no description for status {sorted(unknown)}")
+
+    def decorate(target: _Decorated) -> _Decorated:
+        setattr(target, _RAISES_ATTRIBUTE, frozenset(statuses))
+        return target
+
+    return decorate
+
+
+class AutoSchema(openapi.AutoSchema):
+    def _get_response_bodies(self, direction: openapi.Direction = "response") -> dict[str, Any]:
+        responses: dict[str, Any] = super()._get_response_bodies(direction)
+        for code, response in responses.items():
+            content = response.get("content", {})
+            if "text/csv" in content and code.startswith("2"):
+                content["text/csv"] = {"schema": {"type": "string", "description": "CSV with a header row."}}
+        envelope = self.resolve_serializer(ErrorEnvelopeSerializer, "response").ref
+        has_body = bool(self._get_request_body())
+        for status in sorted(self.error_statuses()):
+            declared = responses.get(str(status), {})
+            default = _BAD_PARAMETERS if status == 400 and not has_body else ERROR_DESCRIPTIONS[status]
+            responses[str(status)] = {
+                "description": declared.get("description") or default,
+                **({"headers": _HEADERS[status]} if status in _HEADERS else {}),
+                "content": {"application/json": {"schema": envelope}},
+            }
+        return responses
+
+    def error_statuses(self) -> set[int]:
+        statuses = {400, 503}
+        view_permissions = self.view.get_permissions()
+        if any(not isinstance(p, permissions.AllowAny) for p in view_permissions):
+            statuses.add(401)
+        if any(type(p) not in (permissions.AllowAny, permissions.IsAuthenticated) for p in view_permissions):
+            statuses.add(403)
+        if self.method not in permissions.SAFE_METHODS and any(
+            isinstance(a, SessionAuthentication) for a in self.view.get_authenticators()
+        ):
+            statuses.add(403)
+        if "{" in self.path:
+            statuses.add(404)
+        if self._is_list_view() and isinstance(self._get_paginator(), PageNumberPagination):
+            statuses.add(404)
+        if self._get_request_body():
+            statuses.add(415)
+        if self.view.get_throttles():
+            statuses.add(429)
+        handler = getattr(self.view, self.method.lower(), None)
+        for declared_on in (handler, self.view):
+            statuses |= getattr(declared_on, _RAISES_ATTRIBUTE, frozenset())
+        # Statuses documented by hand with `extend_schema(responses=...)` get the envelope too.
+        declared = self.get_response_serializers()
+        for code in declared if isinstance(declared, dict) else ():
+            status = int(code[0] if isinstance(code, tuple) else code)
+            if status in ERROR_DESCRIPTIONS:
+                statuses.add(status)
+        return statuses
