@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 from django.core.paginator import Paginator
@@ -31,7 +32,7 @@ class PageNumberPagination(_StrictPageSize, pagination.PageNumberPagination):
     page_query_description = "A page number (from 1, or `last`); a page past the end is 404."
     page_size_query_description = "Results per page, 1 to 500."
 
-    def get_page_number(self, request: Request, paginator: Paginator) -> Any:
+    def get_page_number(self, request: Request, paginator: Paginator[Any]) -> Any:
         if request.query_params.get(self.page_query_param) in self.last_page_strings:
             return paginator.num_pages
         # A well-formed page past the end stays DRF's 404: that page does not exist.
@@ -48,7 +49,12 @@ class CursorPagination(_StrictPageSize, pagination.CursorPagination):
     page_size_query_description = "Results per page, 1 to 1000 (default 100)."
 
     def decode_cursor(self, request: Request) -> pagination.Cursor | None:
+        invalid = InvalidParameter(self.cursor_query_param, "The cursor is invalid.")
+        encoded = request.query_params.get(self.cursor_query_param)
         try:
+            # DRF's decoding skips characters outside the alphabet, so `%%%` would read as the first page.
+            if encoded is not None:
+                base64.b64decode(encoded.encode("ascii"), validate=True)
             return super().decode_cursor(request)
-        except NotFound:
-            raise InvalidParameter(self.cursor_query_param, "The cursor is invalid.") from None
+        except (NotFound, ValueError):  # binascii.Error and UnicodeError are ValueErrors
+            raise invalid from None

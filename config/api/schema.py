@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from drf_spectacular import openapi
+from drf_spectacular.utils import Direction
 from rest_framework import permissions, serializers
 from rest_framework.authentication import SessionAuthentication
 
@@ -80,14 +81,14 @@ def raises(*statuses: int) -> Callable[[_Decorated], _Decorated]:
 
 
 class AutoSchema(openapi.AutoSchema):
-    def _get_response_bodies(self, direction: openapi.Direction = "response") -> dict[str, Any]:
+    def _get_response_bodies(self, direction: Direction = "response") -> dict[str, Any]:
         responses: dict[str, Any] = super()._get_response_bodies(direction)
         for code, response in responses.items():
             content = response.get("content", {})
             if "text/csv" in content and code.startswith("2"):
                 content["text/csv"] = {"schema": {"type": "string", "description": "CSV with a header row."}}
         envelope = self.resolve_serializer(ErrorEnvelopeSerializer, "response").ref
-        has_body = bool(self._get_request_body())
+        has_body = self._has_request_body()
         for status in sorted(self.error_statuses()):
             declared = responses.get(str(status), {})
             default = _BAD_PARAMETERS if status == 400 and not has_body else ERROR_DESCRIPTIONS[status]
@@ -111,9 +112,10 @@ class AutoSchema(openapi.AutoSchema):
             statuses.add(403)
         if "{" in self.path:
             statuses.add(404)
-        if self._is_list_view() and isinstance(self._get_paginator(), PageNumberPagination):
+        paginator = self._get_paginator()  # type: ignore[no-untyped-call]
+        if self._is_list_view() and isinstance(paginator, PageNumberPagination):
             statuses.add(404)
-        if self._get_request_body():
+        if self._has_request_body():
             statuses.add(415)
         if self.view.get_throttles():
             statuses.add(429)
@@ -122,8 +124,12 @@ class AutoSchema(openapi.AutoSchema):
             statuses |= getattr(declared_on, _RAISES_ATTRIBUTE, frozenset())
         # Statuses documented by hand with `extend_schema(responses=...)` get the envelope too.
         declared = self.get_response_serializers()
-        for code in declared if isinstance(declared, dict) else ():
+        codes: list[Any] = list(declared) if isinstance(declared, dict) else []
+        for code in codes:
             status = int(code[0] if isinstance(code, tuple) else code)
             if status in ERROR_DESCRIPTIONS:
                 statuses.add(status)
         return statuses
+
+    def _has_request_body(self) -> bool:
+        return bool(self._get_request_body())  # type: ignore[no-untyped-call]

@@ -1,0 +1,76 @@
+"""A small world for the API-wide checks: a public table with two players and a dealt round, staff, an
+admin, an outsider, ledger transfers and a recorded reconciliation run; one client per user."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from ledger import services as ledger
+from ledger.models import Transfer
+from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
+from tournaments.models import Game, Table
+from tournaments.services import play, tables
+
+
+@dataclass
+class World:
+    table: Table
+    game: Game
+    users: dict[str, Any]
+    clients: dict[str, APIClient] = field(default_factory=dict)
+
+    def url(self, template: str) -> str:
+        account = ledger.get_wallet(user=self.users["ann"]).pk
+        transfer = Transfer.objects.order_by("id").values_list("pk", flat=True)[0]
+        return template.format(table=self.table.pk, game=self.game.pk, account=account, transfer=transfer)
+
+    def client(self, name: str | None) -> APIClient:
+        """The client of user `name`, or an anonymous one for None."""
+        key = name or ""
+        if key not in self.clients:
+            client = APIClient()
+            if name is not None:
+                client.force_authenticate(user=self.users[name])
+            self.clients[key] = client
+        return self.clients[key]
+
+
+@pytest.fixture(autouse=True)
+def _no_throttle_state() -> None:
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture
+def world(db: None) -> Iterator[World]:
+    users = {
+        "ann": make_user("ann"),
+        "bob": make_user("bob"),
+        "cid": make_user("cid"),
+        "staff": make_user("auditor", is_staff=True),
+        "admin": make_user("root", is_staff=True, is_superuser=True),
+    }
+    for name in ("ann", "bob", "cid"):
+        funded_wallet(users[name], 5_000)
+    table = tables.create_table(
+        user=users["admin"],
+        game="rummy500",
+        options={"turn_seconds": 30},
+        seats=4,
+        pcr=1,
+        min_buy_in=100,
+        max_buy_in=2000,
+    )
+    for name in ("ann", "bob"):
+        tables.sit(user=users[name], table_id=table.pk, buy_in=300)
+    game = Game.objects.get(table=table)
+    play.start_round(game_id=game.pk)
+    ledger.run_reconciliation(trigger="manual")
+    yield World(table=table, game=game, users=users)
+    assert_reconciled()

@@ -1,0 +1,254 @@
+"""The OpenAPI schema says what the API answers: paginated envelopes for lists, and for every operation the
+error statuses it can answer, each with the error envelope. Real answers are checked against it too."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.urls import resolve
+from jsonschema.exceptions import ValidationError
+from openapi_schema_validator import OAS30ReadValidator, oas30_format_checker, validate
+from rest_framework.test import APIClient
+
+from tests.api.conftest import World
+
+ENVELOPE = "#/components/schemas/ErrorEnvelope"
+ERROR_STATUSES = {"400", "401", "403", "404", "409", "415", "422", "429", "503"}
+
+# The list operations and their pagination (API.md: cursor pagination for statements and transfers).
+LIST_OPERATIONS = {
+    "/api/v1/tables/": "page",
+    "/api/v1/games/{game_id}/rounds/": "page",
+    "/api/v1/ledger/accounts/": "page",
+    "/api/v1/ledger/reconciliation/runs/": "page",
+    "/api/v1/ledger/transfers/": "cursor",
+    "/api/v1/ledger/accounts/{id}/statement/": "cursor",
+}
+
+# What each operation can answer besides success, read off its view and services (docs/api.md). Every
+# operation: 400 (an unknown `format`, besides its own parameters and body) and 503. A body: 415. Unsafe
+# methods: 403 (CSRF, for a session).
+EXPECTED_ERRORS = {
+    ("post", "/api/v1/auth/register/"): {400, 415, 429, 503},
+    ("post", "/api/v1/auth/token/"): {400, 415, 429, 503},
+    ("get", "/api/v1/wallet/"): {400, 401, 503},
+    ("post", "/api/v1/ledger/adjustments/"): {400, 401, 403, 409, 415, 422, 503},
+    ("get", "/api/v1/ledger/accounts/"): {400, 401, 403, 404, 503},
+    ("get", "/api/v1/ledger/accounts/{id}/statement/"): {400, 401, 403, 404, 503},
+    ("get", "/api/v1/ledger/transfers/"): {400, 401, 403, 503},
+    ("get", "/api/v1/ledger/transfers/{id}/"): {400, 401, 403, 404, 503},
+    ("get", "/api/v1/ledger/reconciliation/"): {400, 401, 403, 503},
+    ("get", "/api/v1/ledger/reconciliation/runs/"): {400, 401, 403, 404, 503},
+    ("get", "/api/v1/tables/"): {400, 401, 404, 503},
+    ("post", "/api/v1/tables/"): {400, 401, 403, 409, 415, 503},
+    ("get", "/api/v1/tables/{table_id}/"): {400, 401, 404, 503},
+    ("post", "/api/v1/tables/{table_id}/sit/"): {400, 401, 403, 404, 409, 415, 422, 503},
+    ("post", "/api/v1/tables/join/"): {400, 401, 403, 404, 409, 415, 422, 429, 503},
+    ("post", "/api/v1/tables/{table_id}/leave/"): {400, 401, 403, 404, 409, 503},
+    ("post", "/api/v1/tables/{table_id}/close/"): {400, 401, 403, 404, 503},
+    ("get", "/api/v1/games/{game_id}/"): {400, 401, 404, 503},
+    ("post", "/api/v1/games/{game_id}/moves/"): {400, 401, 403, 404, 409, 415, 422, 503},
+    ("get", "/api/v1/games/{game_id}/events/"): {400, 401, 403, 404, 503},
+    ("get", "/api/v1/games/{game_id}/rounds/"): {400, 401, 403, 404, 503},
+}
+
+
+@pytest.fixture(scope="module")
+def spec() -> dict[str, Any]:
+    response = APIClient().get("/api/schema/?format=json")
+    assert response.status_code == 200
+    loaded: dict[str, Any] = json.loads(response.content)
+    return loaded
+
+
+def operations(spec: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    for path, item in spec["paths"].items():
+        for method, operation in item.items():
+            if method in ("get", "post", "put", "patch", "delete"):
+                yield method, path, operation
+
+
+def resolved(spec: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in schema:
+        schema = spec["components"]["schemas"][schema["$ref"].rsplit("/", 1)[-1]]
+    return schema
+
+
+def success_schema(operation: dict[str, Any]) -> dict[str, Any]:
+    code = min(c for c in operation["responses"] if c.startswith("2"))
+    schema: dict[str, Any] = operation["responses"][code]["content"]["application/json"]["schema"]
+    return schema
+
+
+def test_the_error_envelope_is_a_component(spec: dict[str, Any]) -> None:
+    envelope = resolved(spec, {"$ref": ENVELOPE})
+    assert envelope["required"] == ["error"]
+    error = resolved(spec, envelope["properties"]["error"])
+    assert set(error["required"]) == {"code", "message", "details"}
+    assert error["properties"]["details"]["type"] == "object"
+
+
+def test_every_operation_lists_its_errors_with_the_envelope(spec: dict[str, Any]) -> None:
+    for method, path, operation in operations(spec):
+        responses = operation["responses"]
+        errors = {code for code in responses if not code.startswith("2")}
+        where = f"{method.upper()} {path}"
+        assert {"400", "503"} <= errors, where
+        assert errors <= ERROR_STATUSES, where
+        anonymous = operation.get("security") == [{}]
+        assert ("401" in errors) is not anonymous, where
+        if "requestBody" not in operation:
+            # Nothing to be refused by the rules, nor in the wrong media type, without a body.
+            assert not errors & {"415", "422"}, where
+        for code in errors:
+            assert responses[code]["description"], (where, code)
+            assert responses[code]["content"] == {"application/json": {"schema": {"$ref": ENVELOPE}}}, (
+                where,
+                code,
+            )
+
+
+def test_error_statuses_of_each_operation(spec: dict[str, Any]) -> None:
+    listed = {
+        (method, path): {int(code) for code in operation["responses"] if not code.startswith("2")}
+        for method, path, operation in operations(spec)
+    }
+    for key, expected in EXPECTED_ERRORS.items():
+        assert listed.get(key) == expected, key
+
+
+def test_no_success_is_a_bare_array(spec: dict[str, Any]) -> None:
+    """API.md: lists are paginated; an array at the top of an answer is a list described unpaginated."""
+    for method, path, operation in operations(spec):
+        assert resolved(spec, success_schema(operation)).get("type") != "array", f"{method} {path}"
+
+
+def test_list_operations_answer_the_paginated_envelope(spec: dict[str, Any]) -> None:
+    paginated = set()
+    for method, path, operation in operations(spec):
+        names = {p["name"] for p in operation.get("parameters", []) if p["in"] == "query"}
+        if method == "get" and names & {"page", "cursor"}:
+            paginated.add(path)
+    assert paginated == set(LIST_OPERATIONS)
+    for path, kind in LIST_OPERATIONS.items():
+        operation = spec["paths"][path]["get"]
+        names = {p["name"] for p in operation["parameters"] if p["in"] == "query"}
+        assert {"page_size", kind} <= names, path
+        envelope = resolved(spec, success_schema(operation))
+        properties = envelope["properties"]
+        assert {"next", "previous", "results"} <= set(properties), path
+        assert properties["next"]["nullable"] is True and properties["previous"]["nullable"] is True, path
+        assert properties["results"]["type"] == "array", path
+        assert ("count" in properties) is (kind == "page"), path
+    for path in ("/api/v1/tables/", "/api/v1/games/{game_id}/rounds/"):
+        envelope = resolved(spec, success_schema(spec["paths"][path]["get"]))
+        assert envelope["required"] == ["count", "results"]
+
+
+def test_csv_answers_are_described_as_text(spec: dict[str, Any]) -> None:
+    for method, path, operation in operations(spec):
+        for code, response in operation["responses"].items():
+            if "text/csv" in response.get("content", {}):
+                assert code.startswith("2"), (method, path, code)
+                assert response["content"]["text/csv"]["schema"]["type"] == "string"
+
+
+# --- real answers against the schema (a start of the conformance test) ------------------------------
+
+
+def template_of(url: str) -> str:
+    route = resolve(url.split("?")[0]).route
+    # drf-spectacular names a `pk` path parameter `id`.
+    return "/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route).replace("{pk}", "{id}")
+
+
+def assert_conforms(spec: dict[str, Any], method: str, url: str, response: Any) -> None:
+    operation = spec["paths"][template_of(url)][method]
+    status = str(response.status_code)
+    assert status in operation["responses"], (method, url, status, response.content)
+    schema = operation["responses"][status]["content"]["application/json"]["schema"]
+    validate(
+        response.json(),
+        {"allOf": [schema], "components": spec["components"]},
+        cls=OAS30ReadValidator,
+        format_checker=oas30_format_checker,
+    )
+
+
+def test_the_check_refuses_what_the_schema_does_not_say(spec: dict[str, Any]) -> None:
+    """Not vacuous: a bare list (what the tables list was once documented as) or an error without its
+    `details` does not pass."""
+    tables = {
+        "allOf": [success_schema(spec["paths"]["/api/v1/tables/"]["get"])],
+        "components": spec["components"],
+    }
+    with pytest.raises(ValidationError):
+        validate([], tables, cls=OAS30ReadValidator)
+    envelope = {"allOf": [{"$ref": ENVELOPE}], "components": spec["components"]}
+    with pytest.raises(ValidationError):
+        validate({"error": {"code": "not_found", "message": "Not found."}}, envelope, cls=OAS30ReadValidator)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "user, template",
+    [
+        ("ann", "/api/v1/tables/"),
+        ("ann", "/api/v1/games/{game}/rounds/"),
+        ("staff", "/api/v1/ledger/accounts/"),
+        ("staff", "/api/v1/ledger/reconciliation/runs/"),
+        ("staff", "/api/v1/ledger/transfers/"),
+        ("staff", "/api/v1/ledger/accounts/{account}/statement/"),
+        ("ann", "/api/v1/tables/{table}/"),
+        ("ann", "/api/v1/games/{game}/"),
+        ("ann", "/api/v1/wallet/"),
+        ("staff", "/api/v1/ledger/transfers/{transfer}/"),
+        ("staff", "/api/v1/ledger/reconciliation/"),
+    ],
+)
+def test_answers_conform(spec: dict[str, Any], world: World, user: str, template: str) -> None:
+    url = world.url(template)
+    response = world.client(user).get(url)
+    assert response.status_code == 200, response.content
+    assert_conforms(spec, "get", url, response)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "user, method, template, body, status",
+    [
+        (None, "get", "/api/v1/tables/", None, 401),
+        ("ann", "get", "/api/v1/ledger/accounts/?format=csv", None, 403),
+        ("ann", "get", "/api/v1/tables/999999999/", None, 404),
+        ("ann", "get", "/api/v1/tables/?page=99", None, 404),
+        ("ann", "get", "/api/v1/tables/?page_size=0", None, 400),
+        ("staff", "get", "/api/v1/ledger/transfers/?cursor=junk", None, 400),
+        ("ann", "get", "/api/v1/wallet/?format=csv", None, 400),
+        ("cid", "get", "/api/v1/games/{game}/events/", None, 403),
+        ("cid", "get", "/api/v1/games/{game}/rounds/", None, 403),
+        ("cid", "post", "/api/v1/tables/{table}/leave/", None, 409),
+        ("cid", "post", "/api/v1/tables/{table}/sit/", {"buy_in": 5}, 422),
+        ("cid", "post", "/api/v1/tables/{table}/sit/", {"buy_in": "many"}, 400),
+        ("ann", "post", "/api/v1/tables/{table}/close/", None, 403),
+        ("ann", "post", "/api/v1/games/{game}/moves/", {"type": "draw", "expected_version": 0}, 409),
+        ("ann", "post", "/api/v1/tables/join/", {"code": "AAAAAAAA", "buy_in": 100}, 404),
+    ],
+)
+def test_errors_conform(
+    spec: dict[str, Any],
+    world: World,
+    user: str | None,
+    method: str,
+    template: str,
+    body: dict[str, Any] | None,
+    status: int,
+) -> None:
+    url = world.url(template)
+    client = world.client(user)
+    response = client.get(url) if method == "get" else client.post(url, body, format="json")
+    assert response.status_code == status, response.content
+    assert_conforms(spec, method, url, response)
