@@ -336,7 +336,7 @@ def test_statement_bad_input(staff_client: APIClient, ledger_data: dict[str, Any
     assert "at" in error["details"]["fields"]
     _assert_envelope(staff_client.get(url, {"from": "2026-13-45"}), 400, "request.invalid")
     _assert_envelope(staff_client.get("/api/v1/ledger/accounts/999999/statement/"), 404, "not_found")
-    _assert_envelope(staff_client.get(url, {"cursor": "garbage"}), 404)
+    _assert_envelope(staff_client.get(url, {"cursor": "garbage"}), 400, "request.invalid_parameter")
 
 
 @pytest.mark.parametrize("name", ["from", "to", "at"])
