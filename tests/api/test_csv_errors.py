@@ -103,7 +103,7 @@ def test_404_is_json(world: World, name: str) -> None:
 @pytest.mark.parametrize("name", CSV_ENDPOINTS)
 def test_429_is_json(world: World, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     target = url(world, name)
-    monkeypatch.setattr(view_class(target), "throttle_classes", [Refuse])
+    monkeypatch.setattr(view_class(target), "get_throttles", lambda self: [Refuse()])
     response = world.client("staff").get(target)
     body = assert_json_error(response, 429, "throttled")
     assert body["error"]["details"] == {"retry_after_seconds": 7}
