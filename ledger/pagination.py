@@ -26,3 +26,11 @@ class LedgerCursorPagination(CursorPagination):
             links.append(f'<{previous_link}>; rel="prev"')
         if links:
             response["Link"] = ", ".join(links)
+
+
+class NewestFirstCursorPagination(LedgerCursorPagination):
+    """A player's history reads from the latest line back."""
+
+    ordering = "-id"
+    page_size = 50
+    max_page_size = 500

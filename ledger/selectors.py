@@ -49,6 +49,14 @@ def wallet_balance(*, user: AbstractBaseUser, chip_type: str = SITE_CHIPS) -> in
     return balance or 0
 
 
+def wallet_entries(*, user: AbstractBaseUser, chip_type: str = SITE_CHIPS) -> QuerySet[Entry]:
+    """The entries of the user's own wallet, each with its transfer: the player's wallet history. Only the
+    wallet's own legs: the other side of a transfer (a house account, a seat stack) stays out of it."""
+    return Entry.objects.filter(
+        account__kind=AccountKind.WALLET, account__chip_type=chip_type, account__user_id=user.pk
+    ).select_related("transfer")
+
+
 def account_list() -> QuerySet[Account]:
     return Account.objects.select_related("user").order_by("id")
 

@@ -80,6 +80,32 @@ class StatementEntrySerializer(serializers.ModelSerializer[Entry]):
         read_only_fields = fields
 
 
+class WalletEntrySerializer(serializers.ModelSerializer[Entry]):
+    """One line of a player's wallet history: what moved in or out, why, and the balance after it."""
+
+    kind = serializers.CharField(source="transfer.kind", read_only=True)
+    reason = serializers.CharField(source="transfer.reason", read_only=True)
+    table = serializers.IntegerField(source="transfer.table_id", allow_null=True, read_only=True)
+    round = serializers.IntegerField(source="transfer.round_id", allow_null=True, read_only=True)
+    tournament = serializers.IntegerField(source="transfer.tournament_id", allow_null=True, read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = [
+            "id",
+            "transfer",
+            "kind",
+            "reason",
+            "amount",
+            "balance_after",
+            "table",
+            "round",
+            "tournament",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+
 class StatementSerializer(serializers.Serializer[Any]):
     """A page of an account's statement (cursor-paginated), with the balances around it."""
 

@@ -21,8 +21,8 @@ from config.api.schema import raises
 from ledger import selectors, services
 from ledger.errors import IdempotencyKeyRequired
 from ledger.filters import AccountFilter, TransferFilter
-from ledger.models import Account, ReconciliationRun, Transfer
-from ledger.pagination import LedgerCursorPagination
+from ledger.models import Account, Entry, ReconciliationRun, Transfer
+from ledger.pagination import LedgerCursorPagination, NewestFirstCursorPagination
 from ledger.permissions import IsAdmin, IsStaff
 from ledger.renderers import CSVRenderer
 from ledger.serializers import (
@@ -34,6 +34,7 @@ from ledger.serializers import (
     StatementQuerySerializer,
     StatementSerializer,
     TransferSerializer,
+    WalletEntrySerializer,
     WalletSerializer,
 )
 from ledger.throttling import ReconciliationRequestThrottle
@@ -57,6 +58,21 @@ class WalletView(APIView):
     def get(self, request: Request) -> Response:
         user: AbstractBaseUser = request.user  # type: ignore[assignment]
         return Response({"balance": selectors.wallet_balance(user=user), "currency": CURRENCY})
+
+
+@extend_schema(tags=["ledger"])
+class WalletHistoryView(generics.ListAPIView[Entry]):
+    """The caller's own wallet history, newest first (cursor-paginated): every credit and debit of their
+    wallet with its kind, reason, table and round, and the balance after it."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = WalletEntrySerializer
+    pagination_class = NewestFirstCursorPagination
+    filter_backends: Sequence[Any] = []
+
+    def get_queryset(self) -> Any:
+        user: AbstractBaseUser = self.request.user  # type: ignore[assignment]
+        return selectors.wallet_entries(user=user)
 
 
 class AdjustmentView(APIView):

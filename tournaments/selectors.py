@@ -211,6 +211,9 @@ def game_view(*, access: GameAccess) -> dict[str, Any]:
                 "scores": [scores.get(username) for scores in history if scores and username in scores],
                 "chips": seat_row.get("chips"),
                 "status": seat_row.get("status", "left"),
+                # seconds of time bank left this round (public, as at a real table); the turn player's
+                # is what it was when the turn began: their turn clock ends at turn.deadline minus it
+                "time_bank": round_.time_bank.get(username),
             }
         )
     waiting = [row for row in seat_rows if row["username"] not in round_.players]

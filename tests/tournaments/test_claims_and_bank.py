@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -95,3 +95,25 @@ def test_overtime_is_paid_from_the_time_bank(
     assert game.turn_player == other
     assert game.turn_deadline is not None and game.turn_started_at is not None
     assert (game.turn_deadline - game.turn_started_at).total_seconds() == pytest.approx(12)
+
+
+def test_the_game_view_shows_each_players_time_bank_so_a_client_can_count_the_clock_down(
+    make_table: Any, player: Any, client_for: Any, armed: Any
+) -> None:
+    game = _dealt(make_table, player, client_for, {"turn_seconds": 7, "time_bank_seconds": 5})
+    mover = game.turn_player
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=10))
+    _move(game, mover, {"type": "draw", "source": "stock"})
+    state = engine_io.load_state(Game.objects.get(pk=game.pk).state or {})
+    _move(game, mover, next(m for m in engine_io.legal_moves(state, mover) if m["type"] == "discard"))
+    other = next(name for name in ("ann", "bob") if name != mover)
+    view = client_for(_user(game, other)).get(f"/api/v1/games/{game.pk}/").json()
+    banks = {row["username"]: row["time_bank"] for row in view["players"]}
+    assert banks[mover] == pytest.approx(2, abs=0.5) and banks[other] == 5
+    # the turn player's turn clock ends `time_bank` seconds before the turn's deadline
+    game.refresh_from_db()
+    assert game.turn_started_at is not None and view["turn"]["player"] == other
+    deadline = datetime.fromisoformat(view["turn"]["deadline"])
+    assert (
+        deadline - timedelta(seconds=banks[other]) - game.turn_started_at
+    ).total_seconds() == pytest.approx(7)
