@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from config.api.auth import LogoutAllView, LogoutView, RegisterView, TokenView
 from config.api.health import health, ready
+from play.views import LandingView
 
 api_v1: list[URLPattern | URLResolver] = [
     path("auth/register/", RegisterView.as_view(), name="auth-register"),
@@ -15,6 +16,8 @@ api_v1: list[URLPattern | URLResolver] = [
 ]
 
 urlpatterns = [
+    path("", LandingView.as_view(), name="landing"),
+    path("play/", include("play.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "config.accounts",
     "ledger",
     "tournaments",
+    "play",
     "config.security",
 ]
 

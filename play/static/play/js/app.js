@@ -1,0 +1,61 @@
+/* The router: #/login, #/lobby, #/table/ID, #/wallet. Without a token, every page is the sign-in page. */
+(function (R) {
+  "use strict";
+
+  const { flash } = R.dom;
+
+  function go(hash) {
+    if (location.hash === hash) route();
+    else location.hash = hash;
+  }
+
+  function nav() {
+    const s = R.api.session();
+    const bar = document.getElementById("nav");
+    bar.hidden = !s;
+    bar.querySelector("[data-role=whoami]").textContent = s ? s.username : "";
+  }
+
+  async function route() {
+    const root = document.getElementById("app");
+    nav();
+    R.table.stop();
+    const hash = location.hash || "#/lobby";
+    if (!R.api.session()) {
+      document.body.dataset.page = "login";
+      R.auth.render(root, go);
+      return;
+    }
+    const table = hash.match(/^#\/table\/(\d+)$/);
+    try {
+      if (table) {
+        document.body.dataset.page = "table";
+        await R.table.load(root, Number(table[1]));
+      } else if (hash === "#/wallet") {
+        document.body.dataset.page = "wallet";
+        await R.wallet.render(root);
+      } else {
+        document.body.dataset.page = "lobby";
+        await R.lobby.render(root, go);
+      }
+    } catch (err) {
+      flash(err.describe ? err.describe() : String(err), "error");
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    document.querySelector("[data-role=sign-out]").addEventListener("click", async () => {
+      await R.api.signOut();
+      go("#/login");
+    });
+    window.addEventListener("hashchange", route);
+    // Signed out by the server (401) or in this tab: back to the sign-in page.
+    window.addEventListener("ramino:session", () => {
+      if (!R.api.session()) route();
+      else nav();
+    });
+    route();
+  });
+
+  R.app = { go, route };
+})((window.Ramino = window.Ramino || {}));

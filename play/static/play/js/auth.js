@@ -1,0 +1,40 @@
+/* Sign in and register. */
+(function (R) {
+  "use strict";
+
+  const { h, clear, formValues } = R.dom;
+
+  function render(root, go) {
+    clear(root);
+    const error = h("p", { class: "error", dataset: { role: "auth-error" }, hidden: true });
+    async function submit(event, action) {
+      event.preventDefault();
+      const { username, password } = formValues(event.target);
+      error.hidden = true;
+      try {
+        await (action === "register" ? R.api.register(username, password) : R.api.signIn(username, password));
+        go("#/lobby");
+      } catch (err) {
+        error.textContent = err.describe ? err.describe() : String(err);
+        error.hidden = false;
+      }
+    }
+    const fields = (prefix) => [
+      h("label", {}, "Username", h("input", { name: "username", autocomplete: "username", required: true, dataset: { role: `${prefix}-username` } })),
+      h("label", {}, "Password", h("input", { name: "password", type: "password", autocomplete: prefix === "register" ? "new-password" : "current-password", required: true, dataset: { role: `${prefix}-password` } })),
+    ];
+    root.append(
+      h("section", { class: "auth", dataset: { role: "auth" } },
+        h("h1", {}, "Play Rummy"),
+        error,
+        h("div", { class: "auth-forms" },
+          h("form", { class: "panel", dataset: { role: "sign-in-form" }, onsubmit: (e) => submit(e, "sign-in") },
+            h("h2", {}, "Sign in"), fields("sign-in"), h("button", { type: "submit", dataset: { role: "sign-in" } }, "Sign in")),
+          h("form", { class: "panel", dataset: { role: "register-form" }, onsubmit: (e) => submit(e, "register") },
+            h("h2", {}, "New here? Register"), fields("register"),
+            h("p", { class: "hint" }, "3–32 letters, digits, _ . -; a password of at least 8 characters."),
+            h("button", { type: "submit", dataset: { role: "register" } }, "Register")))));
+  }
+
+  R.auth = { render };
+})((window.Ramino = window.Ramino || {}));

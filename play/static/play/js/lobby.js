@@ -1,0 +1,159 @@
+/* The lobby: the wallet balance, open tables (and tournaments, once the API has them), the tables this
+ * player sat at or created (private ones are never listed by the API), joining by code, a private table. */
+(function (R) {
+  "use strict";
+
+  const { h, clear, formValues, chips, flash } = R.dom;
+  const GAMES = [
+    ["rummy500", "Rummy 500"],
+    ["rummy500_household", "Rummy 500 (household)"],
+  ];
+
+  function gameName(code) {
+    const found = GAMES.find(([c]) => c === code);
+    return found ? found[1] : code;
+  }
+
+  // The tables this player opened in this browser: how the lobby finds private ones again.
+  function recentKey() {
+    const s = R.api.session();
+    return `ramino.tables.${s ? s.username : ""}`;
+  }
+  function recentTables() {
+    try {
+      return JSON.parse(localStorage.getItem(recentKey()) || "[]");
+    } catch (_) {
+      return [];
+    }
+  }
+  function remember(tableId) {
+    const ids = [tableId, ...recentTables().filter((id) => id !== tableId)].slice(0, 12);
+    localStorage.setItem(recentKey(), JSON.stringify(ids));
+  }
+  function forget(tableId) {
+    localStorage.setItem(recentKey(), JSON.stringify(recentTables().filter((id) => id !== tableId)));
+  }
+
+  function seatedHere(table) {
+    const s = R.api.session();
+    return table.players.some((p) => s && p.username === s.username && p.status !== "left");
+  }
+
+  function buyInForm(table, go, label) {
+    return h("form", { class: "inline", dataset: { role: "sit-form", table: table.id }, onsubmit: async (event) => {
+        event.preventDefault();
+        const { buy_in } = formValues(event.target);
+        try {
+          await R.api.post(`/tables/${table.id}/sit/`, { buy_in });
+          remember(table.id);
+          go(`#/table/${table.id}`);
+        } catch (err) {
+          flash(err.describe ? err.describe() : String(err), "error");
+        }
+      } },
+      h("input", { name: "buy_in", type: "number", min: table.min_buy_in, max: table.max_buy_in, value: table.min_buy_in, required: true, "aria-label": "Buy-in", dataset: { role: "buy-in" } }),
+      h("button", { type: "submit", dataset: { role: "sit" } }, label || "Sit"));
+  }
+
+  function tableRow(table, go) {
+    const taken = table.players.filter((p) => p.status !== "left").length;
+    const clocks = table.options || {};
+    return h("tr", { dataset: { role: "table-row", table: table.id } },
+      h("td", {}, `#${table.id}`, table.private ? h("span", { class: "tag" }, "private") : null),
+      h("td", {}, gameName(table.game)),
+      h("td", { dataset: { role: "seats" } }, `${taken} / ${table.seats}`),
+      h("td", {}, `${table.pcr}${table.multiplier > 1 ? ` ×${table.multiplier}` : ""}`),
+      h("td", {}, `${chips(table.min_buy_in)} – ${chips(table.max_buy_in)}`),
+      h("td", {}, clocks.turn_seconds ? `${clocks.turn_seconds}s + ${clocks.time_bank_seconds ?? 0}s bank` : "default"),
+      h("td", { class: "names" }, table.players.map((p) => p.username).join(", ") || "empty"),
+      h("td", {}, table.status),
+      h("td", {},
+        seatedHere(table)
+          ? h("a", { href: `#/table/${table.id}`, class: "button", dataset: { role: "open-table" }, onclick: () => remember(table.id) }, "Open")
+          : table.status === "open" ? buyInForm(table, go) : h("a", { href: `#/table/${table.id}` }, "Watch")));
+  }
+
+  function tablesTable(tables, go, role) {
+    if (!tables.length) return h("p", { class: "empty", dataset: { role: `${role}-empty` } }, "None right now.");
+    return h("table", { class: "grid", dataset: { role } },
+      h("thead", {}, h("tr", {}, ["Table", "Game", "Seats", "PCR", "Buy-in", "Clock", "Players", "Status", ""].map((t) => h("th", {}, t)))),
+      h("tbody", {}, tables.map((t) => tableRow(t, go))));
+  }
+
+  async function render(root, go) {
+    clear(root);
+    const balance = h("strong", { dataset: { role: "balance" } }, "…");
+    const openTables = h("div", { dataset: { role: "open-tables" } }, "Loading…");
+    const mine = h("div", { dataset: { role: "my-tables" } });
+    root.append(
+      h("section", { class: "lobby", dataset: { role: "lobby" } },
+        h("div", { class: "lobby-head" }, h("h1", {}, "Lobby"), h("p", {}, "Wallet: ", balance, " chips · ", h("a", { href: "#/wallet" }, "history"))),
+        h("section", { class: "panel" }, h("h2", {}, "Open tables"), openTables),
+        h("section", { class: "panel" }, h("h2", {}, "Your tables"), mine),
+        h("section", { class: "panel", dataset: { role: "tournaments" } }, h("h2", {}, "Tournaments"),
+          // The API has no tournaments yet; their list (entrants, buy-ins, start) will render here.
+          h("p", { class: "empty" }, "No tournaments are open yet.")),
+        h("div", { class: "lobby-forms" }, joinForm(go), createForm(go))));
+
+    R.api.get("/wallet/").then((w) => (balance.textContent = chips(w.balance))).catch(() => (balance.textContent = "?"));
+    try {
+      const page = await R.api.get("/tables/?page_size=100");
+      clear(openTables).append(tablesTable(page.results, go, "tables"));
+    } catch (err) {
+      clear(openTables).append(h("p", { class: "error" }, err.message));
+    }
+    const found = [];
+    for (const id of recentTables()) {
+      try {
+        found.push(await R.api.get(`/tables/${id}/`));
+      } catch (err) {
+        if (err.status === 404) forget(id);
+      }
+    }
+    clear(mine).append(found.length ? tablesTable(found, go, "my-tables-list") : h("p", { class: "empty" }, "Tables you sit at or create show here."));
+  }
+
+  function joinForm(go) {
+    return h("form", { class: "panel", dataset: { role: "join-form" }, onsubmit: async (event) => {
+        event.preventDefault();
+        const { code, buy_in } = formValues(event.target);
+        try {
+          const table = await R.api.post("/tables/join/", { code, buy_in });
+          remember(table.id);
+          go(`#/table/${table.id}`);
+        } catch (err) {
+          flash(err.describe ? err.describe() : String(err), "error");
+        }
+      } },
+      h("h2", {}, "Join a private table"),
+      h("label", {}, "Code", h("input", { name: "code", required: true, autocomplete: "off", dataset: { role: "join-code" } })),
+      h("label", {}, "Buy-in", h("input", { name: "buy_in", type: "number", min: 1, required: true, dataset: { role: "join-buy-in" } })),
+      h("button", { type: "submit", dataset: { role: "join" } }, "Join"));
+  }
+
+  function createForm(go) {
+    const number = (name, label, value, min) => h("label", {}, label, h("input", { name, type: "number", min: min ?? 1, value, required: true, dataset: { role: `create-${name}` } }));
+    return h("form", { class: "panel", dataset: { role: "create-form" }, onsubmit: async (event) => {
+        event.preventDefault();
+        const v = formValues(event.target);
+        try {
+          const table = await R.api.post("/tables/", {
+            game: v.game, seats: v.seats, pcr: v.pcr, min_buy_in: v.min_buy_in, max_buy_in: v.max_buy_in, private: true,
+            options: { turn_seconds: v.turn_seconds, time_bank_seconds: v.time_bank_seconds },
+          });
+          remember(table.id);
+          go(`#/table/${table.id}`);
+        } catch (err) {
+          flash(err.describe ? err.describe() : String(err), "error");
+        }
+      } },
+      h("h2", {}, "Start a private table"),
+      h("label", {}, "Game", h("select", { name: "game", dataset: { role: "create-game" } }, GAMES.map(([code, name]) => h("option", { value: code }, name)))),
+      number("seats", "Seats", 2, 2), number("pcr", "PCR (chips per point)", 1),
+      number("min_buy_in", "Minimum buy-in", 100), number("max_buy_in", "Maximum buy-in", 1000),
+      number("turn_seconds", "Turn seconds", 30), number("time_bank_seconds", "Time bank seconds", 30, 0),
+      h("button", { type: "submit", dataset: { role: "create" } }, "Create"));
+  }
+
+  R.lobby = { render, remember, gameName, buyInForm };
+})((window.Ramino = window.Ramino || {}));

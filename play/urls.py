@@ -1,0 +1,9 @@
+from django.urls import URLPattern, path
+
+from play import views
+
+app_name = "play"
+
+urlpatterns: list[URLPattern] = [
+    path("", views.ClientView.as_view(), name="client"),
+]
