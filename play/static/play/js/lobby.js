@@ -44,7 +44,9 @@
         event.preventDefault();
         const { buy_in } = formValues(event.target);
         try {
-          await R.api.post(`/tables/${table.id}/sit/`, { buy_in });
+          // A private table is sat at by its code, its creator included (the API's rule).
+          if (table.private && table.code) await R.api.post("/tables/join/", { code: table.code, buy_in });
+          else await R.api.post(`/tables/${table.id}/sit/`, { buy_in });
           remember(table.id);
           go(`#/table/${table.id}`);
         } catch (err) {

@@ -259,11 +259,11 @@
     root.append(
       h("section", { class: "table-page", dataset: { role: "table-page", table: p.table.id, game: g ? g.id : "", version: g ? g.version : "", phase: (g && g.phase) || "", round: (g && g.round) || "" } },
         header(p),
-        g ? h("div", { class: "status-line" }, h("strong", { dataset: { role: "status" } }, status(g)), clock) : h("p", {}, "This table has no game."),
+        g ? h("div", { class: "status-line" }, h("strong", { dataset: { role: "status" } }, status(g)), clock) : h("p", { class: "hint" }, "Sit to see the game."),
         g ? h("div", { class: "table-grid" },
           h("div", { class: "left" }, board(g), handPanel(g), movesPanel(g)),
           h("div", { class: "right" }, playersPanel(g),
-            h("section", { class: "panel log" }, h("h3", {}, "Events"), h("ol", { dataset: { role: "events" } }, p.log.slice(-20).map((e) => h("li", {}, `v${e.version} ${eventText(e)}`)))))) : null,
+            h("section", { class: "panel log" }, h("h3", {}, "Events (newest first)"), h("ol", { dataset: { role: "events" } }, p.log.slice(-30).reverse().map((e) => h("li", {}, `v${e.version} ${eventText(e)}`)))))) : null,
         roundsPanel(p)));
   }
 
@@ -272,14 +272,18 @@
   async function refreshGame(p) {
     try {
       p.table = await R.api.get(`/tables/${p.tableId}/`);
-      const gid = p.table.current_game || (p.game && p.game.id);
+    } catch (err) {
+      if (err.status !== 404) throw err;
+      flash("No such table (or it is private and you are not seated).", "error");
+      return;
+    }
+    const gid = p.table.current_game || (p.game && p.game.id);
+    try {
       p.game = gid ? await R.api.get(`/games/${gid}/`) : null;
     } catch (err) {
-      if (err.status === 404) {
-        flash("No such table (or it is private and you are not seated).", "error");
-        return;
-      }
-      throw err;
+      // A private table's creator sees the table before sitting, but its game only once seated.
+      if (err.status !== 404) throw err;
+      p.game = null;
     }
     if (page === p) draw(p);
   }
@@ -308,6 +312,9 @@
           if (body.events.some((e) => e.kind === "round_over" || e.kind === "round_started" || e.kind === "table_closed")) await refreshRounds(p);
         } else if (answer.headers.get("Retry-After")) {
           await sleep(1000 * Number(answer.headers.get("Retry-After") || 1));
+        } else {
+          // a quiet spell: seats may have changed (sitting is no game event)
+          await refreshGame(p);
         }
       } catch (err) {
         if (page !== p || (err && err.name === "AbortError")) return;

@@ -1,0 +1,160 @@
+"""Headless Chromium for the browser tests: Debian's `chromium` and `chromium-driver` driven by Selenium.
+
+Each `browser()` is a browser context of its own (a fresh profile directory: its own sessionStorage,
+localStorage and cookies), so two of them are two people. Missing Chromium fails the run, never skips it
+(.ci/run installs the packages)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "var" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+# Headless as root on a CI box without a GPU, and quiet: no sync, updates or other calls out of the machine.
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--window-size=1400,1000",
+)
+
+
+class Browser:
+    """One browser context driving the site at `base`."""
+
+    def __init__(self, base: str, name: str, test_name: str) -> None:
+        self.base = base
+        self.name = name
+        self.test_name = test_name
+        self.profile = tempfile.mkdtemp(prefix=f"ramino-chromium-{name}-")
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for flag in FLAGS:
+            options.add_argument(flag)
+        options.add_argument(f"--user-data-dir={self.profile}")
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        self.driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+        self.console: list[dict[str, Any]] = []
+
+    def open(self, path: str) -> None:
+        self.driver.get(self.base + path)
+
+    def find(self, css: str, timeout: float = 10) -> WebElement:
+        return WebDriverWait(self.driver, timeout).until(lambda d: d.find_element(By.CSS_SELECTOR, css))
+
+    def find_all(self, css: str) -> list[WebElement]:
+        return self.driver.find_elements(By.CSS_SELECTOR, css)
+
+    def wait_for(self, condition: Callable[[], Any], timeout: float = 15, message: str = "") -> Any:
+        def check(_driver: Any) -> Any:
+            try:
+                return condition()
+            except StaleElementReferenceException:
+                return False
+
+        try:
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.1).until(check)
+        except TimeoutException:
+            self.screenshot("timeout")
+            raise AssertionError(f"{self.name}: timed out waiting: {message}") from None
+
+    def fill(self, css: str, value: str | int) -> None:
+        field = self.find(css)
+        field.clear()
+        field.send_keys(str(value))
+
+    def click(self, css: str) -> None:
+        self.find(css).click()
+
+    def text(self, css: str) -> str:
+        return self.find(css).text
+
+    def screenshot(self, label: str) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{self.test_name}-{self.name}-{label}")
+        path = SCREENSHOTS / f"{slug}.png"
+        self.driver.save_screenshot(str(path))
+        return path
+
+    def logs(self) -> list[dict[str, Any]]:
+        self.console += self.driver.get_log("browser")
+        return self.console
+
+    def script_errors(self) -> list[str]:
+        """Console messages that mean a script failed or the policy refused something."""
+        return [
+            entry["message"]
+            for entry in self.logs()
+            if entry["level"] == "SEVERE"
+            and ("Content Security Policy" in entry["message"] or "Uncaught" in entry["message"])
+        ]
+
+    def quit(self) -> None:
+        try:
+            self.driver.quit()
+        finally:
+            shutil.rmtree(self.profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> None:
+    missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not Path(path).exists()]
+    if missing:
+        pytest.fail(
+            f"Browser tests need Debian's chromium and chromium-driver ({', '.join(missing)} missing): "
+            "apt-get install -y chromium chromium-driver (.ci/run does it).",
+            pytrace=False,
+        )
+
+
+# Long-polls the pages leave waiting on the live server when a test ends must end before the test's
+# database access does; a short cap on the wait (the pages ask for 25 s) lets them.
+LONG_POLL_CAP_SECONDS = 2
+
+
+@pytest.fixture
+def browser(
+    chromium: None, live_server: Any, settings: Any, request: pytest.FixtureRequest
+) -> Iterator[Callable[[str], Browser]]:
+    """browser("ann") -> a new browser context on the live server; every one is closed after the test,
+    and none may have logged a script error or a policy violation."""
+    settings.RAMINO_EVENTS_MAX_WAIT_SECONDS = LONG_POLL_CAP_SECONDS
+    opened: list[Browser] = []
+
+    def make(name: str) -> Browser:
+        started = time.monotonic()
+        b = Browser(live_server.url, name, request.node.name)
+        assert time.monotonic() - started < 60
+        opened.append(b)
+        return b
+
+    yield make
+    try:
+        for b in opened:
+            assert b.script_errors() == [], (b.name, b.script_errors())
+    finally:
+        for b in opened:
+            b.quit()
+        time.sleep(LONG_POLL_CAP_SECONDS + 0.5)

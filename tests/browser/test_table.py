@@ -1,0 +1,267 @@
+"""Two people in two browser contexts, by clicking only: they register, sit with a buy-in and play a whole
+round to its settlement on a live server with a real Celery worker, see the settlement the ledger posted,
+check the deal commitment in the page and leave with their chips; a private table is joined by its code."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from selenium.common.exceptions import StaleElementReferenceException
+
+from ledger import selectors as ledger_selectors
+from ledger import services as ledger_services
+from tests.browser.conftest import Browser
+from tests.ledger.utils import assert_reconciled
+from tournaments.models import Game, Round, Seat
+from tournaments.services import tables
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+PASSWORD = "a-long-secret-9"
+CREDIT = 5_000
+BUY_IN = 1_000
+# The order a player here picks among the legal moves the page offers: placing cards first (a round ends
+# sooner), then a pile draw (a card from some depth of the pile, when its use is possible), then the stock.
+PREFERENCE = ["meld", "lay_off", "swap_joker", "call_rummy", "pile", "stock", "pass_claim", "discard"]
+
+
+def _register(browser: Any, name: str, boss: Any) -> Browser:
+    page: Browser = browser(name)
+    page.open("/play/")
+    page.fill("[data-role=register-username]", name)
+    page.fill("[data-role=register-password]", PASSWORD)
+    page.click("[data-role=register]")
+    page.find("[data-role=lobby]")
+    user = get_user_model().objects.get(username=name)
+    ledger_services.adjust_wallet(
+        user=user, amount=CREDIT, reason="welcome", idempotency_key=f"welcome:{name}", posted_by=boss
+    )
+    return page
+
+
+def _version(page: Browser) -> str:
+    return page.find("[data-role=table-page]").get_attribute("data-version") or ""
+
+
+def _kind(move: dict[str, Any]) -> str:
+    if move["type"] == "draw":
+        return "stock" if move["source"] == "stock" else "pile"
+    return str(move["type"])
+
+
+def _act(page: Browser, clicks: dict[str, int]) -> bool:
+    """Click one of the legal moves the page shows, if any; True when a move was clicked and the page
+    moved on to a new version."""
+    try:
+        buttons = page.find_all("[data-role=table-page] [data-role=move]")
+        if not buttons:
+            return False
+        version = _version(page)
+        offered = [(button, json.loads(button.get_attribute("data-move") or "{}")) for button in buttons]
+        # a couple of pile draws per game, then the stock (taking from the pile is no progress: a round of
+        # pile draws alone ends by stalling)
+        preference = PREFERENCE if clicks.get("pile", 0) < 2 else [k for k in PREFERENCE if k != "pile"]
+        offered.sort(
+            key=lambda pair: preference.index(_kind(pair[1])) if _kind(pair[1]) in preference else 99
+        )
+        button, move = offered[0]
+        button.click()
+    except StaleElementReferenceException:
+        return False  # the page re-rendered under us (an event arrived): look again
+    clicks[_kind(move)] = clicks.get(_kind(move), 0) + 1
+    page.wait_for(lambda: _version(page) != version, message=f"the page to show the result of {move}")
+    return True
+
+
+def test_two_players_play_a_round_to_settlement_by_clicking(
+    browser: Any, live_server: Any, celery_worker_process: Any, settings: Any
+) -> None:
+    settings.RAMINO_NEXT_ROUND_DELAY_SECONDS = 0.5
+    boss = get_user_model().objects.create_superuser("boss", password="boss-pw-123456")
+    # 15 cards each leave a stock of 23: a round of a few dozen clicks, however it is played
+    table = tables.create_table(
+        user=boss,
+        game="rummy500",
+        options={"turn_seconds": 30, "time_bank_seconds": 15, "hand_size_two_players": 15},
+        seats=2,
+        pcr=2,
+        min_buy_in=200,
+        max_buy_in=2_000,
+    )
+    pages = {name: _register(browser, name, boss) for name in ("ann", "bob")}
+    for name, page in pages.items():
+        page.click("[data-role=nav-wallet]")
+        page.click("[data-role=nav-lobby]")
+        row = f"[data-role=tables] [data-role=table-row][data-table='{table.pk}']"
+        page.wait_for(lambda page=page, row=row: page.find(row), message="the table in the lobby")
+        page.screenshot("lobby")
+        page.fill(f"{row} [data-role=buy-in]", BUY_IN)
+        page.click(f"{row} [data-role=sit]")
+        page.find("[data-role=table-page]")
+    game = Game.objects.get(table=table)
+    for page in pages.values():
+        page.wait_for(
+            lambda page=page: page.find("[data-role=table-page]").get_attribute("data-round") == "1",
+            timeout=30,
+            message="round 1 to be dealt (by the worker) and reach the page by the long-poll",
+        )
+    # the round's last click settles it in the web process: a long pause before the next deal lets the
+    # players leave between rounds
+    settings.RAMINO_NEXT_ROUND_DELAY_SECONDS = 300
+
+    for name, page in pages.items():
+        hand = page.find_all("[data-role=hand] [data-card]")
+        assert len(hand) == 15
+        codes = [card.get_attribute("data-card") for card in hand]
+        suits = [code[-1] if not code.startswith("JK") else "Z" for code in codes]
+        assert suits == sorted(suits, key="SHDCZ".index), codes  # the hand is sorted by suit
+        assert page.find("[data-role=clock]").text, "the turn clock shows"
+        page.screenshot("dealt")
+
+    clicks: dict[str, int] = {}
+    shot = False
+    deadline = time.monotonic() + 180
+    while not Round.objects.filter(game=game, number=1, settled=True).exists():
+        assert time.monotonic() < deadline, f"round 1 not over after {clicks}"
+        acted = [_act(page, clicks) for page in pages.values()]
+        if not any(acted):
+            time.sleep(0.1)
+        if not shot and Game.objects.get(pk=game.pk).version > 12:
+            for page in pages.values():
+                page.screenshot("mid-round")
+            shot = True
+    round_ = Round.objects.get(game=game, number=1)
+    assert round_.ended_at is not None and clicks.get("discard", 0) >= 2 and clicks.get("stock", 0) >= 1, (
+        clicks
+    )
+    # every move of the round was a click: the server played none of them
+    assert not [e for e in game.events.filter(kind="move") if e.public.get("server_played")]
+
+    shown_transfers = None
+    for name, page in pages.items():
+        selector = "[data-role=round][data-number='1'][data-settled='true']"
+        page.wait_for(lambda page=page, selector=selector: page.find(selector), message="round 1's results")
+        result = page.find(selector)
+        scores = {
+            row.get_attribute("data-username"): int(row.text.split()[-1])
+            for row in result.find_elements("css selector", "[data-role=round-score]")
+        }
+        assert scores == round_.scores
+        shown = [
+            {
+                "from": li.get_attribute("data-from"),
+                "to": li.get_attribute("data-to"),
+                "amount": int(li.get_attribute("data-amount") or 0),
+            }
+            for li in result.find_elements("css selector", "[data-role=transfer]")
+        ]
+        assert shown == [{k: t[k] for k in ("from", "to", "amount")} for t in round_.transfers]
+        shown_transfers = shown
+        # the deal commitment, checked in the page against the revealed deck and salt
+        assert result.find_element("css selector", "[data-role=commitment]").text == round_.deal_commitment
+        result.find_element("css selector", "[data-role=verify]").click()
+        page.wait_for(
+            lambda page=page, selector=selector: (
+                page.find(f"{selector} [data-role=verify-result]").get_attribute("data-ok") == "true"
+            ),
+            message="the deal verified in the browser",
+        )
+        page.screenshot("round-over")
+
+    # the settlement the page showed is the one the ledger holds
+    posted = [t for t in ledger_selectors.transfer_list().filter(round_id=round_.pk, kind="settlement")]
+    assert len(posted) == (1 if shown_transfers else 0)
+
+    for name, page in pages.items():
+        page.click("[data-role=leave]")
+    for name in pages:
+        deadline = time.monotonic() + 30
+        while Seat.objects.filter(table=table, player__username=name).exclude(status="left").exists():
+            assert time.monotonic() < deadline, f"{name} still seated"
+            time.sleep(0.2)
+    wallets = {}
+    for name, page in pages.items():
+        page.click("[data-role=nav-wallet]")
+        page.wait_for(
+            lambda page=page: page.find_all("[data-role=wallet-row][data-kind=cash_out]"),
+            message="the cash-out",
+        )
+        user = get_user_model().objects.get(username=name)
+        wallets[name] = ledger_selectors.wallet_balance(user=user)
+        page.wait_for(
+            lambda page=page, name=name: page.text("[data-role=wallet-balance]") == f"{wallets[name]:,}",
+            message="the wallet balance",
+        )
+        kinds = [row.get_attribute("data-kind") for row in page.find_all("[data-role=wallet-row]")]
+        assert kinds == ["cash_out", "buy_in", "adjustment"]
+        page.screenshot("wallet-after")
+    assert sum(wallets.values()) == 2 * CREDIT
+    if shown_transfers:  # chips changed hands as the page said
+        for transfer in shown_transfers:
+            assert wallets[transfer["to"]] > CREDIT > wallets[transfer["from"]]
+    assert_reconciled()
+
+
+def test_a_private_table_is_joined_by_its_code(browser: Any, live_server: Any, settings: Any) -> None:
+    # no deal during this test: the players only sit and leave
+    settings.RAMINO_NEXT_ROUND_DELAY_SECONDS = 300
+    boss = get_user_model().objects.create_superuser("boss", password="boss-pw-123456")
+    ann = _register(browser, "ann", boss)
+    bob = _register(browser, "bob", boss)
+
+    ann.fill("[data-role=create-min_buy_in]", 100)
+    ann.fill("[data-role=create-max_buy_in]", 800)
+    ann.fill("[data-role=create-pcr]", 3)
+    ann.click("[data-role=create]")
+    code = ann.text("[data-role=table-code]")
+    assert len(code) == 8
+    table_id = int(ann.find("[data-role=table-page]").get_attribute("data-table") or 0)
+    ann.fill("[data-role=table-head] [data-role=buy-in]", 500)
+    ann.click("[data-role=table-head] [data-role=sit]")
+    ann.wait_for(lambda: ann.find_all("[data-role=leave]"), message="ann seated")
+
+    # the lobby lists only public tables: bob cannot see it, he joins by the code
+    bob.click("[data-role=nav-wallet]")
+    bob.click("[data-role=nav-lobby]")
+    bob.find("[data-role=open-tables] [data-role=tables-empty]")
+    bob.fill("[data-role=join-code]", "WRONGCDE")
+    bob.fill("[data-role=join-buy-in]", 400)
+    bob.click("[data-role=join]")
+    bob.wait_for(lambda: bob.find("[data-role=flash]").is_displayed(), message="a wrong code is refused")
+    bob.screenshot("wrong-code")
+    bob.fill("[data-role=join-code]", code.lower())
+    bob.click("[data-role=join]")
+    bob.wait_for(
+        lambda: bob.find("[data-role=table-page]").get_attribute("data-table") == str(table_id),
+        message="bob at the table",
+    )
+    assert bob.text("[data-role=table-code]") == code
+    seated = set(Seat.objects.filter(table_id=table_id).values_list("player__username", flat=True))
+    assert seated == {"ann", "bob"}
+    # a sit is no game event: ann's page shows him after its next look at the table (a reload here)
+    ann.driver.refresh()
+    ann.wait_for(lambda: ann.find_all("[data-role=player][data-username=bob]"), message="ann sees bob")
+    bob.screenshot("private-table")
+    ann.screenshot("private-table")
+
+    # his lobby remembers the table for him now, with its seats taken
+    bob.click("[data-role=nav-lobby]")
+    mine = bob.find(f"[data-role=my-tables-list] [data-role=table-row][data-table='{table_id}']")
+    assert mine.find_element("css selector", "[data-role=seats]").text == "2 / 2"
+
+    for page in (ann, bob):
+        page.open(f"/play/#/table/{table_id}")
+        page.click("[data-role=leave]")
+    deadline = time.monotonic() + 15
+    while Seat.objects.filter(table_id=table_id).exclude(status="left").exists():
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert {
+        name: ledger_selectors.wallet_balance(user=get_user_model().objects.get(username=name))
+        for name in ("ann", "bob")
+    } == {"ann": CREDIT, "bob": CREDIT}
+    assert_reconciled()
