@@ -93,7 +93,7 @@ def test_two_players_play_a_round_to_settlement_by_clicking(
         max_buy_in=2_000,
     )
     pages = {name: _register(browser, name, boss) for name in ("ann", "bob")}
-    for name, page in pages.items():
+    for page in pages.values():
         page.click("[data-role=nav-wallet]")
         page.click("[data-role=nav-lobby]")
         row = f"[data-role=tables] [data-role=table-row][data-table='{table.pk}']"
@@ -113,7 +113,7 @@ def test_two_players_play_a_round_to_settlement_by_clicking(
     # players leave between rounds
     settings.RAMINO_NEXT_ROUND_DELAY_SECONDS = 300
 
-    for name, page in pages.items():
+    for page in pages.values():
         hand = page.find_all("[data-role=hand] [data-card]")
         assert len(hand) == 15
         codes = [card.get_attribute("data-card") for card in hand]
@@ -142,7 +142,7 @@ def test_two_players_play_a_round_to_settlement_by_clicking(
     assert not [e for e in game.events.filter(kind="move") if e.public.get("server_played")]
 
     shown_transfers = None
-    for name, page in pages.items():
+    for page in pages.values():
         selector = "[data-role=round][data-number='1'][data-settled='true']"
         page.wait_for(lambda page=page, selector=selector: page.find(selector), message="round 1's results")
         result = page.find(selector)
@@ -172,11 +172,17 @@ def test_two_players_play_a_round_to_settlement_by_clicking(
         )
         page.screenshot("round-over")
 
-    # the settlement the page showed is the one the ledger holds
-    posted = [t for t in ledger_selectors.transfer_list().filter(round_id=round_.pk, kind="settlement")]
-    assert len(posted) == (1 if shown_transfers else 0)
+    # the settlement the page showed is the one the ledger holds: one transfer between the seat stacks
+    posted = list(ledger_selectors.transfer_list().filter(round_id=round_.pk, kind="settlement"))
+    legs: dict[str, int] = {}
+    for shown_row in shown_transfers or []:
+        legs[shown_row["from"]] = legs.get(shown_row["from"], 0) - shown_row["amount"]
+        legs[shown_row["to"]] = legs.get(shown_row["to"], 0) + shown_row["amount"]
+    assert len(posted) == (1 if legs else 0)
+    for transfer in posted:
+        assert {e.account.user.username: e.amount for e in transfer.entries.all()} == legs
 
-    for name, page in pages.items():
+    for page in pages.values():
         page.click("[data-role=leave]")
     for name in pages:
         deadline = time.monotonic() + 30
