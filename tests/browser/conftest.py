@@ -12,7 +12,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from selenium import webdriver
@@ -80,6 +80,22 @@ class Browser:
             self.screenshot("timeout")
             raise AssertionError(f"{self.name}: timed out waiting: {message}") from None
 
+    def wait_present(self, css: str, message: str = "", timeout: float = 15) -> WebElement:
+        return cast(
+            WebElement, self.wait_for(lambda: self.find_all(css) and self.find(css), timeout, message or css)
+        )
+
+    def wait_attribute(self, css: str, name: str, value: str, message: str = "", timeout: float = 15) -> None:
+        self.wait_for(
+            lambda: self.find(css).get_attribute(name) == value, timeout, message or f"{css} {name}"
+        )
+
+    def wait_text(self, css: str, text: str, message: str = "", timeout: float = 15) -> None:
+        self.wait_for(lambda: self.find(css).text == text, timeout, message or f"{css} = {text}")
+
+    def attribute(self, css: str, name: str) -> str:
+        return self.find(css).get_attribute(name) or ""
+
     def fill(self, css: str, value: str | int) -> None:
         field = self.find(css)
         field.clear()
@@ -99,7 +115,7 @@ class Browser:
         return path
 
     def logs(self) -> list[dict[str, Any]]:
-        self.console += self.driver.get_log("browser")
+        self.console += self.driver.get_log("browser")  # type: ignore[no-untyped-call]
         return self.console
 
     def script_errors(self) -> list[str]:
@@ -127,6 +143,8 @@ def chromium() -> None:
             "apt-get install -y chromium chromium-driver (.ci/run does it).",
             pytrace=False,
         )
+    # this run's screenshots only (CI keeps the folder as an artifact)
+    shutil.rmtree(SCREENSHOTS, ignore_errors=True)
 
 
 # Long-polls the pages leave waiting on the live server when a test ends must end before the test's

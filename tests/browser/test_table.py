@@ -97,17 +97,19 @@ def test_two_players_play_a_round_to_settlement_by_clicking(
         page.click("[data-role=nav-wallet]")
         page.click("[data-role=nav-lobby]")
         row = f"[data-role=tables] [data-role=table-row][data-table='{table.pk}']"
-        page.wait_for(lambda page=page, row=row: page.find(row), message="the table in the lobby")
+        page.wait_present(row, "the table in the lobby")
         page.screenshot("lobby")
         page.fill(f"{row} [data-role=buy-in]", BUY_IN)
         page.click(f"{row} [data-role=sit]")
         page.find("[data-role=table-page]")
     game = Game.objects.get(table=table)
     for page in pages.values():
-        page.wait_for(
-            lambda page=page: page.find("[data-role=table-page]").get_attribute("data-round") == "1",
+        page.wait_attribute(
+            "[data-role=table-page]",
+            "data-round",
+            "1",
+            "round 1 to be dealt (by the worker) and reach the page by the long-poll",
             timeout=30,
-            message="round 1 to be dealt (by the worker) and reach the page by the long-poll",
         )
     # the round's last click settles it in the web process: a long pause before the next deal lets the
     # players leave between rounds
@@ -116,7 +118,7 @@ def test_two_players_play_a_round_to_settlement_by_clicking(
     for page in pages.values():
         hand = page.find_all("[data-role=hand] [data-card]")
         assert len(hand) == 15
-        codes = [card.get_attribute("data-card") for card in hand]
+        codes = [card.get_attribute("data-card") or "" for card in hand]
         suits = [code[-1] if not code.startswith("JK") else "Z" for code in codes]
         assert suits == sorted(suits, key="SHDCZ".index), codes  # the hand is sorted by suit
         assert page.find("[data-role=clock]").text, "the turn clock shows"
@@ -141,10 +143,10 @@ def test_two_players_play_a_round_to_settlement_by_clicking(
     # every move of the round was a click: the server played none of them
     assert not [e for e in game.events.filter(kind="move") if e.public.get("server_played")]
 
-    shown_transfers = None
+    shown_transfers: list[tuple[str, str, int]] = []
     for page in pages.values():
         selector = "[data-role=round][data-number='1'][data-settled='true']"
-        page.wait_for(lambda page=page, selector=selector: page.find(selector), message="round 1's results")
+        page.wait_present(selector, "round 1's results")
         result = page.find(selector)
         scores = {
             row.get_attribute("data-username"): int(row.text.split()[-1])
@@ -152,35 +154,33 @@ def test_two_players_play_a_round_to_settlement_by_clicking(
         }
         assert scores == round_.scores
         shown = [
-            {
-                "from": li.get_attribute("data-from"),
-                "to": li.get_attribute("data-to"),
-                "amount": int(li.get_attribute("data-amount") or 0),
-            }
+            (
+                li.get_attribute("data-from") or "",
+                li.get_attribute("data-to") or "",
+                int(li.get_attribute("data-amount") or 0),
+            )
             for li in result.find_elements("css selector", "[data-role=transfer]")
         ]
-        assert shown == [{k: t[k] for k in ("from", "to", "amount")} for t in round_.transfers]
+        assert shown == [(t["from"], t["to"], t["amount"]) for t in round_.transfers]
         shown_transfers = shown
         # the deal commitment, checked in the page against the revealed deck and salt
         assert result.find_element("css selector", "[data-role=commitment]").text == round_.deal_commitment
         result.find_element("css selector", "[data-role=verify]").click()
-        page.wait_for(
-            lambda page=page, selector=selector: (
-                page.find(f"{selector} [data-role=verify-result]").get_attribute("data-ok") == "true"
-            ),
-            message="the deal verified in the browser",
+        page.wait_attribute(
+            f"{selector} [data-role=verify-result]", "data-ok", "true", "the deal verified in the page"
         )
         page.screenshot("round-over")
 
     # the settlement the page showed is the one the ledger holds: one transfer between the seat stacks
     posted = list(ledger_selectors.transfer_list().filter(round_id=round_.pk, kind="settlement"))
     legs: dict[str, int] = {}
-    for shown_row in shown_transfers or []:
-        legs[shown_row["from"]] = legs.get(shown_row["from"], 0) - shown_row["amount"]
-        legs[shown_row["to"]] = legs.get(shown_row["to"], 0) + shown_row["amount"]
+    for payer, payee, amount in shown_transfers:
+        legs[payer] = legs.get(payer, 0) - amount
+        legs[payee] = legs.get(payee, 0) + amount
     assert len(posted) == (1 if legs else 0)
-    for transfer in posted:
-        assert {e.account.user.username: e.amount for e in transfer.entries.all()} == legs
+    for posted_transfer in posted:
+        entries = posted_transfer.entries.select_related("account__user")
+        assert {e.account.user.username if e.account.user else "": e.amount for e in entries} == legs
 
     for page in pages.values():
         page.click("[data-role=leave]")
@@ -189,26 +189,19 @@ def test_two_players_play_a_round_to_settlement_by_clicking(
         while Seat.objects.filter(table=table, player__username=name).exclude(status="left").exists():
             assert time.monotonic() < deadline, f"{name} still seated"
             time.sleep(0.2)
-    wallets = {}
+    wallets: dict[str, int] = {}
     for name, page in pages.items():
         page.click("[data-role=nav-wallet]")
-        page.wait_for(
-            lambda page=page: page.find_all("[data-role=wallet-row][data-kind=cash_out]"),
-            message="the cash-out",
-        )
+        page.wait_present("[data-role=wallet-row][data-kind=cash_out]", "the cash-out")
         user = get_user_model().objects.get(username=name)
         wallets[name] = ledger_selectors.wallet_balance(user=user)
-        page.wait_for(
-            lambda page=page, name=name: page.text("[data-role=wallet-balance]") == f"{wallets[name]:,}",
-            message="the wallet balance",
-        )
+        page.wait_text("[data-role=wallet-balance]", f"{wallets[name]:,}", "the wallet balance")
         kinds = [row.get_attribute("data-kind") for row in page.find_all("[data-role=wallet-row]")]
         assert kinds == ["cash_out", "buy_in", "adjustment"]
         page.screenshot("wallet-after")
     assert sum(wallets.values()) == 2 * CREDIT
-    if shown_transfers:  # chips changed hands as the page said
-        for transfer in shown_transfers:
-            assert wallets[transfer["to"]] > CREDIT > wallets[transfer["from"]]
+    for payer, payee, _amount in shown_transfers:  # chips changed hands as the page said
+        assert wallets[payee] > CREDIT > wallets[payer]
     assert_reconciled()
 
 
