@@ -118,7 +118,7 @@ def test_anonymous_callers_are_refused(anon_client: APIClient) -> None:
     assert response.json()["error"]["code"] == "auth.not_authenticated"
 
 
-def test_a_junk_cursor_is_a_404_envelope_not_a_500(player_client: APIClient, history: dict[str, Any]) -> None:
+def test_a_junk_cursor_is_a_400_envelope_not_a_500(player_client: APIClient, history: dict[str, Any]) -> None:
     response = player_client.get(URL, {"cursor": "junk"})
-    assert response.status_code == 404
-    assert set(response.json()["error"]) == {"code", "message", "details"}
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "request.invalid_parameter"
