@@ -28,6 +28,7 @@ LIST_OPERATIONS = {
     "/api/v1/ledger/reconciliation/runs/": "page",
     "/api/v1/ledger/transfers/": "cursor",
     "/api/v1/ledger/accounts/{id}/statement/": "cursor",
+    "/api/v1/wallet/transfers/": "cursor",
 }
 
 # What each operation can answer besides success, read off its view and services (docs/api.md). Every
@@ -39,6 +40,7 @@ EXPECTED_ERRORS = {
     ("post", "/api/v1/auth/logout/"): {400, 401, 503},
     ("post", "/api/v1/auth/logout-all/"): {400, 401, 503},
     ("get", "/api/v1/wallet/"): {400, 401, 503},
+    ("get", "/api/v1/wallet/transfers/"): {400, 401, 503},
     ("post", "/api/v1/ledger/adjustments/"): {400, 401, 403, 409, 415, 422, 503},
     ("get", "/api/v1/ledger/accounts/"): {400, 401, 403, 404, 503},
     ("get", "/api/v1/ledger/accounts/{id}/statement/"): {400, 401, 403, 404, 503},
