@@ -172,3 +172,82 @@ def test_a_move_passing_the_turn_relies_on_the_clock_already_due_and_it_rearms(
     assert len(armed) == 1
     again = Game.objects.get(pk=dealt.pk)
     assert again.clock_due_at == game.turn_deadline and again.version == game.version
+
+
+def _everybody_leaves(dealt: Game, client_for: Any) -> None:
+    for seat in Seat.objects.filter(table=dealt.table):
+        assert client_for(seat.player).post(f"/api/v1/tables/{dealt.table_id}/leave/").status_code == 200
+
+
+def test_a_stale_duplicate_of_an_overdue_turn_sends_no_clock(
+    dealt: Game, armed: Any, client_for: Any
+) -> None:
+    """The sweeper's copy of a clock (or a redelivered one) that finds its turn played by the other copy ends
+    there: the turn that follows is overdue at once (leaving seats) and already has its own message."""
+    _everybody_leaves(dealt, client_for)
+    armed.clear()
+    # two copies of the running turn's clock: the armed one and the sweeper's
+    assert play.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is True
+    game = Game.objects.get(pk=dealt.pk)
+    assert game.turn_deadline is not None and game.turn_deadline <= timezone.now()
+    assert armed == [("turn_clock", [game.pk, game.turn_version], pytest.approx(0, abs=0.5))]
+    assert play.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is False
+    assert len(armed) == 1
+    assert Game.objects.get(pk=dealt.pk).version == game.version
+
+
+def test_leaving_seats_play_out_while_the_sweeper_copies_their_clocks(
+    dealt: Game, armed: Any, client_for: Any
+) -> None:
+    """A worker taking the clocks in order while the sweeper sends a copy of the overdue turn's clock after
+    every other message (a loaded worker: every sweep finds the deadline passed): the copies die out, the
+    queue stays short and the round is played out. Each copy used to send one more clock for the next
+    turn, so the queue only grew and the turns came ever more slowly (the table seemed to stop)."""
+    _everybody_leaves(dealt, client_for)
+    queue = [tuple(args) for name, args, _ in armed if name == "turn_clock"]
+    armed.clear()
+    runs = played = longest = 0
+    while not Round.objects.get(game=dealt).settled:
+        assert runs < 600, f"round not settled after {runs} clock messages; {len(queue)} queued"
+        if runs % 2:
+            game = Game.objects.get(pk=dealt.pk)
+            queue.append((game.pk, game.turn_version))  # the sweeper's copy
+        game_id, version = queue.pop(0)
+        played += play.run_turn_clock(game_id=game_id, version=version)
+        runs += 1
+        assert [name for name, _, _ in armed] in ([], ["turn_clock"])
+        queue += [tuple(args) for _, args, _ in armed]
+        armed.clear()
+        longest = max(longest, len(queue))
+    # every turn is played by one message; besides it, at most the sweeper's one copy ran
+    assert longest <= 3 and runs <= 2 * played + 2
+    assert not Seat.objects.filter(table=dealt.table).exclude(status=SeatStatus.LEFT).exists()
+
+
+def test_a_turn_due_when_the_message_on_its_way_fires_sends_its_own(
+    dealt: Game, armed: Any, monkeypatch: Any
+) -> None:
+    """A message due at the new turn's deadline itself is not relied on: it cannot be told from a copy of the
+    turn's own, which does nothing once the turn has one."""
+    mover = Seat.objects.get(table=dealt.table, player__username=dealt.turn_player).player
+    assert dealt.turn_started_at is not None and dealt.clock_due_at == dealt.turn_deadline
+    # the turn passes at the instant the first one started: the next deadline is the message's due time
+    monkeypatch.setattr(timezone, "now", lambda: dealt.turn_started_at)
+    armed.clear()
+    version = dealt.version
+    for move in ({"type": "draw", "source": "stock"}, None):
+        if move is None:
+            state = engine_io.load_state(Game.objects.get(pk=dealt.pk).state or {})
+            move = {"type": "discard", "card": engine_io.player_view(state, mover.username)["hand"][0]}
+        play.submit_move(
+            user=mover, game_id=dealt.pk, move=move, expected_version=version, idempotency_key=None
+        )
+        version += 1
+    game = Game.objects.get(pk=dealt.pk)
+    assert game.turn_player != mover.username and game.turn_deadline == dealt.turn_deadline
+    assert armed == [("turn_clock", [game.pk, game.turn_version], pytest.approx(12))]
+    monkeypatch.setattr(timezone, "now", lambda: dealt.turn_deadline)
+    assert play.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is False
+    assert len(armed) == 1
+    assert play.run_turn_clock(game_id=dealt.pk, version=game.turn_version) is True
+    assert Game.objects.get(pk=dealt.pk).turn_player == mover.username

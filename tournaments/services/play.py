@@ -495,7 +495,8 @@ def _arm_clocks(
         new_turn = True
     if new_turn:
         due = game.clock_due_at
-        if reuse_clock and due is not None and now + CLOCK_REUSE_MARGIN < due <= game.turn_deadline:
+        # Strictly before: a message due at the deadline itself is not told from this turn's own.
+        if reuse_clock and due is not None and now + CLOCK_REUSE_MARGIN < due < game.turn_deadline:
             return
         game.clock_due_at = game.turn_deadline
         _enqueue("turn_clock", [game.pk, game.turn_version], (game.turn_deadline - now).total_seconds())
@@ -918,8 +919,11 @@ def run_turn_clock(*, game_id: int, version: int) -> bool:
             return False
         if game.turn_version != version:
             due = game.clock_due_at
-            if due is not None and due <= now + CLOCK_REUSE_MARGIN:
-                # The message later turns relied on (see `_arm_clocks`): arm the running turn's clock.
+            # Only the message later turns relied on (see `_arm_clocks`) fires before the running turn's
+            # deadline: it arms that turn's clock. Once armed (here or by `_arm_clocks`) `clock_due_at` is
+            # the deadline, so any other stale copy (the sweeper's, a redelivery) ends here; else each copy
+            # would arm one more for an overdue turn (leaving seats), and the queue would only grow.
+            if due is not None and due <= now + CLOCK_REUSE_MARGIN and due < game.turn_deadline:
                 game.clock_due_at = game.turn_deadline
                 rows.update(game, ["clock_due_at"])
                 remaining = (game.turn_deadline - now).total_seconds()
