@@ -13,6 +13,7 @@ from .engine import (
     verify_deal,
 )
 from .errors import IllegalMove
+from .families.board import classify, find_arrangement
 from .game import (
     Game,
     add_round,
@@ -45,11 +46,13 @@ __all__ = [
     "add_round",
     "apply_move",
     "build_deck",
+    "classify",
     "close_claims",
     "deal_commitment",
     "draw_first_dealer",
     "enumerate_lay_offs",
     "enumerate_melds",
+    "find_arrangement",
     "full_deck",
     "game_apply",
     "game_close_claims",

@@ -230,3 +230,90 @@ class Values:
     joker_table_value: int | None = None
     joker_hand_value: int = 15
     low_cards_five: bool = False
+
+
+# ====================================================================== Board Rummy's tiles (RULES §4)
+#
+# A tile is its colour then its number: ``R7``, ``K13`` (colours R Y B K: red, yellow, blue, black;
+# numbers 1-13), or the joker ``JK``; a joker shown in a combination is written with the tile it stands
+# for, ``JK:R7``. Two copies of every tile make the 104 numbered tiles; identical tiles are the same code.
+
+TILE_COLOURS = "RYBK"
+TILE_NUMBERS = range(1, 14)
+NATURAL_TILES: tuple[str, ...] = tuple(f"{c}{n}" for c in TILE_COLOURS for n in TILE_NUMBERS)
+_TILE_SET = frozenset(NATURAL_TILES)
+# Accessors' answers for every natural tile and placed joker, read once (the arrangement search is hot).
+_TILE_PLACED = {t: t for t in NATURAL_TILES} | {JOKER_PREFIX + t: t for t in NATURAL_TILES}
+_TILE_NUMBER = {code: int(nat[1:]) for code, nat in _TILE_PLACED.items()}
+_TILE_COLOUR = {code: nat[0] for code, nat in _TILE_PLACED.items()}
+_TILE_INDEX = {t: i for i, t in enumerate(NATURAL_TILES)}
+
+
+def is_tile(code: str) -> bool:
+    """True for a natural tile code such as ``"R7"`` (not a joker)."""
+    return code in _TILE_SET
+
+
+def tile_number(tile: str) -> int:
+    """The number (1-13) of a natural tile; a placed joker gives the number it stands for."""
+    return _TILE_NUMBER[tile]
+
+
+def tile_colour(tile: str) -> str:
+    """The colour letter of a natural tile; a placed joker gives the colour it stands for."""
+    return _TILE_COLOUR[tile]
+
+
+def make_tile(colour: str, number: int) -> str:
+    """The code of ``number`` (1-13; 14 reads as 1, the end of a ``12-13-1`` run) in ``colour``."""
+    return f"{colour}{(number - 1) % 13 + 1}"
+
+
+def tile_index(tile: str) -> int:
+    """0..51: colour R Y B K then number 1..13 (the canonical order of natural tiles)."""
+    return _TILE_INDEX[tile]
+
+
+def tile_sort_key(tile: str) -> tuple[int, int]:
+    """Canonical board order: colour R Y B K, then number 1..13; jokers last."""
+    if tile == JOKER:
+        return (52, 0)
+    if tile.startswith(JOKER_PREFIX):
+        return (_TILE_INDEX[tile[3:]], 1)
+    return (_TILE_INDEX[tile], 0)
+
+
+def sort_tiles(tiles: Iterable[str]) -> tuple[str, ...]:
+    """Tiles in canonical board order (a board is kept sorted so equal boards are equal tuples)."""
+    return tuple(sorted(tiles, key=tile_sort_key))
+
+
+def parse_tile(value: object, *, allow_placed_joker: bool = False) -> str:
+    """Validate and normalise a tile code from untrusted input (any letter case, spaces around).
+
+    ``JK:<tile>`` only with ``allow_placed_joker`` (in the groups of a close). ``CardError`` when bad.
+    """
+    if not isinstance(value, str):
+        raise CardError(f"A tile must be a string such as 'R7' or 'JK', not {value!r}.", "card.malformed")
+    text = value.strip().upper()
+    if text == JOKER:
+        return JOKER
+    if text.startswith(JOKER_PREFIX):
+        if not allow_placed_joker:
+            raise CardError(f"'{value}': a joker is written 'JK' here.", "card.malformed")
+        stands = parse_tile(text[3:])
+        if stands == JOKER:
+            raise CardError(f"'{value}': a joker stands for a numbered tile, e.g. 'JK:R7'.", "card.malformed")
+        return JOKER_PREFIX + stands
+    if text in _TILE_SET:
+        return text
+    raise CardError(
+        f"'{value}' is not a tile: use a colour {'/'.join(TILE_COLOURS)} then a number 1-13 (e.g. 'R7'), or 'JK'."
+    )
+
+
+def build_tiles(jokers: int = 2) -> tuple[str, ...]:
+    """Board Rummy's unshuffled tiles: two of each numbered tile plus ``jokers`` jokers."""
+    if jokers < 0:
+        raise ValueError("The number of jokers cannot be negative.")
+    return NATURAL_TILES * 2 + (JOKER,) * jokers

@@ -21,7 +21,7 @@ from .families.rummy500.draw import draw_obligation, pile_draw_ok
 from .hands import add
 from .moves import check_envelope, log_entry
 from .rules import Ruleset
-from .state import RoundState
+from .state import RoundState, freeze
 from .turn import Turn, feasible
 
 __all__ = [
@@ -106,6 +106,7 @@ def new_round(
         deck=order,
         salt=salt,
         commitment=deal_commitment(order, salt),
+        own=freeze(dealt.own or {}),
     )
 
 

@@ -21,14 +21,15 @@ from .state import Result, RoundState
 
 @dataclass(frozen=True)
 class Deal:
-    """What a family's deal leaves on the table: every hand (seat order), the pile, the stock, and
-    the phase and seat the round starts with."""
+    """What a family's deal leaves on the table: every hand (seat order), the pile, the stock, the
+    phase and seat the round starts with, and the family's own bookkeeping (``RoundState.own``)."""
 
     hands: tuple[tuple[str, ...], ...]
     discard: tuple[str, ...]
     stock: tuple[str, ...]
     phase: str
     turn: int
+    own: Mapping[str, Any] | None = None
 
 
 class Family(Protocol):

@@ -53,6 +53,11 @@ class Claims:
         return tuple(a.player for a in self.answers)
 
 
+def freeze(d: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A read-only copy of JSON-like data (nested mappings and lists too), as states hold it."""
+    return _ro(d)
+
+
 def _ro(d: Mapping[str, Any]) -> Mapping[str, Any]:
     """A read-only copy, nested values included: a finished state stays an immutable value."""
     return MappingProxyType({k: _freeze(v) for k, v in d.items()})
@@ -144,6 +149,11 @@ class RoundState:
     ``reserved`` (codes that may not be discarded this turn), ``jokers_to_meld``; and the shared
     stalling rule's: ``progress`` (this turn drew from the stock or placed a card), ``stall``
     (completed turns without progress). ``claims`` is the open claim window of phase ``claims``.
+
+    ``own`` is the round's family bookkeeping that no shared module reads, as read-only JSON-like data
+    (``freeze``), so that storage and replay stay family-blind: Board Rummy keeps its trump tile, who was
+    dealt its twin, the jokers each player threw and, in phase ``deal``, ``deal_pending`` (the seats of
+    the players still to answer, who are ``may_act``). Empty for Rummy 500, and then left out of ``state_to_dict``.
     """
 
     rules: Ruleset
@@ -168,11 +178,12 @@ class RoundState:
     stall: int = 0
     claims: Claims | None = None
     result: Result | None = None
+    own: Mapping[str, Any] = field(default_factory=lambda: _ro({}))
     log: tuple[tuple[str, str], ...] = field(default=(), compare=True)  # (player, move JSON)
 
     @property
     def to_act(self) -> str | None:
-        """Whose turn it is (in ``claims``: whose turn comes next); None once over."""
+        """Whose turn it is (in ``claims`` and ``deal``: whose turn comes next); None once over."""
         return None if self.phase == "over" else self.players[self.turn]
 
     @property
@@ -183,6 +194,8 @@ class RoundState:
         if self.phase == "claims" and self.claims is not None:
             acted = set(self.claims.acted)
             return tuple(p for p in self.claims.eligible if p not in acted)
+        if self.phase == "deal":
+            return tuple(self.players[seat] for seat in self.own.get("deal_pending", ()))
         return (self.players[self.turn],)
 
     def hand_of(self, player: str) -> tuple[str, ...]:
@@ -197,8 +210,10 @@ class RoundState:
 
 
 def state_to_dict(state: RoundState) -> dict[str, Any]:
-    """Everything in the state as JSON-ready values (hidden information included: server-side only)."""
-    return {
+    """Everything in the state as JSON-ready values (hidden information included: server-side only).
+
+    ``own`` appears only when a family keeps something there, so a Rummy 500 state stores as before."""
+    data: dict[str, Any] = {
         "format": STATE_FORMAT,
         "rules": state.rules.to_dict(),
         "players": list(state.players),
@@ -236,6 +251,9 @@ def state_to_dict(state: RoundState) -> dict[str, Any]:
         "result": None if state.result is None else state.result.to_dict(),
         "log": [[p, m] for p, m in state.log],
     }
+    if state.own:
+        data["own"] = _plain(state.own)
+    return data
 
 
 def state_from_dict(data: Mapping[str, Any]) -> RoundState:
@@ -272,5 +290,6 @@ def state_from_dict(data: Mapping[str, Any]) -> RoundState:
             answers=tuple(Claim(a["player"], a["card"], a["index"], a["meld"]) for a in c["answers"]),
         ),
         result=None if data["result"] is None else Result.from_dict(data["result"]),
+        own=_ro(data.get("own") or {}),
         log=tuple((p, m) for p, m in data["log"]),
     )

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from ..family import Family
 from ..rules import Ruleset
+from .board import BOARD
 from .rummy500 import RUMMY500
 
-FAMILIES: dict[str, Family] = {RUMMY500.name: RUMMY500}
+FAMILIES: dict[str, Family] = {RUMMY500.name: RUMMY500, BOARD.name: BOARD}
 
 
 def family_of(rules: Ruleset) -> Family:

@@ -1,0 +1,157 @@
+"""Board Rummy (RULES §4: preset ``board``, source 002 "Ramino PRO") behind the family seam.
+
+Tiles (``cards``: ``R7``, ``JK``), private boards (nothing is melded in public), a trump tile turned
+after the deal, an optional ``deal`` phase for players dealt three or more identical pairs, then turns
+of draw and discard until a player closes (``find_arrangement`` reads the 14 tiles shown, ``classify``
+prices them) or the stock runs out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...cards import JOKER, build_tiles, parse_tile, sort_tiles
+from ...deal import deal_round_robin
+from ...errors import IllegalMove
+from ...family import Deal
+from ...moves import Move
+from ...rules import Ruleset
+from ...state import Result, RoundState
+from . import book, turns
+from .arrangement import Arrangement, find_arrangement
+from .hands import ROWS, Hand, classify, points
+from .presets import FAMILY, PAIRS_TO_REFUSE, TILES_EACH, BoardOptions, jokers, options_of
+from .scoring import score
+
+__all__ = [
+    "BOARD",
+    "ROWS",
+    "Arrangement",
+    "Board",
+    "BoardOptions",
+    "Hand",
+    "classify",
+    "find_arrangement",
+    "options_of",
+    "points",
+]
+
+MOVE_FIELDS: dict[str, frozenset[str]] = {
+    "refuse_deal": frozenset({"type"}),
+    "keep_deal": frozenset({"type"}),
+    "draw": frozenset({"type", "source", "card", "index"}),
+    "discard": frozenset({"type", "card"}),
+    "close": frozenset({"type", "discard", "groups"}),
+}
+_DEAL_MOVES = ("refuse_deal", "keep_deal")
+
+
+def identical_pairs(hand: Sequence[str]) -> int:
+    """Pairs of identical tiles (same number and colour); two jokers are not a pair."""
+    return sum(1 for t in set(hand) if t != JOKER and hand.count(t) >= 2)
+
+
+class Board:
+    """The Board Rummy family (``family.Family``)."""
+
+    name = FAMILY
+    phases = ("deal", "draw", "play", "over")
+    move_fields: Mapping[str, frozenset[str]] = MOVE_FIELDS
+
+    # ------------------------------------------------------------------ the deal
+
+    def parse_code(self, value: object) -> str:
+        return parse_tile(value)
+
+    def full_deck(self, rules: Ruleset, n_players: int) -> tuple[str, ...]:
+        return build_tiles(jokers(rules))
+
+    def deal(self, rules: Ruleset, n_players: int, dealer: int, order: Sequence[str]) -> Deal:
+        """14 tiles each from the dealer's left, a 15th to the first player, then the trump tile is
+        turned: a joker turned up goes to the bottom of the stock and the next tile is turned."""
+        if n_players * TILES_EACH + 2 > len(order):
+            raise ValueError("Not enough tiles for this many players.")
+        hands = deal_round_robin(order, n_players, dealer, TILES_EACH)
+        first = (dealer + 1) % n_players
+        hands[first].append(order[n_players * TILES_EACH])
+        rest = list(order[n_players * TILES_EACH + 1 :])
+        turned: list[str] = []
+        while rest and rest[0] == JOKER:
+            turned.append(rest.pop(0))
+        if not rest:
+            raise ValueError("No tile left to turn as the trump.")
+        trump = rest.pop(0)
+        twin = next((seat for seat, h in enumerate(hands) if trump in h), None)
+        qualified = [
+            s
+            for s in ((first + k) % n_players for k in range(n_players))
+            if identical_pairs(hands[s]) >= PAIRS_TO_REFUSE
+        ]
+        return Deal(
+            hands=tuple(sort_tiles(h) for h in hands),
+            discard=(),
+            stock=(*rest, *turned),
+            phase="deal" if qualified else "play",
+            turn=first,
+            own=book.initial(trump, twin, qualified, n_players),
+        )
+
+    # ------------------------------------------------------------------ moves
+
+    def legal_moves(self, state: RoundState, player: str) -> list[Move]:
+        if state.phase == "deal":
+            return [{"type": "keep_deal"}, {"type": "refuse_deal"}]
+        if state.phase == "draw":
+            return turns.draw_moves(state)
+        return turns.play_moves(state)
+
+    def apply(
+        self, state: RoundState, player: str, mtype: str, move: Mapping[str, Any]
+    ) -> tuple[RoundState, Move]:
+        if state.phase == "deal":
+            if mtype not in _DEAL_MOVES:
+                raise IllegalMove("deal.answer_first", "Players dealt three or more pairs answer the deal first.")
+            return turns.answer_deal(state, player, mtype), {"type": mtype}
+        if mtype in _DEAL_MOVES:
+            raise IllegalMove("deal.not_open", "The deal is no longer open to refusal.")
+        if player != state.players[state.turn]:
+            raise IllegalMove("turn.not_your_turn", f"It is {state.players[state.turn]}'s turn.")
+        if state.phase == "draw":
+            if mtype == "draw":
+                return turns.draw(state, move)
+            raise IllegalMove("turn.draw_first", "Draw a tile first.")
+        if mtype == "draw":
+            raise IllegalMove("turn.already_drawn", "Discard or close now (the first player opens by discarding).")
+        if mtype == "discard":
+            return turns.discard(state, move)
+        return turns.close(state, move)
+
+    def score(self, state: RoundState, reason: str, out_seat: int | None) -> Result:
+        return score(state, reason, out_seat)
+
+    def close_claims(self, state: RoundState) -> RoundState:
+        return state  # no claim windows in Board Rummy
+
+    # ------------------------------------------------------------------ view
+
+    def view(self, state: RoundState, player: str | None) -> dict[str, Any]:
+        """The trump tile and the jokers thrown are public; who holds the trump's twin shows only to
+        that player (and to all in the result); the deal phase shows who may still answer."""
+        out: dict[str, Any] = {
+            "trump": book.trump(state),
+            "thrown_jokers": {p: book.thrown(state, i) for i, p in enumerate(state.players)},
+        }
+        if state.phase == "deal":
+            out["deal"] = {"qualified": book.names(state, "deal_qualified"), "pending": list(state.may_act)}
+        if player is not None:
+            out["trump_bonus"] = book.trump_seat(state) == state.players.index(player)
+            if player == state.to_act and state.phase == "play":
+                out["obligations"] = {
+                    "not_discardable": [] if state.chosen is None else [state.chosen],
+                    "must_close": turns.must_close(state),
+                }
+        return out
+
+
+BOARD = Board()

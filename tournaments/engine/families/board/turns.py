@@ -1,0 +1,185 @@
+"""Board Rummy's moves (RULES §4): answering the deal, drawing, discarding and closing.
+
+The first player (the dealer's left, dealt 15 tiles) opens in phase ``play`` by discarding or closing.
+Each later turn: ``draw`` the top of the stock or the tile the previous player just discarded (never a
+thrown joker), then ``discard`` (never the tile just taken from the pile) or ``close``. A turn that
+starts on an empty stock may only take the previous discard, and only when it then closes; otherwise
+the round ends there and nobody pays (the trump bonus stands).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from ...cards import JOKER, CardError, is_joker, parse_tile, sort_tiles
+from ...errors import IllegalMove
+from ...hands import count_stall, next_turn, round_over, set_hand
+from ...moves import Move, integer
+from ...state import RoundState
+from . import book
+from .arrangement import find_arrangement
+from .scoring import score
+
+
+def tile(value: object, *, placed: bool = False) -> str:
+    try:
+        return parse_tile(value, allow_placed_joker=placed)
+    except CardError as exc:
+        raise IllegalMove(exc.code, exc.message) from None
+
+
+def without(hand: Sequence[str], t: str) -> tuple[str, ...]:
+    rest = list(hand)
+    rest.remove(t)
+    return tuple(rest)
+
+
+def closes(hand: Sequence[str], discard: str) -> bool:
+    """Whether discarding ``discard`` from ``hand`` leaves 14 tiles that close."""
+    return find_arrangement(without(hand, discard)) is not None
+
+
+def must_close(state: RoundState) -> bool:
+    """The turn took the previous discard facing an empty stock: it may only end by closing."""
+    return not state.stock and state.chosen is not None
+
+
+# ---------------------------------------------------------------------- the deal phase
+
+
+def answer_deal(state: RoundState, player: str, mtype: str) -> RoundState:
+    seat = state.players.index(player)
+    if seat not in book.seats(state, "deal_qualified"):
+        raise IllegalMove("deal.not_eligible", "Only a player dealt three or more identical pairs answers the deal.")
+    if seat not in book.seats(state, "deal_pending"):
+        raise IllegalMove("deal.already_answered", "You have already kept this deal.")
+    if mtype == "refuse_deal":
+        return round_over(state, score(state, "refused", seat))
+    pending = [s for s in book.seats(state, "deal_pending") if s != seat]
+    kept = [*book.seats(state, "deal_kept"), seat]
+    if pending:
+        return book.with_own(state, deal_pending=pending, deal_kept=kept)
+    return replace(book.with_own(state, deal_pending=None, deal_kept=kept), phase="play")
+
+
+# ---------------------------------------------------------------------- draw
+
+
+def draw(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]:
+    source = move.get("source")
+    hand = state.hands[state.turn]
+    if source == "stock":
+        if "card" in move or "index" in move:
+            raise IllegalMove("move.malformed", "A stock draw names no tile.")
+        if not state.stock:
+            raise IllegalMove("draw.stock_empty", "The stock is empty.")
+        new = set_hand(state, state.turn, sort_tiles([*hand, state.stock[0]]))
+        return (
+            replace(new, stock=state.stock[1:], phase="play", progress=True, chosen=None),
+            {"type": "draw", "source": "stock"},
+        )
+    if source != "discard":
+        raise IllegalMove("move.malformed", "source must be 'stock' or 'discard'.")
+    if not state.discard:
+        raise IllegalMove("draw.pile_empty", "The discard pile is empty.")
+    top = len(state.discard) - 1
+    if "card" in move and tile(move["card"]) != state.discard[top]:
+        raise IllegalMove("draw.not_previous_discard", "Only the tile the previous player just discarded is taken.")
+    if "index" in move and integer(move["index"], "index") != top:
+        raise IllegalMove("draw.not_previous_discard", "Only the tile the previous player just discarded is taken.")
+    taken = state.discard[top]
+    if taken == JOKER:
+        raise IllegalMove("draw.thrown_joker", "A thrown joker is never picked up.")
+    after = sort_tiles([*hand, taken])
+    if not state.stock and not any(closes(after, d) for d in set(after) - {taken}):
+        raise IllegalMove("draw.must_close", "Facing an empty stock the previous discard is taken only to close.")
+    new = set_hand(state, state.turn, after)
+    return (
+        replace(new, discard=state.discard[:top], phase="play", chosen=taken),
+        {"type": "draw", "source": "discard", "card": taken, "index": top},
+    )
+
+
+# ---------------------------------------------------------------------- discard and close
+
+
+def _held(state: RoundState, value: object) -> str:
+    t = tile(value)
+    if t not in state.hands[state.turn]:
+        raise IllegalMove("hand.missing_card", f"You do not hold {t}.")
+    if t == state.chosen:
+        raise IllegalMove("discard.chosen_card", f"{t} was just taken from the pile: it is not discarded this turn.")
+    return t
+
+
+def discard(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]:
+    t = _held(state, move.get("card"))
+    if must_close(state):
+        raise IllegalMove("discard.must_close", "The stock is empty: this turn ends only by closing.")
+    seat = state.turn
+    new = replace(set_hand(state, seat, without(state.hands[seat], t)), discard=(*state.discard, t))
+    if t == JOKER:
+        new = book.add_thrown(new, seat)
+    return end_turn(new), {"type": "discard", "card": t}
+
+
+def close(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]:
+    if "discard" not in move:
+        raise IllegalMove("move.malformed", "A close names its discard.")
+    t = _held(state, move["discard"])
+    kept = without(state.hands[state.turn], t)
+    if "groups" in move:
+        groups = move["groups"]
+        if not isinstance(groups, list | tuple) or not all(isinstance(g, list | tuple) for g in groups):
+            raise IllegalMove("move.malformed", "groups is a list of lists of tiles.")
+        shown = sort_tiles(JOKER if is_joker(x) else x for g in groups for x in (tile(v, placed=True) for v in g))
+        if shown != kept:
+            raise IllegalMove("close.groups_mismatch", "groups must hold exactly the 14 tiles kept.")
+    if find_arrangement(kept) is None:
+        raise IllegalMove(
+            "close.invalid", "These 14 tiles form no set of combinations, seven pairs or mosaic."
+        )
+    seat = state.turn
+    new = replace(set_hand(state, seat, kept), discard=(*state.discard, t), progress=True)
+    return round_over(new, score(new, "close", seat)), {"type": "close", "discard": t}
+
+
+def end_turn(state: RoundState) -> RoundState:
+    """After a discard: stalling, the next turn, and a next turn facing an empty stock."""
+    state, stalled = count_stall(state)
+    if stalled:
+        return round_over(state, score(state, "stall", None))
+    state = next_turn(state, phase="draw")
+    if state.stock:
+        return state
+    top = state.discard[-1]
+    hand = sort_tiles([*state.hands[state.turn], top])
+    if top != JOKER and any(closes(hand, d) for d in set(hand) - {top}):
+        return state
+    return round_over(state, score(state, "stock", None))
+
+
+# ---------------------------------------------------------------------- legal moves
+
+
+def draw_moves(state: RoundState) -> list[Move]:
+    moves: list[Move] = []
+    if state.stock:
+        moves.append({"type": "draw", "source": "stock"})
+    if state.discard and state.discard[-1] != JOKER:
+        # facing an empty stock the turn exists only because taking the discard closes (end_turn)
+        top = len(state.discard) - 1
+        moves.append({"type": "draw", "source": "discard", "card": state.discard[top], "index": top})
+    return moves
+
+
+def play_moves(state: RoundState) -> list[Move]:
+    hand = state.hands[state.turn]
+    choices = [t for t in dict.fromkeys(hand) if t != state.chosen]
+    moves: list[Move] = []
+    if not must_close(state):
+        moves += [{"type": "discard", "card": t} for t in choices]
+    moves += [{"type": "close", "discard": t} for t in choices if closes(hand, t)]
+    return moves
