@@ -14,7 +14,13 @@ import pytest
 from tournaments.engine import Ruleset, apply_move, new_round
 from tournaments.engine.state import RoundState
 
+from .board_stacking import PILE as TILE_PILE
+from .board_stacking import STOCK as TILE_STOCK
+from .board_stacking import board_round
+from .board_stacking import close as board_close
+from .board_stacking import disc as tile_disc
 from .stacking import END, PASS, STOCK, call, disc, illegal, lay, meld, pile, play, swap
+from .test_board import PAIRS, SIMPLE, _opened
 from .test_architecture import ROOT, _raised_codes
 from .test_round import _claims_setup, _deep_setup, _last_card_setup, _out_scenario, _swap_setup
 
@@ -36,6 +42,23 @@ def _twin_pile() -> RoundState:
     return replace(
         new_round(HOUSE, [f"p{i}" for i in range(5)], dealer=4, seed=3), discard=("7H", "2C", "7H")
     )
+
+
+def _board_deal() -> RoundState:
+    """Board Rummy's deal phase: ann (the first player) may refuse, bob does not qualify."""
+    return board_round([PAIRS, []], trump="B4")
+
+
+def _board_thrown() -> RoundState:
+    """bob is to draw and the previous discard is a thrown joker."""
+    s = board_round([["JK"], []], trump="B4")
+    return apply_move(s, "ann", tile_disc("JK"))
+
+
+def _board_pile_on_empty_stock() -> RoundState:
+    """bob took ann's K1 facing an empty stock: that closes, so he may only close."""
+    s = replace(board_round([["K1", "Y13"], [*SIMPLE.split()[:13], "Y7"]], trump="B2"), stock=())
+    return apply_move(apply_move(s, "ann", tile_disc("K1")), "bob", TILE_PILE)
 
 
 CASES: dict[str, Case] = {
@@ -106,6 +129,25 @@ CASES: dict[str, Case] = {
         "bob",
         call("9C", 1, "m1"),
     ),
+    # Board Rummy (RULES §4)
+    "deal.answer_first": lambda: (_board_deal(), "ann", tile_disc("R1")),
+    "deal.not_eligible": lambda: (_board_deal(), "bob", {"type": "keep_deal"}),
+    "deal.already_answered": lambda: (
+        apply_move(board_round([PAIRS, ["K1", "K1", "K2", "K2", "K3", "K3"]], trump="B4"), "bob", {"type": "keep_deal"}),
+        "bob",
+        {"type": "refuse_deal"},
+    ),
+    "deal.not_open": lambda: (_opened(), "bob", {"type": "refuse_deal"}),
+    "draw.not_previous_discard": lambda: (_opened(), "bob", TILE_PILE | {"card": "R5"}),
+    "draw.thrown_joker": lambda: (_board_thrown(), "bob", TILE_PILE),
+    "draw.must_close": lambda: (replace(_opened(), stock=()), "bob", TILE_PILE),
+    "discard.must_close": lambda: (_board_pile_on_empty_stock(), "bob", tile_disc("Y7")),
+    "close.groups_mismatch": lambda: (
+        board_round([[*SIMPLE.split(), "Y13"], []]),
+        "ann",
+        board_close("Y13", [SIMPLE.split()[:3]]),
+    ),
+    "close.invalid": lambda: (board_round([[*SIMPLE.split(), "Y13"], []]), "ann", board_close("R2")),
 }
 
 

@@ -209,3 +209,78 @@ def test_near_legal_moves_are_accepted_only_when_listed(data: st.DataObject, see
     moves = legal_moves(state, player) or legal_moves(state, state.players[state.turn]) or [STOCK]
     for _ in range(5):
         check(state, rng.choice([player, *state.players]), _mutate(rng.choice(moves), rng))
+
+
+# ---------------------------------------------------------------------- Board Rummy
+
+
+@cache
+def board_states() -> tuple[RoundState, ...]:
+    """Board rounds in every phase: the deal, the opening, a draw, after a pile draw, an empty stock."""
+    from .board_stacking import board_round
+    from .test_board import PAIRS, SIMPLE, _opened
+    from .test_error_codes import _board_pile_on_empty_stock, _board_thrown
+
+    opened = _opened()
+    return (
+        board_round([PAIRS, ["K1", "K1", "K2", "K2", "K3", "K3"]], trump="B4"),
+        board_round([[*SIMPLE.split(), "Y13"], []]),
+        opened,
+        apply_move(opened, "bob", {"type": "draw", "source": "discard"}),
+        _board_thrown(),
+        _board_pile_on_empty_stock(),
+        new_round(Ruleset.preset("board", extra_jokers=True), ["a", "b", "c", "d"], seed=3),
+    )
+
+
+TILEISH = st.sampled_from(
+    ["R1", "r7", " K13 ", "Y13", "B5", "JK", "jk", "JK:R7", "JK:JK", "R0", "R14", "K", "7H", "", "ß", "R1 "]
+)
+BOARD_TYPES = ("draw", "discard", "close", "keep_deal", "refuse_deal")
+BOARD_MOVE = st.one_of(
+    JSON,
+    st.fixed_dictionaries(
+        {"type": st.sampled_from([*BOARD_TYPES, "meld", "close_claims"])},
+        optional={
+            "source": st.sampled_from(["stock", "discard", "x"]) | JSON,
+            "card": TILEISH | JSON,
+            "discard": TILEISH | JSON,
+            "index": st.integers(-2, 60) | JSON,
+            "groups": st.lists(st.lists(TILEISH, max_size=15), max_size=5) | JSON,
+            "extra": JSON,
+        },
+    ),
+)
+
+
+@FUZZ
+@given(data=st.data(), move=BOARD_MOVE)
+def test_board_junk_moves_raise_illegal_move_only(data: st.DataObject, move: Any) -> None:
+    state = data.draw(st.sampled_from(board_states()))
+    check(state, data.draw(who(state)), move)
+
+
+@FUZZ
+@given(data=st.data(), seed=st.integers(0, 2**32))
+def test_board_near_legal_moves_are_accepted_only_when_listed(data: st.DataObject, seed: int) -> None:
+    rng = random.Random(seed)
+    state = data.draw(st.sampled_from(board_states()))
+    player = rng.choice(list(state.may_act))
+    move = dict(rng.choice(legal_moves(state, player)))
+    hand = list(state.hand_of(player))
+    key = rng.choice(["card", "discard", "index", "type", "groups", "source"])
+    if key == "groups":
+        kept = list(hand)
+        if "discard" in move:
+            kept.remove(move["discard"])
+        rng.shuffle(kept)
+        move["groups"] = [kept[: rng.randint(0, len(kept))], kept[rng.randint(0, len(kept)) :]]
+    elif key == "index":
+        move["index"] = rng.randint(-1, 3)
+    elif key == "type":
+        move["type"] = rng.choice(BOARD_TYPES)
+    elif key == "source":
+        move["source"] = rng.choice(["stock", "discard"])
+    else:
+        move[key] = rng.choice([*hand, "JK", "R1"])
+    check(state, rng.choice([player, *state.players]), move)

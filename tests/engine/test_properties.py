@@ -29,7 +29,7 @@ from tournaments.engine import (
     state_from_dict,
     state_to_dict,
 )
-from tournaments.engine.cards import NATURAL_CARDS, hand_value, is_joker
+from tournaments.engine.cards import NATURAL_CARDS, NATURAL_TILES, hand_value, is_joker
 from tournaments.engine.engine import _add, _draw_obligation, _feasible, _pile_draw_ok, _Turn
 from tournaments.engine.melds import card_values, enumerate_lay_offs, enumerate_melds
 from tournaments.engine.state import RoundState
@@ -235,5 +235,93 @@ def test_random_playouts(name: str, n: int, data: st.DataObject, deal_seed: int,
     assert state_from_dict(json.loads(json.dumps(state_to_dict(s)))) == s
     again = replay(rules, players, dealer, s.deck, s.moves, salt=s.salt)
     assert again == s
+    mid = rng.choice(history)
+    assert replay(rules, players, dealer, s.deck, mid.moves, salt=s.salt) == mid
+
+
+# ====================================================================== Board Rummy (RULES §4)
+
+# Board rounds are longer (every listing reads each possible close), so fewer examples per seat count.
+BOARD_PROFILE = settings(
+    max_examples=int(os.environ.get("BOARD_EXAMPLES", "4")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+TILE_JUNK = [*NATURAL_TILES, "JK", "JK:R7", "7H", "R14", 7, None]
+
+
+def board_junk(rng: random.Random) -> dict[str, Any]:
+    kind = rng.choice(["draw", "discard", "close", "keep_deal", "refuse_deal", "meld", None])
+    move: dict[str, Any] = {"type": kind}
+    if rng.random() < 0.6:
+        move[rng.choice(["card", "discard"])] = rng.choice(TILE_JUNK)
+    if rng.random() < 0.3:
+        move["groups"] = [[rng.choice(TILE_JUNK) for _ in range(rng.randint(0, 5))]]
+    if rng.random() < 0.4:
+        move["source"] = rng.choice(["stock", "discard", "nope"])
+    if rng.random() < 0.2:
+        move["index"] = rng.choice([0, -1, 99, True])
+    return move
+
+
+def check_board_view(s: RoundState, who: str | None) -> None:
+    v = player_view(s, who)
+    text = json.dumps(v)
+    if s.result is not None:
+        return
+    visible = set(s.discard) | {s.own["trump"]} | (set(s.hand_of(who)) if who is not None else set())
+    shown = {t for t in NATURAL_TILES if f'"{t}"' in text}
+    assert shown <= visible, shown - visible
+    assert s.salt not in text and ("hand" in v) == (who is not None)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+@BOARD_PROFILE
+@given(data=st.data(), deal_seed=st.integers(0, 2**32), play_seed=st.integers(0, 2**32))
+def test_random_board_playouts(n: int, data: st.DataObject, deal_seed: int, play_seed: int) -> None:
+    rules = Ruleset.preset("board", extra_jokers=data.draw(st.booleans()))
+    players = [f"p{i}" for i in range(n)]
+    rng = random.Random(play_seed)
+    dealer = rng.randrange(n)
+    s = new_round(rules, players, dealer, seed=deal_seed)
+    history = [s]
+    for _step in range(3000):
+        if s.phase == "over":
+            break
+        assert Counter([*(t for h in s.hands for t in h), *s.stock, *s.discard, s.own["trump"]]) == Counter(s.deck)
+        check_board_view(s, rng.choice([None, *players]))
+        player = rng.choice(s.may_act)
+        moves = legal_moves(s, player)
+        assert moves, f"{player} may act but has no legal move in phase {s.phase}"
+        assert len({json.dumps(m, sort_keys=True) for m in moves}) == len(moves)
+        for other in players:
+            if other not in s.may_act:
+                assert legal_moves(s, other) == []
+        snapshot = state_to_dict(s)
+        for m in moves if rng.random() < 0.1 else rng.sample(moves, min(len(moves), 3)):
+            assert json.loads(apply_move(s, player, m).log[-1][1]) == m
+        for _ in range(3):
+            junk, actor = board_junk(rng), rng.choice([*players, "nobody"])
+            try:
+                after = apply_move(s, actor, junk)
+            except IllegalMove:
+                continue
+            assert json.loads(after.log[-1][1]) in legal_moves(s, actor), junk
+        assert state_to_dict(s) == snapshot
+        # closes are rare at random: take one whenever it is offered, half the time
+        closes = [m for m in moves if m["type"] == "close"]
+        s = apply_move(s, player, closes[0] if closes and rng.random() < 0.5 else rng.choice(moves))
+        assert s.version == history[-1].version + 1
+        history.append(s)
+    assert s.phase == "over" and s.result is not None
+    r = s.result
+    closer = r.details.get("closer")
+    assert {p: v for p, v in r.scores.items() if v} == ({closer: r.details["hand"]["points"]} if closer else {})
+    twin = s.own["trump_seat"]
+    expected = [] if twin is None or r.redeal else [{"player": players[twin], "points": 100, "reason": "trump"}]
+    assert [dict(b) for b in r.bonuses] == expected
+    assert r.redeal == (r.details["reason"] == "refused")
+    assert state_from_dict(json.loads(json.dumps(state_to_dict(s)))) == s
+    assert replay(rules, players, dealer, s.deck, s.moves, salt=s.salt) == s
     mid = rng.choice(history)
     assert replay(rules, players, dealer, s.deck, mid.moves, salt=s.salt) == mid

@@ -194,7 +194,7 @@ class RoundState:
         if self.phase == "claims" and self.claims is not None:
             acted = set(self.claims.acted)
             return tuple(p for p in self.claims.eligible if p not in acted)
-        if self.phase == "deal":
+        if self.phase == "deal" and "deal_pending" in self.own:
             return tuple(self.players[seat] for seat in self.own.get("deal_pending", ()))
         return (self.players[self.turn],)
 

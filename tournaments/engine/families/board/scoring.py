@@ -13,7 +13,7 @@ from typing import Any
 
 from ...cards import JOKER
 from ...state import Result, RoundState, make_result
-from . import book
+from .book import thrown, trump, trump_seat
 from .arrangement import find_arrangement
 from .hands import TIER_NAMES, classify
 from .presets import TRUMP_BONUS
@@ -26,8 +26,8 @@ def score(state: RoundState, reason: str, seat: int | None) -> Result:
     scores = dict.fromkeys(players, 0)
     details: dict[str, Any] = {
         "reason": reason,
-        "trump": book.trump(state),
-        "thrown": {p: book.thrown(state, i) for i, p in enumerate(players)},
+        "trump": trump(state),
+        "thrown": {p: thrown(state, i) for i, p in enumerate(players)},
         "players": {p: {"hand": list(state.hands[i])} for i, p in enumerate(players)},
     }
     redeal = reason == "refused"
@@ -39,7 +39,7 @@ def score(state: RoundState, reason: str, seat: int | None) -> Result:
         reading = find_arrangement(state.hands[seat])
         assert reading is not None  # a close is accepted only on tiles that close
         discard = state.discard[-1]
-        hand = classify(reading, closed_with_joker=discard == JOKER, thrown=book.thrown(state, seat))
+        hand = classify(reading, closed_with_joker=discard == JOKER, thrown=thrown(state, seat))
         scores[players[seat]] = hand.points
         details |= {
             "closer": players[seat],
@@ -56,7 +56,7 @@ def score(state: RoundState, reason: str, seat: int | None) -> Result:
             "arrangement": {"kind": reading.kind, "groups": [list(g) for g in reading.groups]},
         }
     bonuses: list[dict[str, Any]] = []
-    twin = book.trump_seat(state)
+    twin = trump_seat(state)
     if twin is not None and not redeal:
         bonuses.append({"player": players[twin], "points": TRUMP_BONUS, "reason": "trump"})
     game_points = dict(scores)

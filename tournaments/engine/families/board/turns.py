@@ -18,7 +18,7 @@ from ...errors import IllegalMove
 from ...hands import count_stall, next_turn, round_over, set_hand
 from ...moves import Move, integer
 from ...state import RoundState
-from . import book
+from .book import add_thrown, seats, with_own
 from .arrangement import find_arrangement
 from .scoring import score
 
@@ -51,17 +51,17 @@ def must_close(state: RoundState) -> bool:
 
 def answer_deal(state: RoundState, player: str, mtype: str) -> RoundState:
     seat = state.players.index(player)
-    if seat not in book.seats(state, "deal_qualified"):
+    if seat not in seats(state, "deal_qualified"):
         raise IllegalMove("deal.not_eligible", "Only a player dealt three or more identical pairs answers the deal.")
-    if seat not in book.seats(state, "deal_pending"):
+    if seat not in seats(state, "deal_pending"):
         raise IllegalMove("deal.already_answered", "You have already kept this deal.")
     if mtype == "refuse_deal":
         return round_over(state, score(state, "refused", seat))
-    pending = [s for s in book.seats(state, "deal_pending") if s != seat]
-    kept = [*book.seats(state, "deal_kept"), seat]
+    pending = [s for s in seats(state, "deal_pending") if s != seat]
+    kept = [*seats(state, "deal_kept"), seat]
     if pending:
-        return book.with_own(state, deal_pending=pending, deal_kept=kept)
-    return replace(book.with_own(state, deal_pending=None, deal_kept=kept), phase="play")
+        return with_own(state, deal_pending=pending, deal_kept=kept)
+    return replace(with_own(state, deal_pending=None, deal_kept=kept), phase="play")
 
 
 # ---------------------------------------------------------------------- draw
@@ -121,7 +121,7 @@ def discard(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Mov
     seat = state.turn
     new = replace(set_hand(state, seat, without(state.hands[seat], t)), discard=(*state.discard, t))
     if t == JOKER:
-        new = book.add_thrown(new, seat)
+        new = add_thrown(new, seat)
     return end_turn(new), {"type": "discard", "card": t}
 
 
