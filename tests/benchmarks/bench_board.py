@@ -17,7 +17,14 @@ from itertools import combinations, product
 
 from tournaments.engine.cards import NATURAL_TILES, TILE_COLOURS, tile_colour, tile_number
 from tournaments.engine.families.board import classify, find_arrangement
-from tournaments.engine.families.board.arrangement import BIG, SMALL, SPECIAL, Arrangement, _mosaic, _seven_pairs
+from tournaments.engine.families.board.arrangement import (
+    BIG,
+    SMALL,
+    SPECIAL,
+    Arrangement,
+    _mosaic,
+    _seven_pairs,
+)
 
 GOAL_P99_MS = 20.0
 
@@ -59,7 +66,11 @@ def _readings(combo: Sequence[str]) -> list[tuple[str, ...]]:
     naturals = [t for t in combo if t != "JK"]
     k = len(combo) - len(naturals)
     first = naturals[0]
-    near = [t for t in NATURAL_TILES if tile_number(t) == tile_number(first) or tile_colour(t) == tile_colour(first)]
+    near = [
+        t
+        for t in NATURAL_TILES
+        if tile_number(t) == tile_number(first) or tile_colour(t) == tile_colour(first)
+    ]
     out = []
     for stand in product(near, repeat=k):
         full = (*naturals, *stand)

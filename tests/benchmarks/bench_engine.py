@@ -1,5 +1,6 @@
-"""Engine benchmark: solver latency against a naive exhaustive search, bot-played rounds per second,
-and the greedy bot's strength over 1,000 two-player rounds.
+"""Engine benchmark: solver latency against a naive exhaustive search, Board Rummy's board reading
+(``bench_board``) against its naive search, bot-played rounds per second, and the greedy bot's strength
+over 1,000 two-player rounds.
 
 Run with ``make bench-engine`` (``.venv/bin/python -m tests.benchmarks.bench_engine``). Prints a markdown
 report and writes it into the "Engine" section of docs/performance.md (``--no-write`` to skip,
@@ -27,6 +28,8 @@ from tournaments.engine import Ruleset, new_round
 from tournaments.engine.bots import GreedyBot, RandomBot, auto_move, play_round
 from tournaments.engine.cards import NATURAL_CARDS
 from tournaments.engine.solver import best_arrangement
+
+from .bench_board import bench_board
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "performance.md"
@@ -187,6 +190,10 @@ def report(args: argparse.Namespace) -> str:
         "",
         *bench_solver(args.samples, args.naive_samples),
         "",
+        "### Board Rummy: `find_arrangement` + `classify` of a 15-tile board",
+        "",
+        *bench_board(args.board_samples, args.board_naive_samples),
+        "",
         "### Bot-played rounds",
         "",
         *bench_rounds(args.rounds),
@@ -236,12 +243,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-write", action="store_true", help="print only")
     parser.add_argument("--samples", type=int, default=500)
     parser.add_argument("--naive-samples", type=int, default=100)
+    parser.add_argument("--board-samples", type=int, default=300)
+    parser.add_argument("--board-naive-samples", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=100)
     parser.add_argument("--greedy-rounds", type=int, default=1000)
     parser.add_argument("--household-rounds", type=int, default=200)
     args = parser.parse_args(argv)
     if args.quick:
         args.samples, args.naive_samples, args.rounds = 40, 10, 4
+        args.board_samples, args.board_naive_samples = 20, 1
         args.greedy_rounds, args.household_rounds, args.no_write = 20, 0, True
     section = report(args)
     print(section)

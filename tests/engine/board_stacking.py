@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from tournaments.engine import Ruleset, apply_move, full_deck, new_round
 from tournaments.engine.cards import NATURAL_TILES
@@ -65,19 +66,19 @@ def board_round(
     return new_round(rules, NAMES[: len(hands)], dealer=dealer, deck=deck)
 
 
-def play(state: RoundState, *moves: tuple[str, dict[str, object]]) -> RoundState:
+def play(state: RoundState, *moves: tuple[str, Mapping[str, Any]]) -> RoundState:
     for player, move in moves:
         state = apply_move(state, player, move)
     return state
 
 
-STOCK = {"type": "draw", "source": "stock"}
-PILE = {"type": "draw", "source": "discard"}
+STOCK: dict[str, Any] = {"type": "draw", "source": "stock"}
+PILE: dict[str, Any] = {"type": "draw", "source": "discard"}
 
 
-def disc(t: str) -> dict[str, object]:
+def disc(t: str) -> dict[str, Any]:
     return {"type": "discard", "card": t}
 
 
-def close(t: str, groups: list[list[str]] | None = None) -> dict[str, object]:
+def close(t: str, groups: list[list[str]] | None = None) -> dict[str, Any]:
     return {"type": "close", "discard": t} | ({} if groups is None else {"groups": groups})

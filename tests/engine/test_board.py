@@ -92,7 +92,7 @@ def test_the_deal_gives_15_to_the_first_player_14_to_others_then_turns_the_trump
     deck = board_deck([["R1"], ["Y1"], ["B1"]], dealer=2, trump="K7", stock=["R9"])
     s = new_round(BOARD, ["ann", "bob", "cid"], dealer=2, deck=deck)
     assert [len(h) for h in s.hands] == [15, 14, 14]  # ann sits left of the dealer
-    assert s.hands == tuple(sort_tiles(deck[i : 42 : 3] + (deck[42:43] if i == 0 else [])) for i in range(3))
+    assert s.hands == tuple(sort_tiles(deck[i:42:3] + (deck[42:43] if i == 0 else [])) for i in range(3))
     assert s.own["trump"] == "K7" and deck[43] == "K7" and s.stock[0] == "R9"
     assert s.discard == () and s.phase == "play" and s.to_act == "ann" and s.may_act == ("ann",)
     assert len(s.stock) == 106 - 43 - 1
@@ -115,7 +115,9 @@ def test_the_player_dealt_the_trumps_twin_gets_the_bonus_even_when_nobody_closes
     assert "trump_seat" not in json.dumps(player_view(s, "ann"))
     # nobody closes: the stock runs out and the previous discard does not close for bob
     s = replace(s, stock=())
-    over = apply_move(s, "bob", disc(s.hands[1][0])) if s.to_act == "bob" else apply_move(s, "ann", disc("R1"))
+    over = (
+        apply_move(s, "bob", disc(s.hands[1][0])) if s.to_act == "bob" else apply_move(s, "ann", disc("R1"))
+    )
     assert over.phase == "over" and over.result is not None
     assert over.result.details["reason"] == "stock" and dict(over.result.scores) == {"ann": 0, "bob": 0}
     assert [dict(b) for b in over.result.bonuses] == [{"player": "bob", "points": 100, "reason": "trump"}]
@@ -202,7 +204,10 @@ def test_only_the_previous_discard_and_never_a_thrown_joker():
     illegal(s, "ann", {"type": "draw", "source": "discard", "card": "K8"}, "draw.not_previous_discard")
     illegal(s, "ann", {"type": "draw", "source": "discard", "index": 0}, "draw.not_previous_discard")
     thrown = apply_move(apply_move(s, "ann", STOCK), "ann", disc("JK"))
-    assert thrown.own["thrown"] == (1, 0) and player_view(thrown, None)["thrown_jokers"] == {"ann": 1, "bob": 0}
+    assert thrown.own["thrown"] == (1, 0) and player_view(thrown, None)["thrown_jokers"] == {
+        "ann": 1,
+        "bob": 0,
+    }
     assert legal_moves(thrown, "bob") == [STOCK]
     illegal(thrown, "bob", PILE, "draw.thrown_joker")
 
@@ -220,7 +225,11 @@ def test_legal_moves_offer_a_close_for_each_discard_that_closes():
     assert over.result is not None and dict(over.result.scores) == {"ann": 250, "bob": 0}
     d = over.result.details
     assert d["reason"] == "close" and d["closer"] == "ann" and d["discard"] == "Y13"
-    assert d["hand"]["row"] == "simple" and d["hand"]["tier"] == "small" and d["arrangement"]["kind"] == "combinations"
+    assert (
+        d["hand"]["row"] == "simple"
+        and d["hand"]["tier"] == "small"
+        and d["arrangement"]["kind"] == "combinations"
+    )
     assert sorted(t for g in d["arrangement"]["groups"] for t in g) == sorted(SIMPLE.split())
     assert json.loads(over.log[-1][1]) == {"type": "close", "discard": "Y13"}
 
@@ -286,33 +295,71 @@ def test_the_round_stalls_when_nobody_draws_from_the_stock():
 
 
 def test_runs_wrap_12_13_1_and_the_14_tile_run_but_never_13_1_2():
-    assert find_arrangement("R12 R13 R1 Y5 Y6 Y7 B5 B6 B7 K5 K6 K7 K8 K9".split()) is not None
-    assert find_arrangement("R13 R1 R2 Y5 Y6 Y7 B5 B6 B7 K5 K6 K7 K8 K9".split()) is None
+    assert (
+        find_arrangement(
+            ["R12", "R13", "R1", "Y5", "Y6", "Y7", "B5", "B6", "B7", "K5", "K6", "K7", "K8", "K9"]
+        )
+        is not None
+    )
+    assert (
+        find_arrangement(
+            ["R13", "R1", "R2", "Y5", "Y6", "Y7", "B5", "B6", "B7", "K5", "K6", "K7", "K8", "K9"]
+        )
+        is None
+    )
     full = find_arrangement(MONOCOLOUR.split())
     assert full is not None and full.row == "monocolour"
-    assert find_arrangement("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 Y1".split()) is None
-    assert find_arrangement("R11 R12 R13 R1 R2 Y5 Y6 Y7 B5 B6 B7 K5 K6 K7".split()) is None
+    assert (
+        find_arrangement(
+            ["R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9", "R10", "R11", "R12", "R13", "Y1"]
+        )
+        is None
+    )
+    assert (
+        find_arrangement(
+            ["R11", "R12", "R13", "R1", "R2", "Y5", "Y6", "Y7", "B5", "B6", "B7", "K5", "K6", "K7"]
+        )
+        is None
+    )
 
 
 def test_jokers_stand_for_any_tile_in_runs_groups_and_pairs():
     r = find_arrangement(tiles(SIMPLE, "B10", "Y5"))
     assert r is not None and r.jokers == 2 and r.row == "simple"
     assert any("JK:B10" in g for g in r.groups) or any(t.startswith("JK:") for g in r.groups for t in g)
-    assert find_arrangement("R1 R2 JK Y5 Y6 Y7 B5 B6 B7 K5 K6 K7 K8 K9".split()) is not None
+    assert (
+        find_arrangement(["R1", "R2", "JK", "Y5", "Y6", "Y7", "B5", "B6", "B7", "K5", "K6", "K7", "K8", "K9"])
+        is not None
+    )
     pairs = find_arrangement(tiles(DOUBLES, "B4"))
     assert pairs is not None and pairs.kind == "pairs" and ("B4", "JK:B4") in pairs.groups
     two = find_arrangement(tiles(DOUBLES, "B4", "B4"))  # two jokers pair with each other
     assert two is not None and two.row == "doubles" and two.jokers == 2
-    assert find_arrangement("R1 R2 R4 Y5 Y6 Y7 B5 B6 B7 K5 K6 K7 K8 K9".split()) is None
+    assert (
+        find_arrangement(["R1", "R2", "R4", "Y5", "Y6", "Y7", "B5", "B6", "B7", "K5", "K6", "K7", "K8", "K9"])
+        is None
+    )
 
 
 def test_the_mosaic_is_read_exactly_as_written():
     m = find_arrangement(MOSAIC.split())
     assert m is not None and m.kind == "mosaic" and m.groups == (tuple(MOSAIC.split()),)
-    assert find_arrangement("R1 Y2 R3 K4 R5 Y6 B7 K8 R9 Y10 B11 K12 R13 Y1".split()) is None  # first four
-    assert find_arrangement("R1 Y2 B3 K4 R5 R6 B7 K8 R9 Y10 B11 K12 R13 Y1".split()) is None  # neighbours
+    assert (
+        find_arrangement(
+            ["R1", "Y2", "R3", "K4", "R5", "Y6", "B7", "K8", "R9", "Y10", "B11", "K12", "R13", "Y1"]
+        )
+        is None
+    )  # first four
+    assert (
+        find_arrangement(
+            ["R1", "Y2", "B3", "K4", "R5", "R6", "B7", "K8", "R9", "Y10", "B11", "K12", "R13", "Y1"]
+        )
+        is None
+    )  # neighbours
     # the two 1s go where they fit: here only Y1 may open it
-    swapped = find_arrangement("K1 Y2 B3 K4 R5 Y6 B7 K8 R9 Y10 B11 K12 B13 R1".split())
+    swapped = find_arrangement(
+        ["K1", "Y2", "B3", "K4", "R5", "Y6", "B7", "K8", "R9", "Y10", "B11", "K12", "B13", "R1"]
+    )
     assert swapped is not None and swapped.groups[0][0] == "R1"
     assert find_arrangement(tiles(MOSAIC, "B7")) is None  # no joker in a mosaic
     with pytest.raises(CardError):
@@ -434,3 +481,19 @@ def test_a_board_round_stores_and_replays_exactly():
     assert replay(BOARD, s.players, 1, s.deck, s.moves, salt=s.salt) == s
     with pytest.raises(IllegalMove):
         apply_move(s, "bob", {"type": "meld", "cards": ["R1"]})
+
+
+def test_find_arrangement_agrees_with_a_naive_search_on_random_closing_boards():
+    """The pruned, memoised search gives the points of the exhaustive one (tests/benchmarks/bench_board)."""
+    import random
+
+    from tests.benchmarks.bench_board import closing_board, naive_best
+
+    rng = random.Random("naive")
+    for jokers in (0, 0, 0, 1, 1, 1, 2):
+        board = closing_board(rng, jokers)
+        kept = board[:14] if rng.random() < 0.7 else board[1:]
+        fast, slow = find_arrangement(kept), naive_best(kept)
+        assert (fast is None) == (slow is None), kept
+        if fast is not None and slow is not None:
+            assert (fast.tier, fast.jokers) == (slow.tier, slow.jokers), kept

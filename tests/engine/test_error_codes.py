@@ -15,13 +15,12 @@ from tournaments.engine import Ruleset, apply_move, new_round
 from tournaments.engine.state import RoundState
 
 from .board_stacking import PILE as TILE_PILE
-from .board_stacking import STOCK as TILE_STOCK
 from .board_stacking import board_round
 from .board_stacking import close as board_close
 from .board_stacking import disc as tile_disc
 from .stacking import END, PASS, STOCK, call, disc, illegal, lay, meld, pile, play, swap
-from .test_board import PAIRS, SIMPLE, _opened
 from .test_architecture import ROOT, _raised_codes
+from .test_board import PAIRS, SIMPLE, _opened
 from .test_round import _claims_setup, _deep_setup, _last_card_setup, _out_scenario, _swap_setup
 
 R500 = Ruleset.preset("rummy500")
@@ -133,7 +132,11 @@ CASES: dict[str, Case] = {
     "deal.answer_first": lambda: (_board_deal(), "ann", tile_disc("R1")),
     "deal.not_eligible": lambda: (_board_deal(), "bob", {"type": "keep_deal"}),
     "deal.already_answered": lambda: (
-        apply_move(board_round([PAIRS, ["K1", "K1", "K2", "K2", "K3", "K3"]], trump="B4"), "bob", {"type": "keep_deal"}),
+        apply_move(
+            board_round([PAIRS, ["K1", "K1", "K2", "K2", "K3", "K3"]], trump="B4"),
+            "bob",
+            {"type": "keep_deal"},
+        ),
         "bob",
         {"type": "refuse_deal"},
     ),

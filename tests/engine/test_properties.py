@@ -288,7 +288,9 @@ def test_random_board_playouts(n: int, data: st.DataObject, deal_seed: int, play
     for _step in range(3000):
         if s.phase == "over":
             break
-        assert Counter([*(t for h in s.hands for t in h), *s.stock, *s.discard, s.own["trump"]]) == Counter(s.deck)
+        assert Counter([*(t for h in s.hands for t in h), *s.stock, *s.discard, s.own["trump"]]) == Counter(
+            s.deck
+        )
         check_board_view(s, rng.choice([None, *players]))
         player = rng.choice(s.may_act)
         moves = legal_moves(s, player)
@@ -316,9 +318,13 @@ def test_random_board_playouts(n: int, data: st.DataObject, deal_seed: int, play
     assert s.phase == "over" and s.result is not None
     r = s.result
     closer = r.details.get("closer")
-    assert {p: v for p, v in r.scores.items() if v} == ({closer: r.details["hand"]["points"]} if closer else {})
+    assert {p: v for p, v in r.scores.items() if v} == (
+        {closer: r.details["hand"]["points"]} if closer else {}
+    )
     twin = s.own["trump_seat"]
-    expected = [] if twin is None or r.redeal else [{"player": players[twin], "points": 100, "reason": "trump"}]
+    expected = (
+        [] if twin is None or r.redeal else [{"player": players[twin], "points": 100, "reason": "trump"}]
+    )
     assert [dict(b) for b in r.bonuses] == expected
     assert r.redeal == (r.details["reason"] == "refused")
     assert state_from_dict(json.loads(json.dumps(state_to_dict(s)))) == s

@@ -111,7 +111,9 @@ class Board:
     ) -> tuple[RoundState, Move]:
         if state.phase == "deal":
             if mtype not in _DEAL_MOVES:
-                raise IllegalMove("deal.answer_first", "Players dealt three or more pairs answer the deal first.")
+                raise IllegalMove(
+                    "deal.answer_first", "Players dealt three or more pairs answer the deal first."
+                )
             return turns.answer_deal(state, player, mtype), {"type": mtype}
         if mtype in _DEAL_MOVES:
             raise IllegalMove("deal.not_open", "The deal is no longer open to refusal.")
@@ -122,7 +124,9 @@ class Board:
                 return turns.draw(state, move)
             raise IllegalMove("turn.draw_first", "Draw a tile first.")
         if mtype == "draw":
-            raise IllegalMove("turn.already_drawn", "Discard or close now (the first player opens by discarding).")
+            raise IllegalMove(
+                "turn.already_drawn", "Discard or close now (the first player opens by discarding)."
+            )
         if mtype == "discard":
             return turns.discard(state, move)
         return turns.close(state, move)

@@ -17,16 +17,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations, product
+from itertools import combinations, pairwise, product
 
 from ...cards import JOKER, NATURAL_TILES, TILE_COLOURS, is_joker, parse_tile
 
-__all__ = ["Arrangement", "find_arrangement", "SMALL", "BIG", "SPECIAL"]
+__all__ = ["BIG", "SMALL", "SPECIAL", "Arrangement", "find_arrangement"]
 
 SMALL, BIG, SPECIAL = 0, 1, 2
 # Each tier's rows in RULES.md's table order: a reading that qualifies for two rows of one tier is
 # named by the first.
-READING_ROWS = {SMALL: ("simple", "mosaic"), BIG: ("bicolour", "minor", "major"), SPECIAL: ("doubles", "grand", "monocolour")}
+READING_ROWS = {
+    SMALL: ("simple", "mosaic"),
+    BIG: ("bicolour", "minor", "major"),
+    SPECIAL: ("doubles", "grand", "monocolour"),
+}
 MINOR = frozenset(range(1, 8))
 MAJOR = frozenset((*range(8, 14), 1))
 
@@ -121,7 +125,7 @@ def _mosaic(counts: Sequence[int]) -> Arrangement | None:
     middle = [by_number[k][0] for k in range(1, 13)]
     for first, last in {(by_number[0][0], by_number[0][1]), (by_number[0][1], by_number[0][0])}:
         line = [first, *middle, last]
-        if len(set(line[:4])) == 4 and all(a != b for a, b in zip(line, line[1:], strict=False)):
+        if len(set(line[:4])) == 4 and all(a != b for a, b in pairwise(line)):
             tiles = tuple(f"{TILE_COLOURS[c]}{k % 13 + 1}" for k, c in enumerate(line))
             return Arrangement("mosaic", (tiles,), "mosaic", SMALL, 0)
     return None
@@ -143,12 +147,11 @@ class _Search:
         self.nat_major = numbers <= MAJOR
         self.bound = self._potential(False, False, False)
         self.best: tuple[int, int, tuple[Combo, ...]] | None = None  # (tier, -row rank, combos)
-        # (tiles left, jokers left) from which no partition exists: found once, never searched again
-        self.dead: set[tuple[tuple[int, ...], int]] = set()
+        self.dead = _DEAD  # (tiles left, jokers left) from which no partition exists
 
     def run(self) -> Arrangement | None:
-        if self.jokers == 0 and _lonely(self.counts):
-            return None
+        if 2 * _lonely(self.counts) > self.jokers:
+            return None  # a tile with no partner needs two jokers to make a combination
         self._walk((), self.jokers, False, False, False)
         if self.best is None:
             return None
@@ -186,7 +189,7 @@ class _Search:
         if self.best is not None and self._potential(has_group, j_non_minor, j_non_major) <= self.best[:2]:
             return True
         counts = self.counts
-        anchor = next((i for i, n in enumerate(counts) if n), None)
+        anchor = _anchor(counts)
         if anchor is None:
             if jokers == 0:
                 self._leaf(combos)
@@ -217,6 +220,8 @@ class _Search:
             if self._done():
                 return True
         if not alive:
+            if len(self.dead) >= _DEAD_LIMIT:
+                self.dead.clear()
             self.dead.add(key)
         return alive
 
@@ -227,24 +232,53 @@ class _Search:
             self.best = (tier, rank, combos)
 
 
-def _lonely(counts: Sequence[int]) -> bool:
-    """Without jokers: a tile with no partner (its twin, its number in another colour, or its colour
-    within two places) belongs to no combination and no pair, so no partition exists."""
-    held = [i for i, n in enumerate(counts) if n]
-    for i in held:
-        if counts[i] > 1:
-            continue
+# Positions from which no partition exists are the same whatever board they came from (the 15 readings
+# of one board share most of them): remembered across calls, forgotten wholesale when too many.
+_DEAD: set[tuple[tuple[int, ...], int]] = set()
+_DEAD_LIMIT = 200_000
+
+
+def _partner_table() -> tuple[tuple[int, ...], ...]:
+    table = []
+    for i in range(52):
         colour, n0 = divmod(i, 13)
-        if any(counts[c * 13 + n0] for c in range(4) if c != colour):
-            continue
+        same_number = [c * 13 + n0 for c in range(4) if c != colour]
         places = [n0 + 1] + ([14] if n0 == 0 else [])
-        near = {q for p in places for q in range(p - 2, p + 3) if 1 <= q <= 14 and q != p}
-        if not any(counts[colour * 13 + (q - 1) % 13] for q in near if (q - 1) % 13 != n0):
-            return True
-    return False
+        near = {(q - 1) % 13 for p in places for q in range(p - 2, p + 3) if 1 <= q <= 14 and q != p}
+        table.append((*same_number, *(colour * 13 + k for k in sorted(near) if k != n0)))
+    return tuple(table)
 
 
-def _combos_with(anchor: int, counts: Sequence[int], jokers: int, grand: bool) -> Iterator[tuple[Combo, int, bool]]:
+# Per tile, the tiles that could share a combination with it: its number in another colour, or its
+# colour within two places (``12-13-1`` included).
+_PARTNERS = _partner_table()
+
+
+def _partners(counts: Sequence[int], i: int) -> int:
+    return sum(counts[j] for j in _PARTNERS[i])
+
+
+def _lonely(counts: Sequence[int]) -> int:
+    """Tiles with no partner: each belongs only to a combination with two jokers."""
+    return sum(n for i, n in enumerate(counts) if n and not _partners(counts, i))
+
+
+def _anchor(counts: Sequence[int]) -> int | None:
+    """The tile the next combination is built around: the one with the fewest partners (the most
+    constrained, so dead ends show early), the first in tile order among equals."""
+    best: int | None = None
+    fewest = 99
+    for i, n in enumerate(counts):
+        if n:
+            k = _partners(counts, i)
+            if k < fewest:
+                best, fewest = i, k
+    return best
+
+
+def _combos_with(
+    anchor: int, counts: Sequence[int], jokers: int, grand: bool
+) -> Iterator[tuple[Combo, int, bool]]:
     """Every combination holding tile ``anchor``: (combo, jokers used, is a group)."""
     colour, n0 = divmod(anchor, 13)
     # runs first: a partition into runs alone reaches the higher rows, and the search may stop there
@@ -264,10 +298,8 @@ def _combos_with(anchor: int, counts: Sequence[int], jokers: int, grand: bool) -
     # groups: one tile of the number in each of 2-3 other colours, natural or joker
     others = [c for c in range(4) if c != colour]
     seen: set[Combo] = set()
-    for choice in product((0, 1, 2), repeat=3):
-        size = 1 + sum(1 for x in choice if x)
-        used = sum(1 for x in choice if x == 2)
-        if size < 3 or used > jokers:
+    for choice, used in _GROUP_CHOICES:
+        if used > jokers:
             continue
         if any(x == 1 and not counts[oc * 13 + n0] for x, oc in zip(choice, others, strict=True)):
             continue
@@ -283,6 +315,12 @@ def _combos_with(anchor: int, counts: Sequence[int], jokers: int, grand: bool) -
         if combo not in seen:
             seen.add(combo)
             yield combo, used, True
+
+
+# For the three other colours of a group: 0 absent, 1 the tile held, 2 a joker; with the jokers used.
+_GROUP_CHOICES = tuple(
+    (choice, choice.count(2)) for choice in product((0, 1, 2), repeat=3) if 3 - choice.count(0) >= 2
+)
 
 
 def _missing(base: int, lo: int, hi: int, anchor: int, counts: Sequence[int], skip: int = 0) -> int:
@@ -370,4 +408,6 @@ def _reading_row(combos: Sequence[Combo], grand: list[int]) -> tuple[int, str]:
 
 
 def _codes(combo: Combo) -> tuple[str, ...]:
-    return tuple(NATURAL_TILES[t] if t < JOKER_BASE else f"{JOKER}:{NATURAL_TILES[t - JOKER_BASE]}" for t in combo)
+    return tuple(
+        NATURAL_TILES[t] if t < JOKER_BASE else f"{JOKER}:{NATURAL_TILES[t - JOKER_BASE]}" for t in combo
+    )

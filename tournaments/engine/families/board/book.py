@@ -53,7 +53,9 @@ def add_thrown(state: RoundState, seat: int) -> RoundState:
     return with_own(state, thrown=counts)
 
 
-def initial(trump_tile: str, twin_seat: int | None, qualified: Sequence[int], n_players: int) -> dict[str, Any]:
+def initial(
+    trump_tile: str, twin_seat: int | None, qualified: Sequence[int], n_players: int
+) -> dict[str, Any]:
     own: dict[str, Any] = {"trump": trump_tile, "trump_seat": twin_seat, "thrown": [0] * n_players}
     if qualified:
         own |= {"deal_qualified": list(qualified), "deal_pending": list(qualified), "deal_kept": []}

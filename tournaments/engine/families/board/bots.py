@@ -14,8 +14,8 @@ from typing import Any
 
 from ...cards import JOKER, sort_tiles, tile_colour, tile_number
 from ...state import RoundState
-from .book import thrown
 from .arrangement import find_arrangement
+from .book import thrown
 from .hands import classify
 from .turns import closes, draw_moves, must_close, play_moves, without
 

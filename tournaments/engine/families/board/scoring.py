@@ -13,8 +13,8 @@ from typing import Any
 
 from ...cards import JOKER
 from ...state import Result, RoundState, make_result
-from .book import thrown, trump, trump_seat
 from .arrangement import find_arrangement
+from .book import thrown, trump, trump_seat
 from .hands import TIER_NAMES, classify
 from .presets import TRUMP_BONUS
 

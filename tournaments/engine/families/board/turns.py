@@ -18,8 +18,8 @@ from ...errors import IllegalMove
 from ...hands import count_stall, next_turn, round_over, set_hand
 from ...moves import Move, integer
 from ...state import RoundState
-from .book import add_thrown, seats, with_own
 from .arrangement import find_arrangement
+from .book import add_thrown, seats, with_own
 from .scoring import score
 
 
@@ -52,7 +52,9 @@ def must_close(state: RoundState) -> bool:
 def answer_deal(state: RoundState, player: str, mtype: str) -> RoundState:
     seat = state.players.index(player)
     if seat not in seats(state, "deal_qualified"):
-        raise IllegalMove("deal.not_eligible", "Only a player dealt three or more identical pairs answers the deal.")
+        raise IllegalMove(
+            "deal.not_eligible", "Only a player dealt three or more identical pairs answers the deal."
+        )
     if seat not in seats(state, "deal_pending"):
         raise IllegalMove("deal.already_answered", "You have already kept this deal.")
     if mtype == "refuse_deal":
@@ -86,15 +88,21 @@ def draw(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]:
         raise IllegalMove("draw.pile_empty", "The discard pile is empty.")
     top = len(state.discard) - 1
     if "card" in move and tile(move["card"]) != state.discard[top]:
-        raise IllegalMove("draw.not_previous_discard", "Only the tile the previous player just discarded is taken.")
+        raise IllegalMove(
+            "draw.not_previous_discard", "Only the tile the previous player just discarded is taken."
+        )
     if "index" in move and integer(move["index"], "index") != top:
-        raise IllegalMove("draw.not_previous_discard", "Only the tile the previous player just discarded is taken.")
+        raise IllegalMove(
+            "draw.not_previous_discard", "Only the tile the previous player just discarded is taken."
+        )
     taken = state.discard[top]
     if taken == JOKER:
         raise IllegalMove("draw.thrown_joker", "A thrown joker is never picked up.")
     after = sort_tiles([*hand, taken])
     if not state.stock and not any(closes(after, d) for d in set(after) - {taken}):
-        raise IllegalMove("draw.must_close", "Facing an empty stock the previous discard is taken only to close.")
+        raise IllegalMove(
+            "draw.must_close", "Facing an empty stock the previous discard is taken only to close."
+        )
     new = set_hand(state, state.turn, after)
     return (
         replace(new, discard=state.discard[:top], phase="play", chosen=taken),
@@ -110,7 +118,9 @@ def _held(state: RoundState, value: object) -> str:
     if t not in state.hands[state.turn]:
         raise IllegalMove("hand.missing_card", f"You do not hold {t}.")
     if t == state.chosen:
-        raise IllegalMove("discard.chosen_card", f"{t} was just taken from the pile: it is not discarded this turn.")
+        raise IllegalMove(
+            "discard.chosen_card", f"{t} was just taken from the pile: it is not discarded this turn."
+        )
     return t
 
 
@@ -134,7 +144,9 @@ def close(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]
         groups = move["groups"]
         if not isinstance(groups, list | tuple) or not all(isinstance(g, list | tuple) for g in groups):
             raise IllegalMove("move.malformed", "groups is a list of lists of tiles.")
-        shown = sort_tiles(JOKER if is_joker(x) else x for g in groups for x in (tile(v, placed=True) for v in g))
+        shown = sort_tiles(
+            JOKER if is_joker(x) else x for g in groups for x in (tile(v, placed=True) for v in g)
+        )
         if shown != kept:
             raise IllegalMove("close.groups_mismatch", "groups must hold exactly the 14 tiles kept.")
     if find_arrangement(kept) is None:
