@@ -7,7 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from tournaments.engine import CardError, parse_card
+from tournaments.engine import CardError, parse_card, parse_tile
 from tournaments.errors import MalformedMove
 from tournaments.services import table_settings
 from tournaments.services.table_settings import MAX_BUY_IN
@@ -208,7 +208,8 @@ def parse_move(data: object) -> tuple[dict[str, Any], int]:
 
 
 def _check_card_codes(body: dict[str, Any]) -> None:
-    """A card that is no card is a malformed body (400), whatever the phase (which would make it a 422)."""
+    """A card that is no card (nor a Board Rummy tile) is a malformed body (400), whatever the phase (which
+    would make it a 422); the engine then refuses, also with a 400, a code of the other kind of game."""
     values: list[object] = [body[f] for f in ("card", "discard") if f in body]
     values += body.get("cards") or []
     for group in (body.get("melds") or []) + (body.get("groups") or []):
@@ -217,4 +218,7 @@ def _check_card_codes(body: dict[str, Any]) -> None:
         try:
             parse_card(value, allow_placed_joker=True)
         except CardError as exc:
-            raise MalformedMove(exc.message, code=exc.code, details={"card": value}) from None
+            try:
+                parse_tile(value, allow_placed_joker=True)
+            except CardError:
+                raise MalformedMove(exc.message, code=exc.code, details={"card": value}) from None

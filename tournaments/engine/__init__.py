@@ -1,6 +1,6 @@
 """Ramino rules engine: pure, immutable, no Django. See docs/rules.md and ../shared/API.md."""
 
-from .cards import CardError, build_deck, hand_value, parse_card, table_value
+from .cards import CardError, build_deck, hand_value, parse_card, parse_tile, table_value
 from .deal import draw_first_dealer, next_dealer
 from .engine import (
     apply_move,
@@ -67,6 +67,7 @@ __all__ = [
     "next_dealer",
     "next_round",
     "parse_card",
+    "parse_tile",
     "player_view",
     "read_meld",
     "replay",

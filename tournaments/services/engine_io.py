@@ -125,6 +125,12 @@ def max_players(rules: Rules) -> int:
     return int(getattr(rules, "max_players", 6))
 
 
+def next_dealer_seat(previous: int, seats: Sequence[int], *, redeal: bool) -> int:
+    """The seat number that deals next: the next occupied seat clockwise, or the same dealer again after
+    a refused deal (Board Rummy's ``result.redeal``) while still seated (RULES §1, §4)."""
+    return int(engine.next_dealer(previous, list(seats), redeal=redeal))
+
+
 def new_round(rules: Rules, *, players: Sequence[str], dealer: int, round_number: int) -> State:
     return engine.new_round(rules, players=list(players), dealer=dealer, round_number=round_number)
 

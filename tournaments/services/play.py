@@ -319,8 +319,9 @@ def _deal(*, game_id: int) -> Round | None:
         if game.dealer_seat is None:
             dealer = 0
         else:
-            later = [i for i, n in enumerate(numbers) if n > game.dealer_seat]
-            dealer = later[0] if later else 0
+            last = game.rounds.order_by("-number").values_list("result", flat=True).first()
+            redeal = bool(isinstance(last, dict) and last.get("redeal"))
+            dealer = numbers.index(engine_io.next_dealer_seat(game.dealer_seat, numbers, redeal=redeal))
         players = [seat.player.get_username() for seat in playing]
         table_settings.check_stored(table)
         rules = engine_io.build_rules(table.game, table.options)
