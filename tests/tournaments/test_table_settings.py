@@ -36,6 +36,7 @@ RULE_OPTIONS: dict[str, tuple[str, int, int]] = {
     "rummy_calls": ("bool", 0, 0),
     "rummy_in_the_pile": ("bool", 0, 0),
     "rummy_call_seconds": ("int", 1, 600),
+    "extra_jokers": ("bool", 0, 0),  # Board Rummy (docs/rules.md, "Board Rummy")
 }
 # turn_seconds' floor is 5 s; the test settings lower it to 1 (RAMINO_MIN_TURN_SECONDS) for the worker's tests.
 CLOCK_OPTIONS: dict[str, tuple[str, int, int]] = {
@@ -88,9 +89,9 @@ def accepted(preset: str, options: dict[str, Any]) -> bool:
     rules = {**engine.Ruleset.preset(preset).option_values(), **options}
     if rules["target_score"] is None and rules["rounds"] is None:
         return False
-    if rules["swapped_joker_must_be_melded"] and not rules["joker_swap"]:
+    if rules.get("swapped_joker_must_be_melded") and not rules.get("joker_swap"):
         return False
-    return not (rules["rummy_in_the_pile"] and not rules["rummy_calls"])
+    return not (rules.get("rummy_in_the_pile") and not rules.get("rummy_calls"))  # not Board Rummy's
 
 
 # Anything JSON can carry, huge and odd numbers included (NaN and infinities as the strings a client could
