@@ -1,5 +1,5 @@
 """Board Rummy over HTTP (issue 14): a private multiplier table joined by code, a refused deal (redealt by
-the same dealer, nothing settled), then a close with the trump bonus, settled by PCR × multiplier."""
+the same dealer, nothing settled), then a close with the trump bonus, settled by PCR times the multiplier."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from tournaments.services import engine_io, play
 
 pytestmark = pytest.mark.django_db
 
-SIMPLE = "R1 R2 R3 Y5 B5 K5 B9 B10 B11 B12 K11 K12 K13 K1".split()
+SIMPLE = ["R1", "R2", "R3", "Y5", "B5", "K5", "B9", "B10", "B11", "B12", "K11", "K12", "K13", "K1"]
 PAIRS = ["R1", "R1", "Y2", "Y2", "B3", "B3"]
 
 
@@ -47,8 +47,16 @@ def test_board_on_a_private_multiplier_table_with_a_refused_deal_and_the_trump_b
     ca, cb = client_for(ann), client_for(bob)
     created = ca.post(
         "/api/v1/tables/",
-        {"game": "board", "options": dict(FAST_CLOCKS, turn_seconds=60), "seats": 2, "pcr": 2,
-         "min_buy_in": 100, "max_buy_in": 5000, "multiplier": 3, "private": True},  # fmt: skip
+        {
+            "game": "board",
+            "options": dict(FAST_CLOCKS, turn_seconds=60),
+            "seats": 2,
+            "pcr": 2,
+            "min_buy_in": 100,
+            "max_buy_in": 5000,
+            "multiplier": 3,
+            "private": True,
+        },
     )
     assert created.status_code == 201, created.content
     table = created.json()
@@ -79,8 +87,9 @@ def test_board_on_a_private_multiplier_table_with_a_refused_deal_and_the_trump_b
     view = clients[opener].get(f"/api/v1/games/{game.pk}/").json()
     assert view["phase"] == "deal" and view["trump"] == "K9" and len(view["hand"]) == 15
     assert view["legal_moves"] == [{"type": "keep_deal"}, {"type": "refuse_deal"}]
-    assert "legal_moves" not in clients[other].get(f"/api/v1/games/{game.pk}/").json() or not (
-        clients[other].get(f"/api/v1/games/{game.pk}/").json()["legal_moves"]
+    assert (
+        "legal_moves" not in clients[other].get(f"/api/v1/games/{game.pk}/").json()
+        or not (clients[other].get(f"/api/v1/games/{game.pk}/").json()["legal_moves"])
     )
     before = stacks(table["id"])
     refused = clients[opener].post(
@@ -88,8 +97,8 @@ def test_board_on_a_private_multiplier_table_with_a_refused_deal_and_the_trump_b
     )
     assert refused.status_code == 200, refused.content
     first = Round.objects.get(game=game, number=1)
-    assert first.result["redeal"] is True and first.transfers == [] and stacks(table["id"]) == before
-    assert first.result["bonuses"] == []
+    assert first.result is not None and first.result["redeal"] is True and first.result["bonuses"] == []
+    assert first.transfers == [] and stacks(table["id"]) == before
 
     # the same dealer deals again
     game.refresh_from_db()
@@ -103,15 +112,20 @@ def test_board_on_a_private_multiplier_table_with_a_refused_deal_and_the_trump_b
     assert clients[other].get(f"/api/v1/games/{game.pk}/").json()["trump_bonus"] is True
     closed = clients[opener].post(
         f"/api/v1/games/{game.pk}/moves/",
-        {"type": "close", "discard": "Y13", "groups": [SIMPLE[:7], SIMPLE[7:]], "expected_version": view["version"]},
+        {
+            "type": "close",
+            "discard": "Y13",
+            "groups": [SIMPLE[:7], SIMPLE[7:]],
+            "expected_version": view["version"],
+        },
     )
     assert closed.status_code == 200, closed.content
     second = Round.objects.get(game=game, number=2)
     result = second.result
-    assert result["redeal"] is False and result["scores"] == {opener: 250, other: 0}
+    assert result is not None and result["redeal"] is False and result["scores"] == {opener: 250, other: 0}
     assert result["bonuses"] == [{"player": other, "points": 100, "reason": "trump"}]
     assert result["details"]["hand"]["row"] == "simple"
-    # PCR 2 × multiplier 3: the close pays 250 × 6 = 1500, the bonus 100 × 6 = 600 the other way
+    # PCR 2, multiplier 3: the close pays 250 * 6 = 1500, the bonus 100 * 6 = 600 the other way
     assert second.transfers == [
         {"from": other, "to": opener, "amount": 1500, "kind": "settlement"},
         {"from": opener, "to": other, "amount": 600, "kind": "bonus"},
