@@ -18,6 +18,7 @@ api_v1: list[URLPattern | URLResolver] = [
 urlpatterns = [
     path("", LandingView.as_view(), name="landing"),
     path("play/", include("play.urls")),
+    path("audit/", include("audit.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

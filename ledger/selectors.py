@@ -13,6 +13,7 @@ from django.db.models.functions import Coalesce
 
 from ledger.models import (
     NEGATIVE_ALLOWED_KINDS,
+    PLAYER_KINDS,
     SITE_CHIPS,
     Account,
     AccountKind,
@@ -100,6 +101,31 @@ def transfers_of_player(queryset: QuerySet[Transfer], *, username: str) -> Query
     return queryset.filter(
         id__in=Entry.objects.filter(account__user__username=username).values("transfer_id")
     )
+
+
+def player_entries(
+    *, user: AbstractBaseUser, start: datetime | None = None, end: datetime | None = None
+) -> QuerySet[Entry]:
+    """Every entry of every account the player owns (PLAYER_KINDS: the wallet and each seat stack) in
+    posting order, with its transfer and account: the player's whole chip flow."""
+    entries = (
+        Entry.objects.filter(account__user_id=user.pk, account__kind__in=PLAYER_KINDS)
+        .select_related("transfer", "account")
+        .order_by("id")
+    )
+    if start is not None:
+        entries = entries.filter(created_at__gte=start)
+    if end is not None:
+        entries = entries.filter(created_at__lt=end)
+    return entries
+
+
+def player_accounts(*, user: AbstractBaseUser) -> QuerySet[Account]:
+    return Account.objects.filter(user_id=user.pk, kind__in=PLAYER_KINDS).order_by("id")
+
+
+def reconciliation_history(*, limit: int) -> QuerySet[ReconciliationRun]:
+    return ReconciliationRun.objects.select_related("requested_by").order_by("-queued_at", "-id")[:limit]
 
 
 def latest_reconciliation() -> ReconciliationRun | None:

@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "ledger",
     "tournaments",
     "play",
+    "audit",
     "config.security",
 ]
 

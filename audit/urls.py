@@ -1,0 +1,32 @@
+from django.urls import URLPattern, path, register_converter
+
+from audit import views
+
+
+class IdConverter:
+    """A database id: digits that fit a bigint (a longer number is a 404, not a database error)."""
+
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(IdConverter, "dbid")
+
+app_name = "audit"
+
+urlpatterns: list[URLPattern] = [
+    path("", views.index, name="index"),
+    path("reconciliation/run/", views.run_reconciliation, name="run-reconciliation"),
+    path("players/<str:username>/", views.player, name="player"),
+    path("rounds/<dbid:round_id>/", views.round_settlement, name="round"),
+    path("rounds/<dbid:round_id>/settlement.csv", views.round_settlement_csv, name="round-csv"),
+    path("tables/<dbid:table_id>/", views.table, name="table"),
+    path("transfers/<dbid:transfer_id>/", views.transfer, name="transfer"),
+    path("tournaments/<dbid:tournament_id>/", views.tournament, name="tournament"),
+    path("entries.csv", views.entries_csv, name="entries-csv"),
+]

@@ -1,0 +1,215 @@
+"""The staff audit pages (/audit/): server-rendered, read-only but for "run reconciliation now".
+
+Staff only (`is_staff`; others are sent to the admin's sign-in). They read through `audit.selectors` and the
+ledger's selectors; no page shows a running round's hidden cards. docs/web.md describes them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, StreamingHttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from audit import charts, exports
+from audit import selectors as audit
+from audit.forms import EntryFilterForm, PlayerSearchForm
+from ledger import selectors as ledger
+from ledger import services as ledger_services
+from ledger.models import Entry
+
+ENTRIES_PER_PAGE = 100
+RECONCILIATION_HISTORY = 20
+RECENT_ROUNDS = 20
+
+View = Callable[..., HttpResponse]
+
+
+def staff_page(view: View) -> View:
+    return staff_member_required(view, login_url="admin:login")  # type: ignore[no-any-return]
+
+
+def _missing(request: HttpRequest, what: str) -> HttpResponse:
+    return render(request, "audit/message.html", {"title": "Not found", "message": what}, status=404)
+
+
+def _bad_request(request: HttpRequest, form: Any) -> HttpResponse:
+    return render(request, "audit/message.html", {"title": "Bad request", "errors": form.errors}, status=400)
+
+
+@staff_page
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    search = PlayerSearchForm(request.GET or None)
+    if search.is_valid():
+        return HttpResponseRedirect(reverse("audit:player", args=[search.cleaned_data["username"]]))
+    run = ledger.latest_reconciliation()
+    return render(
+        request,
+        "audit/index.html",
+        {
+            "search": search if request.GET else PlayerSearchForm(),
+            "latest": run,
+            "stale": ledger.ledger_moved_since(run.started_at) if run and run.started_at else None,
+            "pending": ledger.pending_reconciliation(),
+            "history": ledger.reconciliation_history(limit=RECONCILIATION_HISTORY),
+            "rounds": audit.recent_rounds(limit=RECENT_ROUNDS),
+            "export": EntryFilterForm(),
+        },
+    )
+
+
+@staff_page
+@require_POST
+def run_reconciliation(request: HttpRequest) -> HttpResponse:
+    # At most one run is queued at a time: pressing again while one waits answers that one.
+    run, queued = ledger_services.request_reconciliation(requested_by=request.user)  # type: ignore[arg-type]
+    if queued:
+        messages.success(request, f"Reconciliation #{run.pk} queued; a worker runs it shortly.")
+    else:
+        messages.info(request, f"Reconciliation #{run.pk} is already {run.status}.")
+    return HttpResponseRedirect(reverse("audit:index"))
+
+
+@staff_page
+@require_GET
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    user = audit.player(username=username)
+    if user is None:
+        return _missing(request, f"No player named {username}.")
+    flow = audit.chip_flow(user=user)
+    entries = Paginator(ledger.player_entries(user=user).order_by("-id"), ENTRIES_PER_PAGE)
+    page = entries.get_page(request.GET.get("page"))
+    results = [(table, audit.settled_result(kinds), kinds) for table, kinds in sorted(flow.per_table.items())]
+    return render(
+        request,
+        "audit/player.html",
+        {
+            "player": user,
+            "flow": flow,
+            "page": page,
+            "per_table": results,
+            "flow_chart": charts.step_chart(
+                title=f"Chips of {username} over time",
+                series={"wallet": flow.wallet_series, "wallet + tables": flow.total_series},
+            ),
+            "table_chart": charts.bar_chart(
+                title=f"{username}'s settled result per table",
+                rows=[(f"table {table}", result) for table, result, _ in results],
+            ),
+        },
+    )
+
+
+@staff_page
+@require_GET
+def round_settlement(request: HttpRequest, round_id: int) -> HttpResponse:
+    settlement = audit.round_settlement(round_id=round_id)
+    if settlement is None:
+        return _missing(request, f"No round {round_id}.")
+    return render(request, "audit/round.html", {"s": settlement, "c": settlement.computation})
+
+
+@staff_page
+@require_GET
+def round_settlement_csv(request: HttpRequest, round_id: int) -> HttpResponse:
+    settlement = audit.round_settlement(round_id=round_id)
+    if settlement is None:
+        return _missing(request, f"No round {round_id}.")
+    round_ = settlement.round
+    rows = (
+        [
+            round_.pk,
+            settlement.table.pk,
+            round_.number,
+            row.player,
+            row.seat_number,
+            row.stack,
+            row.score,
+            row.winner,
+            row.difference,
+            row.owed,
+            row.capped_at_own_stack,
+            row.payable,
+            row.paid,
+            row.kept,
+            row.received,
+            row.ledger_net,
+        ]
+        for row in settlement.rows
+    )
+    return _csv(
+        exports.csv_lines(exports.SETTLEMENT_COLUMNS, rows), f"ramino-round-{round_.pk}-settlement.csv"
+    )
+
+
+@staff_page
+@require_GET
+def table(request: HttpRequest, table_id: int) -> HttpResponse:
+    found = audit.table_audit(table_id=table_id)
+    if found is None:
+        return _missing(request, f"No table {table_id}.")
+    return render(
+        request,
+        "audit/table.html",
+        {
+            "t": found,
+            "flow_chart": charts.flow_matrix(
+                title=f"Who paid whom at table {table_id}", players=found.players, paid=found.paid
+            ),
+            "standings_chart": charts.bar_chart(
+                title=f"Settled result per player at table {table_id}", rows=found.standings
+            ),
+        },
+    )
+
+
+@staff_page
+@require_GET
+def transfer(request: HttpRequest, transfer_id: int) -> HttpResponse:
+    found = audit.transfer_detail(transfer_id=transfer_id)
+    if found is None:
+        return _missing(request, f"No transfer {transfer_id}.")
+    transfer_, seats = found
+    legs = [(entry, seats.get(entry.account_id)) for entry in transfer_.entries.all()]
+    return render(request, "audit/transfer.html", {"transfer": transfer_, "legs": legs})
+
+
+@staff_page
+@require_GET
+def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    report = audit.payout_report(tournament_id=tournament_id)
+    return render(
+        request,
+        "audit/tournament.html",
+        {
+            "report": report,
+            "standings_chart": charts.bar_chart(
+                title=f"Payouts of tournament {tournament_id}", rows=report.standings
+            ),
+        },
+    )
+
+
+@staff_page
+@require_GET
+def entries_csv(request: HttpRequest) -> HttpResponse:
+    form = EntryFilterForm(request.GET)
+    if not form.is_valid():
+        return _bad_request(request, form)
+    wanted = form.entry_filter()
+    rows = exports.entry_rows(wanted.apply(Entry.objects.all()))
+    return _csv(exports.csv_lines(exports.ENTRY_COLUMNS, rows), wanted.file_name())
+
+
+def _csv(lines: Any, file_name: str) -> StreamingHttpResponse:
+    return StreamingHttpResponse(
+        lines,
+        content_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{file_name}"'},
+    )
