@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ledger.models import Account
+from ledger.models import Account, Transfer, TransferKind
 from ledger.settlement import pcr_transfers
 from tournaments.models import Game, Round, Seat
+from tournaments.services import play
 
 # A player's cards (a natural card or a joker) as they would appear in a JSON body.
 CARD_CODES = {r + s for r in "A23456789TJQK" for s in "SHDC"}
@@ -69,3 +70,27 @@ def leaked(body: Any, secret: set[str]) -> set[str]:
     """Secret cards that appear as a JSON string anywhere in a response body."""
     text = body if isinstance(body, str) else json.dumps(body)
     return {c for c in secret if f'"{c}"' in text}
+
+
+def settle_a_round_that_moves_chips(dealt: dict[str, Any], client_for: Any) -> Round:
+    """Play rounds with the dull policy until one ends with a settlement (a tie would move nothing)."""
+    game: Game = dealt["game"]
+    clients = {name: client_for(user) for name, user in dealt["users"].items()}
+    for _ in range(5):
+        round_ = Round.objects.filter(game=game).order_by("-number").first()
+        assert round_ is not None
+        for _ in range(500):
+            round_.refresh_from_db()
+            if round_.ended_at is not None:
+                break
+            game.refresh_from_db()
+            view = clients[game.turn_player].get(f"/api/v1/games/{game.pk}/").json()
+            move = {**simple_move(view), "expected_version": view["version"]}
+            answer = clients[game.turn_player].post(f"/api/v1/games/{game.pk}/moves/", move)
+            assert answer.status_code == 200, answer.content
+        round_.refresh_from_db()
+        assert round_.settled
+        if Transfer.objects.filter(round_id=round_.pk, kind=TransferKind.SETTLEMENT).exists():
+            return round_
+        assert play.start_round(game_id=game.pk) is not None
+    raise AssertionError("five rounds in a row ended without moving chips")

@@ -11,41 +11,16 @@ from django.urls import reverse
 
 from ledger.models import Account, AccountKind, Transfer, TransferKind
 from tests.ledger.utils import assert_reconciled
-from tests.tournaments.helpers import simple_move
-from tournaments.models import Game, Round, Seat
-from tournaments.services import play
+from tests.tournaments.helpers import settle_a_round_that_moves_chips
+from tournaments.models import Seat
 
 pytestmark = pytest.mark.django_db
-
-
-def _settle_a_round_that_moves_chips(dealt: dict[str, Any], client_for: Any) -> Round:
-    """Play rounds with the dull policy until one ends with a settlement (a tie would move nothing)."""
-    game: Game = dealt["game"]
-    clients = {name: client_for(user) for name, user in dealt["users"].items()}
-    for _ in range(5):
-        round_ = Round.objects.filter(game=game).order_by("-number").first()
-        assert round_ is not None
-        for _ in range(500):
-            round_.refresh_from_db()
-            if round_.ended_at is not None:
-                break
-            game.refresh_from_db()
-            view = clients[game.turn_player].get(f"/api/v1/games/{game.pk}/").json()
-            move = {**simple_move(view), "expected_version": view["version"]}
-            answer = clients[game.turn_player].post(f"/api/v1/games/{game.pk}/moves/", move)
-            assert answer.status_code == 200, answer.content
-        round_.refresh_from_db()
-        assert round_.settled
-        if Transfer.objects.filter(round_id=round_.pk, kind=TransferKind.SETTLEMENT).exists():
-            return round_
-        assert play.start_round(game_id=game.pk) is not None
-    raise AssertionError("five rounds in a row ended without moving chips")
 
 
 def test_a_players_settlements_are_found_by_the_player_filter_and_the_admin_search(
     dealt: dict[str, Any], client_for: Any, staff_user: Any, admin_user: Any
 ) -> None:
-    round_ = _settle_a_round_that_moves_chips(dealt, client_for)
+    round_ = settle_a_round_that_moves_chips(dealt, client_for)
     settlement = Transfer.objects.get(round_id=round_.pk, kind=TransferKind.SETTLEMENT)
     stacks = {seat.player.username: seat.stack_account for seat in Seat.objects.select_related("player")}
     for name in ("ann", "bob"):

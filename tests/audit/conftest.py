@@ -1,0 +1,11 @@
+"""The audit pages' tests use the live-play fixtures (funded players, tables, a dealt round)."""
+
+from tests.tournaments.conftest import (  # noqa: F401
+    _no_throttle_state,
+    admin_user,
+    client_for,
+    dealt,
+    make_table,
+    player,
+    staff_user,
+)
