@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from audit.services import make_staff
 from ledger import services
 from ledger.selectors import wallet_balance
 from tournaments.models import Table
@@ -32,7 +33,8 @@ class Command(BaseCommand):
         User = get_user_model()
         with transaction.atomic():
             admin = self._user(User, *ADMIN, is_staff=True, is_superuser=True)
-            self._user(User, *STAFF, is_staff=True, is_superuser=False)
+            # In the staff group: the admin shows the ledger and tables read-only, /audit/ lets them in.
+            make_staff(user=self._user(User, *STAFF, is_staff=True, is_superuser=False))
             players = [
                 self._user(User, name, DEMO_PASSWORD, is_staff=False, is_superuser=False) for name in PLAYERS
             ]
@@ -48,7 +50,7 @@ class Command(BaseCommand):
         self.stdout.write("Demo tables: " + ", ".join(f"#{t.pk} {t.game} (pcr {t.pcr})" for t in tables))
         self.stdout.write("Demo logins:")
         self.stdout.write(f"  admin   {ADMIN[0]} / {ADMIN[1]}")
-        self.stdout.write(f"  staff   {STAFF[0]} / {STAFF[1]}")
+        self.stdout.write(f"  staff   {STAFF[0]} / {STAFF[1]}  (audit pages: /audit/)")
         for player in players:
             self.stdout.write(
                 f"  player  {player.get_username()} / {DEMO_PASSWORD}  (wallet: {wallet_balance(user=player)} chips)"
