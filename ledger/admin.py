@@ -1,16 +1,25 @@
-"""The ledger in the Django admin: read-only, searchable, filterable; reversal is the only action."""
+"""The ledger in the Django admin: read-only, searchable, filterable. Chips move here only through the ledger's
+services: the reversal action (after a confirmation) and the wallet adjustment form (admins)."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
 from django.db.models import Model, QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
 
+from config.admin_confirm import confirmation
 from ledger import services
 from ledger.errors import LedgerError
 from ledger.models import Account, Entry, ReconciliationRun, Transfer
+from ledger.serializers import MAX_ADJUSTMENT
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -44,12 +53,75 @@ class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
         return False
 
 
+class AdjustmentForm(forms.Form):
+    """What `POST /ledger/adjustments/` takes, checked the same way; `key` is the form's idempotency key,
+    fixed when the form is first shown, so a double submit posts one transfer."""
+
+    username = forms.CharField(max_length=150)
+    amount = forms.IntegerField(
+        min_value=-MAX_ADJUSTMENT,
+        max_value=MAX_ADJUSTMENT,
+        help_text="Positive credits the wallet, negative debits it.",
+    )
+    reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
+    key = forms.CharField(max_length=64, widget=forms.HiddenInput)
+
+    def clean_username(self) -> Any:
+        user = get_user_model().objects.filter(username=self.cleaned_data["username"]).first()
+        if user is None:
+            raise forms.ValidationError("No user has this username.")
+        return user
+
+    def clean_amount(self) -> int:
+        amount: int = self.cleaned_data["amount"]
+        if amount == 0:
+            raise forms.ValidationError("The amount must not be zero.")
+        return amount
+
+
 @admin.register(Account)
 class AccountAdmin(ReadOnlyAdmin):
     list_display = ["id", "kind", "chip_type", "user", "reference", "balance", "created_at"]
     list_filter = ["kind", "chip_type"]
     search_fields = ["user__username", "reference", "chip_type"]
     list_select_related = ["user"]
+
+    def get_urls(self) -> list[URLPattern]:
+        adjust = path("adjust/", self.admin_site.admin_view(self.adjust_view), name="ledger_account_adjust")
+        return [adjust, *super().get_urls()]
+
+    def adjust_view(self, request: HttpRequest) -> HttpResponse:
+        """Credit or debit a wallet through `services.adjust_wallet`, as the API's adjustment does."""
+        if not request.user.is_superuser:
+            raise PermissionDenied
+        form = AdjustmentForm(request.POST or None, initial={"key": uuid.uuid4().hex})
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                transfer = services.adjust_wallet(
+                    user=data["username"],
+                    amount=data["amount"],
+                    reason=data["reason"],
+                    # The API's key scope (adjustment, admin, key): the same ledger service, the same rules.
+                    idempotency_key=f"adjustment:{request.user.pk}:admin-form:{data['key']}",
+                    posted_by=request.user,  # type: ignore[arg-type]
+                )
+            except LedgerError as exc:
+                form.add_error(None, exc.message)
+            else:
+                self.message_user(
+                    request,
+                    f"Posted transfer #{transfer.pk}: {data['amount']:+d} chips to {data['username']}'s wallet.",
+                    messages.SUCCESS,
+                )
+                return HttpResponseRedirect(reverse("admin:ledger_transfer_change", args=[transfer.pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Adjust a wallet",
+            "form": form,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/ledger/account/adjust.html", context)
 
 
 @admin.register(Transfer)
@@ -80,7 +152,20 @@ class TransferAdmin(ReadOnlyAdmin):
     @admin.action(
         description="Reverse the selected transfers (posts a reversal for each)", permissions=["reverse"]
     )
-    def reverse_selected(self, request: HttpRequest, queryset: QuerySet[Transfer]) -> None:
+    def reverse_selected(self, request: HttpRequest, queryset: QuerySet[Transfer]) -> TemplateResponse | None:
+        asking = confirmation(
+            self,
+            request,
+            queryset,
+            action="reverse_selected",
+            title="Reverse these transfers?",
+            consequence=(
+                "Each selected transfer gets a reversal: its exact opposite, posted now and linked to it. "
+                "A reversal cannot itself be reversed."
+            ),
+        )
+        if asking is not None:
+            return asking
         posted, refused = 0, []
         for transfer in queryset.order_by("id"):
             try:
@@ -97,6 +182,7 @@ class TransferAdmin(ReadOnlyAdmin):
             self.message_user(request, f"Posted {posted} reversal(s).", messages.SUCCESS)
         if refused:
             self.message_user(request, "Not reversed: " + "; ".join(refused), messages.ERROR)
+        return None
 
 
 @admin.register(Entry)

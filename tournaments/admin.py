@@ -14,8 +14,10 @@ from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
 from django.utils.html import format_html
 
+from config.admin_confirm import confirmation
 from tournaments import selectors
 from tournaments.errors import PlayError
 from tournaments.models import Game, Round, Seat, Table, TableStatus
@@ -44,8 +46,9 @@ class OptionsField(forms.JSONField):
 
 
 class TableForm(forms.ModelForm):  # type: ignore[type-arg]
-    """The change form checks what the API checks (`table_settings.validate`), plus what a change must
-    respect (`tables.check_update`); `TableAdmin.save_model` saves through `tables.update_table`."""
+    """The add and change forms check what the API checks (`table_settings.validate`), plus what a change must
+    respect (`tables.check_update`); `TableAdmin.save_model` saves through `tables.create_table` or
+    `tables.update_table`, so a private table gets its code there and a public one drops it."""
 
     options = OptionsField(required=False)
 
@@ -92,21 +95,32 @@ class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     actions = ["close_selected"]
     fields = (*TABLE_EDITABLE, "code", "status", "error", "created_by", "created_at")
 
+    def get_fields(self, request: HttpRequest, obj: Table | None = None) -> Any:
+        return TABLE_EDITABLE if obj is None else self.fields
+
     def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> Any:
-        if obj is not None and obj.status != TableStatus.OPEN:
+        if obj is None:
+            return ()
+        if obj.status != TableStatus.OPEN:
             return self.fields  # a closed or failed table is history
         return self.readonly_fields
 
     def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
+        settings = {name: form.cleaned_data[name] for name in TABLE_EDITABLE}
+        if not change:
+            # The form checked the settings; the service creates the table with its game (and its code).
+            created = tables.create_table(user=request.user, **settings)  # type: ignore[arg-type]
+            obj.pk = created.pk
+            obj.refresh_from_db()
+            return
         try:
-            tables.update_table(table_id=obj.pk, **{name: form.cleaned_data[name] for name in TABLE_EDITABLE})
+            tables.update_table(table_id=obj.pk, **settings)
         except PlayError as exc:  # the table changed between the form's check and the save
             self.message_user(request, f"Not saved: {exc.message}", messages.ERROR)
         obj.refresh_from_db()
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        # Tables are created through the API (tables.create_table validates options and makes the game).
-        return False
+        return bool(request.user.is_superuser)
 
     def has_delete_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
         return False
@@ -118,11 +132,25 @@ class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         description="Close the selected tables (players are cashed out now, or after the running round)",
         permissions=["close"],
     )
-    def close_selected(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+    def close_selected(self, request: HttpRequest, queryset: QuerySet[Table]) -> TemplateResponse | None:
+        asking = confirmation(
+            self,
+            request,
+            queryset,
+            action="close_selected",
+            title="Close these tables?",
+            consequence=(
+                "Closing a table cashes its players out to their wallets (after the running round, if one runs) "
+                "and deals no more rounds. It cannot be undone."
+            ),
+        )
+        if asking is not None:
+            return asking
         table_ids = list(queryset.order_by("id").values_list("id", flat=True))
         for table_id in table_ids:
             tables.close_table(table_id=table_id)
         self.message_user(request, f"Closed {len(table_ids)} table(s).", messages.SUCCESS)
+        return None
 
 
 @admin.register(Seat)

@@ -67,18 +67,20 @@ def test_reverse_action_posts_a_reversal(
     superuser_client: Client, transfer: Transfer, ledger_admin: Any
 ) -> None:
     url = reverse("admin:ledger_transfer_changelist")
-    response = superuser_client.post(
-        url, {"action": "reverse_selected", "_selected_action": [transfer.pk]}, follow=True
-    )
+    chosen = {"action": "reverse_selected", "_selected_action": [transfer.pk]}
+    # First the action asks, listing the transfer; nothing is posted until the answer is yes.
+    asking = superuser_client.post(url, chosen)
+    assert asking.status_code == 200 and b'data-role="consequence"' in asking.content
+    assert str(transfer).encode() in asking.content
+    assert not Transfer.objects.filter(reverses=transfer).exists()
+    response = superuser_client.post(url, {**chosen, "confirmed": "yes"}, follow=True)
     assert response.status_code == 200
     reversal = Transfer.objects.get(reverses=transfer)
     assert reversal.kind == TransferKind.REVERSAL
     assert reversal.posted_by == ledger_admin
     assert b"Posted 1 reversal" in response.content
     # A second reversal is refused with a message, and nothing is posted.
-    response = superuser_client.post(
-        url, {"action": "reverse_selected", "_selected_action": [transfer.pk]}, follow=True
-    )
+    response = superuser_client.post(url, {**chosen, "confirmed": "yes"}, follow=True)
     assert b"already been reversed" in response.content
     assert Transfer.objects.filter(kind=TransferKind.REVERSAL).count() == 1
     assert_reconciled()
@@ -95,5 +97,52 @@ def test_only_superusers_get_the_reverse_action(transfer: Transfer) -> None:
     page = client.get(url)
     assert page.status_code == 200
     assert b"reverse_selected" not in page.content
-    client.post(url, {"action": "reverse_selected", "_selected_action": [transfer.pk]})
+    client.post(url, {"action": "reverse_selected", "_selected_action": [transfer.pk], "confirmed": "yes"})
     assert not Transfer.objects.filter(reverses=transfer).exists()
+
+
+def test_the_adjustment_form_posts_one_transfer_through_the_ledger_service(
+    superuser_client: Client, player: Any, ledger_admin: Any
+) -> None:
+    from ledger.selectors import wallet_balance
+
+    url = reverse("admin:ledger_account_adjust")
+    assert (
+        b'data-role="adjust-wallet"'
+        in superuser_client.get(reverse("admin:ledger_account_changelist")).content
+    )
+    form = superuser_client.get(url)
+    key = form.context["form"].initial["key"]
+    data = {"username": "ann", "amount": 250, "reason": "goodwill", "key": key}
+    response = superuser_client.post(url, data)
+    transfer = Transfer.objects.get(kind=TransferKind.ADJUSTMENT, reason="goodwill")
+    assert response["Location"] == reverse("admin:ledger_transfer_change", args=[transfer.pk])
+    assert transfer.posted_by == ledger_admin and wallet_balance(user=player) == 250
+    # the same form submitted again (a double click) posts nothing new
+    superuser_client.post(url, data)
+    assert Transfer.objects.filter(kind=TransferKind.ADJUSTMENT).count() == 1
+    # refused: what the API refuses, as form errors, with nothing posted
+    for bad, field in (
+        ({"username": "nobody"}, "username"),
+        ({"amount": 0}, "amount"),
+        ({"amount": "1e3"}, "amount"),
+        ({"amount": 10**13}, "amount"),
+        ({"reason": ""}, "reason"),
+    ):
+        answer = superuser_client.post(url, {**data, "key": "other", **bad})
+        assert answer.status_code == 200 and field in answer.context["form"].errors, bad
+    overdraw = superuser_client.post(url, {**data, "key": "debit", "amount": -10_000})
+    assert overdraw.status_code == 200 and "enough chips" in str(overdraw.context["form"].non_field_errors())
+    assert wallet_balance(user=player) == 250
+    assert_reconciled()
+
+
+def test_only_superusers_adjust_wallets(staff: Any) -> None:
+    client = Client()
+    client.force_login(staff)
+    url = reverse("admin:ledger_account_adjust")
+    assert client.get(url).status_code == 403
+    assert (
+        client.post(url, {"username": "staffer", "amount": 5, "reason": "x", "key": "k"}).status_code == 403
+    )
+    assert not Transfer.objects.exists()

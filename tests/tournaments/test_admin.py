@@ -95,7 +95,7 @@ def test_the_close_action_closes_tables_and_cashes_out_for_superusers_only(
     staff_user.user_permissions.add(*Permission.objects.filter(codename__in=["view_table", "change_table"]))
     viewer.force_login(staff_user)
     assert b"close_selected" not in viewer.get(url).content
-    viewer.post(url, {"action": "close_selected", "_selected_action": [table.pk]})
+    viewer.post(url, {"action": "close_selected", "_selected_action": [table.pk], "confirmed": "yes"})
     assert Table.objects.get(pk=table.pk).status == TableStatus.OPEN
     # The status is not a field of the change form: only the action closes (and cashes out).
     form = viewer.get(f"/admin/tournaments/table/{table.pk}/change/").content.decode()
@@ -103,7 +103,11 @@ def test_the_close_action_closes_tables_and_cashes_out_for_superusers_only(
 
     browser = Client()
     browser.force_login(admin_user)
-    response = browser.post(url, {"action": "close_selected", "_selected_action": [table.pk]}, follow=True)
+    chosen = {"action": "close_selected", "_selected_action": [table.pk]}
+    asking = browser.post(url, chosen)  # first the action asks; the table stays open until the answer is yes
+    assert asking.status_code == 200 and b"cashes its players out" in asking.content
+    assert Table.objects.get(pk=table.pk).status == TableStatus.OPEN
+    response = browser.post(url, {**chosen, "confirmed": "yes"}, follow=True)
     assert response.status_code == 200 and b"Closed 1 table" in response.content
     assert Table.objects.get(pk=table.pk).status == TableStatus.CLOSED
     assert Game.objects.get(table=table).status == GameStatus.CLOSED
@@ -204,3 +208,60 @@ def test_an_errored_table_shows_its_reason_and_is_read_only_in_the_admin(
     assert b"error" in browser.get("/admin/tournaments/table/").content
     page = browser.get(f"/admin/tournaments/table/{table.pk}/change/").content.decode()
     assert "table.invalid_seats" in page and 'name="game"' not in page
+
+
+def _add_form(**changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "game": "rummy500",
+        "options": '{"turn_seconds": 40}',
+        "seats": 4,
+        "pcr": 2,
+        "multiplier": 1,
+        "min_buy_in": 100,
+        "max_buy_in": 1000,
+        **changes,
+    }
+    if data.pop("private", False):
+        data["private"] = "on"
+    return data
+
+
+def test_an_admin_adds_a_table_through_the_service_and_is_refused_an_invalid_one(admin_user: Any) -> None:
+    from tournaments.models import Table
+
+    browser = Client()
+    browser.force_login(admin_user)
+    url = "/admin/tournaments/table/add/"
+    assert browser.get(url).status_code == 200
+    for change, field in (
+        ({"game": "gin"}, "game"),
+        ({"seats": 9}, "seats"),
+        ({"options": '{"turn_seconds": -5}'}, "options"),
+    ):
+        response = browser.post(url, _add_form(**change))
+        assert response.status_code == 200
+        assert field in response.context["adminform"].form.errors, change
+    assert not Table.objects.exists()
+
+    response = browser.post(url, _add_form())
+    assert response.status_code == 302, response.content
+    table = Table.objects.get()
+    assert (table.pcr, table.options, table.created_by) == (2, {"turn_seconds": 40}, admin_user)
+    assert Game.objects.filter(table=table).exists()  # made by tables.create_table, as the API makes it
+    assert not table.private and table.code is None
+
+    assert browser.post(url, _add_form(private=True)).status_code == 302
+    private = Table.objects.exclude(pk=table.pk).get()
+    assert private.private and private.code
+
+
+def test_staff_may_not_add_tables(staff_user: Any) -> None:
+    from django.contrib.auth.models import Permission
+
+    from tournaments.models import Table
+
+    staff_user.user_permissions.add(*Permission.objects.filter(codename__in=["view_table", "add_table"]))
+    browser = Client()
+    browser.force_login(staff_user)
+    assert browser.post("/admin/tournaments/table/add/", _add_form()).status_code == 403
+    assert not Table.objects.exists()
