@@ -32,11 +32,15 @@ def step_chart(
     points = [point for values in series.values() for point in values]
     if not points:
         return _svg(width, 40, title, [f'<text x="8" y="24">{escape(title)}: no entries</text>'], "step")
-    left, right, top, bottom = 70, width - 130, 12, height - 28
+    left, right, top, bottom = 70, width - 12, 34, height - 28
     t0 = min(t for t, _ in points).timestamp()
     t1 = max(t for t, _ in points).timestamp()
-    low = min(0, *(v for _, v in points))
-    high = max(1, *(v for _, v in points))
+    # The axis spans the values (not from zero): a balance that moves by a few chips out of thousands
+    # still shows its steps.
+    low = min(v for _, v in points)
+    high = max(v for _, v in points)
+    pad = max(1, (high - low) // 10)
+    low, high = low - pad, high + pad
 
     def x(at: datetime) -> float:
         return left + (right - left) * ((at.timestamp() - t0) / (t1 - t0) if t1 > t0 else 1.0)
@@ -45,14 +49,13 @@ def step_chart(
         return bottom - (bottom - top) * (value - low) / (high - low)
 
     body = [
-        f'<line x1="{left}" y1="{y(0):.1f}" x2="{right}" y2="{y(0):.1f}" stroke="#8a969e"/>',
+        f'<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="#8a969e"/>',
         f'<text x="{left - 6}" y="{y(high) + 4:.1f}" text-anchor="end">{high}</text>',
-        f'<text x="{left - 6}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>',
+        f'<text x="{left - 6}" y="{y(low) + 4:.1f}" text-anchor="end">{low}</text>',
         f'<text x="{left}" y="{height - 8}">{min(t for t, _ in points):%Y-%m-%d %H:%M}</text>',
         f'<text x="{right}" y="{height - 8}" text-anchor="end">{max(t for t, _ in points):%Y-%m-%d %H:%M}</text>',
     ]
-    if low < 0:
-        body.append(f'<text x="{left - 6}" y="{y(low) + 4:.1f}" text-anchor="end">{low}</text>')
+    legend_x = left
     for index, (name, values) in enumerate(series.items()):
         colour = LINE_COLOURS[index % len(LINE_COLOURS)]
         path: list[str] = []
@@ -65,11 +68,14 @@ def step_chart(
         if values:
             path.append(f"{right:.1f},{previous:.1f}")
             last = values[-1][1]
+            label = f"{name}: {last}"
             body.append(
                 f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{" ".join(path)}"/>'
-                f'<text x="{right + 6}" y="{(previous or 0) + 4:.1f}" fill="{colour}" '
-                f'data-series="{escape(name)}" data-last="{last}">{escape(name)} {last}</text>'
+                f'<rect x="{legend_x}" y="8" width="12" height="12" fill="{colour}"/>'
+                f'<text x="{legend_x + 16}" y="18" data-series="{escape(name)}" data-last="{last}">'
+                f"{escape(label)}</text>"
             )
+            legend_x += 16 + 8 * len(label) + 24
     return _svg(width, height, title, body, "step")
 
 

@@ -11,7 +11,13 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, StreamingHttpResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    HttpResponseRedirect,
+    StreamingHttpResponse,
+)
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -27,11 +33,11 @@ ENTRIES_PER_PAGE = 100
 RECONCILIATION_HISTORY = 20
 RECENT_ROUNDS = 20
 
-View = Callable[..., HttpResponse]
+View = Callable[..., HttpResponseBase]
 
 
 def staff_page(view: View) -> View:
-    return staff_member_required(view, login_url="admin:login")  # type: ignore[no-any-return]
+    return staff_member_required(view, login_url="admin:login")
 
 
 def _missing(request: HttpRequest, what: str) -> HttpResponse:
@@ -117,7 +123,7 @@ def round_settlement(request: HttpRequest, round_id: int) -> HttpResponse:
 
 @staff_page
 @require_GET
-def round_settlement_csv(request: HttpRequest, round_id: int) -> HttpResponse:
+def round_settlement_csv(request: HttpRequest, round_id: int) -> HttpResponseBase:
     settlement = audit.round_settlement(round_id=round_id)
     if settlement is None:
         return _missing(request, f"No round {round_id}.")
@@ -198,7 +204,7 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @staff_page
 @require_GET
-def entries_csv(request: HttpRequest) -> HttpResponse:
+def entries_csv(request: HttpRequest) -> HttpResponseBase:
     form = EntryFilterForm(request.GET)
     if not form.is_valid():
         return _bad_request(request, form)

@@ -104,7 +104,7 @@ class AccountAdmin(ReadOnlyAdmin):
                     reason=data["reason"],
                     # The API's key scope (adjustment, admin, key): the same ledger service, the same rules.
                     idempotency_key=f"adjustment:{request.user.pk}:admin-form:{data['key']}",
-                    posted_by=request.user,  # type: ignore[arg-type]
+                    posted_by=request.user,
                 )
             except LedgerError as exc:
                 form.add_error(None, exc.message)

@@ -76,7 +76,7 @@ def test_the_round_page_shows_the_settlement_the_ledger_holds(
 
     csv = staff.get(f"/audit/rounds/{round_.pk}/settlement.csv")
     assert csv["Content-Disposition"] == f'attachment; filename="ramino-round-{round_.pk}-settlement.csv"'
-    lines = b"".join(csv.streaming_content).decode().splitlines()
+    lines = b"".join(csv.streaming_content).decode().splitlines()  # type: ignore[attr-defined]
     assert lines[0].startswith("round_id,table_id,round_number,player,seat,stack,score,winner,")
     assert len(lines) == 1 + len(round_.players)
     assert_reconciled()
@@ -92,6 +92,7 @@ def test_the_table_page_charts_who_paid_whom_and_the_standings(
     for payer, payee, chips in settlement.computation["transfers"]:
         assert f'data-from="{payer}" data-to="{payee}">{chips}<' in html
     for entry in settlement.entries.select_related("account__user"):
+        assert entry.account.user is not None
         name = entry.account.user.get_username()
         assert f'data-bar="{name}" data-value="{entry.amount}"' in html
     assert f'href="/audit/rounds/{round_.pk}/"' in html

@@ -39,12 +39,14 @@ FLAGS = (
     "--disable-dev-shm-usage",
     "--window-size=1400,1000",
 )
+# No host name resolves but the live server's: a page that needs anything from the internet shows it.
+OFFLINE = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"
 
 
 class Browser:
     """One browser context driving the site at `base`."""
 
-    def __init__(self, base: str, name: str, test_name: str) -> None:
+    def __init__(self, base: str, name: str, test_name: str, *, offline: bool = False) -> None:
         self.base = base
         self.name = name
         self.test_name = test_name
@@ -54,6 +56,8 @@ class Browser:
         for flag in FLAGS:
             options.add_argument(flag)
         options.add_argument(f"--user-data-dir={self.profile}")
+        if offline:
+            options.add_argument(OFFLINE)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         self.driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
         self.console: list[dict[str, Any]] = []
@@ -155,15 +159,16 @@ LONG_POLL_CAP_SECONDS = 2
 @pytest.fixture
 def browser(
     chromium: None, live_server: Any, settings: Any, request: pytest.FixtureRequest
-) -> Iterator[Callable[[str], Browser]]:
-    """browser("ann") -> a new browser context on the live server; every one is closed after the test,
-    and none may have logged a script error or a policy violation."""
+) -> Iterator[Callable[..., Browser]]:
+    """browser("ann") -> a new browser context on the live server (`offline=True`: no other host
+    resolves); every one is closed after the test, and none may have logged a script error or a policy
+    violation."""
     settings.RAMINO_EVENTS_MAX_WAIT_SECONDS = LONG_POLL_CAP_SECONDS
     opened: list[Browser] = []
 
-    def make(name: str) -> Browser:
+    def make(name: str, *, offline: bool = False) -> Browser:
         started = time.monotonic()
-        b = Browser(live_server.url, name, request.node.name)
+        b = Browser(live_server.url, name, request.node.name, offline=offline)
         assert time.monotonic() - started < 60
         opened.append(b)
         return b

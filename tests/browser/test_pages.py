@@ -23,7 +23,9 @@ def test_landing_page_leads_to_the_client_and_a_new_player_registers(browser: An
     assert {role: href.removeprefix(ann.base) for role, href in links.items()} == {
         "link-play": "/play/",
         "link-docs": "/api/docs/",
+        "link-redoc": "/api/redoc/",
         "link-admin": "/admin/",
+        "link-audit": "/audit/",
         "link-health": "/health/",
     }
     ann.screenshot("landing")

@@ -22,7 +22,16 @@ def test_the_landing_page_links_the_client_the_docs_the_admin_and_the_probes() -
     assert page.resources, "the stylesheet"
     html = Client().get("/").content.decode()
     links = set(re.findall(r'href="([^"]+)"', html))
-    assert {"/play/", "/api/docs/", "/admin/", "/health/", "/ready/", "/api/schema/"} <= links
+    assert {
+        "/play/",
+        "/api/docs/",
+        "/api/redoc/",
+        "/admin/",
+        "/audit/",
+        "/health/",
+        "/ready/",
+        "/api/schema/",
+    } <= links
     for link in ("/play/", "/api/docs/", "/health/"):
         assert Client().get(link).status_code == 200, link
 
