@@ -88,8 +88,10 @@ def bar_chart(*, title: str, rows: Sequence[tuple[str, int]], width: int = 760) 
     height = len(rows) * (bar + gap) + 12
     most = max(1, *(abs(value) for _, value in rows))
     has_negative = any(value < 0 for _, value in rows)
-    zero = label_width + ((width - label_width - 60) / 2 if has_negative else 0)
-    scale = (width - label_width - 60) / (2 * most if has_negative else most)
+    # room for the value printed beside each bar, on the left too when a bar points left
+    plot_left, plot_right = label_width + (56 if has_negative else 4), width - 56
+    zero = (plot_left + plot_right) / 2 if has_negative else plot_left
+    scale = (plot_right - plot_left) / (2 * most if has_negative else most)
     body = [f'<line x1="{zero:.1f}" y1="0" x2="{zero:.1f}" y2="{height}" stroke="#8a969e"/>']
     for index, (label, value) in enumerate(rows):
         top = 6 + index * (bar + gap)

@@ -91,7 +91,7 @@ class GameSerializer(serializers.Serializer[Any]):
 
 
 class MoveInputSerializer(serializers.Serializer[Any]):
-    """A move (API.md's move table) plus `expected_version`."""
+    """A move (its JSON in docs/rules.md, "A turn"; `legal_moves` lists the legal ones) plus `expected_version`."""
 
     type = serializers.CharField()
     expected_version = serializers.IntegerField(min_value=0)
