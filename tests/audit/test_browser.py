@@ -82,8 +82,8 @@ def test_an_admin_adds_a_table_is_refused_an_invalid_one_and_makes_it_private(
 ) -> None:
     page: Browser = browser("admin")
     _sign_in(page, "/admin/tournaments/table/add/", admin_user.username)
-    values = {"game": "rummy500", "options": '{"turn_seconds": 40}', "seats": 9, "pcr": 2, "multiplier": 1}
-    values |= {"min_buy_in": 100, "max_buy_in": 1000}
+    values: dict[str, str | int] = {"game": "rummy500", "options": '{"turn_seconds": 40}', "seats": 9}
+    values |= {"pcr": 2, "multiplier": 1, "min_buy_in": 100, "max_buy_in": 1000}
     for name, value in values.items():
         page.fill(f"#id_{name}", value)
     page.click("input[name=_save]")
