@@ -62,11 +62,24 @@ def chip_flow(*, user: AbstractBaseUser) -> ChipFlow:
     )
     wallets = {a.pk for a in accounts if a.kind == AccountKind.WALLET}
     balances: dict[int, int] = {}
-    rows = ledger.player_entries(user=user).values_list("account_id", "balance_after", "created_at")
-    for account_id, balance_after, created_at in rows.iterator(chunk_size=2000):
+    rows = ledger.player_entries(user=user).values_list(
+        "transfer_id", "account_id", "balance_after", "created_at"
+    )
+    pending: tuple[int, datetime] | None = None
+
+    def point() -> None:
+        if pending is not None:
+            flow.wallet_series.append((pending[1], sum(balances.get(pk, 0) for pk in wallets)))
+            flow.total_series.append((pending[1], sum(balances.values())))
+
+    # One point per transfer, after all its legs: a buy-in moves chips from the wallet to a stack in two
+    # entries, and the total must not dip between them.
+    for transfer_id, account_id, balance_after, created_at in rows.iterator(chunk_size=2000):
+        if pending is not None and pending[0] != transfer_id:
+            point()
         balances[account_id] = balance_after
-        flow.wallet_series.append((created_at, sum(balances.get(pk, 0) for pk in wallets)))
-        flow.total_series.append((created_at, sum(balances.values())))
+        pending = (transfer_id, created_at)
+    point()
     flow.wallet_series = _thin(flow.wallet_series)
     flow.total_series = _thin(flow.total_series)
     per_table: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))

@@ -160,3 +160,19 @@ def test_unknown_ids_and_bad_parameters_are_4xx_pages(staff_user: Any) -> None:
         assert b'data-role="errors"' in response.content
     # a tournament no ledger transfer names yet is an empty report, not an error
     assert b"holds no transfer" in staff.get("/audit/tournaments/5/").content
+
+
+def test_the_chip_flow_has_one_point_per_transfer_and_no_dip_at_a_buy_in(
+    make_table: Any, player: Any, staff_user: Any
+) -> None:
+    from audit.selectors import chip_flow
+    from tournaments.services import tables
+
+    ann = player("ann", chips=1_000)
+    table = make_table()
+    tables.sit(user=ann, table_id=table.pk, buy_in=300)
+    flow = chip_flow(user=ann)
+    assert [value for _, value in flow.wallet_series] == [1_000, 700]
+    assert [value for _, value in flow.total_series] == [1_000, 1_000]
+    assert (flow.wallet, flow.at_tables) == (700, 300)
+    assert flow.per_table == {table.pk: {"buy_in": 300}}
