@@ -8,29 +8,29 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments.services import idempotency, play
+from tournaments.services import dispatch, idempotency, play
 
 
-@shared_task(name="tournaments.turn_clock", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+@shared_task(name=dispatch.TURN_CLOCK, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def turn_clock(game_id: int, version: int) -> bool:
     return play.run_turn_clock(game_id=game_id, version=version)
 
 
-@shared_task(name="tournaments.close_claims", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+@shared_task(name=dispatch.CLOSE_CLAIMS, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def close_claims(game_id: int, version: int) -> bool:
     return play.run_close_claims(game_id=game_id, version=version)
 
 
-@shared_task(name="tournaments.start_round", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+@shared_task(name=dispatch.START_ROUND, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def start_round(game_id: int) -> bool:
     return play.start_round(game_id=game_id) is not None
 
 
-@shared_task(name="tournaments.sweep_clocks", acks_late=True, ignore_result=True)
+@shared_task(name=dispatch.SWEEP_CLOCKS, acks_late=True, ignore_result=True)
 def sweep_clocks() -> int:
     return play.sweep_clocks()
 
 
-@shared_task(name="tournaments.forget_idempotency_keys", acks_late=True, ignore_result=True)
+@shared_task(name=dispatch.FORGET_IDEMPOTENCY_KEYS, acks_late=True, ignore_result=True)
 def forget_idempotency_keys() -> int:
     return idempotency.forget_expired()

@@ -11,7 +11,7 @@ from django.utils import timezone
 from tests.engine.stacking import stacked_round
 from tournaments.engine import Ruleset, state_to_dict
 from tournaments.models import Game, GameEvent, Round, Seat
-from tournaments.services import engine_io, play
+from tournaments.services import dispatch, engine_io, play
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +20,11 @@ pytestmark = pytest.mark.django_db
 def armed(monkeypatch: Any) -> list[tuple[str, list[Any], float]]:
     calls: list[tuple[str, list[Any], float]] = []
     monkeypatch.setattr(
-        play, "_enqueue", lambda name, args, countdown: calls.append((name, list(args), countdown))
+        dispatch,
+        "enqueue",
+        lambda name, args, countdown: calls.append(
+            (name.removeprefix("tournaments."), list(args), countdown)
+        ),
     )
     return calls
 

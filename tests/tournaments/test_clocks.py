@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from tournaments.models import Game, GameStatus, MoveLog, Round, Seat, SeatStatus
-from tournaments.services import engine_io, play
+from tournaments.services import dispatch, engine_io, play
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +19,11 @@ def armed(monkeypatch: Any) -> list[tuple[str, list[Any], float]]:
     """Every task the services enqueue (instead of sending it to the broker)."""
     calls: list[tuple[str, list[Any], float]] = []
     monkeypatch.setattr(
-        play, "_enqueue", lambda name, args, countdown: calls.append((name, list(args), countdown))
+        dispatch,
+        "enqueue",
+        lambda name, args, countdown: calls.append(
+            (name.removeprefix("tournaments."), list(args), countdown)
+        ),
     )
     return calls
 

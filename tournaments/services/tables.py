@@ -9,13 +9,15 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from ledger import services as ledger
-from ledger.models import Account, AccountKind, TransferKind
+from ledger.models import AccountKind, TransferKind
 from tournaments.errors import Conflict, Forbidden, InvalidRequest, NotFound, Unprocessable
 from tournaments.models import SEATED_STATUSES, Game, GameStatus, Seat, SeatStatus, Table, TableStatus
-from tournaments.services import play, table_settings
+from tournaments.services import table_settings
+from tournaments.services.between_rounds import schedule_round_start_if_ready, wind_down
+from tournaments.services.clocks import rearm_clock_now_if_turn
+from tournaments.services.seats import cash_out
 
 # No 0/O, 1/I/L, 5/S or 2/Z: codes are read aloud and typed from a phone.
 CODE_ALPHABET = "346789ABCDEFGHJKMNPQRTUVWXY"
@@ -174,7 +176,7 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False) -> Sea
             if game.status != GameStatus.PLAYING:
                 seat.status = SeatStatus.ACTIVE
                 seat.save(update_fields=["status"])
-        play.schedule_round_start_if_ready(game=game, table=table)
+        schedule_round_start_if_ready(game=game, table=table)
         seat.refresh_from_db()
         return seat
 
@@ -184,25 +186,6 @@ def join(*, user: User, code: str, buy_in: int) -> Seat:
     if table is None:
         raise NotFound("No table has this code.", code="table.not_found")
     return sit(user=user, table_id=table.pk, buy_in=buy_in, by_code=True)
-
-
-def cash_out(*, seat: Seat, table: Table) -> None:
-    """Stack back to the wallet and free the chair. Caller holds the table lock."""
-    account = Account.objects.select_for_update().get(pk=seat.stack_account_id)
-    if account.balance > 0:
-        ledger.move_chips(
-            source=account,
-            destination=ledger.get_wallet(user=seat.player),
-            amount=account.balance,
-            kind=TransferKind.CASH_OUT,
-            idempotency_key=f"seat:{seat.pk}:cash_out",
-            reason=f"cash-out at table {table.pk}",
-            table_id=table.pk,
-            posted_by_system="tournaments.cash_out",
-        )
-    seat.status = SeatStatus.LEFT
-    seat.left_at = timezone.now()
-    seat.save(update_fields=["status", "left_at"])
 
 
 def update_table(
@@ -271,7 +254,7 @@ def close_table(*, table_id: int) -> Table:
             table.status = TableStatus.CLOSED
             table.save(update_fields=["status"])
         if game.status != GameStatus.PLAYING:
-            play.wind_down(game=game, table=table)
+            wind_down(game=game, table=table)
     return table
 
 
@@ -287,7 +270,7 @@ def leave(*, user: User, table_id: int) -> Seat:
         if _in_running_round(game, user.get_username()):
             seat.status = SeatStatus.LEAVING
             seat.save(update_fields=["status"])
-            play.rearm_clock_now_if_turn(game=game, username=user.get_username())
+            rearm_clock_now_if_turn(game=game, username=user.get_username())
         else:
             cash_out(seat=seat, table=table)
         return seat

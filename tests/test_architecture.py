@@ -1,0 +1,170 @@
+"""The project's modules import each other in one direction: no cycle, services below views and tasks, the
+ledger below the games, and no module too long to read.
+
+The graph is read from the source (`ast`): an import inside a function counts as much as one at the top, so a
+cycle cannot hide in a function body. Every module is also imported, so the graph describes code that loads.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("config", "ledger", "tournaments")
+# The modules that call services; no service or selector imports one of them.
+UPPER = ("views", "tasks", "urls", "admin", "serializers", "idempotent_views")
+MAX_LINES = 600
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _sources() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            found[_module_name(path)] = path
+    return found
+
+
+SOURCES = _sources()
+
+
+def _imported(module: str, path: Path) -> Iterator[str]:
+    """The project modules `module` imports, wherever in the file the import statement is."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            # `from a.b import c` imports the module a.b.c when there is one, else a name of a.b.
+            names = [
+                f"{base}.{alias.name}" if f"{base}.{alias.name}" in SOURCES else base for alias in node.names
+            ]
+        else:
+            continue
+        for name in names:
+            # `import a.b.c` where only a.b is ours (or a name inside it): the longest known prefix.
+            while name and name not in SOURCES:
+                name = name.rpartition(".")[0]
+            if name and name != module:
+                yield name
+
+
+def _graph() -> dict[str, set[str]]:
+    return {module: set(_imported(module, path)) for module, path in SOURCES.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each a cycle or a knot of them."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component: list[str] = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                components.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return components
+
+
+def test_the_graph_sees_the_imports_it_should() -> None:
+    """The reader itself: a top-level, a relative-free `from a import module` and a function-level import."""
+    graph = _graph()
+    assert "tournaments.services.play" in graph["tournaments.tasks"]
+    assert "tournaments.models" in graph["tournaments.services.seats"]
+    assert "ledger.services" in graph["tournaments.services.seats"]
+    assert _lower("tournaments.services.play") and _lower("ledger.selectors") and not _lower("ledger.views")
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _lower("tournaments.services.play") and _lower("ledger.selectors") and not _lower("ledger.views")
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+@pytest.mark.parametrize(
+    "module",
+    # Settings modules are read by Django at start-up (the production one refuses to load without its secrets).
+    sorted(m for m in SOURCES if not m.startswith("config.settings")),
+)
+def test_every_module_imports(module: str) -> None:
+    importlib.import_module(module)
+
+
+def test_no_import_cycle() -> None:
+    assert _cycles(_graph()) == []
+
+
+def _lower(module: str) -> bool:
+    """Services and selectors: what views, tasks, serializers and the admin are built on."""
+    parts = module.split(".")
+    return parts[0] in ("ledger", "tournaments") and len(parts) > 1 and parts[1] in ("services", "selectors")
+
+
+def test_services_and_selectors_never_import_views_or_tasks() -> None:
+    wrong = [
+        (module, target)
+        for module, targets in _graph().items()
+        if _lower(module)
+        for target in targets
+        if target.split(".")[-1] in UPPER
+    ]
+    assert wrong == []
+
+
+def test_the_ledger_imports_nothing_from_the_games() -> None:
+    wrong = [
+        (module, target)
+        for module, targets in _graph().items()
+        if module.startswith("ledger")
+        for target in targets
+        if target.startswith("tournaments")
+    ]
+    assert wrong == []
+
+
+def test_no_module_is_too_long_to_read() -> None:
+    long = {
+        module: lines
+        for module, path in SOURCES.items()
+        if module.startswith("tournaments")
+        and ".migrations." not in module
+        # The engine's split into game families is its own step (issue 10); its modules join this check then.
+        and not module.startswith("tournaments.engine")
+        and (lines := len(path.read_text().splitlines())) > MAX_LINES
+    }
+    assert long == {}

@@ -1,0 +1,34 @@
+"""Services send tasks by name without importing `tournaments.tasks`: the name must find the task in a process
+that never imported the task modules (a web process; only a worker imports them at start-up)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tournaments.services import dispatch
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_task_name_finds_its_task_in_a_process_that_never_imported_the_tasks() -> None:
+    code = (
+        "import sys, django; django.setup();"
+        "from tournaments.services import dispatch, play;"
+        "assert 'tournaments.tasks' not in sys.modules, 'imported too early: the test proves nothing';"
+        f"names = {[dispatch.TURN_CLOCK, dispatch.CLOSE_CLAIMS, dispatch.START_ROUND]!r};"
+        "print([dispatch._task(n).name for n in names])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == str([dispatch.TURN_CLOCK, dispatch.CLOSE_CLAIMS, dispatch.START_ROUND])
+
+
+def test_the_tasks_carry_the_names_the_services_send() -> None:
+    from tournaments import tasks
+
+    assert tasks.turn_clock.name == dispatch.TURN_CLOCK
+    assert tasks.close_claims.name == dispatch.CLOSE_CLAIMS
+    assert tasks.start_round.name == dispatch.START_ROUND
+    assert tasks.sweep_clocks.name == dispatch.SWEEP_CLOCKS

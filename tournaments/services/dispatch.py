@@ -1,0 +1,43 @@
+"""Sending live play's Celery tasks by their stable names.
+
+Services sit below the tasks that call them: they name a task and never import `tournaments.tasks`. The task
+is looked up in the Celery app's registry when it is sent (its modules autodiscovered if need be), so it is
+sent exactly as `task.apply_async` would send it (eager mode, routing and the task's own options included).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from celery import Task, current_app
+from django.db import transaction
+
+TURN_CLOCK = "tournaments.turn_clock"
+CLOSE_CLAIMS = "tournaments.close_claims"
+START_ROUND = "tournaments.start_round"
+SWEEP_CLOCKS = "tournaments.sweep_clocks"
+FORGET_IDEMPOTENCY_KEYS = "tournaments.forget_idempotency_keys"
+
+
+def _task(task_name: str) -> Task[Any, Any]:
+    registry = current_app.tasks
+    if task_name not in registry:
+        # Only a worker imports the task modules at start-up; elsewhere (a web process, a test) the first send
+        # lets the app's autodiscovery import them.
+        current_app.loader.import_default_modules()
+    return current_app.tasks[task_name]
+
+
+def send(task_name: str, args: Sequence[Any], countdown: float | None = None) -> None:
+    """Send now (outside any transaction's outcome: the sweeper re-sends what is already committed)."""
+    task = _task(task_name)
+    if countdown is None:
+        task.apply_async(args=tuple(args))
+    else:
+        task.apply_async(args=tuple(args), countdown=max(0.0, countdown))
+
+
+def enqueue(task_name: str, args: Sequence[Any], countdown: float) -> None:
+    """Send after the surrounding transaction commits (the task must see what we wrote)."""
+    transaction.on_commit(lambda: send(task_name, args, countdown))

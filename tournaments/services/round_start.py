@@ -1,0 +1,158 @@
+"""Dealing a table's next round (a Celery task's job, and the tests'), and putting a table that cannot deal
+in error."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+import kombu.exceptions
+from django.db import InterfaceError, OperationalError, transaction
+from django.utils import timezone
+
+from tournaments.errors import PlayError
+from tournaments.models import SEATED_STATUSES, GameStatus, Round, Seat, SeatStatus, TableStatus
+from tournaments.services import engine_io, table_settings
+from tournaments.services.advance import settle_state
+from tournaments.services.between_rounds import wind_down
+from tournaments.services.game_locks import lock_game
+from tournaments.services.game_log import add_event
+from tournaments.services.seats import cash_out
+
+logger = logging.getLogger(__name__)
+
+# A round start that fails with one of these did nothing and may succeed in a moment (the database restarting,
+# a lock timeout, the broker away while the next clock is sent): it is left to the beat sweeper to retry.
+TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
+    OperationalError,
+    InterfaceError,
+    kombu.exceptions.OperationalError,
+)
+
+
+def start_round(*, game_id: int) -> Round | None:
+    """Deal the next round if the table has two players with chips; else wait. Idempotent.
+
+    A failure retrying cannot cure (a table whose settings no longer pass, an exception in dealing) puts the
+    table in error instead of leaving it to the sweeper to fail again every 30 s with the chips held."""
+    try:
+        return _deal(game_id=game_id)
+    except TRANSIENT_ERRORS:
+        raise
+    except Exception as exc:
+        logger.exception("round start of game %s failed; the table is put in error", game_id)
+        fail_table(game_id=game_id, error=_failure(exc))
+        return None
+
+
+def _failure(exc: Exception) -> str:
+    """What a failed start stores and shows: our own validation's message, else only the exception's type
+    (another message might quote anything, a deal included; the log has it)."""
+    if isinstance(exc, PlayError):
+        text = f"{exc.code}: {exc.message}"
+    else:
+        text = f"round start failed: {type(exc).__name__}"
+    return text[:500]
+
+
+def fail_table(*, game_id: int, error: str) -> None:
+    """Put the table in error: every seat cashed out, the game closed with a `table_error` event. Does
+    nothing once a round was dealt or the game closed meanwhile."""
+    with transaction.atomic():
+        locked = lock_game(game_id)
+        if locked is None:
+            return
+        table, game = locked
+        if game.status != GameStatus.WAITING:
+            return
+        table.status = TableStatus.ERROR
+        table.error = error or "round start failed"
+        table.save(update_fields=["status", "error"])
+        wind_down(game=game, table=table)
+
+
+def _deal(*, game_id: int) -> Round | None:
+    with transaction.atomic():
+        locked = lock_game(game_id)
+        if locked is None:
+            return None
+        table, game = locked
+        if game.status != GameStatus.WAITING:
+            return None
+        if table.status == TableStatus.CLOSED:
+            wind_down(game=game, table=table)
+            return None
+        now = timezone.now()
+        if game.next_round_at is not None and game.next_round_at > now + timedelta(seconds=0.5):
+            # Early (a duplicate or a re-armed message): the scheduled one will come.
+            return None
+        seats = list(
+            Seat.objects.select_for_update(of=("self",))
+            .filter(table=table, status__in=SEATED_STATUSES)
+            .select_related("player", "stack_account")
+            .order_by("number")
+        )
+        playing: list[Seat] = []
+        for seat in seats:
+            if seat.stack_account.balance <= 0:
+                # No chips and no top-up during the pause: unseated (RULES §5).
+                cash_out(seat=seat, table=table)
+            else:
+                if seat.status != SeatStatus.ACTIVE:
+                    seat.status = SeatStatus.ACTIVE
+                    seat.save(update_fields=["status"])
+                playing.append(seat)
+        game.next_round_at = None
+        if len(playing) < 2:
+            game.save(update_fields=["next_round_at", "updated_at"])
+            return None
+        numbers = [seat.number for seat in playing]
+        if game.dealer_seat is None:
+            dealer = 0
+        else:
+            last = game.rounds.order_by("-number").values_list("result", flat=True).first()
+            redeal = bool(isinstance(last, dict) and last.get("redeal"))
+            dealer = numbers.index(engine_io.next_dealer_seat(game.dealer_seat, numbers, redeal=redeal))
+        players = [seat.player.get_username() for seat in playing]
+        table_settings.check_stored(table)
+        rules = engine_io.build_rules(table.game, table.options)
+        number = (game.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+        state = engine_io.new_round(rules, players=players, dealer=dealer, round_number=number)
+        commitment, deck, salt = engine_io.deal_secret(state)
+        clocks = engine_io.clocks_for(table.options)
+        round_ = Round.objects.create(
+            game=game,
+            number=number,
+            players=players,
+            seat_numbers={seat.player.get_username(): seat.number for seat in playing},
+            dealer=dealer,
+            deal_commitment=commitment,
+            deck=deck,
+            salt=salt,
+            stacks={seat.player.get_username(): seat.stack_account.balance for seat in playing},
+            time_bank=dict.fromkeys(players, clocks.time_bank_seconds),
+        )
+        for seat in playing:
+            if seat.timeouts_in_round:
+                seat.timeouts_in_round = 0
+                seat.save(update_fields=["timeouts_in_round"])
+        game.dealer_seat = numbers[dealer]
+        game.current_round = round_
+        game.status = GameStatus.PLAYING
+        game.turn_player = ""
+        game.turn_started_at = None
+        game.turn_deadline = None
+        game.claims_deadline = None
+        add_event(
+            game,
+            round_,
+            "round_started",
+            {
+                "round": number,
+                "players": players,
+                "dealer": players[dealer],
+                "deal_commitment": commitment,
+            },
+        )
+        settle_state(game=game, table=table, round_=round_, state=state, now=now)
+        return round_
