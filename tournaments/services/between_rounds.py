@@ -4,41 +4,39 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.conf import settings
 from django.utils import timezone
 
-from tournaments.models import SEATED_STATUSES, Game, GameStatus, Round, Seat, SeatStatus, Table, TableStatus
-from tournaments.services import dispatch
+from tournaments.models import SEATED_STATUSES, Game, GameStatus, Round, Seat, Table, TableStatus
+from tournaments.services import dispatch, table_policy
 from tournaments.services.game_log import add_event, store_game
 from tournaments.services.seats import cash_out
+from tournaments.services.table_policy import TablePolicy
 
 
-def next_round_delay() -> float:
-    return float(settings.RAMINO_NEXT_ROUND_DELAY_SECONDS)
-
-
-def schedule_round_start_if_ready(*, game: Game, table: Table, delay: float | None = None) -> None:
+def schedule_round_start_if_ready(*, game: Game, table: Table) -> None:
     """Caller holds the table and game locks."""
     if game.status != GameStatus.WAITING:
         return
+    policy = table_policy.policy_for(table)
+    # The seats `policy.is_ready` counts, counted by the database.
     ready = Seat.objects.filter(
         table=table,
-        status__in=(SeatStatus.ACTIVE, SeatStatus.SITTING_OUT),
+        status__in=policy.ready_statuses,
         stack_account__balance__gt=0,
     ).count()
-    if schedule_round_start(game=game, ready=ready, delay=delay):
+    if schedule_round_start(game=game, policy=policy, ready=ready):
         game.save(update_fields=["next_round_at", "updated_at"])
 
 
-def schedule_round_start(*, game: Game, ready: int, delay: float | None = None) -> bool:
-    """Set `next_round_at` and enqueue the start when `ready` seats hold chips and none is scheduled yet.
-    True when it did (the caller stores the game row)."""
-    if ready < 2:
+def schedule_round_start(*, game: Game, policy: TablePolicy, ready: int) -> bool:
+    """Set `next_round_at` and enqueue the start when the table's policy deals with `ready` seats ready and
+    none is scheduled yet. True when it did (the caller stores the game row)."""
+    wait = policy.next_deal_in(ready=ready)
+    if wait is None:
         return False
     now = timezone.now()
     if game.next_round_at is not None and game.next_round_at > now:
         return False  # already scheduled
-    wait = next_round_delay() if delay is None else delay
     game.next_round_at = now + timedelta(seconds=wait)
     dispatch.enqueue(dispatch.START_ROUND, [game.pk], wait)
     return True
@@ -54,6 +52,7 @@ def wind_down(*, game: Game, table: Table) -> None:
         .order_by("pk")
     )
     for seat in seats:
+        # Whatever the kind of table, closing it gives every stack back.
         cash_out(seat=seat, table=table)
     if game.status != GameStatus.CLOSED:
         close_game(game=game, table=table, round_=None)

@@ -12,12 +12,13 @@ from ledger import services as ledger
 from ledger.models import Account, TransferKind
 from ledger.settlement import pcr_settlement
 from tournaments.models import Game, GameStatus, Round, SeatStatus, Table, TableStatus
-from tournaments.services import engine_io, rows
+from tournaments.services import engine_io, rows, table_policy
 from tournaments.services.between_rounds import close_game, schedule_round_start
 from tournaments.services.clocks import charge_time_bank
 from tournaments.services.game_locks import seats_with_stacks
 from tournaments.services.game_log import add_event
 from tournaments.services.seats import cash_out
+from tournaments.services.table_policy import AfterRound, TablePolicy
 
 logger = logging.getLogger(__name__)
 
@@ -37,18 +38,21 @@ def _post_settlement(
     kind: str,
     key: str,
     table: Table,
+    policy: TablePolicy,
     round_: Round,
     scores: Mapping[str, int],
     stacks: Mapping[str, int],
     accounts: Mapping[str, Account],
     reason: str,
+    tie_keys: Mapping[str, tuple[Any, ...]] | None = None,
 ) -> list[dict[str, Any]]:
     seat_order = _from_dealers_left(round_)
     settlement = pcr_settlement(
         scores={p: int(scores.get(p, 0)) for p in seat_order},
-        pcr=table.pcr * table.multiplier,
+        pcr=policy.round_pcr(table),
         stacks={p: int(stacks[p]) for p in seat_order},
         seat_order=seat_order,
+        tie_keys=tie_keys,
     )
     net: dict[str, int] = dict.fromkeys(seat_order, 0)
     for payer, payee, chips in settlement.transfers:
@@ -56,7 +60,7 @@ def _post_settlement(
         net[payee] += chips
     legs = [(accounts[p], amount) for p, amount in net.items() if amount]
     if legs:
-        computation = {**settlement.computation(), "table_pcr": table.pcr, "multiplier": table.multiplier}
+        computation = {**settlement.computation(), **policy.settlement_record(table)}
         ledger.post_transfer(
             kind=kind,
             legs=legs,
@@ -77,10 +81,12 @@ def _post_settlement(
 def finish_round(
     *, game: Game, table: Table, round_: Round, state: Any, now: datetime
 ) -> list[tuple[str, list[Any]]]:
-    """Record the result, settle by PCR, release leaving and absent seats, schedule the next round.
+    """Record the result, settle by PCR, then what the table's policy says: release or sit out seats, schedule
+    the next round (a closing table cashes every seat out and closes the game instead).
 
     Returns the round row's UPDATE, which the caller writes with the game row (the round is read by nobody
     before the commit); the game's new fields are left on `game` for the caller to store likewise."""
+    policy = table_policy.policy_for(table)
     charge_time_bank(game=game, table=table, round_=round_, now=now)
     result = engine_io.result_dict(engine_io.result(state))
     round_.result = result
@@ -96,11 +102,13 @@ def finish_round(
             kind=TransferKind.SETTLEMENT,
             key=f"round:{round_.pk}:settle",
             table=table,
+            policy=policy,
             round_=round_,
             scores=result["scores"],
             stacks=round_.stacks,
             accounts=accounts,
             reason=f"round {round_.number} of table {table.pk}",
+            tie_keys=policy.tie_break_keys(result=result),
         )
         bonus_points: dict[str, int] = {}
         for bonus in result["bonuses"]:
@@ -111,6 +119,7 @@ def finish_round(
                 kind=TransferKind.BONUS_SETTLEMENT,
                 key=f"round:{round_.pk}:bonus",
                 table=table,
+                policy=policy,
                 round_=round_,
                 scores=bonus_points,
                 stacks={p: a.balance for p, a in accounts.items()},
@@ -140,13 +149,18 @@ def finish_round(
     ready = 0
     closing = table.status == TableStatus.CLOSED
     for seat in seated:
-        if closing or seat.status in (SeatStatus.LEAVING, SeatStatus.ABSENT):
+        stack = seat.stack_account.balance
+        fate = None if closing else policy.after_round(status=seat.status, stack=stack)
+        if fate is None:
             cash_out(seat=seat, table=table)
-        elif seat.status == SeatStatus.ACTIVE and seat.stack_account.balance <= 0:
-            seat.status = SeatStatus.SITTING_OUT
-            seat.save(update_fields=["status"])
-        elif seat.status in (SeatStatus.ACTIVE, SeatStatus.SITTING_OUT) and seat.stack_account.balance > 0:
-            ready += 1
+        elif fate is AfterRound.RELEASED:
+            policy.release(seat=seat, table=table)
+        else:
+            if fate is AfterRound.SITS_OUT:
+                seat.status = SeatStatus.SITTING_OUT
+                seat.save(update_fields=["status"])
+            if policy.is_ready(status=seat.status, stack=stack):
+                ready += 1
     game.status = GameStatus.WAITING
     game.turn_player = ""
     game.turn_started_at = None
@@ -156,7 +170,7 @@ def finish_round(
     if closing:
         close_game(game=game, table=table, round_=round_)
     else:
-        schedule_round_start(game=game, ready=ready)
+        schedule_round_start(game=game, policy=policy, ready=ready)
     # What the end of a round changes (the time bank is saved by `charge_time_bank`); the deal and the
     # players stay as they were written at the start.
     return [rows.update_sql(round_, ROUND_END_FIELDS)]

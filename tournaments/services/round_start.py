@@ -12,12 +12,11 @@ from django.utils import timezone
 
 from tournaments.errors import PlayError
 from tournaments.models import SEATED_STATUSES, GameStatus, Round, Seat, SeatStatus, TableStatus
-from tournaments.services import engine_io, table_settings
+from tournaments.services import engine_io, table_policy, table_settings
 from tournaments.services.advance import settle_state
 from tournaments.services.between_rounds import wind_down
 from tournaments.services.game_locks import lock_game
 from tournaments.services.game_log import add_event
-from tournaments.services.seats import cash_out
 
 logger = logging.getLogger(__name__)
 
@@ -92,18 +91,18 @@ def _deal(*, game_id: int) -> Round | None:
             .select_related("player", "stack_account")
             .order_by("number")
         )
+        policy = table_policy.policy_for(table)
         playing: list[Seat] = []
         for seat in seats:
-            if seat.stack_account.balance <= 0:
-                # No chips and no top-up during the pause: unseated (RULES §5).
-                cash_out(seat=seat, table=table)
+            if not policy.deals_in(stack=seat.stack_account.balance):
+                policy.release(seat=seat, table=table)
             else:
                 if seat.status != SeatStatus.ACTIVE:
                     seat.status = SeatStatus.ACTIVE
                     seat.save(update_fields=["status"])
                 playing.append(seat)
         game.next_round_at = None
-        if len(playing) < 2:
+        if not policy.enough_to_deal(len(playing)):
             game.save(update_fields=["next_round_at", "updated_at"])
             return None
         numbers = [seat.number for seat in playing]

@@ -1,0 +1,119 @@
+"""What the kind of table decides when a round starts and ends (RULES §5 for ring tables).
+
+Play asks the table's policy, and never hard-codes a kind of table: the chips a point is worth in a round,
+how a tie for the top score is broken, what becomes of a seat at the deal and after the round, and whether and
+when the next round is dealt. A ring table is the only kind today (`RingTablePolicy`); a tournament table
+supplies its own (the PCR of its level, the multi-table tie-break keys, busting instead of unseating, waiting for
+the tournament instead of dealing again) and `policy_for` picks it.
+
+The decisions are pure (plain values in, a decision out); `release` is the one that acts.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from django.conf import settings
+
+from tournaments.models import Seat, SeatStatus, Table
+from tournaments.services.seats import cash_out
+
+
+class AfterRound(enum.Enum):
+    """What becomes of a seat once its round is settled."""
+
+    STAYS = "stays"  # seated as it is
+    SITS_OUT = "sits_out"  # seated, dealt in again once it has chips
+    RELEASED = "released"  # leaves the table (`TablePolicy.release`)
+
+
+class TablePolicy(Protocol):
+    # Seats in these statuses holding chips are ready for the next deal.
+    ready_statuses: tuple[str, ...]
+
+    def round_pcr(self, table: Table) -> int:
+        """Chips per point of the round being settled."""
+        ...
+
+    def settlement_record(self, table: Table) -> dict[str, Any]:
+        """What the settlement's computation record adds to show where `round_pcr` came from."""
+        ...
+
+    def tie_break_keys(self, *, result: Mapping[str, Any]) -> Mapping[str, tuple[Any, ...]] | None:
+        """Keys breaking a tie for the round's top score (`ledger.settlement`); None: a tie is shared."""
+        ...
+
+    def deals_in(self, *, stack: int) -> bool:
+        """At the deal: is a seat with `stack` chips dealt in? (Else it is released.)"""
+        ...
+
+    def enough_to_deal(self, players: int) -> bool: ...
+
+    def after_round(self, *, status: str, stack: int) -> AfterRound:
+        """A seat of status `status` holding `stack` chips once the round is settled (at a table that stays
+        open: closing one cashes every seat out)."""
+        ...
+
+    def is_ready(self, *, status: str, stack: int) -> bool:
+        """Will this seat be dealt in at the next deal?"""
+        ...
+
+    def next_deal_in(self, *, ready: int) -> float | None:
+        """Seconds until the next deal when `ready` seats are ready for it; None: no deal is scheduled."""
+        ...
+
+    def release(self, *, seat: Seat, table: Table) -> None:
+        """Take the seat off the table. Caller holds the table's lock (or the game's, during play)."""
+        ...
+
+
+class RingTablePolicy:
+    """A ring table: chips are the players' own, anyone may come and go between rounds (RULES §5)."""
+
+    ready_statuses: tuple[str, ...] = (SeatStatus.ACTIVE, SeatStatus.SITTING_OUT)
+    min_players = 2
+
+    def round_pcr(self, table: Table) -> int:
+        return table.pcr * table.multiplier
+
+    def settlement_record(self, table: Table) -> dict[str, Any]:
+        return {"table_pcr": table.pcr, "multiplier": table.multiplier}
+
+    def tie_break_keys(self, *, result: Mapping[str, Any]) -> Mapping[str, tuple[Any, ...]] | None:
+        return None  # a tie for the top score is shared
+
+    def deals_in(self, *, stack: int) -> bool:
+        # No chips and no top-up during the pause: unseated (RULES §5).
+        return stack > 0
+
+    def enough_to_deal(self, players: int) -> bool:
+        return players >= self.min_players
+
+    def after_round(self, *, status: str, stack: int) -> AfterRound:
+        if status in (SeatStatus.LEAVING, SeatStatus.ABSENT):
+            return AfterRound.RELEASED
+        if status == SeatStatus.ACTIVE and stack <= 0:
+            # Busted: the pause before the next deal is the time to top up (else unseated at the deal).
+            return AfterRound.SITS_OUT
+        return AfterRound.STAYS
+
+    def is_ready(self, *, status: str, stack: int) -> bool:
+        return status in self.ready_statuses and stack > 0
+
+    def next_deal_in(self, *, ready: int) -> float | None:
+        if not self.enough_to_deal(ready):
+            return None
+        return float(settings.RAMINO_NEXT_ROUND_DELAY_SECONDS)
+
+    def release(self, *, seat: Seat, table: Table) -> None:
+        cash_out(seat=seat, table=table)
+
+
+RING = RingTablePolicy()
+
+
+def policy_for(table: Table) -> TablePolicy:
+    """The policy of `table`'s kind (every table is a ring table until tournaments arrive)."""
+    return RING
