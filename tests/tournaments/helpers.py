@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.utils import timezone
+
 from ledger.models import Account, Transfer, TransferKind
 from ledger.settlement import pcr_transfers
-from tournaments.models import Game, Round, Seat
+from tournaments.models import Game, GameStatus, Round, Seat
 from tournaments.services import play
 
 # A player's cards (a natural card or a joker) as they would appear in a JSON body.
@@ -94,3 +96,23 @@ def settle_a_round_that_moves_chips(dealt: dict[str, Any], client_for: Any) -> R
             return round_
         assert play.start_round(game_id=game.pk) is not None
     raise AssertionError("five rounds in a row ended without moving chips")
+
+
+def play_out_by_clock(game: Game) -> Round:
+    """The running round played to its end by the server (each turn's clock made due, each claim window
+    closed); seats are late, never absent, so they stay for the next deal. Returns the settled round."""
+    number = Round.objects.filter(game=game).count()
+    for _ in range(1000):
+        game.refresh_from_db()
+        if game.status != GameStatus.PLAYING:
+            round_ = Round.objects.get(game=game, number=number)
+            assert round_.settled
+            return round_
+        if game.claims_deadline is not None:
+            Game.objects.filter(pk=game.pk).update(claims_deadline=timezone.now())
+            assert play.run_close_claims(game_id=game.pk, version=game.version)
+        else:
+            Seat.objects.filter(table_id=game.table_id).update(timeouts_in_row=0)
+            Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now())
+            assert play.run_turn_clock(game_id=game.pk, version=game.turn_version)
+    raise AssertionError("the round did not end")

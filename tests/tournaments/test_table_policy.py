@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from ledger.models import Transfer
 from ledger.settlement import pcr_transfers
 from tests.ledger.utils import assert_reconciled
-from tournaments.models import Game, GameStatus, Round, Seat, SeatStatus, Table
+from tests.tournaments.helpers import play_out_by_clock
+from tournaments.models import Game, GameStatus, Seat, SeatStatus, Table
 from tournaments.services import play, table_policy
 from tournaments.services.table_policy import RING, AfterRound, RingTablePolicy
 
@@ -78,25 +78,6 @@ class WaitForTheTournament(RingTablePolicy):
         return None
 
 
-def _play_out(game: Game) -> Round:
-    """Every turn played by the server (its clock made due), every claim window closed, to the round's end."""
-    for _ in range(1000):
-        game.refresh_from_db()
-        if game.status != GameStatus.PLAYING:
-            round_ = Round.objects.get(game=game, number=1)
-            assert round_.settled
-            return round_
-        if game.claims_deadline is not None:
-            Game.objects.filter(pk=game.pk).update(claims_deadline=timezone.now())
-            assert play.run_close_claims(game_id=game.pk, version=game.version)
-        else:
-            # Late, not absent: the seats stay for the next deal.
-            Seat.objects.filter(table_id=game.table_id).update(timeouts_in_row=0)
-            Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now())
-            assert play.run_turn_clock(game_id=game.pk, version=game.turn_version)
-    raise AssertionError("the round did not end")
-
-
 @pytest.mark.django_db
 def test_play_settles_and_schedules_as_the_tables_policy_says(
     make_table: Any, player: Any, client_for: Any, monkeypatch: pytest.MonkeyPatch
@@ -112,7 +93,7 @@ def test_play_settles_and_schedules_as_the_tables_policy_says(
     assert game.next_round_at is None
     # ... and a deal it is told to make goes ahead.
     assert play.start_round(game_id=game.pk) is not None
-    round_ = _play_out(game)
+    round_ = play_out_by_clock(game)
     players = list(round_.players)
     start = (round_.dealer + 1) % len(players)
     order = players[start:] + players[:start]

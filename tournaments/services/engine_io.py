@@ -125,10 +125,11 @@ def max_players(rules: Rules) -> int:
     return int(getattr(rules, "max_players", 6))
 
 
-def next_dealer_seat(previous: int, seats: Sequence[int], *, redeal: bool) -> int:
-    """The seat number that deals next: the next occupied seat clockwise, or the same dealer again after
-    a refused deal (Board Rummy's ``result.redeal``) while still seated (RULES §1, §4)."""
-    return int(engine.next_dealer(previous, list(seats), redeal=redeal))
+def next_dealer(previous: int | None, seats: Sequence[int], *, redeal: bool = False) -> int:
+    """The seat that deals next: the engine's one rule (RULES §1, §4), the first dealer of a table drawn at
+    random with the CSPRNG, then the next occupied seat clockwise, or the same dealer again after a refused
+    deal (Board Rummy's ``result.redeal``) while still seated."""
+    return engine.next_dealer(previous, seats, redeal=redeal)
 
 
 def new_round(rules: Rules, *, players: Sequence[str], dealer: int, round_number: int) -> State:

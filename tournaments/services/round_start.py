@@ -106,12 +106,15 @@ def _deal(*, game_id: int) -> Round | None:
             game.save(update_fields=["next_round_at", "updated_at"])
             return None
         numbers = [seat.number for seat in playing]
-        if game.dealer_seat is None:
-            dealer = 0
-        else:
-            last = game.rounds.order_by("-number").values_list("result", flat=True).first()
-            redeal = bool(isinstance(last, dict) and last.get("redeal"))
-            dealer = numbers.index(engine_io.next_dealer_seat(game.dealer_seat, numbers, redeal=redeal))
+        # The round before (its result says whether the deal was refused).
+        previous = game.current_round
+        dealer = numbers.index(
+            engine_io.next_dealer(
+                game.dealer_seat,
+                numbers,
+                redeal=previous is not None and bool((previous.result or {}).get("redeal")),
+            )
+        )
         players = [seat.player.get_username() for seat in playing]
         table_settings.check_stored(table)
         rules = engine_io.build_rules(table.game, table.options)
