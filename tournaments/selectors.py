@@ -199,8 +199,9 @@ def game_view(*, access: GameAccess) -> dict[str, Any]:
         view.pop("hand", None)
     history = access.history
     players = []
-    for index, username in enumerate(round_.players):
-        engine_row = _engine_player(view, username, index)
+    engine_rows = _engine_players(view)
+    for username in round_.players:
+        engine_row = engine_rows[username]
         seat_row = by_name.get(username, {})
         players.append(
             {
@@ -237,22 +238,13 @@ def game_view(*, access: GameAccess) -> dict[str, Any]:
     return data
 
 
-def _engine_player(view: dict[str, Any], username: str, index: int) -> dict[str, Any]:
-    rows = view.get("players")
-    if isinstance(rows, list):
-        for row in rows:
-            if isinstance(row, dict) and username in (
-                row.get("username"),
-                row.get("player"),
-                row.get("name"),
-            ):
-                return {k: v for k, v in row.items() if k not in ("hand",)}
-        if index < len(rows) and isinstance(rows[index], dict):
-            return {k: v for k, v in rows[index].items() if k not in ("hand",)}
-    return {}
+def _engine_players(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The engine's row of each player of the view (`engine.player_view`: username, seat, hand_count), by
+    username."""
+    return {row["username"]: row for row in view["players"]}
 
 
-def _turn(*, game: Game, state: Any) -> dict[str, Any] | None:
+def _turn(*, game: Game, state: engine_io.RoundState) -> dict[str, Any] | None:
     if game.status != GameStatus.PLAYING:
         return None
     if engine_io.phase(state) == "claims":

@@ -10,6 +10,7 @@ from typing import Any
 from tournaments.models import Game, Round, Table
 from tournaments.services import engine_io
 from tournaments.services.clocks import arm_clocks
+from tournaments.services.engine_io import RoundState
 from tournaments.services.game_log import store_game
 from tournaments.services.round_end import finish_round
 
@@ -19,7 +20,7 @@ def settle_state(
     game: Game,
     table: Table,
     round_: Round,
-    state: Any,
+    state: RoundState,
     now: datetime,
     seat_statuses: Mapping[str, str] | None = None,
     also: Callable[[], Sequence[tuple[str, list[Any]]]] | None = None,

@@ -15,6 +15,7 @@ from tournaments.models import Game, GameStatus, MoveLog, Round, SeatStatus
 from tournaments.services import dispatch, engine_io, rows
 from tournaments.services.advance import settle_state
 from tournaments.services.clocks import CLOCK_REUSE_MARGIN, clock_targets
+from tournaments.services.engine_io import RoundState
 from tournaments.services.game_locks import current_round, lock_game, seats_by_player
 from tournaments.services.game_log import add_event
 from tournaments.services.moves import apply_and_log
@@ -24,7 +25,12 @@ MAX_AUTO_MOVES_PER_TURN = 60
 
 
 def _server_play(
-    *, game: Game, round_: Round, state: Any, player: str, choose: Callable[[Any, str], dict[str, Any]]
+    *,
+    game: Game,
+    round_: Round,
+    state: RoundState,
+    player: str,
+    choose: Callable[[RoundState, str], dict[str, Any]],
 ) -> Any:
     """Play `player`'s moves until the turn passes (or a claim window opens, or the round ends)."""
     for _ in range(MAX_AUTO_MOVES_PER_TURN):

@@ -8,18 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.utils import timezone
 
 from tournaments.models import SEATED_STATUSES, Game, GameStatus, Round, Seat, SeatStatus, Table
 from tournaments.services import dispatch, engine_io
+from tournaments.services.engine_io import RoundState
 
 # A clock message due sooner than this is not relied on for a later turn (it may be firing right now).
 CLOCK_REUSE_MARGIN = timedelta(seconds=1)
 
 
-def clock_targets(state: Any) -> list[str]:
+def clock_targets(state: RoundState) -> list[str]:
     """Whom the turn clock plays for when it fires: the turn's player, or everyone in a deal phase."""
     may = engine_io.may_act(state)
     if engine_io.phase(state) == "deal":
@@ -48,7 +48,7 @@ def arm_clocks(
     game: Game,
     table: Table,
     round_: Round,
-    state: Any,
+    state: RoundState,
     now: datetime,
     seat_statuses: Mapping[str, str] | None = None,
     reuse_clock: bool = False,

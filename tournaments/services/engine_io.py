@@ -1,11 +1,11 @@
 """The one place the apps touch the rules engine: rulesets, (de)serialized states, views, bots.
 
-Keeping the engine's entry points here means the rest of the app never depends on how a state is stored.
+Keeping the engine's entry points here means the rest of the app never depends on how a state is stored. It is
+typed with the engine's own types and adds no rule of its own: every value it answers is the engine's.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -13,10 +13,10 @@ from typing import Any
 from django.conf import settings
 
 from tournaments import engine
+from tournaments.engine import IllegalMove, Result, RoundState, Ruleset, bots
 from tournaments.errors import InvalidRequest
 
-State = Any
-Rules = Any
+__all__ = ["IllegalMove", "Result", "RoundState", "Ruleset"]
 
 
 # Clock options of a table (RULES §5): integers (a fraction of a second is no use to anyone at a card table)
@@ -72,7 +72,7 @@ def check_clock_options(clock_options: Mapping[str, Any]) -> None:
             )
 
 
-def build_rules(game: str, options: Mapping[str, Any]) -> Rules:
+def build_rules(game: str, options: Mapping[str, Any]) -> Ruleset:
     """The table's ruleset; every option (the ruleset's and the clocks') checked, else `InvalidRequest`."""
     if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
         raise InvalidRequest(
@@ -116,13 +116,14 @@ def clocks_for(options: Mapping[str, Any]) -> Clocks:
     )
 
 
-def claim_seconds(state: State) -> float:
-    """The "Rummy!" claim window is the ruleset's (RULES §2)."""
-    return float(getattr(state.rules, "rummy_call_seconds", 10))
+def claim_seconds(state: RoundState) -> float:
+    """The "Rummy!" claim window is the ruleset's (RULES §2): only a family with claim windows has one, so a
+    claim window of a ruleset without the option is an error, not a default."""
+    return float(state.rules.option_values()["rummy_call_seconds"])
 
 
-def max_players(rules: Rules) -> int:
-    return int(getattr(rules, "max_players", 6))
+def max_players(rules: Ruleset) -> int:
+    return rules.max_players
 
 
 def next_dealer(previous: int | None, seats: Sequence[int], *, redeal: bool = False) -> int:
@@ -132,101 +133,76 @@ def next_dealer(previous: int | None, seats: Sequence[int], *, redeal: bool = Fa
     return engine.next_dealer(previous, seats, redeal=redeal)
 
 
-def new_round(rules: Rules, *, players: Sequence[str], dealer: int, round_number: int) -> State:
+def new_round(rules: Ruleset, *, players: Sequence[str], dealer: int, round_number: int) -> RoundState:
     return engine.new_round(rules, players=list(players), dealer=dealer, round_number=round_number)
 
 
-def dump_state(state: State) -> dict[str, Any]:
-    return dict(engine.state_to_dict(state))
+def dump_state(state: RoundState) -> dict[str, Any]:
+    return engine.state_to_dict(state)
 
 
-def load_state(data: Mapping[str, Any]) -> State:
+def load_state(data: Mapping[str, Any]) -> RoundState:
     return engine.state_from_dict(dict(data))
 
 
-def apply_move(state: State, player: str, move: Mapping[str, Any]) -> State:
+def apply_move(state: RoundState, player: str, move: Mapping[str, Any]) -> RoundState:
     return engine.apply_move(state, player, dict(move))
 
 
-def close_claims(state: State) -> State:
+def close_claims(state: RoundState) -> RoundState:
     return engine.close_claims(state)
 
 
-def legal_moves(state: State, player: str) -> list[dict[str, Any]]:
-    return list(engine.legal_moves(state, player))
+def legal_moves(state: RoundState, player: str) -> list[dict[str, Any]]:
+    return engine.legal_moves(state, player)
 
 
-def player_view(state: State, player: str | None) -> dict[str, Any]:
-    return dict(engine.player_view(state, player))
+def player_view(state: RoundState, player: str | None) -> dict[str, Any]:
+    return engine.player_view(state, player)
 
 
-def _bots() -> Any:
-    return importlib.import_module("tournaments.engine.bots")
+def hand(state: RoundState, player: str) -> tuple[str, ...]:
+    """A player of the round's cards (server side: hidden information)."""
+    return state.hand_of(player)
 
 
-def auto_move(state: State, player: str) -> dict[str, Any]:
-    return dict(_bots().auto_move(state, player))
+def auto_move(state: RoundState, player: str) -> dict[str, Any]:
+    return bots.auto_move(state, player)
 
 
-def greedy_move(state: State, player: str) -> dict[str, Any]:
-    return dict(_bots().greedy_move(state, player))
+def greedy_move(state: RoundState, player: str) -> dict[str, Any]:
+    return bots.greedy_move(state, player)
 
 
-def phase(state: State) -> str:
-    return str(state.phase)
+def phase(state: RoundState) -> str:
+    return state.phase
 
 
-def to_act(state: State) -> str | None:
-    player = state.to_act
-    return None if player is None else str(player)
+def to_act(state: RoundState) -> str | None:
+    return state.to_act
 
 
-def may_act(state: State) -> tuple[str, ...]:
+def may_act(state: RoundState) -> tuple[str, ...]:
     return tuple(state.may_act)
 
 
-def result(state: State) -> Any:
+def result(state: RoundState) -> Result | None:
     return state.result
 
 
-def deal_secret(state: State) -> tuple[str, list[str], str]:
+def deal_secret(state: RoundState) -> tuple[str, list[str], str]:
     """(commitment, deck, salt) of the state's deal; deck and salt are secret until the round is over."""
     return str(state.commitment), list(state.deck), str(state.salt)
 
 
-def result_dict(res: Any) -> dict[str, Any]:
-    bonuses = [
-        dict(b) if isinstance(b, Mapping) else _bonus(b) for b in (getattr(res, "bonuses", None) or [])
-    ]
-    return {
-        "scores": dict(res.scores or {}),
-        "game_points": dict(getattr(res, "game_points", None) or {}),
-        "bonuses": bonuses,
-        "details": _jsonable(getattr(res, "details", None)),
-        "redeal": bool(getattr(res, "redeal", False)),
-    }
+def result_dict(res: Result) -> dict[str, Any]:
+    """A round's result as stored and shown: the engine's `Result.to_dict` without the deck and salt (the round
+    keeps those apart, hidden until it is over)."""
+    data = res.to_dict()
+    del data["deck"], data["salt"]
+    return data
 
 
-def _bonus(bonus: Any) -> dict[str, Any]:
-    return {"player": bonus.player, "points": int(bonus.points), "reason": str(bonus.reason)}
-
-
-def _jsonable(value: Any) -> Any:
-    if value is None or isinstance(value, str | int | float | bool):
-        return value
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        return [_jsonable(v) for v in value]
-    if hasattr(value, "__dataclass_fields__"):
-        return {k: _jsonable(getattr(value, k)) for k in value.__dataclass_fields__}
-    return str(value)
-
-
-def is_illegal_move(exc: BaseException) -> bool:
-    return isinstance(exc, engine.IllegalMove)
-
-
-def is_malformed(exc: BaseException) -> bool:
+def is_malformed(exc: IllegalMove) -> bool:
     """The engine's verdict "not a move at all" (HTTP 400) as opposed to "against the rules" (422)."""
-    return getattr(exc, "http_status", 422) == 400
+    return exc.http_status == 400

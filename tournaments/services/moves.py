@@ -28,33 +28,28 @@ from tournaments.errors import (
 from tournaments.models import Game, GameEvent, GameStatus, MoveLog, Round, Seat, Table
 from tournaments.services import engine_io, idempotency, rows
 from tournaments.services.advance import settle_state
+from tournaments.services.engine_io import RoundState
 from tournaments.services.game_locks import current_round
 from tournaments.services.game_log import add_event, event_for, public_move, written_events
 from tournaments.services.move_context import lock_for_move
 
 
-def _hand(state: Any, player: str) -> list[str]:
-    return list(engine_io.player_view(state, player).get("hand") or [])
-
-
-def _drawn_cards(before: Any, after: Any, player: str) -> list[str]:
-    gained = Counter(_hand(after, player)) - Counter(_hand(before, player))
+def _drawn_cards(before: RoundState, after: RoundState, player: str) -> list[str]:
+    gained = Counter(engine_io.hand(after, player)) - Counter(engine_io.hand(before, player))
     return sorted(gained.elements())
 
 
-def _classify_engine_error(exc: Exception) -> Exception:
-    code = str(getattr(exc, "code", "move.illegal"))
-    message = str(getattr(exc, "message", str(exc)))
+def _classify_engine_error(exc: engine_io.IllegalMove) -> PlayError:
     if engine_io.is_malformed(exc):
-        return MalformedMove(message, code=code)
-    return IllegalMoveError(message, code=code)
+        return MalformedMove(exc.message, code=exc.code)
+    return IllegalMoveError(exc.message, code=exc.code)
 
 
 def apply_and_log(
     *,
     game: Game,
     round_: Round,
-    state: Any,
+    state: RoundState,
     player: str,
     move: Mapping[str, Any],
     server_played: bool,
@@ -165,10 +160,8 @@ def _play_client_move(
         new_state, _event = apply_and_log(
             game=game, round_=round_, state=state, player=username, move=move, server_played=False
         )
-    except Exception as exc:
-        if engine_io.is_illegal_move(exc):
-            raise _classify_engine_error(exc) from exc
-        raise
+    except engine_io.IllegalMove as exc:
+        raise _classify_engine_error(exc) from exc
     move_version = game.version
     if seated.timeouts_in_row:
         seated.timeouts_in_row = 0

@@ -15,6 +15,7 @@ from tournaments.models import Game, GameStatus, Round, SeatStatus, Table, Table
 from tournaments.services import engine_io, rows, table_policy
 from tournaments.services.between_rounds import close_game, schedule_round_start
 from tournaments.services.clocks import charge_time_bank
+from tournaments.services.engine_io import RoundState
 from tournaments.services.game_locks import seats_with_stacks
 from tournaments.services.game_log import add_event
 from tournaments.services.seats import cash_out
@@ -79,7 +80,7 @@ def _post_settlement(
 
 
 def finish_round(
-    *, game: Game, table: Table, round_: Round, state: Any, now: datetime
+    *, game: Game, table: Table, round_: Round, state: RoundState, now: datetime
 ) -> list[tuple[str, list[Any]]]:
     """Record the result, settle by PCR, then what the table's policy says: release or sit out seats, schedule
     the next round (a closing table cashes every seat out and closes the game instead).
@@ -88,7 +89,9 @@ def finish_round(
     before the commit); the game's new fields are left on `game` for the caller to store likewise."""
     policy = table_policy.policy_for(table)
     charge_time_bank(game=game, table=table, round_=round_, now=now)
-    result = engine_io.result_dict(engine_io.result(state))
+    ended = engine_io.result(state)
+    assert ended is not None  # `advance.settle_state` ends the round only then
+    result = engine_io.result_dict(ended)
     round_.result = result
     round_.scores = result["scores"]
     round_.ended_at = now
