@@ -116,9 +116,15 @@ def test_two_players_play_a_round_to_settlement_by_clicking(
     settings.RAMINO_NEXT_ROUND_DELAY_SECONDS = 300
 
     for page in pages.values():
-        hand = page.find_all("[data-role=hand] [data-card]")
-        assert len(hand) == 15
-        codes = [card.get_attribute("data-card") or "" for card in hand]
+        # the page may redraw the hand between the lookup and the read (a stale element): read it again then
+        codes = page.wait_for(
+            lambda page=page: [
+                card.get_attribute("data-card") or ""
+                for card in page.find_all("[data-role=hand] [data-card]")
+            ],
+            message="the dealt hand",
+        )
+        assert len(codes) == 15, codes
         suits = [code[-1] if not code.startswith("JK") else "Z" for code in codes]
         assert suits == sorted(suits, key="SHDCZ".index), codes  # the hand is sorted by suit
         assert page.find("[data-role=clock]").text, "the turn clock shows"
