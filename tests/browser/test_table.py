@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+from functools import partial
 from typing import Any
 
 import pytest
@@ -41,6 +42,10 @@ def _register(browser: Any, name: str, boss: Any) -> Browser:
         user=user, amount=CREDIT, reason="welcome", idempotency_key=f"welcome:{name}", posted_by=boss
     )
     return page
+
+
+def _hand_codes(page: Browser) -> list[str]:
+    return [card.get_attribute("data-card") or "" for card in page.find_all("[data-role=hand] [data-card]")]
 
 
 def _version(page: Browser) -> str:
@@ -117,13 +122,7 @@ def test_two_players_play_a_round_to_settlement_by_clicking(
 
     for page in pages.values():
         # the page may redraw the hand between the lookup and the read (a stale element): read it again then
-        codes = page.wait_for(
-            lambda page=page: [
-                card.get_attribute("data-card") or ""
-                for card in page.find_all("[data-role=hand] [data-card]")
-            ],
-            message="the dealt hand",
-        )
+        codes = page.wait_for(partial(_hand_codes, page), message="the dealt hand")
         assert len(codes) == 15, codes
         suits = [code[-1] if not code.startswith("JK") else "Z" for code in codes]
         assert suits == sorted(suits, key="SHDCZ".index), codes  # the hand is sorted by suit
