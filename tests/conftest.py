@@ -13,12 +13,15 @@ import sys
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 import pytest
 from django.conf import settings
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
+
+from tests.api.conformance import Recording, check_answers, published_schema, record_answers, summary
 
 # A shared, slow 2-core CI box: no per-example deadline; example counts are set per test.
 hypothesis_settings.register_profile(
@@ -184,3 +187,29 @@ def celery_worker_process(django_db_setup: None, django_db_blocker: object) -> I
     worker.start()
     yield worker
     worker.stop()
+
+
+@pytest.fixture(scope="session")
+def published_spec() -> dict[str, Any]:
+    """The OpenAPI schema as `/api/schema/` publishes it."""
+    return published_schema()
+
+
+@pytest.fixture
+def answers_conform(
+    published_spec: dict[str, Any], monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> Iterator[Recording]:
+    """Every answer the API gives during the test (test client or live server) is checked, at its end,
+    against the published schema of its operation and status (tests.api.conformance). A test marked
+    `off_contract` fakes an answer the server cannot give (a throttle on an unthrottled view) and is not."""
+    from django.core.handlers.base import BaseHandler
+
+    recording = Recording()
+    if request.node.get_closest_marker("off_contract") is not None:
+        yield recording
+        return
+    monkeypatch.setattr(BaseHandler, "get_response", record_answers(recording))
+    yield recording
+    monkeypatch.undo()
+    _checked, found = check_answers(published_spec, recording.answers)
+    assert not found, "answers that differ from the published schema:\n" + summary(found)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from tournaments.engine import CardError, parse_card, parse_tile
-from tournaments.errors import MalformedMove
+from tournaments.move_input import move_schema
 from tournaments.services import table_settings
 from tournaments.services.table_settings import MAX_BUY_IN
 
@@ -69,10 +68,60 @@ class TableSerializer(serializers.Serializer[Any]):
 class TurnSerializer(serializers.Serializer[Any]):
     player = serializers.CharField(allow_null=True)
     deadline = serializers.DateTimeField(allow_null=True)
+    claims = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="In a claim window: who may still call."
+    )
+
+
+class GamePlayerSerializer(serializers.Serializer[Any]):
+    """A player of the round (with `hand_count` and `scores`), or a seated player between rounds."""
+
+    username = serializers.CharField()
+    seat = serializers.IntegerField(allow_null=True)
+    hand_count = serializers.IntegerField(required=False)
+    scores = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="This player's settlement score in each finished round of the table, oldest first.",
+    )
+    chips = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField(help_text="The seat's status; `left` for a player who has left.")
+
+
+class TableMeldSerializer(serializers.Serializer[Any]):
+    id = serializers.CharField()
+    owner = serializers.CharField()
+    cards = serializers.ListField(child=serializers.CharField())
+    placers = serializers.ListField(child=serializers.CharField(), help_text="Who placed each card.")
+
+
+class ClaimsSerializer(serializers.Serializer[Any]):
+    discarder = serializers.CharField()
+    acted = serializers.ListField(child=serializers.CharField())
+    pending = serializers.ListField(child=serializers.CharField())
+
+
+class ObligationsSerializer(serializers.Serializer[Any]):
+    must_use = serializers.CharField(
+        allow_null=True, help_text="A card drawn from the pile that must be placed."
+    )
+    not_discardable = serializers.ListField(child=serializers.CharField())
+    jokers_to_meld = serializers.IntegerField()
+
+
+class ResultSerializer(serializers.Serializer[Any]):
+    scores = serializers.DictField(child=serializers.IntegerField())
+    game_points = serializers.DictField(child=serializers.IntegerField())
+    bonuses = serializers.ListField(child=serializers.DictField())
+    details = serializers.DictField()
+    redeal = serializers.BooleanField()
+    deck = serializers.ListField(child=serializers.CharField())
+    salt = serializers.CharField()
 
 
 class GameSerializer(serializers.Serializer[Any]):
-    """The game view; `hand` only for the caller's own hand, `legal_moves` only when the caller may act."""
+    """The game view (selectors.game_view); `hand` only for the caller's own hand, `legal_moves` only when the
+    caller may act. The fields from `game` to `waiting_players` are there once a round has been dealt."""
 
     id = serializers.IntegerField()
     table = serializers.IntegerField()
@@ -81,44 +130,122 @@ class GameSerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField(allow_null=True)
     phase = serializers.CharField(allow_null=True)
     turn = TurnSerializer(allow_null=True)
-    players = serializers.ListField(child=serializers.DictField())
+    players = GamePlayerSerializer(many=True)
     hand = serializers.ListField(child=serializers.CharField(), required=False)
     discard_pile = serializers.ListField(child=serializers.CharField())
     stock_count = serializers.IntegerField(allow_null=True)
-    melds = serializers.ListField(child=serializers.DictField())
-    legal_moves = serializers.ListField(child=serializers.DictField(), required=False)
+    melds = TableMeldSerializer(many=True)
+    legal_moves = move_schema(many=True, required=False)
     deal_commitment = serializers.CharField(allow_null=True)
+    next_round_at = serializers.DateTimeField(allow_null=True, help_text="When the next round is dealt.")
+    game = serializers.CharField(required=False, help_text="The round's preset.")
+    dealer = serializers.CharField(required=False)
+    may_act = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="Who may move now."
+    )
+    claims = ClaimsSerializer(allow_null=True, required=False, help_text="The open claim window, if any.")
+    stall = serializers.IntegerField(required=False, help_text="Turns in a row without progress.")
+    waiting_players = TablePlayerSerializer(
+        many=True, required=False, help_text="Seated players waiting for the next deal."
+    )
+    obligations = ObligationsSerializer(
+        required=False, help_text="What the player in turn still owes this turn (their own view only)."
+    )
+    result = ResultSerializer(required=False, help_text="Once the round is over.")
+    scores = serializers.DictField(
+        child=serializers.IntegerField(), required=False, help_text="Once the round is over."
+    )
 
 
-class MoveInputSerializer(serializers.Serializer[Any]):
-    """A move (its JSON in docs/rules.md, "A turn"; `legal_moves` lists the legal ones) plus `expected_version`."""
-
-    type = serializers.CharField()
-    expected_version = serializers.IntegerField(min_value=0)
-    source = serializers.CharField(required=False)  # type: ignore[assignment]
-    card = serializers.CharField(required=False)
-    index = serializers.IntegerField(required=False)
-    cards = serializers.ListField(child=serializers.CharField(), required=False)
-    melds = serializers.ListField(child=serializers.ListField(child=serializers.CharField()), required=False)
-    meld = serializers.JSONField(required=False)
-    discard = serializers.CharField(required=False)
-    groups = serializers.ListField(child=serializers.ListField(child=serializers.CharField()), required=False)
+def _literal(value: str) -> serializers.Field[Any, Any, Any, Any]:
+    shown = extend_schema_field({"type": "string", "enum": [value]})(
+        type("Literal", (serializers.CharField,), {})
+    )
+    field: serializers.Field[Any, Any, Any, Any] = shown()
+    return field
 
 
 class EventSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
-    kind = serializers.CharField()
     at = serializers.DateTimeField()
+
+
+class RoundStartedEventSerializer(EventSerializer):
+    kind = _literal("round_started")
+    round = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.CharField())
+    dealer = serializers.CharField()
+    deal_commitment = serializers.CharField()
+
+
+class MoveEventSerializer(EventSerializer):
+    kind = _literal("move")
+    round = serializers.IntegerField()
+    player = serializers.CharField()
+    move = move_schema(help_text="The public part of the move (a stock draw names no card).")
+    server_played = serializers.BooleanField()
+    phase = serializers.CharField()
+    card = serializers.CharField(required=False, help_text="The card drawn from the stock (the drawer only).")
+    cards = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="The cards drawn (the drawer only)."
+    )
+
+
+class ClaimsClosedEventSerializer(EventSerializer):
+    kind = _literal("claims_closed")
+    round = serializers.IntegerField()
+    phase = serializers.CharField()
+
+
+class RoundOverEventSerializer(EventSerializer):
+    kind = _literal("round_over")
+    round = serializers.IntegerField()
+    scores = serializers.DictField(child=serializers.IntegerField())
+    game_points = serializers.DictField(child=serializers.IntegerField())
+    bonuses = serializers.ListField(child=serializers.DictField())
+    redeal = serializers.BooleanField()
+    transfers = serializers.ListField(child=serializers.DictField(), help_text="The settlement transfers.")
+    deal_commitment = serializers.CharField()
+    deck = serializers.ListField(child=serializers.CharField())
+    salt = serializers.CharField()
+
+
+class TableClosedEventSerializer(EventSerializer):
+    kind = _literal("table_closed")
+    table = serializers.IntegerField()
+
+
+class TableErrorEventSerializer(EventSerializer):
+    kind = _literal("table_error")
+    table = serializers.IntegerField()
+    error = serializers.CharField()
+
+
+def event_schema(*, many: bool = False) -> PolymorphicProxySerializer:
+    """An event as play.event_for renders it, by kind."""
+    return PolymorphicProxySerializer(
+        component_name="Event",
+        serializers={
+            "round_started": RoundStartedEventSerializer,
+            "move": MoveEventSerializer,
+            "claims_closed": ClaimsClosedEventSerializer,
+            "round_over": RoundOverEventSerializer,
+            "table_closed": TableClosedEventSerializer,
+            "table_error": TableErrorEventSerializer,
+        },
+        resource_type_field_name="kind",
+        many=many,
+    )
 
 
 class MoveResultSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
-    events = EventSerializer(many=True)
+    events = event_schema(many=True)
 
 
 class EventsSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
-    events = EventSerializer(many=True)
+    events = event_schema(many=True)
     next_after = serializers.IntegerField()
 
 
@@ -132,6 +259,13 @@ class TransferRowSerializer(serializers.Serializer[Any]):
         fields: dict[str, Any] = dict(super().get_fields())
         fields["from"] = serializers.CharField()
         return fields
+
+
+class LoggedMoveSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField()
+    player = serializers.CharField()
+    move = move_schema()
+    server_played = serializers.BooleanField()
 
 
 class RoundSerializer(serializers.Serializer[Any]):
@@ -148,77 +282,5 @@ class RoundSerializer(serializers.Serializer[Any]):
     salt = serializers.CharField(allow_null=True)
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True)
-
-
-MOVE_TYPES = frozenset(
-    {
-        "draw",
-        "meld",
-        "lay_off",
-        "swap_joker",
-        "discard",
-        "end_round",
-        "call_rummy",
-        "pass_claim",
-        "refuse_deal",
-        "keep_deal",
-        "close",
-    }
-)
-MOVE_FIELDS = frozenset({"source", "card", "index", "cards", "melds", "meld", "discard", "groups"})
-
-
-def _is_str_list(value: object) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
-
-
-def parse_move(data: object) -> tuple[dict[str, Any], int]:
-    """(move, expected_version) from a request body; anything not shaped like a move is MalformedMove (400)."""
-    if not isinstance(data, dict):
-        raise MalformedMove("The body must be a JSON object.")
-    body = dict(data)
-    version = body.pop("expected_version", None)
-    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
-        raise MalformedMove("expected_version must be a non-negative integer.", code="move.expected_version")
-    kind = body.get("type")
-    if not isinstance(kind, str) or kind not in MOVE_TYPES:
-        raise MalformedMove(f"Unknown move type {kind!r}.", code="move.unknown_type")
-    unknown = sorted(set(body) - MOVE_FIELDS - {"type"})
-    if unknown:
-        raise MalformedMove(f"Unknown move fields: {', '.join(unknown)}.", code="move.unknown_field")
-    checks: dict[str, Callable[[Any], bool]] = {
-        "source": lambda v: v in ("stock", "discard"),
-        "card": lambda v: isinstance(v, str) and 0 < len(v) <= 8,
-        "discard": lambda v: isinstance(v, str) and 0 < len(v) <= 8,
-        "index": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 1000,
-        "cards": lambda v: _is_str_list(v) and len(v) <= 200,
-        "melds": lambda v: isinstance(v, list) and len(v) <= 50 and all(_is_str_list(m) for m in v),
-        "groups": lambda v: isinstance(v, list) and len(v) <= 50 and all(_is_str_list(m) for m in v),
-        "meld": lambda v: (
-            (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, str) and len(v) <= 64)
-        ),
-    }
-    for field, ok in checks.items():
-        if field in body and not ok(body[field]):
-            raise MalformedMove(
-                f"Field {field} is malformed.", code="move.malformed_field", details={"field": field}
-            )
-    _check_card_codes(body)
-    return body, version
-
-
-def _check_card_codes(body: dict[str, Any]) -> None:
-    """A card that is no card (nor a Board Rummy tile) is a malformed body (400), whatever the phase (which
-    would make it a 422); the engine then refuses, also with a 400, a code of the other kind of game."""
-    values: list[object] = [body[f] for f in ("card", "discard") if f in body]
-    values += body.get("cards") or []
-    for group in (body.get("melds") or []) + (body.get("groups") or []):
-        values += group
-    for value in values:
-        try:
-            parse_card(value, allow_placed_joker=True)
-        except CardError as exc:
-            try:
-                parse_tile(value, allow_placed_joker=True)
-            except CardError:
-                raise MalformedMove(exc.message, code=exc.code, details={"card": value}) from None
+    details = serializers.DictField(required=False, allow_null=True, help_text="Once the round is over.")
+    moves = LoggedMoveSerializer(many=True, required=False, help_text="The move log, once the round is over.")

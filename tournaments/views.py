@@ -27,17 +27,16 @@ from config.api.schema import raises
 from tournaments import selectors, wakeups
 from tournaments.errors import Forbidden, InvalidRequest
 from tournaments.idempotent_views import IDEMPOTENCY_HEADER, answer_once, idempotency_key
+from tournaments.move_input import move_schema, parse_move
 from tournaments.serializers import (
     BuyInSerializer,
     EventsSerializer,
     GameSerializer,
     JoinSerializer,
-    MoveInputSerializer,
     MoveResultSerializer,
     RoundSerializer,
     TableCreateSerializer,
     TableSerializer,
-    parse_move,
 )
 from tournaments.services import play, rows, tables
 from tournaments.throttling import JoinAddressThrottle, JoinUserThrottle
@@ -189,7 +188,7 @@ class GameMovesView(APIView):
 
     @raises(403, 409, 422)
     @extend_schema(
-        request=MoveInputSerializer,
+        request=move_schema(request=True),
         responses={200: MoveResultSerializer},
         parameters=[IDEMPOTENCY_HEADER],
         auth=PLAY_AUTH_SCHEMA,  # type: ignore[arg-type]

@@ -100,6 +100,7 @@ def test_404_is_json(world: World, name: str) -> None:
     assert_json_error(response, 404, "not_found")
 
 
+@pytest.mark.off_contract  # these views are not throttled: a throttle is faked
 @pytest.mark.parametrize("name", CSV_ENDPOINTS)
 def test_429_is_json(world: World, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     target = url(world, name)

@@ -3,19 +3,16 @@ error statuses it can answer, each with the error envelope. Real answers are che
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.urls import resolve
-from jsonschema import validators
 from jsonschema.exceptions import ValidationError
-from openapi_schema_validator import OAS30ReadValidator, oas30_format_checker, validate
-from rest_framework.test import APIClient
+from openapi_schema_validator import validate
 
+from tests.api.conformance import Answer, ResponseValidator, check_answers, problems, summary
 from tests.api.conftest import World
+from tournaments.engine.move_fields import FIELD_SCHEMAS, move_fields
 
 ENVELOPE = "#/components/schemas/ErrorEnvelope"
 ERROR_STATUSES = {"400", "401", "403", "404", "409", "415", "422", "429", "503"}
@@ -63,12 +60,9 @@ EXPECTED_ERRORS = {
 }
 
 
-@pytest.fixture(scope="module")
-def spec() -> dict[str, Any]:
-    response = APIClient().get("/api/schema/?format=json")
-    assert response.status_code == 200
-    loaded: dict[str, Any] = json.loads(response.content)
-    return loaded
+@pytest.fixture
+def spec(published_spec: dict[str, Any]) -> dict[str, Any]:
+    return published_spec
 
 
 def operations(spec: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
@@ -169,38 +163,9 @@ def test_csv_answers_are_described_as_text(spec: dict[str, Any]) -> None:
 # --- real answers against the schema (a start of the conformance test) ------------------------------
 
 
-def template_of(url: str) -> str:
-    route = resolve(url.split("?")[0]).route
-    # drf-spectacular names a `pk` path parameter `id`.
-    return "/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route).replace("{pk}", "{id}")
-
-
-ALL_OF = OAS30ReadValidator.VALIDATORS["allOf"]
-
-
-def _allof_or_null(validator: Any, all_of: Any, instance: Any, schema: dict[str, Any]) -> Iterator[Any]:
-    # drf-spectacular writes a nullable nested object as `{allOf: [$ref], nullable: true}`, which tools read
-    # as "that object or null"; the validator's strict OAS 3.0.3 reading would only let null through beside
-    # a `type`.
-    if instance is None and schema.get("nullable") is True:
-        return
-    yield from ALL_OF(validator, all_of, instance, schema)
-
-
-ResponseValidator = validators.extend(OAS30ReadValidator, {"allOf": _allof_or_null})
-
-
 def assert_conforms(spec: dict[str, Any], method: str, url: str, response: Any) -> None:
-    operation = spec["paths"][template_of(url)][method]
-    status = str(response.status_code)
-    assert status in operation["responses"], (method, url, status, response.content)
-    schema = operation["responses"][status]["content"]["application/json"]["schema"]
-    validate(
-        response.json(),
-        {"allOf": [schema], "components": spec["components"]},
-        cls=ResponseValidator,
-        format_checker=oas30_format_checker,
-    )
+    found = problems(spec, method, url, response.status_code, response.json())
+    assert not found, found
 
 
 def test_the_check_refuses_what_the_schema_does_not_say(spec: dict[str, Any]) -> None:
@@ -278,3 +243,90 @@ def test_errors_conform(
     response = client.get(url) if method == "get" else client.post(url, body, format="json")
     assert response.status_code == status, response.content
     assert_conforms(spec, method, url, response)
+
+
+# --- the conformance check itself ------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_conformance_check_names_the_operation_and_the_json_path(
+    spec: dict[str, Any], world: World
+) -> None:
+    """Not vacuous: a field the schema does not list, a missing one, a wrong type deep in a list and a status
+    the operation does not list are each reported with the operation and where."""
+    table = world.client("ann").get(world.url("/api/v1/tables/")).json()
+    assert problems(spec, "get", "/api/v1/tables/", 200, table) == []
+    extra = {**table, "results": [{**table["results"][0], "secret": 1}]}
+    assert problems(spec, "get", "/api/v1/tables/", 200, extra) == [
+        "GET /api/v1/tables/ 200: $.results[0]: Additional properties are not allowed ('secret' was unexpected)"
+    ]
+    player = table["results"][0]["players"][0]
+    wrong = {**table, "results": [{**table["results"][0], "players": [{**player, "chips": "many"}]}]}
+    assert problems(spec, "get", "/api/v1/tables/", 200, wrong) == [
+        "GET /api/v1/tables/ 200: $.results[0].players[0].chips: 'many' is not of type 'integer'"
+    ]
+    wallet = world.client("ann").get("/api/v1/wallet/").json()
+    missing = {k: v for k, v in wallet.items() if k != "balance"}
+    assert problems(spec, "get", "/api/v1/wallet/", 200, missing) == [
+        "GET /api/v1/wallet/ 200: $: 'balance' is a required property"
+    ]
+    assert problems(spec, "get", "/api/v1/wallet/", 418, {}) == [
+        "GET /api/v1/wallet/ 418: status not listed (documented: 200, 400, 401, 503)"
+    ]
+    game = f"/api/v1/games/{world.game.pk}/"
+    view = world.client("ann").get(game).json()
+    bad_move = {**view, "legal_moves": [{"type": "draw", "source": "sky"}]}
+    assert problems(spec, "get", game, 200, bad_move) == [
+        "GET /api/v1/games/{game_id}/ 200: $.legal_moves[0].source: 'sky' is not one of ['stock', 'discard']"
+    ]
+
+
+def test_the_fixture_reports_every_answer_once_per_problem(spec: dict[str, Any]) -> None:
+    answers = [
+        Answer("get", "/api/v1/wallet/", 200, "application/json", b'{"balance": 1}'),
+        Answer("get", "/api/v1/wallet/", 200, "application/json", b'{"balance": 1}'),
+        Answer("get", "/api/v1/nowhere/", 404, "application/json", b"{}"),  # no operation: not checked
+        Answer("get", "/admin/", 200, "text/html", b""),
+    ]
+    checked, found = check_answers(spec, answers)
+    assert checked == 2 and len(found) == 2
+    assert summary(found).endswith("(x2)")
+
+
+def test_moves_are_described_per_type_from_the_engine(spec: dict[str, Any]) -> None:
+    """`Move` (a legal move, a logged move) and `MoveRequest` (the body of a move) are a `oneOf` with a
+    discriminator on `type`: one component per move type of every family, each with that type's fields, as
+    the engine defines them (engine.move_fields)."""
+    schemas = spec["components"]["schemas"]
+    body = spec["paths"]["/api/v1/games/{game_id}/moves/"]["post"]["requestBody"]["content"]
+    assert body["application/json"]["schema"] == {"$ref": "#/components/schemas/MoveRequest"}
+    for name, extra in (("Move", set()), ("MoveRequest", {"expected_version"})):
+        union = schemas[name]
+        mapping = union["discriminator"]["mapping"]
+        assert union["discriminator"]["propertyName"] == "type"
+        assert list(mapping) == list(move_fields()), name
+        assert [ref["$ref"] for ref in union["oneOf"]] == list(mapping.values())
+        for mtype, ref in mapping.items():
+            component = resolved(spec, {"$ref": ref})
+            assert set(component["properties"]) == set(move_fields()[mtype]) | extra, mtype
+            assert resolved(spec, component["properties"]["type"])["enum"] == [mtype]
+            assert set(component["required"]) == {"type"} | extra
+            for field, schema in component["properties"].items():
+                if field in FIELD_SCHEMAS and "enum" not in FIELD_SCHEMAS[field]:
+                    assert schema == FIELD_SCHEMAS[field], (mtype, field)
+
+
+def test_events_are_described_by_kind(spec: dict[str, Any]) -> None:
+    event = spec["components"]["schemas"]["Event"]
+    assert event["discriminator"]["propertyName"] == "kind"
+    assert set(event["discriminator"]["mapping"]) == {
+        "round_started",
+        "move",
+        "claims_closed",
+        "round_over",
+        "table_closed",
+        "table_error",
+    }
+    for kind, ref in event["discriminator"]["mapping"].items():
+        component = resolved(spec, {"$ref": ref})
+        assert resolved(spec, component["properties"]["kind"])["enum"] == [kind]

@@ -1,0 +1,108 @@
+"""A move's body: read by the engine's one definition of the move types and their fields
+(`engine.move_fields`), and described by the same definition in the OpenAPI schema, one component per move
+type (`oneOf` with a discriminator on `type`).
+
+The body is checked by hand against those definitions rather than by a DRF serializer: the move is the
+hot path (docs/performance.md), and the conformance tests prove the schema says what this accepts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
+from rest_framework import serializers
+
+from tournaments.engine import CardError, parse_card, parse_tile
+from tournaments.engine.move_fields import FIELD_SCHEMAS, check_field, move_fields
+from tournaments.errors import MalformedMove
+
+# Every move type any family plays, with its fields; the fields any of them carries.
+MOVE_TYPES: dict[str, frozenset[str]] = move_fields()
+MOVE_FIELDS: frozenset[str] = frozenset().union(*MOVE_TYPES.values()) - {"type"}
+
+
+def parse_move(data: object) -> tuple[dict[str, Any], int]:
+    """(move, expected_version) from a request body; anything not shaped like a move is MalformedMove (400).
+    A field the move's type does not take is refused by the engine (`move.malformed`)."""
+    if not isinstance(data, dict):
+        raise MalformedMove("The body must be a JSON object.")
+    body = dict(data)
+    version = body.pop("expected_version", None)
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        raise MalformedMove("expected_version must be a non-negative integer.", code="move.expected_version")
+    kind = body.get("type")
+    if not isinstance(kind, str) or kind not in MOVE_TYPES:
+        raise MalformedMove(f"Unknown move type {kind!r}.", code="move.unknown_type")
+    unknown = sorted(set(body) - MOVE_FIELDS - {"type"})
+    if unknown:
+        raise MalformedMove(f"Unknown move fields: {', '.join(unknown)}.", code="move.unknown_field")
+    for field, schema in FIELD_SCHEMAS.items():
+        if field in body and not check_field(schema, body[field]):
+            raise MalformedMove(
+                f"Field {field} is malformed.", code="move.malformed_field", details={"field": field}
+            )
+    _check_card_codes(body)
+    return body, version
+
+
+def _check_card_codes(body: dict[str, Any]) -> None:
+    """A card that is no card (nor a Board Rummy tile) is a malformed body (400), whatever the phase (which
+    would make it a 422); the engine then refuses, also with a 400, a code of the other kind of game."""
+    values: list[object] = [body[f] for f in ("card", "discard") if f in body]
+    values += body.get("cards") or []
+    for group in (body.get("melds") or []) + (body.get("groups") or []):
+        values += group
+    for value in values:
+        try:
+            parse_card(value, allow_placed_joker=True)
+        except CardError as exc:
+            try:
+                parse_tile(value, allow_placed_joker=True)
+            except CardError:
+                raise MalformedMove(exc.message, code=exc.code, details={"card": value}) from None
+
+
+# --- the schema ------------------------------------------------------------------------------------
+
+
+def _schema_field(schema: dict[str, Any], **kwargs: Any) -> serializers.Field[Any, Any, Any, Any]:
+    """A field the schema shows as `schema` (these serializers only describe; they validate nothing)."""
+    shown = extend_schema_field(schema)(type("SchemaField", (serializers.JSONField,), {}))
+    field: serializers.Field[Any, Any, Any, Any] = shown(**kwargs)
+    return field
+
+
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+def _move_serializer(
+    mtype: str, fields: frozenset[str], *, request: bool
+) -> type[serializers.Serializer[Any]]:
+    attrs: dict[str, Any] = {"type": _schema_field({"type": "string", "enum": [mtype]})}
+    for name in sorted(fields - {"type"}):
+        attrs[name] = _schema_field(dict(FIELD_SCHEMAS[name]), required=False)
+    if request:
+        attrs["expected_version"] = serializers.IntegerField(
+            min_value=0, help_text="The game's version the move was chosen at (409 when it has moved on)."
+        )
+    # One name for both: the request's component gets drf-spectacular's `Request` suffix (`DrawMoveRequest`).
+    return type(f"{_camel(mtype)}MoveSerializer", (serializers.Serializer,), attrs)
+
+
+_Shape = serializers.Serializer[Any] | type[serializers.Serializer[Any]]
+_MOVES: dict[str, _Shape] = {mtype: _move_serializer(mtype, f, request=False) for mtype, f in MOVE_TYPES.items()}
+_REQUESTS: dict[str, _Shape] = {mtype: _move_serializer(mtype, f, request=True) for mtype, f in MOVE_TYPES.items()}
+
+
+def move_schema(*, request: bool = False, many: bool = False, **kwargs: Any) -> PolymorphicProxySerializer:
+    """What `POST /games/{id}/moves/` takes (`request`), or a move as the game view's `legal_moves` and a
+    round's move log show it; `kwargs` are the field's (`required`, `help_text`)."""
+    return PolymorphicProxySerializer(
+        component_name="Move",  # the request's: `MoveRequest`
+        serializers=_REQUESTS if request else _MOVES,
+        resource_type_field_name="type",
+        many=many,
+        **kwargs,
+    )
