@@ -213,3 +213,9 @@ def answers_conform(
     monkeypatch.undo()
     _checked, found = check_answers(published_spec, recording.answers)
     assert not found, "answers that differ from the published schema:\n" + summary(found)
+
+
+@pytest.fixture(autouse=True)
+def _answers_conform(answers_conform: Recording) -> None:
+    """Every answer any test receives (the end-to-end runs' included) is checked against the published
+    schema: the suite's several thousand requests are the conformance test."""

@@ -92,8 +92,12 @@ def _move_serializer(
 
 
 _Shape = serializers.Serializer[Any] | type[serializers.Serializer[Any]]
-_MOVES: dict[str, _Shape] = {mtype: _move_serializer(mtype, f, request=False) for mtype, f in MOVE_TYPES.items()}
-_REQUESTS: dict[str, _Shape] = {mtype: _move_serializer(mtype, f, request=True) for mtype, f in MOVE_TYPES.items()}
+_MOVES: dict[str, _Shape] = {
+    mtype: _move_serializer(mtype, f, request=False) for mtype, f in MOVE_TYPES.items()
+}
+_REQUESTS: dict[str, _Shape] = {
+    mtype: _move_serializer(mtype, f, request=True) for mtype, f in MOVE_TYPES.items()
+}
 
 
 def move_schema(*, request: bool = False, many: bool = False, **kwargs: Any) -> PolymorphicProxySerializer:

@@ -4,7 +4,7 @@ Every operation lists the error statuses it can answer, each with the one error 
 `{"error": {"code", "message", "details"}}` (config.api.exceptions). Most are read off the view itself:
 
 - 400 for every operation: any request may carry a `?format=` no renderer offers (config.api.negotiation),
-  besides a bad body or query parameter;
+  besides a bad body or query parameter; 406 for every operation, an `Accept` header no renderer serves;
 - 401 when the view requires authentication; 403 when its permissions check more than that, or for an
   unsafe method a session may send (CSRF);
 - 404 for a path with an id in it, and for a page-number list (a page past the end);
@@ -37,6 +37,7 @@ ERROR_DESCRIPTIONS: dict[int, str] = {
     401: "No or bad credentials (`auth.not_authenticated`, `auth.failed`).",
     403: "Authenticated but not allowed (`auth.forbidden`, or the rule's own code).",
     404: "No such object, or one the caller may not see (`not_found`, `table.not_found`, ...).",
+    406: "No renderer serves the `Accept` header (`request.not_acceptable`).",
     409: "Conflicts with the current state (e.g. `game.stale_version`, `idempotency.key_reused`).",
     415: "The body is not JSON (`request.unsupported_media_type`).",
     422: "Well-formed but refused by the rules (a rule's code, `ledger.insufficient_funds`, ...).",
@@ -100,7 +101,7 @@ class AutoSchema(openapi.AutoSchema):
         return responses
 
     def error_statuses(self) -> set[int]:
-        statuses = {400, 503}
+        statuses = {400, 406, 503}
         view_permissions = self.view.get_permissions()
         if any(not isinstance(p, permissions.AllowAny) for p in view_permissions):
             statuses.add(401)

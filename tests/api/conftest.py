@@ -41,11 +41,6 @@ class World:
 
 
 @pytest.fixture(autouse=True)
-def _answers_conform(answers_conform: object) -> None:
-    """Every answer these tests receive is checked against the published schema."""
-
-
-@pytest.fixture(autouse=True)
 def _no_throttle_state() -> None:
     from django.core.cache import cache
 

@@ -15,7 +15,7 @@ from tests.api.conftest import World
 from tournaments.engine.move_fields import FIELD_SCHEMAS, move_fields
 
 ENVELOPE = "#/components/schemas/ErrorEnvelope"
-ERROR_STATUSES = {"400", "401", "403", "404", "409", "415", "422", "429", "503"}
+ERROR_STATUSES = {"400", "401", "403", "404", "406", "409", "415", "422", "429", "503"}
 
 # The list operations and their pagination (API.md: cursor pagination for statements and transfers).
 LIST_OPERATIONS = {
@@ -29,34 +29,35 @@ LIST_OPERATIONS = {
 }
 
 # What each operation can answer besides success, read off its view and services (docs/api.md). Every
-# operation: 400 (an unknown `format`, besides its own parameters and body) and 503. A body: 415. Unsafe
+# operation: 400 (an unknown `format`, besides its own parameters and body), 406 (an `Accept` no renderer
+# serves) and 503. A body: 415. Unsafe
 # methods: 403 (CSRF, for a session).
 EXPECTED_ERRORS = {
-    ("post", "/api/v1/auth/register/"): {400, 415, 429, 503},
-    ("post", "/api/v1/auth/token/"): {400, 415, 429, 503},
-    ("post", "/api/v1/auth/logout/"): {400, 401, 503},
-    ("post", "/api/v1/auth/logout-all/"): {400, 401, 503},
-    ("get", "/api/v1/wallet/"): {400, 401, 503},
-    ("get", "/api/v1/wallet/transfers/"): {400, 401, 503},
-    ("post", "/api/v1/ledger/adjustments/"): {400, 401, 403, 409, 415, 422, 503},
-    ("get", "/api/v1/ledger/accounts/"): {400, 401, 403, 404, 503},
-    ("get", "/api/v1/ledger/accounts/{id}/statement/"): {400, 401, 403, 404, 503},
-    ("get", "/api/v1/ledger/transfers/"): {400, 401, 403, 503},
-    ("get", "/api/v1/ledger/transfers/{id}/"): {400, 401, 403, 404, 503},
-    ("get", "/api/v1/ledger/reconciliation/"): {400, 401, 403, 503},
-    ("get", "/api/v1/ledger/reconciliation/runs/"): {400, 401, 403, 404, 503},
-    ("post", "/api/v1/ledger/reconciliation/runs/"): {400, 401, 403, 429, 503},
-    ("get", "/api/v1/tables/"): {400, 401, 404, 503},
-    ("post", "/api/v1/tables/"): {400, 401, 403, 409, 415, 503},
-    ("get", "/api/v1/tables/{table_id}/"): {400, 401, 404, 503},
-    ("post", "/api/v1/tables/{table_id}/sit/"): {400, 401, 403, 404, 409, 415, 422, 503},
-    ("post", "/api/v1/tables/join/"): {400, 401, 403, 404, 409, 415, 422, 429, 503},
-    ("post", "/api/v1/tables/{table_id}/leave/"): {400, 401, 403, 404, 409, 503},
-    ("post", "/api/v1/tables/{table_id}/close/"): {400, 401, 403, 404, 503},
-    ("get", "/api/v1/games/{game_id}/"): {400, 401, 404, 503},
-    ("post", "/api/v1/games/{game_id}/moves/"): {400, 401, 403, 404, 409, 415, 422, 503},
-    ("get", "/api/v1/games/{game_id}/events/"): {400, 401, 403, 404, 503},
-    ("get", "/api/v1/games/{game_id}/rounds/"): {400, 401, 403, 404, 503},
+    ("post", "/api/v1/auth/register/"): {400, 406, 415, 429, 503},
+    ("post", "/api/v1/auth/token/"): {400, 406, 415, 429, 503},
+    ("post", "/api/v1/auth/logout/"): {400, 406, 401, 503},
+    ("post", "/api/v1/auth/logout-all/"): {400, 406, 401, 503},
+    ("get", "/api/v1/wallet/"): {400, 406, 401, 503},
+    ("get", "/api/v1/wallet/transfers/"): {400, 406, 401, 503},
+    ("post", "/api/v1/ledger/adjustments/"): {400, 406, 401, 403, 409, 415, 422, 503},
+    ("get", "/api/v1/ledger/accounts/"): {400, 406, 401, 403, 404, 503},
+    ("get", "/api/v1/ledger/accounts/{id}/statement/"): {400, 406, 401, 403, 404, 503},
+    ("get", "/api/v1/ledger/transfers/"): {400, 406, 401, 403, 503},
+    ("get", "/api/v1/ledger/transfers/{id}/"): {400, 406, 401, 403, 404, 503},
+    ("get", "/api/v1/ledger/reconciliation/"): {400, 406, 401, 403, 503},
+    ("get", "/api/v1/ledger/reconciliation/runs/"): {400, 406, 401, 403, 404, 503},
+    ("post", "/api/v1/ledger/reconciliation/runs/"): {400, 406, 401, 403, 429, 503},
+    ("get", "/api/v1/tables/"): {400, 406, 401, 404, 503},
+    ("post", "/api/v1/tables/"): {400, 406, 401, 403, 409, 415, 503},
+    ("get", "/api/v1/tables/{table_id}/"): {400, 406, 401, 404, 503},
+    ("post", "/api/v1/tables/{table_id}/sit/"): {400, 406, 401, 403, 404, 409, 415, 422, 503},
+    ("post", "/api/v1/tables/join/"): {400, 406, 401, 403, 404, 409, 415, 422, 429, 503},
+    ("post", "/api/v1/tables/{table_id}/leave/"): {400, 406, 401, 403, 404, 409, 503},
+    ("post", "/api/v1/tables/{table_id}/close/"): {400, 406, 401, 403, 404, 503},
+    ("get", "/api/v1/games/{game_id}/"): {400, 406, 401, 404, 503},
+    ("post", "/api/v1/games/{game_id}/moves/"): {400, 406, 401, 403, 404, 409, 415, 422, 503},
+    ("get", "/api/v1/games/{game_id}/events/"): {400, 406, 401, 403, 404, 503},
+    ("get", "/api/v1/games/{game_id}/rounds/"): {400, 406, 401, 403, 404, 503},
 }
 
 
@@ -97,7 +98,7 @@ def test_every_operation_lists_its_errors_with_the_envelope(spec: dict[str, Any]
         responses = operation["responses"]
         errors = {code for code in responses if not code.startswith("2")}
         where = f"{method.upper()} {path}"
-        assert {"400", "503"} <= errors, where
+        assert {"400", "406", "503"} <= errors, where
         assert errors <= ERROR_STATUSES, where
         anonymous = operation.get("security") == [{}]
         assert ("401" in errors) is not anonymous, where
@@ -271,7 +272,7 @@ def test_the_conformance_check_names_the_operation_and_the_json_path(
         "GET /api/v1/wallet/ 200: $: 'balance' is a required property"
     ]
     assert problems(spec, "get", "/api/v1/wallet/", 418, {}) == [
-        "GET /api/v1/wallet/ 418: status not listed (documented: 200, 400, 401, 503)"
+        "GET /api/v1/wallet/ 418: status not listed (documented: 200, 400, 401, 406, 503)"
     ]
     game = f"/api/v1/games/{world.game.pk}/"
     view = world.client("ann").get(game).json()
