@@ -1,50 +1,49 @@
-"""Errors raised by the ledger's services.
-
-Each carries `code`, `message`, `details` and `http_status`, which config.api.exceptions turns into the
-API's error envelope; callers outside HTTP (tasks, the admin) catch `LedgerError`.
-"""
+"""Errors raised by the ledger's services (`config.errors.ServiceError`, turned into the API's error envelope
+by config.api.exceptions); callers outside HTTP (tasks, the admin) catch `LedgerError`."""
 
 from __future__ import annotations
 
-from typing import Any
+from enum import StrEnum
+
+from config.api.errors import ApiCode
+from config.errors import ServiceError
 
 
-class LedgerError(Exception):
-    code = "ledger.error"
-    http_status = 400
+class LedgerCode(StrEnum):
+    INSUFFICIENT_FUNDS = "ledger.insufficient_funds"
+    INVALID_TRANSFER = "ledger.invalid_transfer"
+    ALREADY_REVERSED = "ledger.already_reversed"
+
+
+class LedgerError(ServiceError):
     default_message = "The ledger refused the operation."
-
-    def __init__(self, message: str | None = None, *, details: dict[str, Any] | None = None) -> None:
-        self.message = message or self.default_message
-        self.details: dict[str, Any] = details or {}
-        super().__init__(self.message)
 
 
 class InsufficientFunds(LedgerError):
-    code = "ledger.insufficient_funds"
+    code = LedgerCode.INSUFFICIENT_FUNDS
     http_status = 422
     default_message = "The account does not hold enough chips."
 
 
 class IdempotencyConflict(LedgerError):
-    code = "idempotency.key_reused"
+    code = ApiCode.IDEMPOTENCY_KEY_REUSED
     http_status = 409
     default_message = "This idempotency key was already used for a different request."
 
 
 class InvalidTransfer(LedgerError):
-    code = "ledger.invalid_transfer"
+    code = LedgerCode.INVALID_TRANSFER
     http_status = 400
     default_message = "The transfer is not valid."
 
 
 class AlreadyReversed(LedgerError):
-    code = "ledger.already_reversed"
+    code = LedgerCode.ALREADY_REVERSED
     http_status = 409
     default_message = "This transfer has already been reversed."
 
 
 class IdempotencyKeyRequired(LedgerError):
-    code = "idempotency.key_required"
+    code = ApiCode.IDEMPOTENCY_KEY_REQUIRED
     http_status = 400
     default_message = "This request needs an Idempotency-Key header (at most 200 characters)."

@@ -57,7 +57,9 @@ class WalletView(APIView):
 
     def get(self, request: Request) -> Response:
         user: AbstractBaseUser = request.user  # type: ignore[assignment]
-        return Response({"balance": selectors.wallet_balance(user=user), "currency": CURRENCY})
+        return Response(
+            WalletSerializer({"balance": selectors.wallet_balance(user=user), "currency": CURRENCY}).data
+        )
 
 
 @extend_schema(tags=["ledger"])
@@ -206,19 +208,21 @@ class ReconciliationView(StaffAuditMixin, APIView):
         assert run.started_at is not None and run.finished_at is not None
         pending = selectors.pending_reconciliation()
         return Response(
-            {
-                "ok": run.ok,
-                "accounts": run.accounts,
-                "transfers": run.transfers,
-                "total": sum(run.totals.values()),
-                "totals": run.totals,
-                "problems": run.problems,
-                "run": run.pk,
-                "checked_at": run.finished_at,
-                "stale": selectors.ledger_moved_since(run.started_at),
-                "pending": ReconciliationRunSerializer(pending).data if pending else None,
-                "latest_run": ReconciliationRunSerializer(run).data,
-            }
+            ReconciliationSerializer(
+                {
+                    "ok": run.ok,
+                    "accounts": run.accounts,
+                    "transfers": run.transfers,
+                    "total": sum(run.totals.values()),
+                    "totals": run.totals,
+                    "problems": run.problems,
+                    "run": run.pk,
+                    "checked_at": run.finished_at,
+                    "stale": selectors.ledger_moved_since(run.started_at),
+                    "pending": pending,
+                    "latest_run": run,
+                }
+            ).data
         )
 
 

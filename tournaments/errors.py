@@ -1,45 +1,67 @@
-"""Errors of the tables and live play services, in the shape config.api.exceptions turns into the envelope."""
+"""Errors of the tables and live play services (`config.errors.ServiceError`, turned into the API's error
+envelope by config.api.exceptions), and every code they answer (`PlayCode`; a refused move answers the
+engine's rule code, docs/rules.md)."""
 
 from __future__ import annotations
 
-from typing import Any
+from enum import StrEnum
+
+from config.api.errors import ApiCode
+from config.errors import ServiceError
 
 
-class PlayError(Exception):
-    code = "play.error"
-    http_status = 400
-    default_message = "The request was refused."
+class PlayCode(StrEnum):
+    TABLE_NOT_FOUND = "table.not_found"
+    TABLE_CLOSED = "table.closed"
+    TABLE_ERROR = "table.error"
+    TABLE_FULL = "table.full"
+    TABLE_NOT_OPEN = "table.not_open"
+    TABLE_CODE_EXHAUSTED = "table.code_exhausted"
+    TABLE_CLOSE_FORBIDDEN = "table.close_forbidden"
+    TABLE_BUY_IN_OUT_OF_RANGE = "table.buy_in_out_of_range"
+    TABLE_INVALID_BUY_IN = "table.invalid_buy_in"
+    TABLE_INVALID_SEATS = "table.invalid_seats"
+    TABLE_INVALID_PCR = "table.invalid_pcr"
+    TABLE_INVALID_OPTIONS = "table.invalid_options"
+    SEAT_NOT_SEATED = "seat.not_seated"
+    GAME_NOT_FOUND = "game.not_found"
+    GAME_NOT_A_PLAYER = "game.not_a_player"
+    GAME_NO_ROUND_RUNNING = "game.no_round_running"
+    GAME_STALE_VERSION = "game.stale_version"
+    # The move's body, read before the engine sees it (move.malformed and move.unknown_type are also the
+    # engine's own, for what only it can tell).
+    MOVE_MALFORMED = "move.malformed"
+    MOVE_UNKNOWN_TYPE = "move.unknown_type"
+    MOVE_UNKNOWN_FIELD = "move.unknown_field"
+    MOVE_MALFORMED_FIELD = "move.malformed_field"
+    MOVE_EXPECTED_VERSION = "move.expected_version"
+    MOVE_ILLEGAL = "move.illegal"
 
-    def __init__(
-        self, message: str | None = None, *, code: str | None = None, details: dict[str, Any] | None = None
-    ) -> None:
-        self.message = message or self.default_message
-        if code is not None:
-            self.code = code
-        self.details: dict[str, Any] = details or {}
-        super().__init__(self.message)
+
+class PlayError(ServiceError):
+    pass
 
 
 class NotFound(PlayError):
-    code = "not_found"
+    code = ApiCode.NOT_FOUND
     http_status = 404
     default_message = "Not found."
 
 
 class Forbidden(PlayError):
-    code = "auth.forbidden"
+    code = ApiCode.FORBIDDEN
     http_status = 403
     default_message = "You do not have permission to perform this action."
 
 
 class InvalidRequest(PlayError):
-    code = "request.invalid"
+    code = ApiCode.REQUEST_INVALID
     http_status = 400
     default_message = "The request is invalid."
 
 
 class MalformedMove(PlayError):
-    code = "move.malformed"
+    code = PlayCode.MOVE_MALFORMED
     http_status = 400
     default_message = "The move is malformed."
 
@@ -47,30 +69,32 @@ class MalformedMove(PlayError):
 class IllegalMoveError(PlayError):
     """The engine refused the move; `code` is the engine's rule code."""
 
-    code = "move.illegal"
+    code = PlayCode.MOVE_ILLEGAL
     http_status = 422
     default_message = "The move is against the rules."
 
 
 class StaleVersion(PlayError):
-    code = "game.stale_version"
+    code = PlayCode.GAME_STALE_VERSION
     http_status = 409
     default_message = "The game has moved on; fetch it again."
 
 
 class KeyReused(PlayError):
-    code = "idempotency.key_reused"
+    code = ApiCode.IDEMPOTENCY_KEY_REUSED
     http_status = 409
     default_message = "This idempotency key was already used for a different request."
 
 
 class Conflict(PlayError):
-    code = "conflict"
+    """Conflicts with the table's state; the raise names the code."""
+
     http_status = 409
     default_message = "The request conflicts with the table's state."
 
 
 class Unprocessable(PlayError):
-    code = "request.unprocessable"
+    """Well-formed but cannot be carried out; the raise names the code."""
+
     http_status = 422
     default_message = "The request cannot be carried out."

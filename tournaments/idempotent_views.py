@@ -11,6 +11,7 @@ from drf_spectacular.utils import OpenApiParameter
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.api.errors import ApiCode
 from tournaments.errors import InvalidRequest
 from tournaments.services import idempotency
 
@@ -32,7 +33,7 @@ def idempotency_key(request: Request) -> str | None:
     if key is not None and len(key) > idempotency.MAX_KEY_LENGTH:
         raise InvalidRequest(
             f"Idempotency-Key is at most {idempotency.MAX_KEY_LENGTH} characters.",
-            code="idempotency.key_invalid",
+            code=ApiCode.IDEMPOTENCY_KEY_INVALID,
         )
     return key
 

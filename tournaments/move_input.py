@@ -15,7 +15,7 @@ from rest_framework import serializers
 
 from tournaments.engine import CardError, parse_card, parse_tile
 from tournaments.engine.move_fields import FIELD_SCHEMAS, check_field, move_fields
-from tournaments.errors import MalformedMove
+from tournaments.errors import MalformedMove, PlayCode
 
 # Every move type any family plays, with its fields; the fields any of them carries.
 MOVE_TYPES: dict[str, frozenset[str]] = move_fields()
@@ -30,17 +30,19 @@ def parse_move(data: object) -> tuple[dict[str, Any], int]:
     body = dict(data)
     version = body.pop("expected_version", None)
     if isinstance(version, bool) or not isinstance(version, int) or version < 0:
-        raise MalformedMove("expected_version must be a non-negative integer.", code="move.expected_version")
+        raise MalformedMove(
+            "expected_version must be a non-negative integer.", code=PlayCode.MOVE_EXPECTED_VERSION
+        )
     kind = body.get("type")
     if not isinstance(kind, str) or kind not in MOVE_TYPES:
-        raise MalformedMove(f"Unknown move type {kind!r}.", code="move.unknown_type")
+        raise MalformedMove(f"Unknown move type {kind!r}.", code=PlayCode.MOVE_UNKNOWN_TYPE)
     unknown = sorted(set(body) - MOVE_FIELDS - {"type"})
     if unknown:
-        raise MalformedMove(f"Unknown move fields: {', '.join(unknown)}.", code="move.unknown_field")
+        raise MalformedMove(f"Unknown move fields: {', '.join(unknown)}.", code=PlayCode.MOVE_UNKNOWN_FIELD)
     for field, schema in FIELD_SCHEMAS.items():
         if field in body and not check_field(schema, body[field]):
             raise MalformedMove(
-                f"Field {field} is malformed.", code="move.malformed_field", details={"field": field}
+                f"Field {field} is malformed.", code=PlayCode.MOVE_MALFORMED_FIELD, details={"field": field}
             )
     _check_card_codes(body)
     return body, version
@@ -110,3 +112,8 @@ def move_schema(*, request: bool = False, many: bool = False, **kwargs: Any) -> 
         many=many,
         **kwargs,
     )
+
+
+@extend_schema_field(move_schema())
+class MoveField(serializers.JSONField):
+    """A move as the engine wrote it, passed through; shown as the `Move` union."""

@@ -10,7 +10,7 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from tournaments import game_rows
-from tournaments.errors import Forbidden, NotFound
+from tournaments.errors import Forbidden, NotFound, PlayCode
 from tournaments.models import SEATED_STATUSES, Game, GameEvent, GameStatus, MoveLog, Round, Seat, Table
 from tournaments.services import engine_io
 
@@ -36,7 +36,7 @@ def table_for(*, user: User, table_id: int) -> Table:
     """A table the caller may read; private tables answer 404 to anyone not seated (or their creator)."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None or (table.private and not can_see_private(table=table, user=user)):
-        raise NotFound("No such table.", code="table.not_found")
+        raise NotFound("No such table.", code=PlayCode.TABLE_NOT_FOUND)
     return table
 
 
@@ -157,9 +157,9 @@ def game_access(*, user: User, game_id: int, with_history: bool = False) -> Game
         found = Game.objects.select_related("table", "current_round").filter(pk=game_id).first()
         access = GameAccess(game=found, user=user) if found is not None else None
     if access is None:
-        raise NotFound("No such game.", code="game.not_found")
+        raise NotFound("No such game.", code=PlayCode.GAME_NOT_FOUND)
     if access.game.table.private and not (access.seated or access.staff or access.played):
-        raise NotFound("No such game.", code="game.not_found")
+        raise NotFound("No such game.", code=PlayCode.GAME_NOT_FOUND)
     return access
 
 
@@ -274,7 +274,7 @@ def events_after(*, game_id: int, after: int, limit: int) -> tuple[int, list[Gam
     events = list(GameEvent.objects.filter(game_id=game_id, version__gt=after).order_by("version")[:limit])
     version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
     if version is None:
-        raise NotFound("No such game.", code="game.not_found")
+        raise NotFound("No such game.", code=PlayCode.GAME_NOT_FOUND)
     return version, events
 
 
@@ -289,7 +289,7 @@ def readable_events_after(
         user_id = user.pk if user.is_authenticated else None
         loaded = game_rows.load_events_with_access(game_id=game_id, user_id=user_id, after=after, limit=limit)
         if loaded is None:
-            raise NotFound("No such game.", code="game.not_found")
+            raise NotFound("No such game.", code=PlayCode.GAME_NOT_FOUND)
         seated, version, events = loaded
         if seated or is_staff(user):
             return user.get_username(), version, events

@@ -1,4 +1,9 @@
-"""Thin input validation and output shapes (the shapes are documented in the OpenAPI schema)."""
+"""Thin input validation and the answers' shapes.
+
+Tables and rounds are rendered through their serializers, which are what the answer holds. The game view, a
+move's answer and the events are on the measured hot path (docs/performance.md): selectors and play build
+them as dicts and these serializers only describe them; the conformance check (tests/api/conformance.py),
+run on every answer of the test suite, proves the two say the same, field by field."""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from tournaments.move_input import move_schema
+from tournaments.move_input import MoveField
 from tournaments.services import table_settings
 from tournaments.services.table_settings import MAX_BUY_IN
 
@@ -135,7 +140,7 @@ class GameSerializer(serializers.Serializer[Any]):
     discard_pile = serializers.ListField(child=serializers.CharField())
     stock_count = serializers.IntegerField(allow_null=True)
     melds = TableMeldSerializer(many=True)
-    legal_moves = move_schema(many=True, required=False)
+    legal_moves = serializers.ListField(child=MoveField(), required=False)
     deal_commitment = serializers.CharField(allow_null=True)
     next_round_at = serializers.DateTimeField(allow_null=True, help_text="When the next round is dealt.")
     game = serializers.CharField(required=False, help_text="The round's preset.")
@@ -182,7 +187,7 @@ class MoveEventSerializer(EventSerializer):
     kind = _literal("move")
     round = serializers.IntegerField()
     player = serializers.CharField()
-    move = move_schema(help_text="The public part of the move (a stock draw names no card).")
+    move = MoveField(help_text="The public part of the move (a stock draw names no card).")
     server_played = serializers.BooleanField()
     phase = serializers.CharField()
     card = serializers.CharField(required=False, help_text="The card drawn from the stock (the drawer only).")
@@ -264,7 +269,7 @@ class TransferRowSerializer(serializers.Serializer[Any]):
 class LoggedMoveSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     player = serializers.CharField()
-    move = move_schema()
+    move = MoveField()
     server_played = serializers.BooleanField()
 
 

@@ -22,11 +22,13 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from config.accounts.authentication import TokenAuthentication, token_text
+from config.api.errors import ApiCode
 from config.api.pagination import PageNumberPagination
 from config.api.schema import raises
 from tournaments import selectors, wakeups
-from tournaments.errors import Forbidden, InvalidRequest
+from tournaments.errors import Forbidden, InvalidRequest, PlayCode
 from tournaments.idempotent_views import IDEMPOTENCY_HEADER, answer_once, idempotency_key
+from tournaments.models import Table
 from tournaments.move_input import move_schema, parse_move
 from tournaments.serializers import (
     BuyInSerializer,
@@ -47,6 +49,11 @@ def _user(request: Request) -> User:
     return cast(User, request.user)
 
 
+def _table(table: Table, request: Request) -> Any:
+    """A table as the caller sees it, shaped by its serializer."""
+    return TableSerializer(selectors.table_data(table=table, user=request.user)).data
+
+
 def max_wait_seconds() -> float:
     return float(settings.RAMINO_EVENTS_MAX_WAIT_SECONDS)
 
@@ -59,7 +66,7 @@ class TableListView(APIView):
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(selectors.visible_tables(user=request.user), request, view=self)
         rows = [selectors.table_data(table=t, user=request.user) for t in page or []]
-        return paginator.get_paginated_response(rows)
+        return paginator.get_paginated_response(TableSerializer(rows, many=True).data)
 
     @raises(403, 409)
     @extend_schema(
@@ -69,14 +76,14 @@ class TableListView(APIView):
         data = TableCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         table = tables.create_table(user=_user(request), **data.validated_data)
-        return Response(selectors.table_data(table=table, user=request.user), status=status.HTTP_201_CREATED)
+        return Response(_table(table, request), status=status.HTTP_201_CREATED)
 
 
 class TableDetailView(APIView):
     @extend_schema(responses={200: TableSerializer})
     def get(self, request: Request, table_id: int) -> Response:
         table = selectors.table_for(user=request.user, table_id=table_id)
-        return Response(selectors.table_data(table=table, user=request.user))
+        return Response(_table(table, request))
 
 
 class TableSitView(APIView):
@@ -89,7 +96,7 @@ class TableSitView(APIView):
 
         def sit() -> Response:
             seat = tables.sit(user=_user(request), table_id=table_id, buy_in=buy_in)
-            return Response(selectors.table_data(table=seat.table, user=request.user))
+            return Response(_table(seat.table, request))
 
         return answer_once(request, body={"buy_in": buy_in}, respond=sit)
 
@@ -101,9 +108,9 @@ class TableCloseView(APIView):
         """Admins: close the table (players cashed out now, or once the running round is settled)."""
         table = selectors.table_for(user=request.user, table_id=table_id)
         if not getattr(request.user, "is_superuser", False):
-            raise Forbidden("Only admins close tables.", code="table.close_forbidden")
+            raise Forbidden("Only admins close tables.", code=PlayCode.TABLE_CLOSE_FORBIDDEN)
         table = tables.close_table(table_id=table.pk)
-        return Response(selectors.table_data(table=table, user=request.user))
+        return Response(_table(table, request))
 
 
 class TableJoinView(APIView):
@@ -118,7 +125,7 @@ class TableJoinView(APIView):
 
         def join() -> Response:
             seat = tables.join(user=_user(request), code=code, buy_in=buy_in)
-            return Response(selectors.table_data(table=seat.table, user=request.user))
+            return Response(_table(seat.table, request))
 
         return answer_once(request, body={"code": code, "buy_in": buy_in}, respond=join)
 
@@ -129,7 +136,7 @@ class TableLeaveView(APIView):
     def post(self, request: Request, table_id: int) -> Response:
         def leave() -> Response:
             seat = tables.leave(user=_user(request), table_id=table_id)
-            return Response(selectors.table_data(table=seat.table, user=request.user))
+            return Response(_table(seat.table, request))
 
         return answer_once(request, body={}, respond=leave)
 
@@ -213,9 +220,9 @@ def _int_param(request: Request, name: str, default: float, *, minimum: float, m
     try:
         value = float(raw)
     except ValueError:
-        raise InvalidRequest(f"{name} must be a number.", code="request.invalid_parameter") from None
+        raise InvalidRequest(f"{name} must be a number.", code=ApiCode.INVALID_PARAMETER) from None
     if value != value or value < minimum:  # NaN or below the floor
-        raise InvalidRequest(f"{name} must be at least {minimum}.", code="request.invalid_parameter")
+        raise InvalidRequest(f"{name} must be at least {minimum}.", code=ApiCode.INVALID_PARAMETER)
     return min(value, maximum)
 
 
@@ -273,4 +280,4 @@ class GameRoundsView(APIView):
         rows: list[Any] = selectors.rounds_data(access=access)
         paginator = self.pagination_class()
         page: list[Any] | None = paginator.paginate_queryset(rows, request, view=self)  # type: ignore[arg-type]
-        return paginator.get_paginated_response(page)
+        return paginator.get_paginated_response(RoundSerializer(page or [], many=True).data)

@@ -62,7 +62,9 @@ class RegisterView(APIView):
         data = RegisterInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user = services.register_user(**data.validated_data)
-        return Response({"username": user.get_username()}, status=status.HTTP_201_CREATED)
+        return Response(
+            RegisterOutputSerializer({"username": user.get_username()}).data, status=status.HTTP_201_CREATED
+        )
 
 
 class TokenView(APIView):

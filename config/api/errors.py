@@ -1,23 +1,49 @@
-"""Django-level error pages in the API's envelope (for paths outside DRF views)."""
+"""The API's own error codes, and Django-level error pages in the API's envelope (for paths outside DRF
+views)."""
+
+from enum import StrEnum
 
 from django.http import HttpRequest, JsonResponse
 
 
-def _envelope(code: str, message: str, status: int) -> JsonResponse:
+class ApiCode(StrEnum):
+    """Codes of the request itself, of authentication and of the service, whichever app answers them."""
+
+    REQUEST_MALFORMED = "request.malformed"
+    REQUEST_INVALID = "request.invalid"
+    INVALID_PARAMETER = "request.invalid_parameter"
+    METHOD_NOT_ALLOWED = "request.method_not_allowed"
+    NOT_ACCEPTABLE = "request.not_acceptable"
+    UNSUPPORTED_MEDIA_TYPE = "request.unsupported_media_type"
+    NOT_AUTHENTICATED = "auth.not_authenticated"
+    AUTH_FAILED = "auth.failed"
+    FORBIDDEN = "auth.forbidden"
+    NOT_FOUND = "not_found"
+    THROTTLED = "throttled"
+    IDEMPOTENCY_KEY_REQUIRED = "idempotency.key_required"
+    IDEMPOTENCY_KEY_INVALID = "idempotency.key_invalid"
+    IDEMPOTENCY_KEY_REUSED = "idempotency.key_reused"
+    SERVICE_UNAVAILABLE = "service.unavailable"
+    SERVER_ERROR = "server.error"
+    # An error no more specific code names (an unmapped DRF exception, a service error without a code).
+    ERROR = "error"
+
+
+def _envelope(code: ApiCode, message: str, status: int) -> JsonResponse:
     return JsonResponse({"error": {"code": code, "message": message, "details": {}}}, status=status)
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return _envelope("request.malformed", "Bad request.", 400)
+    return _envelope(ApiCode.REQUEST_MALFORMED, "Bad request.", 400)
 
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return _envelope("auth.forbidden", "You do not have permission to perform this action.", 403)
+    return _envelope(ApiCode.FORBIDDEN, "You do not have permission to perform this action.", 403)
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return _envelope("not_found", "Not found.", 404)
+    return _envelope(ApiCode.NOT_FOUND, "Not found.", 404)
 
 
 def server_error(request: HttpRequest) -> JsonResponse:
-    return _envelope("server.error", "Internal server error.", 500)
+    return _envelope(ApiCode.SERVER_ERROR, "Internal server error.", 500)

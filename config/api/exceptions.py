@@ -1,8 +1,7 @@
 """One error envelope for every API error: {"error": {"code", "message", "details"}}.
 
-Service layers raise their own exceptions carrying `code`, `message`, `details` and `http_status`
-(duck-typed, so the apps need not import anything from config); DRF's and Django's own errors are
-mapped to stable codes here.
+Services raise a `config.errors.ServiceError` (its `code`, `message`, `details`, `http_status` and
+`retry_after`), mapped here once; DRF's and Django's own errors are mapped to the API's codes (`ApiCode`).
 """
 
 import logging
@@ -18,23 +17,25 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
+from config.api.errors import ApiCode
 from config.api.params import InvalidParameter
+from config.errors import ServiceError
 
 logger = logging.getLogger(__name__)
 
 
-_CODES: dict[type[exceptions.APIException], str] = {
-    InvalidParameter: "request.invalid_parameter",
-    exceptions.ParseError: "request.malformed",
-    exceptions.ValidationError: "request.invalid",
-    exceptions.NotAuthenticated: "auth.not_authenticated",
-    exceptions.AuthenticationFailed: "auth.failed",
-    exceptions.PermissionDenied: "auth.forbidden",
-    exceptions.NotFound: "not_found",
-    exceptions.MethodNotAllowed: "request.method_not_allowed",
-    exceptions.NotAcceptable: "request.not_acceptable",
-    exceptions.UnsupportedMediaType: "request.unsupported_media_type",
-    exceptions.Throttled: "throttled",
+_CODES: dict[type[exceptions.APIException], ApiCode] = {
+    InvalidParameter: ApiCode.INVALID_PARAMETER,
+    exceptions.ParseError: ApiCode.REQUEST_MALFORMED,
+    exceptions.ValidationError: ApiCode.REQUEST_INVALID,
+    exceptions.NotAuthenticated: ApiCode.NOT_AUTHENTICATED,
+    exceptions.AuthenticationFailed: ApiCode.AUTH_FAILED,
+    exceptions.PermissionDenied: ApiCode.FORBIDDEN,
+    exceptions.NotFound: ApiCode.NOT_FOUND,
+    exceptions.MethodNotAllowed: ApiCode.METHOD_NOT_ALLOWED,
+    exceptions.NotAcceptable: ApiCode.NOT_ACCEPTABLE,
+    exceptions.UnsupportedMediaType: ApiCode.UNSUPPORTED_MEDIA_TYPE,
+    exceptions.Throttled: ApiCode.THROTTLED,
 }
 
 
@@ -46,11 +47,11 @@ def error_response(
     )
 
 
-def _code_for(exc: exceptions.APIException) -> str:
+def _code_for(exc: exceptions.APIException) -> ApiCode:
     for cls in type(exc).__mro__:
         if cls in _CODES:
             return _CODES[cls]
-    return "error"
+    return ApiCode.ERROR
 
 
 def _message_for(exc: exceptions.APIException) -> str:
@@ -89,18 +90,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
 
 def _handle(exc: Exception, context: dict[str, Any]) -> Response | None:
-    service_code = getattr(exc, "code", None)
-    service_status = getattr(exc, "http_status", None)
-    if isinstance(service_code, str) and isinstance(service_status, int):
+    if isinstance(exc, ServiceError):
         answer = error_response(
-            code=service_code,
-            message=str(getattr(exc, "message", str(exc))),
-            details=dict(getattr(exc, "details", None) or {}),
-            http_status=service_status,
+            code=exc.code, message=exc.message, details=dict(exc.details), http_status=exc.http_status
         )
-        retry_after = getattr(exc, "retry_after", None)
-        if isinstance(retry_after, int):
-            answer["Retry-After"] = str(retry_after)
+        if exc.retry_after is not None:
+            answer["Retry-After"] = str(exc.retry_after)
         return answer
     if isinstance(exc, OperationalError | InterfaceError):
         # The database went away or refused us (restart, failover, a connection that died idle, a lock or
@@ -109,7 +104,7 @@ def _handle(exc: Exception, context: dict[str, Any]) -> Response | None:
         logger.warning("database unavailable: %s", exc)
         set_rollback()
         unavailable = error_response(
-            code="service.unavailable",
+            code=ApiCode.SERVICE_UNAVAILABLE,
             message="The service is briefly unavailable; try again.",
             http_status=status.HTTP_503_SERVICE_UNAVAILABLE,
         )

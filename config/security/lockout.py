@@ -19,22 +19,23 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 
+from config.accounts.errors import AccountCode
+from config.errors import ServiceError
 from config.security.addresses import client_address
 
 KEY_PREFIX = "ramino:lockout"
 
 
-class LockedOut(Exception):
-    """Duck-typed like the services' errors (config/api/exceptions.py), with the Retry-After to send."""
+class LockedOut(ServiceError):
+    """Too many failed logins, with the Retry-After to send."""
 
-    code = "auth.locked_out"
+    code = AccountCode.LOCKED_OUT
     http_status = 429
-    message = "Too many failed logins; try again later."
+    default_message = "Too many failed logins; try again later."
 
     def __init__(self, retry_after: int) -> None:
-        super().__init__(self.message)
+        super().__init__(details={"retry_after_seconds": retry_after})
         self.retry_after = retry_after
-        self.details = {"retry_after_seconds": retry_after}
 
 
 def _username_ident(username: str) -> str:

@@ -14,7 +14,7 @@ from django.conf import settings
 
 from tournaments import engine
 from tournaments.engine import IllegalMove, Result, RoundState, Ruleset, bots
-from tournaments.errors import InvalidRequest
+from tournaments.errors import InvalidRequest, PlayCode
 
 __all__ = ["IllegalMove", "Result", "RoundState", "Ruleset"]
 
@@ -67,7 +67,7 @@ def check_clock_options(clock_options: Mapping[str, Any]) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise InvalidRequest(
                 f"Option {key} must be an integer from {low} to {high}, not {_shown(value)}.",
-                code="table.invalid_options",
+                code=PlayCode.TABLE_INVALID_OPTIONS,
                 details={"field": "options", "option": key, "minimum": low, "maximum": high},
             )
 
@@ -76,7 +76,7 @@ def build_rules(game: str, options: Mapping[str, Any]) -> Ruleset:
     """The table's ruleset; every option (the ruleset's and the clocks') checked, else `InvalidRequest`."""
     if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
         raise InvalidRequest(
-            "options must be an object.", code="table.invalid_options", details={"field": "options"}
+            "options must be an object.", code=PlayCode.TABLE_INVALID_OPTIONS, details={"field": "options"}
         )
     rule_options, clock_options = split_options(options)
     check_clock_options(clock_options)
@@ -85,15 +85,17 @@ def build_rules(game: str, options: Mapping[str, Any]) -> Ruleset:
     except engine.RulesetError as exc:
         field = "game" if exc.code in ("ruleset.unknown_preset", "ruleset.not_implemented") else "options"
         raise InvalidRequest(
-            exc.message, code="table.invalid_options", details={"field": field, "reason": exc.code}
+            exc.message, code=PlayCode.TABLE_INVALID_OPTIONS, details={"field": field, "reason": exc.code}
         ) from exc
     except engine.IllegalMove as exc:
         raise InvalidRequest(
-            str(exc.message), code="table.invalid_options", details={"field": "options"}
+            str(exc.message), code=PlayCode.TABLE_INVALID_OPTIONS, details={"field": "options"}
         ) from exc
     except (ValueError, TypeError, KeyError) as exc:
         raise InvalidRequest(
-            str(exc) or "Unknown game or option.", code="table.invalid_options", details={"field": "options"}
+            str(exc) or "Unknown game or option.",
+            code=PlayCode.TABLE_INVALID_OPTIONS,
+            details={"field": "options"},
         ) from exc
 
 

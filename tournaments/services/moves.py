@@ -21,6 +21,7 @@ from tournaments.errors import (
     KeyReused,
     MalformedMove,
     NotFound,
+    PlayCode,
     PlayError,
     StaleVersion,
     Unprocessable,
@@ -97,10 +98,10 @@ def submit_move(
     with transaction.atomic():
         locked = lock_for_move(game_id=game_id, user=user, key=idempotency_key, path=request_path)
         if locked is None:
-            raise NotFound("No such game.", code="game.not_found")
+            raise NotFound("No such game.", code=PlayCode.GAME_NOT_FOUND)
         game, (table, seated, seat_statuses, earlier) = locked
         if table.private and seated is None:
-            raise NotFound("No such game.", code="game.not_found")
+            raise NotFound("No such game.", code=PlayCode.GAME_NOT_FOUND)
         if earlier is not None:
             request_hash, earlier_response, refused_status = earlier
             if request_hash != fingerprint:
@@ -151,9 +152,9 @@ def _play_client_move(
         raise StaleVersion(details={"version": game.version, "expected_version": expected_version})
     round_ = current_round(game)
     if game.status != GameStatus.PLAYING or round_ is None or round_.ended_at is not None:
-        raise Unprocessable("No round is being played at this table.", code="game.no_round_running")
+        raise Unprocessable("No round is being played at this table.", code=PlayCode.GAME_NO_ROUND_RUNNING)
     if username not in round_.players or seated is None:
-        raise Forbidden("You are not playing this round.", code="game.not_a_player")
+        raise Forbidden("You are not playing this round.", code=PlayCode.GAME_NOT_A_PLAYER)
     assert game.state is not None
     state = engine_io.load_state(game.state)
     try:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tournaments.errors import InvalidRequest
+from tournaments.errors import InvalidRequest, PlayCode
 from tournaments.models import Table
 from tournaments.services import engine_io
 
@@ -29,7 +29,7 @@ class TableSettings:
     multiplier: int
 
 
-def _integer(field: str, value: Any, low: int, high: int, code: str) -> int:
+def _integer(field: str, value: Any, low: int, high: int, code: PlayCode) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise InvalidRequest(
             f"{field} must be an integer from {low} to {high}.",
@@ -52,19 +52,19 @@ def validate(
     """The settings, checked; else `InvalidRequest` (400) whose `details["field"]` names the culprit."""
     if not isinstance(game, str):
         raise InvalidRequest(
-            "game must be a preset name.", code="table.invalid_options", details={"field": "game"}
+            "game must be a preset name.", code=PlayCode.TABLE_INVALID_OPTIONS, details={"field": "game"}
         )
     if not isinstance(options, Mapping):
         raise InvalidRequest(
-            "options must be an object.", code="table.invalid_options", details={"field": "options"}
+            "options must be an object.", code=PlayCode.TABLE_INVALID_OPTIONS, details={"field": "options"}
         )
     rules = engine_io.build_rules(game, options)
     most = engine_io.max_players(rules)
-    seats = _integer("seats", seats, MIN_SEATS, most, "table.invalid_seats")
-    pcr = _integer("pcr", pcr, 1, MAX_PCR, "table.invalid_pcr")
-    multiplier = _integer("multiplier", multiplier, 1, MAX_MULTIPLIER, "table.invalid_pcr")
-    min_buy_in = _integer("min_buy_in", min_buy_in, 1, MAX_BUY_IN, "table.invalid_buy_in")
-    max_buy_in = _integer("max_buy_in", max_buy_in, min_buy_in, MAX_BUY_IN, "table.invalid_buy_in")
+    seats = _integer("seats", seats, MIN_SEATS, most, PlayCode.TABLE_INVALID_SEATS)
+    pcr = _integer("pcr", pcr, 1, MAX_PCR, PlayCode.TABLE_INVALID_PCR)
+    multiplier = _integer("multiplier", multiplier, 1, MAX_MULTIPLIER, PlayCode.TABLE_INVALID_PCR)
+    min_buy_in = _integer("min_buy_in", min_buy_in, 1, MAX_BUY_IN, PlayCode.TABLE_INVALID_BUY_IN)
+    max_buy_in = _integer("max_buy_in", max_buy_in, min_buy_in, MAX_BUY_IN, PlayCode.TABLE_INVALID_BUY_IN)
     return TableSettings(
         game=game,
         options=dict(options),

@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 
 from ledger import services as ledger
 from ledger.models import AccountKind, TransferKind
-from tournaments.errors import Conflict, Forbidden, InvalidRequest, NotFound, Unprocessable
+from tournaments.errors import Conflict, Forbidden, InvalidRequest, NotFound, PlayCode, Unprocessable
 from tournaments.models import SEATED_STATUSES, Game, GameStatus, Seat, SeatStatus, Table, TableStatus
 from tournaments.services import table_settings
 from tournaments.services.between_rounds import schedule_round_start_if_ready, wind_down
@@ -69,7 +69,7 @@ def create_table(
         except IntegrityError:
             if not private:
                 raise
-    raise Conflict("Could not allocate a table code; try again.", code="table.code_exhausted")
+    raise Conflict("Could not allocate a table code; try again.", code=PlayCode.TABLE_CODE_EXHAUSTED)
 
 
 def _lock_table(table_id: int) -> tuple[Table, Game]:
@@ -77,7 +77,7 @@ def _lock_table(table_id: int) -> tuple[Table, Game]:
     try:
         table = Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
-        raise NotFound("No such table.", code="table.not_found") from None
+        raise NotFound("No such table.", code=PlayCode.TABLE_NOT_FOUND) from None
     game = Game.objects.select_for_update().get(table=table)
     return table, game
 
@@ -101,27 +101,27 @@ def _in_running_round(game: Game, username: str) -> bool:
 def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False) -> Seat:
     """Sit down with `buy_in` chips from the wallet, or top up when already seated."""
     if isinstance(buy_in, bool) or not isinstance(buy_in, int) or buy_in < 1:
-        raise InvalidRequest("buy_in must be a positive integer.", code="table.invalid_buy_in")
+        raise InvalidRequest("buy_in must be a positive integer.", code=PlayCode.TABLE_INVALID_BUY_IN)
     with transaction.atomic():
         table, game = _lock_table(table_id)
         seat = _current_seat(table, user)
         if seat is None and table.private and not by_code:
-            raise NotFound("No such table.", code="table.not_found")
+            raise NotFound("No such table.", code=PlayCode.TABLE_NOT_FOUND)
         if table.status == TableStatus.ERROR:
             raise Conflict(
                 "The table is out of service: it could not deal.",
-                code="table.error",
+                code=PlayCode.TABLE_ERROR,
                 details={"error": table.error},
             )
         if table.status != TableStatus.OPEN:
-            raise Conflict("The table is closed.", code="table.closed")
+            raise Conflict("The table is closed.", code=PlayCode.TABLE_CLOSED)
         wallet = ledger.get_wallet(user=user)
         if seat is not None:
             balance = seat.stack_account.balance
             if balance + buy_in > table.max_buy_in:
                 raise Unprocessable(
                     f"A top-up may bring the stack to at most {table.max_buy_in} chips.",
-                    code="table.buy_in_out_of_range",
+                    code=PlayCode.TABLE_BUY_IN_OUT_OF_RANGE,
                     details={"stack": balance, "max_buy_in": table.max_buy_in},
                 )
             ledger.move_chips(
@@ -143,7 +143,7 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False) -> Sea
             if not table.min_buy_in <= buy_in <= table.max_buy_in:
                 raise Unprocessable(
                     f"The buy-in must be between {table.min_buy_in} and {table.max_buy_in} chips.",
-                    code="table.buy_in_out_of_range",
+                    code=PlayCode.TABLE_BUY_IN_OUT_OF_RANGE,
                     details={"min_buy_in": table.min_buy_in, "max_buy_in": table.max_buy_in},
                 )
             taken = set(
@@ -151,7 +151,7 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False) -> Sea
             )
             free = [n for n in range(table.seats) if n not in taken]
             if not free:
-                raise Conflict("The table is full.", code="table.full")
+                raise Conflict("The table is full.", code=PlayCode.TABLE_FULL)
             number = free[0]
             sitting = Seat.objects.filter(table=table, number=number).count() + 1
             account = ledger.open_account(
@@ -184,7 +184,7 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False) -> Sea
 def join(*, user: User, code: str, buy_in: int) -> Seat:
     table = Table.objects.filter(code=normalize_code(code), private=True).first()
     if table is None:
-        raise NotFound("No table has this code.", code="table.not_found")
+        raise NotFound("No table has this code.", code=PlayCode.TABLE_NOT_FOUND)
     return sit(user=user, table_id=table.pk, buy_in=buy_in, by_code=True)
 
 
@@ -226,20 +226,20 @@ def update_table(
         except IntegrityError:
             if not private:
                 raise
-    raise Conflict("Could not allocate a table code; try again.", code="table.code_exhausted")
+    raise Conflict("Could not allocate a table code; try again.", code=PlayCode.TABLE_CODE_EXHAUSTED)
 
 
 def check_update(*, table: Table, seats: int) -> None:
     """What a change must respect beyond the settings themselves: an open table, room for who is seated."""
     if table.status != TableStatus.OPEN:
-        raise Conflict(f"The table is {table.status}; it cannot be changed.", code="table.not_open")
+        raise Conflict(f"The table is {table.status}; it cannot be changed.", code=PlayCode.TABLE_NOT_OPEN)
     taken = list(
         Seat.objects.filter(table=table, status__in=SEATED_STATUSES).values_list("number", flat=True)
     )
     if taken and max(taken) >= seats:
         raise InvalidRequest(
             f"Seat {max(taken)} is taken: the table needs at least {max(taken) + 1} seats.",
-            code="table.invalid_seats",
+            code=PlayCode.TABLE_INVALID_SEATS,
             details={"field": "seats", "minimum": max(taken) + 1},
         )
 
@@ -265,8 +265,8 @@ def leave(*, user: User, table_id: int) -> Seat:
         seat = _current_seat(table, user)
         if seat is None:
             if table.private:
-                raise NotFound("No such table.", code="table.not_found")
-            raise Conflict("You are not seated at this table.", code="seat.not_seated")
+                raise NotFound("No such table.", code=PlayCode.TABLE_NOT_FOUND)
+            raise Conflict("You are not seated at this table.", code=PlayCode.SEAT_NOT_SEATED)
         if _in_running_round(game, user.get_username()):
             seat.status = SeatStatus.LEAVING
             seat.save(update_fields=["status"])
