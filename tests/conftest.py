@@ -196,9 +196,7 @@ def published_spec() -> dict[str, Any]:
 
 
 @pytest.fixture
-def answers_conform(
-    published_spec: dict[str, Any], monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
-) -> Iterator[Recording]:
+def answers_conform(published_spec: dict[str, Any], request: pytest.FixtureRequest) -> Iterator[Recording]:
     """Every answer the API gives during the test (test client or live server) is checked, at its end,
     against the published schema of its operation and status (tests.api.conformance). A test marked
     `off_contract` fakes an answer the server cannot give (a throttle on an unthrottled view) and is not."""
@@ -208,9 +206,9 @@ def answers_conform(
     if request.node.get_closest_marker("off_contract") is not None:
         yield recording
         return
-    monkeypatch.setattr(BaseHandler, "get_response", record_answers(recording))
-    yield recording
-    monkeypatch.undo()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(BaseHandler, "get_response", record_answers(recording))
+        yield recording
     _checked, found = check_answers(published_spec, recording.answers)
     assert not found, "answers that differ from the published schema:\n" + summary(found)
 

@@ -14,7 +14,8 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 from tournaments.engine import CardError, parse_card, parse_tile
-from tournaments.engine.move_fields import FIELD_SCHEMAS, check_field, move_fields
+from tournaments.engine.families import move_fields
+from tournaments.engine.move_fields import FIELD_SCHEMAS, check_field
 from tournaments.errors import MalformedMove, PlayCode
 
 # Every move type any family plays, with its fields; the fields any of them carries.

@@ -7,12 +7,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import requests
 from jsonschema.exceptions import ValidationError
 from openapi_schema_validator import validate
 
-from tests.api.conformance import Answer, ResponseValidator, check_answers, problems, summary
+from tests.api.conformance import Answer, Recording, ResponseValidator, check_answers, problems, summary
 from tests.api.conftest import World
-from tournaments.engine.move_fields import FIELD_SCHEMAS, move_fields
+from tournaments.engine.families import move_fields
+from tournaments.engine.move_fields import FIELD_SCHEMAS
 
 ENVELOPE = "#/components/schemas/ErrorEnvelope"
 ERROR_STATUSES = {"400", "401", "403", "404", "406", "409", "415", "422", "429", "503"}
@@ -331,3 +333,14 @@ def test_events_are_described_by_kind(spec: dict[str, Any]) -> None:
     for kind, ref in event["discriminator"]["mapping"].items():
         component = resolved(spec, {"$ref": ref})
         assert resolved(spec, component["properties"]["kind"])["enum"] == [kind]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_live_servers_answers_are_checked_too(live_server: Any, answers_conform: Recording) -> None:
+    """The end-to-end tests talk HTTP to a live server in this process: its answers are recorded as the
+    test client's are."""
+    response = requests.get(f"{live_server.url}/api/v1/tables/", timeout=10)
+    assert response.status_code == 401
+    assert [(a.method, a.path, a.status) for a in answers_conform.answers] == [
+        ("get", "/api/v1/tables/", 401)
+    ]

@@ -45,7 +45,8 @@ class Family(Protocol):
 
     @property
     def move_fields(self) -> Mapping[str, frozenset[str]]:
-        """Its move types, in the order error messages list them, each with the fields it allows."""
+        """Its move types, in the order error messages list them, each with the fields it allows (``type``
+        and fields that ``move_fields.FIELD_SCHEMAS`` describes: the API reads and publishes them from there)."""
         ...
 
     def parse_code(self, value: object) -> str:

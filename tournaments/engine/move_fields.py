@@ -1,5 +1,5 @@
-"""What a move's JSON may look like, defined once: every family's move types (``families.FAMILIES``) with
-their fields, and each field's JSON Schema.
+"""What a move's fields may hold, defined once: each field's JSON Schema (``families.move_fields`` lists every
+family's move types with their fields).
 
 The API checks a move's body against these schemas (``check_field``: a small reader of the JSON Schema
 keywords used here, in step with ``jsonschema`` by a test) and publishes them in its OpenAPI schema, one
@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
-
-from .families import FAMILIES
 
 _CARD = {
     "type": "string",
@@ -40,16 +38,6 @@ FIELD_SCHEMAS: Mapping[str, Mapping[str, Any]] = {
         "description": "The id of a meld on the table (`m1`).",
     },
 }
-
-
-def move_fields() -> dict[str, frozenset[str]]:
-    """Every move type of every family with the fields (``type`` included) it allows, in the families'
-    order. A type two families share allows what either allows; each family refuses the rest."""
-    fields: dict[str, frozenset[str]] = {}
-    for family in FAMILIES.values():
-        for mtype, allowed in family.move_fields.items():
-            fields[mtype] = fields.get(mtype, frozenset()) | allowed
-    return fields
 
 
 def check_field(schema: Mapping[str, Any], value: object) -> bool:
