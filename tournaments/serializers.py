@@ -91,6 +91,11 @@ class GamePlayerSerializer(serializers.Serializer[Any]):
     )
     chips = serializers.IntegerField(allow_null=True)
     status = serializers.CharField(help_text="The seat's status; `left` for a player who has left.")
+    time_bank = serializers.FloatField(
+        allow_null=True,
+        required=False,
+        help_text="Seconds of time bank left this round; the turn player's as it was when the turn began.",
+    )
 
 
 class TableMeldSerializer(serializers.Serializer[Any]):
