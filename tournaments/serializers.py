@@ -111,12 +111,22 @@ class ClaimsSerializer(serializers.Serializer[Any]):
     pending = serializers.ListField(child=serializers.CharField())
 
 
-class ObligationsSerializer(serializers.Serializer[Any]):
+class Rummy500ObligationsSerializer(serializers.Serializer[Any]):
     must_use = serializers.CharField(
         allow_null=True, help_text="A card drawn from the pile that must be placed."
     )
     not_discardable = serializers.ListField(child=serializers.CharField())
     jokers_to_meld = serializers.IntegerField()
+
+
+class BoardObligationsSerializer(serializers.Serializer[Any]):
+    not_discardable = serializers.ListField(child=serializers.CharField())
+    must_close = serializers.BooleanField(help_text="The turn took the pile's card facing an empty stock.")
+
+
+class BoardDealSerializer(serializers.Serializer[Any]):
+    qualified = serializers.ListField(child=serializers.CharField(), help_text="Who may refuse the deal.")
+    pending = serializers.ListField(child=serializers.CharField(), help_text="Who has still to answer.")
 
 
 class ResultSerializer(serializers.Serializer[Any]):
@@ -158,9 +168,22 @@ class GameSerializer(serializers.Serializer[Any]):
     waiting_players = TablePlayerSerializer(
         many=True, required=False, help_text="Seated players waiting for the next deal."
     )
-    obligations = ObligationsSerializer(
-        required=False, help_text="What the player in turn still owes this turn (their own view only)."
+    obligations = PolymorphicProxySerializer(
+        component_name="Obligations",
+        serializers=[Rummy500ObligationsSerializer, BoardObligationsSerializer],
+        resource_type_field_name=None,
+        required=False,
+        help_text="What the player in turn still owes this turn (their own view only), by family.",
     )
+    # Board Rummy's own (RULES §4).
+    trump = serializers.CharField(required=False, help_text="Board Rummy: the trump tile.")
+    thrown_jokers = serializers.DictField(
+        child=serializers.IntegerField(), required=False, help_text="Board Rummy: jokers thrown, by player."
+    )
+    trump_bonus = serializers.BooleanField(
+        required=False, help_text="Board Rummy: whether the caller holds the trump's twin."
+    )
+    deal = BoardDealSerializer(required=False, help_text="Board Rummy, in phase `deal`.")
     result = ResultSerializer(required=False, help_text="Once the round is over.")
     scores = serializers.DictField(
         child=serializers.IntegerField(), required=False, help_text="Once the round is over."
