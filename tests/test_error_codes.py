@@ -16,7 +16,7 @@ from tests.engine.test_architecture import ROOT, _raised_codes
 from tournaments.errors import PlayCode
 
 ENUMS: tuple[type[StrEnum], ...] = (ApiCode, AccountCode, LedgerCode, PlayCode)
-SOURCES = ("config", "ledger", "tournaments")
+SOURCES = ("config", "ledger", "tournaments", "audit", "play")
 CODE = re.compile(r"^[a-z_]+(\.[a-z_]+)*$")
 
 
