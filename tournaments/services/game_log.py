@@ -9,11 +9,12 @@ from typing import Any
 from django.utils import timezone
 
 from tournaments import wakeups
+from tournaments.engine.move_fields import FIELD_SCHEMAS
 from tournaments.models import Game, GameEvent, Round
 from tournaments.services import rows
 
-# Fields a client may see of a move; anything else a client sent is not echoed to others.
-PUBLIC_MOVE_FIELDS = ("type", "source", "card", "index", "cards", "melds", "meld", "discard", "groups")
+# Fields a client may see of a move (every field a move may carry); anything else is not echoed to others.
+PUBLIC_MOVE_FIELDS = ("type", *FIELD_SCHEMAS)
 # What play writes to the game row (everything but the table and the creation time; `updated_at` follows).
 GAME_PLAY_FIELDS = (
     "state",
