@@ -20,9 +20,14 @@ def stacked_deck(
     up: str | None = None,
     stock: Sequence[str] = (),
 ) -> list[str]:
-    """A deck (top first) dealing ``hands[seat]`` to each seat; unnamed cards are filled in."""
+    """A deck (top first) dealing ``hands[seat]`` to each seat; unnamed cards are filled in.
+
+    Wrotham (``starter_extra_card``): the starter's 8th card follows the round-robin deal and there is
+    no up-card (``up`` must be None)."""
     pool = list(full_deck(rules, n))
     each = rules.cards_each(n)
+    starter = (dealer + 1) % n
+    extra = 1 if getattr(rules, "starter_extra_card", False) else 0
 
     def take(card: str) -> str:
         pool.remove(card)
@@ -33,16 +38,19 @@ def stacked_deck(
     top = [take(c) for c in stock]
     fill = [c for c in pool if c != "JK"] + [c for c in pool if c == "JK"]  # fillers: naturals first
     filled = []
-    for h in named:
+    for seat, h in enumerate(named):
         h = list(h)
-        while len(h) < each:
+        while len(h) < each + (extra if seat == starter else 0):
             h.append(fill.pop(0))
         filled.append(h)
     deck: list[str] = []
     for i in range(n * each):
         seat = (dealer + 1 + i) % n
         deck.append(filled[seat][i // n])
-    deck.append(up_card if up_card is not None else fill.pop(0))
+    if extra:
+        deck.append(filled[starter][each])
+    if rules.up_card:
+        deck.append(up_card if up_card is not None else fill.pop(0))
     deck.extend(top)
     deck.extend(fill)
     return deck
@@ -56,10 +64,11 @@ def stacked_round(
     dealer: int = 0,
     up: str | None = None,
     stock: Sequence[str] = (),
+    round_number: int = 1,
 ) -> RoundState:
     players = list(players or ["ann", "bob", "cid", "dan", "eve", "fay", "gus", "hal"][: len(hands)])
     deck = stacked_deck(rules, len(players), hands, dealer=dealer, up=up, stock=stock)
-    return new_round(rules, players, dealer, deck=deck)
+    return new_round(rules, players, dealer, round_number, deck=deck)
 
 
 # ---------------------------------------------------------------------- move helpers for scenario tests

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tournaments.engine import Ruleset, apply_move, new_round
-from tournaments.engine.state import RoundState
+from tournaments.engine.state import Meld, RoundState
 
 from .board_stacking import PILE as TILE_PILE
 from .board_stacking import board_round
@@ -20,6 +20,7 @@ from .board_stacking import close as board_close
 from .board_stacking import disc as tile_disc
 from .stacking import END, PASS, STOCK, call, disc, illegal, lay, meld, pile, play, swap
 from .test_architecture import ROOT, _raised_codes
+from .test_basic_round import ANN, BASIC, ROMME_ANN, _late, _romme, two
 from .test_board import PAIRS, SIMPLE, _opened
 from .test_round import _claims_setup, _deep_setup, _last_card_setup, _out_scenario, _swap_setup
 
@@ -109,6 +110,42 @@ CASES: dict[str, Case] = {
         disc("4D"),
     ),
     "end_round.not_allowed": lambda: (new_round(HOUSE, ["ann", "bob", "cid"], dealer=2, seed=5), "ann", END),
+    # the Basic family (RULES §3)
+    "draw.top_card_only": lambda: (
+        play(two(BASIC, ANN), ("ann", STOCK), ("ann", disc("2C"))),
+        "bob",
+        pile("8D", 0),
+    ),
+    "meld.one_per_turn": lambda: (
+        play(two(BASIC, ANN), ("ann", STOCK), ("ann", meld("5H", "6H", "7H"))),
+        "ann",
+        meld("QS", "QH", "QD"),
+    ),
+    "layoff.own_meld_first": lambda: (
+        play(
+            two(Ruleset.preset("basic", lay_off_requires_own_meld=True), ANN),
+            ("ann", STOCK),
+            ("ann", meld("5H", "6H", "7H")),
+            ("ann", disc("9S")),
+            ("bob", STOCK),
+        ),
+        "bob",
+        lay("m1", "AS"),
+    ),
+    "meld.all_at_once": lambda: (_late(), "ann", meld("5H", "6H", "7H", "8H")),
+    "meld.opening_minimum": lambda: (
+        apply_move(_romme(ROMME_ANN), "ann", STOCK),
+        "ann",
+        meld("5H", "6H", "7H"),
+    ),
+    "play.not_opened": lambda: (
+        replace(
+            apply_move(_romme(ROMME_ANN), "ann", STOCK),
+            melds=(Meld("m1", "bob", ("9H", "TH", "JK:JH"), ("bob",) * 3),),
+        ),
+        "ann",
+        lay("m1", "JK:QH"),
+    ),
     "claims.window_open": lambda: (_claims_setup(), "bob", STOCK),
     "claims.no_window": lambda: (_deep_setup(), "ann", PASS),
     "claims.not_eligible": lambda: (_claims_setup(), "ann", PASS),

@@ -1,8 +1,10 @@
-"""Property tests: random playouts of both presets with 2-4 players and random options.
+"""Property tests: random playouts of every preset (Rummy 500's with 2-4 players, the Basic family's
+with 2-6) and random options.
 
 Hypothesis draws the ruleset, the seat count and the seeds; each example plays a whole round with a
 seeded random player and checks the invariants at every step. The example count is a settings profile
-(``ENGINE_EXAMPLES`` per preset and seat count, default 30: about 20 s in all; soak with more).
+(``ENGINE_EXAMPLES`` per Rummy 500 preset and seat count, default 30: about 20 s in all;
+``BASIC_EXAMPLES`` per Basic preset and seat count, default 5: about 25 s; soak with more).
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ settings.register_profile(
     derandomize=False,
 )
 ENGINE = settings.get_profile("engine")
+BASIC = settings(ENGINE, max_examples=int(os.environ.get("BASIC_EXAMPLES", "5")))
+BASIC_PRESETS = ("basic", "block", "wrotham", "romme")
 
 BOOL_OPTIONS = (
     "top_discard_must_be_used",
@@ -65,6 +69,31 @@ def options(draw: Any, name: str) -> Ruleset:
     return Ruleset.preset(name, **opts)
 
 
+@st.composite
+def basic_options(draw: Any, name: str) -> Ruleset:
+    """Any option of the Basic family's presets (RULES §3), a short stall limit now and then."""
+    opts: dict[str, Any] = {}
+    switches = ["ace_high", "round_the_corner", "final_discard_required", "lay_off_requires_own_meld"]
+    switches += ["multiple_melds_per_turn"] if name in ("basic", "block") else ["joker_swap"]
+    for key in switches:
+        if draw(st.booleans()):
+            opts[key] = draw(st.booleans())
+    for key, values in (
+        ("going_rummy", ("double", "plus10", "off")),
+        ("restock", ("shuffle", "turn", "none")),
+        ("scoring", ("winner", "penalty")),
+    ):
+        if draw(st.booleans()):
+            opts[key] = draw(st.sampled_from(values))
+    if draw(st.booleans()):
+        opts["restock_limit"] = draw(st.integers(0, 3))
+    if name == "romme" and draw(st.booleans()):
+        opts["opening_minimum"] = draw(st.sampled_from([0, 20, 40, 60]))
+    if draw(st.booleans()):
+        opts["stall_turns"] = draw(st.integers(1, 12))
+    return Ruleset.preset(name, **opts)
+
+
 def conserved(s: RoundState) -> bool:
     cards = [c for h in s.hands for c in h] + list(s.stock) + list(s.discard)
     cards += ["JK" if is_joker(c) else c for m in s.melds for c in m.cards]
@@ -79,7 +108,7 @@ def check_view(s: RoundState, who: str | None) -> None:
         visible |= set(s.hand_of(who))
     if s.result is not None:
         return  # everything is public once over
-    if len(s.deck) == 54:  # one deck: every natural code is unique, so any other code in the view is a leak
+    if s.rules.deck_count(len(s.players)) == 1:  # every natural code is unique: any other in the view leaks
         found: set[str] = set()
 
         def walk(x: Any) -> None:
@@ -134,6 +163,9 @@ def random_junk(rng: random.Random) -> dict[str, Any]:
 def check_result(s: RoundState) -> None:
     r = s.result
     assert r is not None
+    if s.rules.family == "basic":
+        check_basic_result(s)
+        return
     placed = dict.fromkeys(s.players, 0)
     for m in s.melds:
         for p, v in zip(m.placers, card_values(m.cards, s.rules), strict=True):
@@ -141,6 +173,22 @@ def check_result(s: RoundState) -> None:
     for seat, p in enumerate(s.players):
         assert r.scores[p] == placed[p] - sum(hand_value(c, s.rules) for c in s.hands[seat])
     assert r.game_points == r.scores
+
+
+def check_basic_result(s: RoundState) -> None:
+    """RULES §3 / API.md: 0 for the player out and minus the own hand (doubled for rummy) for the others;
+    nobody out: minus the own hand for everyone."""
+    r = s.result
+    assert r is not None
+    hv = {p: sum(hand_value(c, s.rules) for c in s.hands[i]) for i, p in enumerate(s.players)}
+    out = r.details["went_out"]
+    if out is None:
+        assert r.details["reason"] in ("end_round", "stall")
+        assert dict(r.scores) == {p: -v for p, v in hv.items()}
+        return
+    assert r.details["reason"] == "out" and s.hand_of(out) == () and hv[out] == 0
+    factor = 2 if r.details["going_rummy"] and s.rules.going_rummy == "double" else 1
+    assert dict(r.scores) == {p: -factor * v for p, v in hv.items()}
 
 
 def check_pile_draws(s: RoundState) -> None:
@@ -182,11 +230,28 @@ def check_complete(s: RoundState, player: str, moves: list[dict[str, Any]]) -> N
 @ENGINE
 @given(data=st.data(), deal_seed=st.integers(0, 2**32), play_seed=st.integers(0, 2**32))
 def test_random_playouts(name: str, n: int, data: st.DataObject, deal_seed: int, play_seed: int) -> None:
-    rules = data.draw(options(name))
+    playout(data.draw(options(name)), n, deal_seed, play_seed)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("name", BASIC_PRESETS)
+@BASIC
+@given(data=st.data(), deal_seed=st.integers(0, 2**32), play_seed=st.integers(0, 2**32))
+def test_random_playouts_basic_family(
+    name: str, n: int, data: st.DataObject, deal_seed: int, play_seed: int
+) -> None:
+    rules = data.draw(basic_options(name))
+    # Wrotham's late deals (4-6 of each six) go out all at once: play them too
+    round_number = data.draw(st.integers(1, 6)) if name == "wrotham" else 1
+    playout(rules, n, deal_seed, play_seed, round_number)
+
+
+def playout(rules: Ruleset, n: int, deal_seed: int, play_seed: int, round_number: int = 1) -> None:
+    """One random round checked at every step: views, legal moves, junk, conservation, replay."""
     players = [f"p{i}" for i in range(n)]
     rng = random.Random(play_seed)
     dealer = rng.randrange(n)
-    s = new_round(rules, players, dealer, seed=deal_seed)
+    s = new_round(rules, players, dealer, round_number, seed=deal_seed)
     history = [s]
     for _step in range(3000):
         if s.phase == "over":
@@ -208,7 +273,7 @@ def test_random_playouts(name: str, n: int, data: st.DataObject, deal_seed: int,
         snapshot = state_to_dict(s)
         if s.phase == "play" and (s.must_use is not None or s.jokers_to_meld) and rng.random() < 0.5:
             check_complete(s, player, moves)
-        if s.phase == "draw" and rng.random() < 0.2:
+        if s.phase == "draw" and rng.random() < 0.2 and rules.family == "rummy500":
             check_pile_draws(s)
         # the legal moves are all accepted, and in canonical form (the log records exactly the move):
         # every one at some steps, a sample at the others
@@ -233,10 +298,10 @@ def test_random_playouts(name: str, n: int, data: st.DataObject, deal_seed: int,
     check_result(s)
     # exact storage round trip and replay of the final and of a random intermediate state
     assert state_from_dict(json.loads(json.dumps(state_to_dict(s)))) == s
-    again = replay(rules, players, dealer, s.deck, s.moves, salt=s.salt)
+    again = replay(rules, players, dealer, s.deck, s.moves, salt=s.salt, round_number=round_number)
     assert again == s
     mid = rng.choice(history)
-    assert replay(rules, players, dealer, s.deck, mid.moves, salt=s.salt) == mid
+    assert replay(rules, players, dealer, s.deck, mid.moves, salt=s.salt, round_number=round_number) == mid
 
 
 # ====================================================================== Board Rummy (RULES §4)

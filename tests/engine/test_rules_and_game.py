@@ -39,7 +39,7 @@ def test_presets_and_options():
     ("name", "options", "code"),
     [
         ("rummy600", {}, "ruleset.unknown_preset"),
-        ("basic", {}, "ruleset.not_implemented"),
+        ("board", {}, "ruleset.not_implemented"),
         ("rummy500", {"jokers": 3}, "ruleset.unknown_option"),
         ("rummy500", {"ace_high": "yes"}, "ruleset.bad_value"),
         ("rummy500", {"ace_high": 1}, "ruleset.bad_value"),

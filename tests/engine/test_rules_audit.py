@@ -514,8 +514,9 @@ def test_every_state_field_is_in_the_snapshot_so_a_change_would_be_seen():
         "stall": s.stall + 1,
         "claims": None,
         "result": _finished().result,
-        # The one field a family owns (Board Rummy's trump, thrown jokers and deal answers): added with
-        # issue 14 so that Board's bookkeeping needs no field per rule; empty for Rummy 500.
+        # The one field a family owns (Board Rummy's trump, thrown jokers and deal answers; the Basic
+        # family's restocks, who has opened and melds this turn): added with issue 14 so that a family's
+        # bookkeeping needs no field per rule; empty for Rummy 500.
         "own": freeze({"trump": "R7", "thrown": [0, 1, 0]}),
         "log": (*s.log, ("bob", "{}")),
     }

@@ -20,8 +20,10 @@ from tournaments.services import play, table_settings
 pytestmark = pytest.mark.django_db
 
 # The documented ranges (docs/rules.md, docs/tables.md), written out here rather than read from the code: the
-# test is the contract. Kind "bool", "int" or "int?" (an integer or null) with its inclusive range.
-RULE_OPTIONS: dict[str, tuple[str, int, int]] = {
+# test is the contract. Kind "bool", "int" or "int?" (an integer or null) with its inclusive range, or
+# "choice" with its strings.
+Spec = tuple[str, int, int] | tuple[str, tuple[str, ...]]
+RULE_OPTIONS: dict[str, Spec] = {
     "hand_size_two_players": ("int", 3, 20),
     "top_discard_must_be_used": ("bool", 0, 0),
     "final_discard_required": ("bool", 0, 0),
@@ -37,9 +39,18 @@ RULE_OPTIONS: dict[str, tuple[str, int, int]] = {
     "rummy_in_the_pile": ("bool", 0, 0),
     "rummy_call_seconds": ("int", 1, 600),
     "extra_jokers": ("bool", 0, 0),  # Board Rummy (docs/rules.md, "Board Rummy")
+    # the Basic family (RULES §3)
+    "multiple_melds_per_turn": ("bool", 0, 0),
+    "going_rummy": ("choice", ("double", "plus10", "off")),
+    "lay_off_requires_own_meld": ("bool", 0, 0),
+    "restock": ("choice", ("shuffle", "turn", "none")),
+    "restock_limit": ("int", 0, 100),
+    "scoring": ("choice", ("winner", "penalty")),
+    "joker_penalty": ("int", 0, 100),
+    "opening_minimum": ("int", 0, 200),
 }
 # turn_seconds' floor is 5 s; the test settings lower it to 1 (RAMINO_MIN_TURN_SECONDS) for the worker's tests.
-CLOCK_OPTIONS: dict[str, tuple[str, int, int]] = {
+CLOCK_OPTIONS: dict[str, Spec] = {
     "turn_seconds": ("int", 1, 3600),
     "time_bank_seconds": ("int", 0, 3600),
     "max_timeouts": ("int", 1, 20),
@@ -62,7 +73,7 @@ def implemented_presets() -> list[str]:
 PRESETS = implemented_presets()
 
 
-def specs(preset: str) -> dict[str, tuple[str, int, int]]:
+def specs(preset: str) -> dict[str, Spec]:
     return {**{k: RULE_OPTIONS[k] for k in engine.Ruleset.preset(preset).option_values()}, **CLOCK_OPTIONS}
 
 
@@ -72,8 +83,11 @@ def test_every_option_of_every_preset_has_a_documented_range() -> None:
         assert set(engine.Ruleset.preset(preset).option_values()) <= set(RULE_OPTIONS), preset
 
 
-def in_range(spec: tuple[str, int, int], value: Any) -> bool:
-    kind, low, high = spec
+def in_range(spec: Spec, value: Any) -> bool:
+    kind, low, high = spec[0], spec[1], spec[-1]
+    if isinstance(low, tuple):
+        return isinstance(value, str) and value in low
+    assert isinstance(high, int)
     if kind == "bool":
         return isinstance(value, bool)
     if value is None:
@@ -91,7 +105,9 @@ def accepted(preset: str, options: dict[str, Any]) -> bool:
         return False
     if rules.get("swapped_joker_must_be_melded") and not rules.get("joker_swap"):
         return False
-    return not (rules.get("rummy_in_the_pile") and not rules.get("rummy_calls"))  # not Board Rummy's
+    return not (
+        rules.get("rummy_in_the_pile") and not rules.get("rummy_calls")
+    )  # not Board Rummy's nor Basic's
 
 
 # Anything JSON can carry, huge and odd numbers included (NaN and infinities as the strings a client could
@@ -115,9 +131,15 @@ def weighted(*choices: tuple[int, st.SearchStrategy[Any]]) -> st.SearchStrategy[
     return st.integers(min_value=0, max_value=len(table) - 1).flatmap(lambda i: table[i])
 
 
-def option_value(spec: tuple[str, int, int]) -> st.SearchStrategy[Any]:
+def option_value(spec: Spec) -> st.SearchStrategy[Any]:
     """Mostly values in the range, then values at and around its edges, then any JSON value."""
-    kind, low, high = spec
+    kind, low, high = spec[0], spec[1], spec[-1]
+    if isinstance(low, tuple):
+        valid_choice = st.sampled_from(low)
+        return weighted(
+            (8, valid_choice), (1, st.sampled_from(["", "DOUBLE", low[0] + " ", 1, None])), (1, json_values)
+        )
+    assert isinstance(high, int)
     if kind == "bool":
         valid: st.SearchStrategy[Any] = st.booleans()
         near: st.SearchStrategy[Any] = st.sampled_from([0, 1, "true", None])

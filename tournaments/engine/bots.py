@@ -21,9 +21,9 @@ from typing import Any, Protocol
 from .cards import JOKER, RANKS, hand_value, rank_char, stands_for, suit_of, table_value
 from .engine import apply_move, close_claims, legal_moves
 from .errors import IllegalMove
+from .families import family_of
 from .families.board import BOARD
 from .families.board import bots as board_bots
-from .families.rummy500.draw import draw_obligation
 from .melds import card_values as melds_card_values
 from .melds import enumerate_lay_offs, joker_slots, meld_value, single_extensions
 from .solver import Arrangement, best_arrangement, discard_values
@@ -182,14 +182,19 @@ class GreedyBot:
         base = _worth(_arrange(hand, state, reserved=()), weight)
         options: list[tuple[int, int, Move]] = []
         pile = state.discard
-        for i in range(len(pile) - 1, max(-1, len(pile) - 1 - self.pile_depth), -1):
+        family = family_of(rules)
+        depth = min(self.pile_depth, family.pile_draw_depth or self.pile_depth)
+        for i in range(len(pile) - 1, max(-1, len(pile) - 1 - depth), -1):
             chosen = pile[i]
             after = [*hand, *pile[i:]]
             if not _may_meld(chosen, after) and not _can_lay_off(chosen, state):
                 continue  # it could not be used, so taking it cannot help: skip the solver call
             arr = _arrange(after, state, reserved=(chosen,))
             value = _worth(arr, weight)
-            if draw_obligation(state, i) and Counter(arr.leftover)[chosen] == Counter(after)[chosen]:
+            if (
+                family.pile_draw_obligation(state, i)
+                and Counter(arr.leftover)[chosen] == Counter(after)[chosen]
+            ):
                 # The chosen card is not in a meld: only a lay-off could use it.
                 if chosen == JOKER or not _can_lay_off(chosen, state):
                     continue
@@ -228,11 +233,16 @@ class GreedyBot:
             and not state.jokers_to_meld
             and any(c not in state.reserved for c in arr.leftover)
         )
+        limited = family_of(rules).limits_placements
         for meld in melds:
             move = {"type": "meld", "cards": list(meld)}
             # With no obligation pending, a meld the solver found (it keeps a discardable card) is legal;
             # skipping the trial apply_move saves a third of the bot's time.
-            if (free and rules.final_discard_required) or _accepted(state, player, move):
+            if (free and rules.final_discard_required and not limited) or _accepted(state, player, move):
+                return move
+        if limited and melds:
+            move = _opening(state, player)
+            if move is not None:
                 return move
 
         move = self._lay_off(state, player, arr)
@@ -259,7 +269,7 @@ class GreedyBot:
     def _behind(self, state: RoundState, player: str, gain: int) -> bool:
         """Whether going out now, after placing ``gain`` more points, would likely lose the round."""
         rules = state.rules
-        if not rules.final_discard_required:
+        if not rules.final_discard_required or not family_of(rules).placed_cards_score:
             return False
         if state.must_use is not None or state.jokers_to_meld or len(state.stock) <= self.wait_stock:
             return False
@@ -355,6 +365,20 @@ class GreedyBot:
                 return move
         moves = legal_moves(state, player)
         return moves[0]
+
+
+def _opening(state: RoundState, player: str) -> Move | None:
+    """The several-meld move (an opening judged as a whole) that places the most, if one is legal."""
+    rules = state.rules
+    best: tuple[int, int, Move] | None = None
+    for move in legal_moves(state, player):
+        if move["type"] != "meld" or "melds" not in move:
+            continue
+        cards = [c for group in move["melds"] for c in group]
+        key = (len(cards), sum(hand_value(c, rules) for c in cards))
+        if best is None or key > best[:2]:
+            best = (*key, move)
+    return None if best is None else best[2]
 
 
 def _arrange(hand: Sequence[str], state: RoundState, *, reserved: Sequence[str]) -> Arrangement:

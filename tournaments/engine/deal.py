@@ -39,6 +39,14 @@ def shuffled(deck: Sequence[str], seed: int | None) -> tuple[str, ...]:
     return tuple(order)
 
 
+def derived_shuffle(cards: Sequence[str], salt: str, label: str) -> tuple[str, ...]:
+    """``cards`` shuffled by randomness derived from the round's secret ``salt`` (RULES §1: a reshuffled
+    restock), so that a round replays exactly from its deal and moves; ``label`` tells the uses apart."""
+    order = list(cards)
+    random.Random(f"{label}:{salt}").shuffle(order)
+    return tuple(order)
+
+
 def new_salt(seed: int | None) -> str:
     """The secret salt of a deal commitment (derived from ``seed`` when one is given)."""
     if seed is not None:

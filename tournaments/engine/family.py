@@ -83,3 +83,25 @@ class Family(Protocol):
     def view(self, state: RoundState, player: str | None) -> dict[str, Any]:
         """The family's own fields of ``player``'s view (None: a spectator); no hidden information."""
         ...
+
+    # ------------------------------------------------------------------ what the bots ask (``bots``)
+
+    @property
+    def pile_draw_depth(self) -> int | None:
+        """How deep into the discard pile a draw may reach (1: the top card only; None: any card)."""
+        ...
+
+    @property
+    def placed_cards_score(self) -> bool:
+        """Whether placed cards score for their placer (so that going out early can lose a round)."""
+        ...
+
+    @property
+    def limits_placements(self) -> bool:
+        """Whether the family limits placing beyond the shared rules (one meld a turn, openings judged as
+        a whole): a bot then tries each placement and looks for several-meld moves among the legal ones."""
+        ...
+
+    def pile_draw_obligation(self, state: RoundState, index: int) -> bool:
+        """Whether drawing pile card ``index`` now obliges the player to use it this turn."""
+        ...

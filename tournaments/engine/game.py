@@ -44,10 +44,11 @@ class Game:
 
     @property
     def winners(self) -> tuple[str, ...]:
-        """The players with the highest total once the game is over (several on a tie)."""
+        """The players with the highest total once the game is over (several on a tie); the lowest
+        under penalty scoring (``rules.lowest_wins``)."""
         if not self.over:
             return ()
-        top = max(self.totals)
+        top = min(self.totals) if self.rules.lowest_wins else max(self.totals)
         return tuple(p for p, t in zip(self.players, self.totals, strict=True) if t == top)
 
     @property
@@ -64,7 +65,10 @@ def add_round(totals: Mapping[str, int], result: Result) -> dict[str, int]:
 
 
 def game_over(rules: Ruleset, totals: Mapping[str, int], rounds_played: int) -> bool:
-    """Whether a game ends after this round: someone reached ``target_score``, or ``rounds`` were played."""
+    """Whether a game ends after this round: someone reached ``target_score``, or ``rounds`` were played.
+
+    Under penalty scoring (``lowest_wins``) the totals are penalties, so reaching the target ends the game
+    too (003: "when someone reaches 100"), and the lowest total wins (``Game.winners``)."""
     return (rules.target_score is not None and max(totals.values(), default=0) >= rules.target_score) or (
         rules.rounds is not None and rounds_played >= rules.rounds
     )

@@ -68,6 +68,10 @@ class Ruleset:
     target_score: int | None
     rounds: int | None
     stall_turns: int | None  # None: 4 x players
+    # Cards each from five players where that differs (Basic Rummy: 6); None: ``hand_size``.
+    hand_size_many_players: int | None = None
+    # Penalty scoring (Basic Rummy): game points are penalties and the lowest total wins the game.
+    lowest_wins: bool = False
     own: FamilyOptions = FamilyOptions()
     options: tuple[tuple[str, Any], ...] = ()  # the options given to ``preset``, for storage
 
@@ -112,6 +116,8 @@ class Ruleset:
             raise RulesetError("ruleset.bad_value", "swapped_joker_must_be_melded needs joker_swap.")
         if spec.validate is not None:
             spec.validate(rules)
+        if spec.derive is not None:
+            rules = spec.derive(rules)
         return rules
 
     @classmethod
@@ -147,7 +153,11 @@ class Ruleset:
         return self.jokers_per_deck * self.deck_count(n_players)
 
     def cards_each(self, n_players: int) -> int:
-        return self.hand_size_two_players if n_players == 2 else self.hand_size
+        if n_players == 2:
+            return self.hand_size_two_players
+        if n_players >= 5 and self.hand_size_many_players is not None:
+            return self.hand_size_many_players
+        return self.hand_size
 
     def stall_limit(self, n_players: int) -> int:
         return self.stall_turns if self.stall_turns is not None else 4 * n_players
@@ -155,18 +165,26 @@ class Ruleset:
 
 # ---------------------------------------------------------------------- options and presets
 
-# option name -> (kind, minimum, maximum); kind "bool", "int" or "int?" (None allowed)
-OptionSpec = tuple[str, int, int]
+# option name -> (kind, minimum, maximum); kind "bool", "int" or "int?" (None allowed); or
+# ("choice", (names...)): one of those strings.
+OptionSpec = tuple[str, int, int] | tuple[str, tuple[str, ...]]
 
 
 def _check(key: str, value: Any, spec: OptionSpec) -> Any:
-    kind, lo, hi = spec
+    kind, lo, hi = spec[0], spec[1], spec[-1]
+    if isinstance(lo, tuple):  # ("choice", names)
+        if not isinstance(value, str) or value not in lo:
+            raise RulesetError(
+                "ruleset.bad_value", f"Option {key} must be one of {', '.join(lo)}, not {value!r}."
+            )
+        return value
     if kind == "bool":
         if not isinstance(value, bool):
             raise RulesetError("ruleset.bad_value", f"Option {key} must be true or false, not {value!r}.")
         return value
     if value is None and kind == "int?":
         return None
+    assert isinstance(hi, int)
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise RulesetError(
             "ruleset.bad_value", f"Option {key} must be an integer from {lo} to {hi}, not {value!r}."
@@ -185,11 +203,13 @@ GAME_OPTIONS: dict[str, OptionSpec] = {
 @dataclass(frozen=True)
 class PresetSpec:
     """A preset as its family registers it: the defaults, the options a table may change, and the
-    family's own cross-option checks (``validate`` raises ``RulesetError``)."""
+    family's own cross-option checks (``validate`` raises ``RulesetError``), and the fields it derives
+    from the options (``derive``: Basic Rummy's ace counts 15 in hand with ``ace_high``)."""
 
     base: Ruleset
     options: Mapping[str, OptionSpec]
     validate: Callable[[Ruleset], None] | None = None
+    derive: Callable[[Ruleset], Ruleset] | None = None
 
 
 _REGISTRY: dict[str, PresetSpec] = {}

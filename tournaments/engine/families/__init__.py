@@ -8,10 +8,11 @@ from __future__ import annotations
 from ..family import Family
 from ..move_fields import FIELD_SCHEMAS
 from ..rules import Ruleset
+from .basic import BASIC
 from .board import BOARD
 from .rummy500 import RUMMY500
 
-FAMILIES: dict[str, Family] = {RUMMY500.name: RUMMY500, BOARD.name: BOARD}
+FAMILIES: dict[str, Family] = {RUMMY500.name: RUMMY500, BASIC.name: BASIC, BOARD.name: BOARD}
 
 
 def family_of(rules: Ruleset) -> Family:

@@ -58,6 +58,13 @@ class Board:
     name = FAMILY
     phases = ("deal", "draw", "play", "over")
     move_fields: Mapping[str, frozenset[str]] = MOVE_FIELDS
+    # What the shared bots ask (``family.Family``); Board Rummy's own bots (``bots``) play it instead.
+    pile_draw_depth: int | None = 1
+    placed_cards_score = False
+    limits_placements = False
+
+    def pile_draw_obligation(self, state: RoundState, index: int) -> bool:
+        return False
 
     # ------------------------------------------------------------------ the deal
 

@@ -22,7 +22,7 @@ from ...placements import discard, lay_off_move, meld, swap_joker
 from ...rules import Ruleset
 from ...state import Result, RoundState
 from . import claims
-from .draw import draw, draw_moves, end_round, pile_draw_ok, pile_only
+from .draw import draw, draw_moves, draw_obligation, end_round, pile_draw_ok, pile_only
 from .presets import FAMILY, Rummy500Options, options_of
 from .scoring import finish, score
 
@@ -122,6 +122,17 @@ class Rummy500:
 
     def close_claims(self, state: RoundState) -> RoundState:
         return _start_turn(claims.resolve(state))
+
+    # ------------------------------------------------------------------ view
+
+    # ------------------------------------------------------------------ what the bots ask
+
+    pile_draw_depth: int | None = None
+    placed_cards_score = True
+    limits_placements = False
+
+    def pile_draw_obligation(self, state: RoundState, index: int) -> bool:
+        return draw_obligation(state, index)
 
     # ------------------------------------------------------------------ view
 

@@ -1,0 +1,201 @@
+"""After the draw (RULES §3): melds, lay-offs and joker swaps within the family's limits (``gates``),
+and the turn-completion check those limits call for.
+
+The shared placements apply a move and the shared turn search (RULES §1) keeps a turn completable;
+here, a placement or a pile draw is also refused when it would leave the player holding only cards
+that may not be discarded this turn with no placement the family's limits allow to get rid of them
+(``can_finish``). ``legal_moves`` lists exactly what ``apply_move`` accepts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...cards import JOKER
+from ...errors import IllegalMove
+from ...hands import remove
+from ...listing import play_moves
+from ...melds import MeldError, read_meld
+from ...moves import Move, card_list, meld_index
+from ...placements import lay_off_move, meld, swap_joker
+from ...state import RoundState
+from ...turn import can_end, placed_obligations, turn_of
+from .book import placed
+from .gates import (
+    Group,
+    check_lay_off,
+    check_meld,
+    check_swap,
+    combinations,
+    meld_order,
+    opening,
+    opening_ok,
+)
+from .presets import options_of
+
+# How many further placements ``can_finish`` tries; a hand of only reserved cards holds at most the
+# chosen pile card and the jokers retrieved this turn, each placed by one move.
+FINISH_DEPTH = 3
+
+
+def _groups(move: Mapping[str, Any], state: RoundState) -> tuple[list[Group], bool]:
+    """The melds of a ``meld`` move, canonical (several: in canonical order), and whether it had ``melds``."""
+    if ("cards" in move) == ("melds" in move):
+        raise IllegalMove("move.malformed", "A meld move has 'cards' (one meld) or 'melds' (several).")
+    if "cards" in move:
+        raw = [move["cards"]]
+    else:
+        raw = move["melds"]
+        if not isinstance(raw, list | tuple) or not raw:
+            raise IllegalMove("move.malformed", "melds must be a non-empty list of card lists.")
+    groups = []
+    for g in raw:
+        try:
+            groups.append(read_meld(card_list(g), state.rules, min_natural=state.rules.min_natural))
+        except MeldError as exc:
+            raise IllegalMove(exc.code, exc.message) from None
+    return sorted(groups, key=meld_order), "melds" in move
+
+
+def place(
+    state: RoundState, mtype: str, move: Mapping[str, Any], *, check: bool = True
+) -> tuple[RoundState, Move]:
+    """A meld, lay-off or joker swap of the player in turn; ``check``: refuse one that leaves the turn
+    impossible to finish (``turn.cannot_complete``)."""
+    player = state.players[state.turn]
+    if mtype == "meld":
+        groups, _several = _groups(move, state)
+        rest = remove(state.hands[state.turn], [c for g in groups for c in g])
+        if rest is not None:  # else the shared placement says which card is missing
+            check_meld(state, player, groups, len(rest))
+        shared: Mapping[str, Any] = (
+            {"type": "meld", "cards": list(groups[0])}
+            if len(groups) == 1
+            else {"type": "meld", "melds": [list(g) for g in groups]}
+        )
+        new, logged = meld(state, shared)
+        new = placed(new, player, len(groups))
+    elif mtype == "lay_off":
+        i = meld_index(state, move.get("meld"), "layoff.unknown_meld")
+        check_lay_off(state, player, state.melds[i].owner)
+        new, logged = lay_off_move(state, move)
+        new = placed(new, player, 0)
+    else:
+        check_swap(state, player)
+        new, logged = swap_joker(state, move)
+        new = placed(new, player, 0)
+    if check and not can_finish(new):
+        raise IllegalMove(
+            "turn.cannot_complete",
+            "After this move the turn could not be completed: no card could be discarded and nothing placed.",
+        )
+    return new, logged
+
+
+def can_finish(state: RoundState, depth: int = FINISH_DEPTH) -> bool:
+    """Whether the player in turn can still end the turn: a card that may be discarded, going out, or a
+    placement the family allows that leads there."""
+    t = turn_of(state)
+    if not t.hand or can_end(t, state.rules):
+        return True
+    if depth == 0:
+        return False
+    for move in _candidates(state):
+        try:
+            after, _ = place(state, move["type"], move, check=False)
+        except IllegalMove:
+            continue
+        if can_finish(after, depth - 1):
+            return True
+    return False
+
+
+def _candidates(state: RoundState) -> list[Move]:
+    """The placements the shared listing and the family's limits allow, before the finishing check."""
+    player = state.players[state.turn]
+    rule = opening(state, player)
+    own_meld = any(m.owner == player for m in state.melds)
+    out: list[Move] = []
+    for move in play_moves(state):
+        mtype = move["type"]
+        if mtype == "discard":
+            continue
+        if mtype == "meld":
+            try:
+                left = len(state.hands[state.turn]) - len(move["cards"])
+                check_meld(state, player, [tuple(move["cards"])], left)
+            except IllegalMove:
+                continue
+        elif rule is not None or (mtype == "lay_off" and not _lay_off_ok(state, player, move, own_meld)):
+            continue
+        out.append(move)
+    if rule is not None:
+        out += _openings(state, player, rule)
+    return out
+
+
+def _lay_off_ok(state: RoundState, player: str, move: Move, own_meld: bool) -> bool:
+    if own_meld or not options_of(state.rules).lay_off_requires_own_meld:
+        return True
+    return next(m.owner for m in state.melds if m.id == move["meld"]) == player
+
+
+def _openings(state: RoundState, player: str, rule: str) -> list[Move]:
+    """The several-meld moves that meet the opening rule (singles come from the shared listing)."""
+    hand = state.hands[state.turn]
+    final = state.rules.final_discard_required
+
+    def accept(groups: Sequence[Group], left: int) -> bool:
+        return not (final and left == 0) and opening_ok(state, rule, groups, left)
+
+    return [
+        {"type": "meld", "melds": [list(g) for g in combo]} for combo in combinations(hand, state, accept)
+    ]
+
+
+def listed_placements(state: RoundState) -> list[Move]:
+    """Every legal placement: the candidates after which the turn can still be finished."""
+    t = turn_of(state)
+    out = []
+    for move in _candidates(state):
+        cards = _placed_cards(state, move)
+        rest = remove(t.hand, cards)
+        if rest is None:
+            continue
+        _mu, reserved, _jtm = placed_obligations(t, cards)
+        if move["type"] == "swap_joker":
+            rest, reserved = (*rest, JOKER), (*reserved, JOKER)
+        if not rest or any(c not in reserved for c in rest):
+            out.append(move)
+            continue
+        try:
+            place(state, move["type"], move)
+        except IllegalMove:
+            continue
+        out.append(move)
+    return out
+
+
+def _placed_cards(state: RoundState, move: Move) -> list[str]:
+    if move["type"] == "swap_joker":
+        return [move["card"]]
+    if "melds" in move:
+        return [c for g in move["melds"] for c in g]
+    return list(move["cards"])
+
+
+def legal_play(state: RoundState) -> list[Move]:
+    """Placements (single melds, several-meld openings, lay-offs, swaps), then the discards."""
+    moves = listed_placements(state)
+    # nothing is ever owed in this family (no deep draw, no joker that must be melded): any card but the
+    # ones taken this turn may go
+    discards: list[Move] = [
+        {"type": "discard", "card": c}
+        for c in dict.fromkeys(state.hands[state.turn])
+        if c not in state.reserved
+    ]
+    # single melds, then several-meld moves, then lay-offs and swaps: canonical
+    order = {"meld": 0, "lay_off": 2, "swap_joker": 3}
+    moves.sort(key=lambda m: order[m["type"]] + (1 if "melds" in m else 0))
+    return moves + discards
