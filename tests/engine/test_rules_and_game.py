@@ -39,7 +39,6 @@ def test_presets_and_options():
     ("name", "options", "code"),
     [
         ("rummy600", {}, "ruleset.unknown_preset"),
-        ("board", {}, "ruleset.not_implemented"),
         ("rummy500", {"jokers": 3}, "ruleset.unknown_option"),
         ("rummy500", {"ace_high": "yes"}, "ruleset.bad_value"),
         ("rummy500", {"ace_high": 1}, "ruleset.bad_value"),
@@ -57,6 +56,16 @@ def test_bad_rulesets(name, options, code):
         Ruleset.preset(name, **options)
     assert e.value.code == code
     assert isinstance(e.value, ValueError) and str(e.value)
+
+
+def test_a_game_of_rules_md_no_family_plays_is_not_implemented(monkeypatch: pytest.MonkeyPatch) -> None:
+    # every game of RULES.md is played now; the code stays for a registry without one of them
+    from tournaments.engine import rules
+
+    monkeypatch.delitem(rules._REGISTRY, "romme")
+    with pytest.raises(RulesetError) as e:
+        Ruleset.preset("romme")
+    assert e.value.code == "ruleset.not_implemented"
 
 
 def _finish_round(game: Game, rng_seed: int = 0) -> Game:
