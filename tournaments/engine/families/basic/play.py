@@ -39,8 +39,8 @@ from .presets import options_of
 FINISH_DEPTH = 3
 
 
-def _groups(move: Mapping[str, Any], state: RoundState) -> tuple[list[Group], bool]:
-    """The melds of a ``meld`` move, canonical (several: in canonical order), and whether it had ``melds``."""
+def _groups(move: Mapping[str, Any], state: RoundState) -> list[Group]:
+    """The melds of a ``meld`` move, canonical, in canonical order."""
     if ("cards" in move) == ("melds" in move):
         raise IllegalMove("move.malformed", "A meld move has 'cards' (one meld) or 'melds' (several).")
     if "cards" in move:
@@ -55,7 +55,7 @@ def _groups(move: Mapping[str, Any], state: RoundState) -> tuple[list[Group], bo
             groups.append(read_meld(card_list(g), state.rules, min_natural=state.rules.min_natural))
         except MeldError as exc:
             raise IllegalMove(exc.code, exc.message) from None
-    return sorted(groups, key=meld_order), "melds" in move
+    return sorted(groups, key=meld_order)
 
 
 def place(
@@ -65,7 +65,7 @@ def place(
     impossible to finish (``turn.cannot_complete``)."""
     player = state.players[state.turn]
     if mtype == "meld":
-        groups, _several = _groups(move, state)
+        groups = _groups(move, state)
         rest = remove(state.hands[state.turn], [c for g in groups for c in g])
         if rest is not None:  # else the shared placement says which card is missing
             check_meld(state, player, groups, len(rest))
