@@ -184,6 +184,18 @@ class GameSerializer(serializers.Serializer[Any]):
         required=False, help_text="Board Rummy: whether the caller holds the trump's twin."
     )
     deal = BoardDealSerializer(required=False, help_text="Board Rummy, in phase `deal`.")
+    # The Basic family's own (RULES §3).
+    restocks = serializers.IntegerField(
+        required=False, help_text="Basic family: times the discard pile became the stock this round."
+    )
+    restocks_left = serializers.IntegerField(
+        required=False, help_text="Basic family: restocks left before a block (0 with `restock: none`)."
+    )
+    opened = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="Basic family: the players who have placed a card this round (in seat order).",
+    )
     result = ResultSerializer(required=False, help_text="Once the round is over.")
     scores = serializers.DictField(
         child=serializers.IntegerField(), required=False, help_text="Once the round is over."
