@@ -57,6 +57,10 @@ class Table(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_tables"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # A tournament's table plays for its tournament (`table_policy.policy_for`); null at a ring table.
+    tournament = models.ForeignKey(
+        "Tournament", on_delete=models.PROTECT, null=True, blank=True, related_name="tables"
+    )
 
     class Meta:
         ordering = ["id"]
@@ -287,3 +291,181 @@ class IdempotentRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.method} {self.path} by user {self.user_id} (key {self.key[:16]})"
+
+
+# --- tournaments (RULES §5; API.md "Tournaments, in detail") ------------------------------------------
+
+
+class TournamentKind(models.TextChoices):
+    QUICK = "quick", "quick game"
+    SINGLE = "single", "single-table (sit-and-go)"
+    MULTI = "multi", "multi-table"
+
+
+class TournamentStatus(models.TextChoices):
+    SCHEDULED = "scheduled", "scheduled"
+    REGISTERING = "registering", "registering"
+    RUNNING = "running", "running"
+    PAUSED = "paused", "paused"
+    FINISHED = "finished", "finished"
+    CANCELLED = "cancelled", "cancelled"
+
+
+class TournamentStage(models.TextChoices):
+    """Where a running one-table tournament is: the main rounds, or tie-breaker rounds among the tied."""
+
+    MAIN = "main", "main rounds"
+    TIEBREAK = "tiebreak", "tie-breaker rounds"
+
+
+# The kinds that play at one table, and their entrant bounds (RULES §5).
+ONE_TABLE_KINDS = (TournamentKind.QUICK, TournamentKind.SINGLE)
+ONE_TABLE_MAX_ENTRANTS = 4
+
+
+class Tournament(models.Model):
+    name = models.CharField(max_length=100)
+    kind = models.CharField(max_length=16, choices=TournamentKind.choices)
+    game = models.CharField(max_length=32)
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(
+        max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.REGISTERING
+    )
+    buy_in = models.BigIntegerField()
+    fee = models.BigIntegerField(default=0)
+    guarantee = models.BigIntegerField(default=0)
+    starting_stack = models.BigIntegerField(null=True, blank=True)  # multi
+    seats = models.PositiveSmallIntegerField(default=4)
+    pcr_schedule = models.JSONField(default=list, blank=True)  # multi: PCR by level
+    rounds_per_level = models.PositiveSmallIntegerField(null=True, blank=True)  # multi
+    multiplier = models.PositiveIntegerField(default=1)
+    target_score = models.PositiveIntegerField(null=True, blank=True)  # single
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True)  # quick
+    tiebreak_rounds = models.PositiveSmallIntegerField(default=5)
+    min_entrants = models.PositiveSmallIntegerField(default=2)
+    max_entrants = models.PositiveSmallIntegerField()
+    starts_at = models.DateTimeField(null=True, blank=True)  # multi
+    late_registration_levels = models.PositiveSmallIntegerField(default=0)
+    reentry = models.BooleanField(default=False)
+    # Percentages by place, summing to 100 (a database trigger refuses any other sum: 0012's migration).
+    payouts = models.JSONField(default=list)
+    # The ledger account (kind prize_pool, reference "tournament:<id>") the buy-ins are paid into.
+    pool_account = models.OneToOneField(
+        "ledger.Account", on_delete=models.PROTECT, null=True, blank=True, related_name="tournament"
+    )
+    stage = models.CharField(max_length=16, choices=TournamentStage.choices, default=TournamentStage.MAIN)
+    # Tie-breaker rounds played so far (at most `tiebreak_rounds`), and the number of the game's first one:
+    # the rounds before it are the main rounds (`total`), from it on the tie-breaker's (`tiebreak_total`).
+    tiebreaks_played = models.PositiveSmallIntegerField(default=0)
+    tiebreak_from_round = models.PositiveIntegerField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_tournaments"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(kind__in=TournamentKind.values), name="tournament_kind_known"),
+            models.CheckConstraint(
+                condition=Q(status__in=TournamentStatus.values), name="tournament_status_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(buy_in__gte=0, fee__gte=0, guarantee__gte=0), name="tournament_chips_non_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(min_entrants__gte=2, max_entrants__gte=models.F("min_entrants")),
+                name="tournament_entrant_range",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind__in=[k.value for k in ONE_TABLE_KINDS])
+                | Q(max_entrants__lte=ONE_TABLE_MAX_ENTRANTS),
+                name="tournament_one_table_at_most_four",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind=TournamentKind.QUICK) | Q(rounds__gte=1, rounds__lte=3),
+                name="tournament_quick_has_rounds",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind=TournamentKind.SINGLE) | Q(target_score__gte=1),
+                name="tournament_single_has_target",
+            ),
+            models.CheckConstraint(
+                condition=Q(tiebreaks_played__lte=models.F("tiebreak_rounds")),
+                name="tournament_tiebreaks_within_cap",
+            ),
+            models.CheckConstraint(
+                condition=Q(stage=TournamentStage.MAIN) | Q(tiebreak_from_round__isnull=False),
+                name="tournament_tiebreak_has_first_round",
+            ),
+            models.CheckConstraint(
+                condition=Q(finished_at__isnull=True) | Q(status__in=["finished", "cancelled"]),
+                name="tournament_finished_at_only_when_over",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"tournament {self.pk} ({self.kind}: {self.name})"
+
+
+class EntryStatus(models.TextChoices):
+    REGISTERED = "registered", "registered"
+    PLAYING = "playing", "playing"
+    BUSTED = "busted", "busted"
+    FINISHED = "finished", "finished"
+    # History: the entry was refunded before the start (unregistered, or the tournament cancelled).
+    UNREGISTERED = "unregistered", "unregistered"
+    REFUNDED = "refunded", "refunded"
+
+
+LIVE_ENTRY_STATUSES = (EntryStatus.REGISTERED, EntryStatus.PLAYING, EntryStatus.BUSTED, EntryStatus.FINISHED)
+
+
+class TournamentEntry(models.Model):
+    """One player's entry into one tournament (a new row when registering again after unregistering)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="entries")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournament_entries"
+    )
+    status = models.CharField(max_length=16, choices=EntryStatus.choices, default=EntryStatus.REGISTERED)
+    registered_at = models.DateTimeField(auto_now_add=True)
+    # Points of the main rounds (quick, single), and of the tie-breaker rounds scored on their own.
+    total = models.BigIntegerField(default=0)
+    in_tiebreak = models.BooleanField(default=False)
+    tiebreak_total = models.BigIntegerField(default=0)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    prize = models.BigIntegerField(default=0)
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, null=True, blank=True, related_name="tournament_entries"
+    )
+
+    class Meta:
+        ordering = ["tournament_id", "registered_at", "id"]
+        verbose_name_plural = "tournament entries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                condition=Q(status__in=[s.value for s in LIVE_ENTRY_STATUSES]),
+                name="tournament_entry_one_live_per_player",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=EntryStatus.values), name="tournament_entry_status_known"
+            ),
+            models.CheckConstraint(condition=Q(prize__gte=0), name="tournament_entry_prize_non_negative"),
+            models.CheckConstraint(
+                condition=Q(prize=0) | Q(place__isnull=False), name="tournament_entry_prize_has_place"
+            ),
+            models.CheckConstraint(
+                condition=Q(place__isnull=True) | Q(place__gte=1), name="tournament_entry_place_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(place__isnull=True) | Q(status__in=["busted", "finished"]),
+                name="tournament_entry_place_only_when_out",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"entry {self.pk} of {self.player_id} in tournament {self.tournament_id}"

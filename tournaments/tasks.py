@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments.services import dispatch, idempotency, play
+from tournaments.services import dispatch, idempotency, play, tournament_progress
 
 
 @shared_task(name=dispatch.TURN_CLOCK, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -34,3 +34,8 @@ def sweep_clocks() -> int:
 @shared_task(name=dispatch.FORGET_IDEMPOTENCY_KEYS, acks_late=True, ignore_result=True)
 def forget_idempotency_keys() -> int:
     return idempotency.forget_expired()
+
+
+@shared_task(name=dispatch.ADVANCE_TOURNAMENT, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def advance_tournament(tournament_id: int, round_id: int | None) -> str:
+    return tournament_progress.advance(tournament_id=tournament_id, round_id=round_id)

@@ -30,7 +30,7 @@ def test_a_ring_table_shares_ties() -> None:
 
 @pytest.mark.parametrize("stack", [-1, 0, 1, 500])
 def test_at_the_deal_a_seat_without_chips_is_unseated(stack: int) -> None:
-    assert RING.deals_in(stack=stack) is (stack > 0)
+    assert RING.deals_in(seat=Seat(), stack=stack) is (stack > 0)
 
 
 def test_two_seats_deal() -> None:
@@ -61,7 +61,7 @@ def test_the_next_deal_comes_after_the_pause_once_two_are_ready(settings: Any) -
     assert [RING.next_deal_in(ready=n) for n in range(4)] == [None, None, 4.0, 4.0]
 
 
-def test_every_table_is_a_ring_table_for_now() -> None:
+def test_a_table_without_a_tournament_is_a_ring_table() -> None:
     assert table_policy.policy_for(Table(pcr=1)) is RING
 
 

@@ -18,6 +18,7 @@ CLOSE_CLAIMS = "tournaments.close_claims"
 START_ROUND = "tournaments.start_round"
 SWEEP_CLOCKS = "tournaments.sweep_clocks"
 FORGET_IDEMPOTENCY_KEYS = "tournaments.forget_idempotency_keys"
+ADVANCE_TOURNAMENT = "tournaments.advance_tournament"
 
 
 def _task(task_name: str) -> Task[Any, Any]:

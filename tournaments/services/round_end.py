@@ -100,7 +100,9 @@ def finish_round(
     # The same Account objects as the seats': the ledger leaves the new balances on them.
     accounts = {p: seats[p].stack_account for p in round_.players if p in seats}
     transfers: list[dict[str, Any]] = []
-    if not result["redeal"] and result["scores"] and len(accounts) == len(round_.players):
+    if not policy.settles_chips:
+        pass  # points only (a one-table tournament): its job totals them from the round's result
+    elif not result["redeal"] and result["scores"] and len(accounts) == len(round_.players):
         transfers += _post_settlement(
             kind=TransferKind.SETTLEMENT,
             key=f"round:{round_.pk}:settle",
@@ -174,6 +176,7 @@ def finish_round(
         close_game(game=game, table=table, round_=round_)
     else:
         schedule_round_start(game=game, policy=policy, ready=ready)
+    policy.round_settled(table=table, round_id=round_.pk)
     # What the end of a round changes (the time bank is saved by `charge_time_bank`); the deal and the
     # players stay as they were written at the start.
     return [rows.update_sql(round_, ROUND_END_FIELDS)]

@@ -11,7 +11,7 @@ from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
 from tournaments.errors import PlayError
-from tournaments.models import SEATED_STATUSES, GameStatus, Round, Seat, SeatStatus, TableStatus
+from tournaments.models import SEATED_STATUSES, GameStatus, Round, Seat, TableStatus
 from tournaments.services import engine_io, table_policy, table_settings
 from tournaments.services.advance import settle_state
 from tournaments.services.between_rounds import wind_down
@@ -94,11 +94,12 @@ def _deal(*, game_id: int) -> Round | None:
         policy = table_policy.policy_for(table)
         playing: list[Seat] = []
         for seat in seats:
-            if not policy.deals_in(stack=seat.stack_account.balance):
+            if not policy.deals_in(seat=seat, stack=seat.stack_account.balance):
                 policy.release(seat=seat, table=table)
             else:
-                if seat.status != SeatStatus.ACTIVE:
-                    seat.status = SeatStatus.ACTIVE
+                status = policy.status_at_deal(seat.status)
+                if seat.status != status:
+                    seat.status = status
                     seat.save(update_fields=["status"])
                 playing.append(seat)
         game.next_round_at = None

@@ -17,7 +17,16 @@ from typing import Any, Protocol
 
 from django.conf import settings
 
-from tournaments.models import Seat, SeatStatus, Table
+from tournaments.models import (
+    Seat,
+    SeatStatus,
+    Table,
+    Tournament,
+    TournamentEntry,
+    TournamentStage,
+    TournamentStatus,
+)
+from tournaments.services import dispatch
 from tournaments.services.seats import cash_out
 
 
@@ -32,6 +41,8 @@ class AfterRound(enum.Enum):
 class TablePolicy(Protocol):
     # Seats in these statuses holding chips are ready for the next deal.
     ready_statuses: tuple[str, ...]
+    # Whether a round's scores move chips between the seats (PCR settlement); else they are points only.
+    settles_chips: bool
 
     def round_pcr(self, table: Table) -> int:
         """Chips per point of the round being settled."""
@@ -45,8 +56,12 @@ class TablePolicy(Protocol):
         """Keys breaking a tie for the round's top score (`ledger.settlement`); None: a tie is shared."""
         ...
 
-    def deals_in(self, *, stack: int) -> bool:
-        """At the deal: is a seat with `stack` chips dealt in? (Else it is released.)"""
+    def deals_in(self, *, seat: Seat, stack: int) -> bool:
+        """At the deal: is `seat`, holding `stack` chips, dealt in? (Else it is released.)"""
+        ...
+
+    def status_at_deal(self, status: str) -> str:
+        """The status a seat dealt in plays the round with."""
         ...
 
     def enough_to_deal(self, players: int) -> bool: ...
@@ -68,11 +83,16 @@ class TablePolicy(Protocol):
         """Take the seat off the table. Caller holds the table's lock (or the game's, during play)."""
         ...
 
+    def round_settled(self, *, table: Table, round_id: int) -> None:
+        """The round is settled (in its transaction): what the kind of table does next besides dealing."""
+        ...
+
 
 class RingTablePolicy:
     """A ring table: chips are the players' own, anyone may come and go between rounds (RULES §5)."""
 
     ready_statuses: tuple[str, ...] = (SeatStatus.ACTIVE, SeatStatus.SITTING_OUT)
+    settles_chips = True
     min_players = 2
 
     def round_pcr(self, table: Table) -> int:
@@ -84,9 +104,12 @@ class RingTablePolicy:
     def tie_break_keys(self, *, result: Mapping[str, Any]) -> Mapping[str, tuple[Any, ...]] | None:
         return None  # a tie for the top score is shared
 
-    def deals_in(self, *, stack: int) -> bool:
+    def deals_in(self, *, seat: Seat, stack: int) -> bool:
         # No chips and no top-up during the pause: unseated (RULES §5).
         return stack > 0
+
+    def status_at_deal(self, status: str) -> str:
+        return SeatStatus.ACTIVE
 
     def enough_to_deal(self, players: int) -> bool:
         return players >= self.min_players
@@ -110,10 +133,71 @@ class RingTablePolicy:
     def release(self, *, seat: Seat, table: Table) -> None:
         cash_out(seat=seat, table=table)
 
+    def round_settled(self, *, table: Table, round_id: int) -> None:
+        return None  # the next deal is scheduled by `next_deal_in`
+
 
 RING = RingTablePolicy()
 
 
+class OneTableTournamentPolicy:
+    """The table of a quick game or a sit-and-go (RULES §5): rounds score points, never chips, until the prizes;
+    the tournament decides after each round whether and whom to deal next (`tournament_progress`), so the
+    table never schedules a deal itself; an absent player stays and keeps being auto-played."""
+
+    ready_statuses: tuple[str, ...] = (SeatStatus.ACTIVE, SeatStatus.ABSENT)
+    settles_chips = False
+
+    def __init__(self, tournament: Tournament) -> None:
+        self.tournament = tournament
+        self.tiebreakers: frozenset[int] = frozenset()
+        if tournament.stage == TournamentStage.TIEBREAK:
+            self.tiebreakers = frozenset(
+                TournamentEntry.objects.filter(tournament=tournament, in_tiebreak=True).values_list(
+                    "player_id", flat=True
+                )
+            )
+
+    def round_pcr(self, table: Table) -> int:
+        return 1  # never used to move chips (`settles_chips`)
+
+    def settlement_record(self, table: Table) -> dict[str, Any]:
+        return {"tournament": self.tournament.pk}
+
+    def tie_break_keys(self, *, result: Mapping[str, Any]) -> Mapping[str, tuple[Any, ...]] | None:
+        return None  # a tie for the top total is the tournament's (tie-breaker rounds)
+
+    def deals_in(self, *, seat: Seat, stack: int) -> bool:
+        # Tie-breaker rounds are played by the tied players only; everyone else is out.
+        return self.tournament.stage == TournamentStage.MAIN or seat.player_id in self.tiebreakers
+
+    def status_at_deal(self, status: str) -> str:
+        # An absent player stays absent (auto-played) until they come back (RULES §5 "Clocks").
+        return SeatStatus.ABSENT if status == SeatStatus.ABSENT else SeatStatus.ACTIVE
+
+    def enough_to_deal(self, players: int) -> bool:
+        # A paused tournament deals no new round, whatever start message was already on its way.
+        return self.tournament.status == TournamentStatus.RUNNING and players >= 2
+
+    def after_round(self, *, status: str, stack: int) -> AfterRound:
+        return AfterRound.STAYS
+
+    def is_ready(self, *, status: str, stack: int) -> bool:
+        return status in self.ready_statuses
+
+    def next_deal_in(self, *, ready: int) -> float | None:
+        return None  # the tournament's job schedules the next deal
+
+    def release(self, *, seat: Seat, table: Table) -> None:
+        cash_out(seat=seat, table=table)  # the stack is empty: only the chair is freed
+
+    def round_settled(self, *, table: Table, round_id: int) -> None:
+        dispatch.enqueue(dispatch.ADVANCE_TOURNAMENT, [self.tournament.pk, round_id], 0)
+
+
 def policy_for(table: Table) -> TablePolicy:
-    """The policy of `table`'s kind (every table is a ring table until tournaments arrive)."""
-    return RING
+    """The policy of `table`'s kind: a ring table, or the table of a one-table tournament."""
+    if table.tournament_id is None:
+        return RING
+    tournament = Tournament.objects.get(pk=table.tournament_id)
+    return OneTableTournamentPolicy(tournament)

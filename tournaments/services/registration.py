@@ -1,0 +1,117 @@
+"""Entering a tournament through the ledger (API.md): register pays `buy_in + fee` at once (the buy-in to the
+prize pool, the fee to the house) in one balanced transfer; unregistering before the start refunds both. A
+one-table tournament starts by itself when the last seat is taken (RULES §5)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from ledger import services as ledger
+from ledger.models import Account, AccountKind, Transfer, TransferKind
+from tournaments.errors import Conflict
+from tournaments.models import (
+    LIVE_ENTRY_STATUSES,
+    EntryStatus,
+    Tournament,
+    TournamentEntry,
+    TournamentStatus,
+)
+from tournaments.services.tournament_start import start_locked
+from tournaments.services.tournament_status import lock_tournament
+
+
+def live_entries(tournament: Tournament) -> list[TournamentEntry]:
+    return list(
+        TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES)
+        .select_related("player")
+        .order_by("registered_at", "pk")
+    )
+
+
+def pool_account(tournament: Tournament) -> Account:
+    assert tournament.pool_account_id is not None  # created with the tournament
+    return Account.objects.get(pk=tournament.pool_account_id)
+
+
+def _entry_legs(tournament: Tournament, wallet: Account, sign: int) -> list[tuple[Account, int]]:
+    legs = [
+        (wallet, -sign * (tournament.buy_in + tournament.fee)),
+        (pool_account(tournament), sign * tournament.buy_in),
+        (ledger.get_house_account(kind=AccountKind.HOUSE_FEES), sign * tournament.fee),
+    ]
+    return [(account, amount) for account, amount in legs if amount]
+
+
+def register(*, user: User, tournament_id: int) -> TournamentEntry:
+    """A live entry for `user`, paid; the tournament started if that filled it."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        entries = live_entries(tournament)
+        if any(entry.player_id == user.pk for entry in entries):
+            raise Conflict("You are already registered.", code="tournament.already_registered")
+        # Filled up (a one-table tournament then started): say so rather than "not registering".
+        if len(entries) >= tournament.max_entrants:
+            raise Conflict(
+                "The tournament is full.",
+                code="tournament.full",
+                details={"max_entrants": tournament.max_entrants},
+            )
+        if tournament.status != TournamentStatus.REGISTERING:
+            raise Conflict(
+                f"The tournament is {tournament.status}: it takes no registrations.",
+                code="tournament.not_registering",
+                details={"status": tournament.status},
+            )
+        entry = TournamentEntry.objects.create(tournament=tournament, player=user)
+        legs = _entry_legs(tournament, ledger.get_wallet(user=user), +1)
+        if legs:
+            ledger.post_transfer(
+                kind=TransferKind.TOURNAMENT_BUY_IN,
+                legs=legs,
+                idempotency_key=f"tournament:{tournament.pk}:entry:{entry.pk}:buy_in",
+                reason=f"buy-in and fee of tournament {tournament.pk}",
+                tournament_id=tournament.pk,
+                entry_id=entry.pk,
+                computation={"buy_in": tournament.buy_in, "fee": tournament.fee},
+                posted_by=user,
+            )
+        if len(entries) + 1 >= tournament.max_entrants:
+            start_locked(tournament)
+        return entry
+
+
+def refund(*, tournament: Tournament, entry: TournamentEntry, status: str) -> Transfer | None:
+    """Give an entry's buy-in and fee back (before the start); the entry becomes history (`status`)."""
+    legs = _entry_legs(tournament, ledger.get_wallet(user=entry.player), -1)
+    transfer = None
+    if legs:
+        transfer = ledger.post_transfer(
+            kind=TransferKind.REFUND,
+            legs=legs,
+            idempotency_key=f"tournament:{tournament.pk}:entry:{entry.pk}:refund",
+            reason=f"refund of the entry into tournament {tournament.pk}",
+            tournament_id=tournament.pk,
+            entry_id=entry.pk,
+            computation={"buy_in": tournament.buy_in, "fee": tournament.fee, "why": status},
+            posted_by_system="tournaments.refund",
+        )
+    entry.status = status
+    entry.save(update_fields=["status"])
+    return transfer
+
+
+def unregister(*, user: User, tournament_id: int) -> TournamentEntry:
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        entry = next((e for e in live_entries(tournament) if e.player_id == user.pk), None)
+        if tournament.status not in (TournamentStatus.SCHEDULED, TournamentStatus.REGISTERING):
+            raise Conflict(
+                "The tournament has started: entries are no longer refunded.",
+                code="tournament.started",
+                details={"status": tournament.status},
+            )
+        if entry is None:
+            raise Conflict("You are not registered.", code="tournament.not_registered")
+        refund(tournament=tournament, entry=entry, status=EntryStatus.UNREGISTERED)
+        return entry

@@ -1,0 +1,94 @@
+"""An admin's actions on a tournament (API.md; the Django admin calls these too): start, pause, resume, cancel.
+Cancelling follows RULES §5: before the start every buy-in and fee is refunded; while running the unpaid pool
+is split among the players still in (`prizes.cancel_split`)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from ledger.models import Account, Transfer
+from tournaments.models import (
+    EntryStatus,
+    Seat,
+    Tournament,
+    TournamentStatus,
+)
+from tournaments.services import dispatch, prizes
+from tournaments.services.registration import live_entries, refund
+from tournaments.services.tournament_progress import close_tables, pay
+from tournaments.services.tournament_start import start_locked
+from tournaments.services.tournament_status import lock_tournament, move_to
+
+
+def start(*, tournament_id: int) -> Tournament:
+    """Start before it is full, with at least `min_entrants` registered."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        start_locked(tournament)
+        return tournament
+
+
+def pause(*, tournament_id: int) -> Tournament:
+    """No new round is dealt (a round in play finishes)."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        move_to(tournament, TournamentStatus.PAUSED)
+        tournament.save(update_fields=["status"])
+        return tournament
+
+
+def resume(*, tournament_id: int) -> Tournament:
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        move_to(tournament, TournamentStatus.RUNNING)
+        tournament.save(update_fields=["status"])
+        # The job decides again from the rounds played: the next deal, a tie-breaker, or the end.
+        dispatch.enqueue(dispatch.ADVANCE_TOURNAMENT, [tournament.pk, None], 0)
+        return tournament
+
+
+def cancel(*, tournament_id: int) -> tuple[Tournament, list[Transfer]]:
+    """Cancel; answers the transfers it posted."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        before_start = tournament.status in (TournamentStatus.SCHEDULED, TournamentStatus.REGISTERING)
+        move_to(tournament, TournamentStatus.CANCELLED)
+        tournament.finished_at = timezone.now()
+        tournament.save(update_fields=["status", "finished_at"])
+        transfers: list[Transfer] = []
+        if before_start:
+            for entry in live_entries(tournament):
+                transfer = refund(tournament=tournament, entry=entry, status=EntryStatus.REFUNDED)
+                if transfer is not None:
+                    transfers.append(transfer)
+            return tournament, transfers
+        still_in = {
+            e.player.get_username(): e for e in live_entries(tournament) if e.status == EntryStatus.PLAYING
+        }
+        seat_numbers = dict(
+            Seat.objects.filter(table__tournament=tournament).values_list("player__username", "number")
+        )
+        seat_order = sorted(still_in, key=lambda p: (seat_numbers.get(p, 0), p))
+        # At one table a player's weight is their total (RULES §5 speaks of the chips of a multi-table one).
+        weights = {p: e.total for p, e in still_in.items()}
+        assert tournament.pool_account_id is not None
+        pool = Account.objects.select_for_update().get(pk=tournament.pool_account_id).balance
+        shares = prizes.cancel_split(pool=pool, weights=weights, seat_order=seat_order)
+        transfer = pay(
+            tournament=tournament,
+            shares=shares,
+            entries=still_in,
+            key=f"tournament:{tournament.pk}:cancel",
+            why="cancellation",
+        )
+        if transfer is not None:
+            transfers.append(transfer)
+        places = prizes.place_by_totals({p: e.total for p, e in still_in.items()})
+        for player, entry in still_in.items():
+            entry.place = places[player]
+            entry.prize = shares[player]
+            entry.status = EntryStatus.FINISHED
+            entry.save(update_fields=["place", "prize", "status"])
+        close_tables(tournament)
+        return tournament, transfers

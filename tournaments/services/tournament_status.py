@@ -1,0 +1,43 @@
+"""A tournament's status and the one place it changes (`move_to`): scheduled → registering → running ⇄ paused →
+finished | cancelled (API.md), plus locking a tournament, first in the lock order."""
+
+from __future__ import annotations
+
+from tournaments.errors import Conflict, NotFound
+from tournaments.models import Tournament, TournamentStatus
+
+S = TournamentStatus
+# Where each status may go. Cancelling is possible until the end; finishing only from play (a paused
+# tournament's round in play may still end it).
+TRANSITIONS: dict[str, frozenset[str]] = {
+    S.SCHEDULED: frozenset({S.REGISTERING, S.CANCELLED}),
+    S.REGISTERING: frozenset({S.RUNNING, S.CANCELLED}),
+    S.RUNNING: frozenset({S.PAUSED, S.FINISHED, S.CANCELLED}),
+    S.PAUSED: frozenset({S.RUNNING, S.FINISHED, S.CANCELLED}),
+    S.FINISHED: frozenset(),
+    S.CANCELLED: frozenset(),
+}
+
+
+def may_move(current: str, to: str) -> bool:
+    return to in TRANSITIONS[current]
+
+
+def move_to(tournament: Tournament, to: str) -> None:
+    """Change the status (the caller holds the tournament's lock and saves the row), or refuse with 409."""
+    if not may_move(tournament.status, to):
+        over = tournament.status in (S.FINISHED, S.CANCELLED)
+        raise Conflict(
+            f"A {tournament.status} tournament cannot become {to}.",
+            code="tournament.over" if over else "tournament.invalid_transition",
+            details={"status": tournament.status, "to": to},
+        )
+    tournament.status = to
+
+
+def lock_tournament(tournament_id: int) -> Tournament:
+    """The tournament row locked: first in the lock order (tournament, table, game, seats, accounts)."""
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None:
+        raise NotFound("No such tournament.", code="tournament.not_found")
+    return tournament
