@@ -64,9 +64,10 @@ def _payouts(value: Any, places: int) -> list[int]:
         or not 1 <= len(value) <= places
         or any(isinstance(p, bool) or not isinstance(p, int) or p < 1 for p in value)
         or sum(value) != PERCENT
+        or any(a < b for a, b in zip(value, value[1:], strict=False))
     ):
         raise InvalidRequest(
-            f"payouts must be 1 to {places} positive integer percentages by place, summing to 100.",
+            f"payouts must be 1 to {places} positive integer percentages by place, never rising, summing to 100.",
             code="tournament.invalid_payouts",
             details={"field": "payouts", "places": places},
         )
