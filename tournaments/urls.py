@@ -1,5 +1,6 @@
 from django.urls import URLPattern, URLResolver, path
 
+from tournaments import tournament_views as tv
 from tournaments import views
 
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -13,4 +14,21 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<int:game_id>/moves/", views.GameMovesView.as_view(), name="game-moves"),
     path("games/<int:game_id>/events/", views.GameEventsView.as_view(), name="game-events"),
     path("games/<int:game_id>/rounds/", views.GameRoundsView.as_view(), name="game-rounds"),
+    path("tournaments/", tv.TournamentListView.as_view(), name="tournaments"),
+    path("tournaments/<int:tournament_id>/", tv.TournamentDetailView.as_view(), name="tournament-detail"),
+    path("tournaments/<int:tournament_id>/register/", tv.RegisterView.as_view(), name="tournament-register"),
+    path(
+        "tournaments/<int:tournament_id>/unregister/",
+        tv.UnregisterView.as_view(),
+        name="tournament-unregister",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/standings/", tv.StandingsView.as_view(), name="tournament-standings"
+    ),
+    path("tournaments/<int:tournament_id>/tables/", tv.TablesView.as_view(), name="tournament-tables"),
+    path("tournaments/<int:tournament_id>/start/", tv.StartView.as_view(), name="tournament-start"),
+    path("tournaments/<int:tournament_id>/pause/", tv.PauseView.as_view(), name="tournament-pause"),
+    path("tournaments/<int:tournament_id>/resume/", tv.ResumeView.as_view(), name="tournament-resume"),
+    path("tournaments/<int:tournament_id>/cancel/", tv.CancelView.as_view(), name="tournament-cancel"),
+    path("tournaments/<int:tournament_id>/payouts/", tv.PayoutsView.as_view(), name="tournament-payouts"),
 ]

@@ -3,6 +3,8 @@ with shared places and the remainder rule, the running-cancel split, and what fo
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -35,7 +37,7 @@ def payout_tables(draw: st.DrawFn) -> list[int]:
     cuts = sorted(draw(st.lists(st.integers(1, 99), min_size=places - 1, max_size=places - 1, unique=True)))
     bounds = [0, *cuts, 100]
     # A payout table never pays a place more than the one before (the settings' check refuses it).
-    return sorted((b - a for a, b in zip(bounds, bounds[1:], strict=False)), reverse=True)
+    return sorted((b - a for a, b in itertools.pairwise(bounds)), reverse=True)
 
 
 @given(totals_of())

@@ -76,10 +76,11 @@ def test_a_sit_and_go_starts_when_full_with_seats_at_random_and_plays_to_a_winne
     play_to_the_end(tournament)
     entries = list(TournamentEntry.objects.filter(tournament=tournament))
     assert sum(e.prize for e in entries) == 300
-    assert all(e.place is not None for e in entries)
-    assert sorted(e.place for e in entries)[0] == 1
-    top = max(e.total for e in entries)
-    assert all((e.place == 1) == (e.total == top and e.in_tiebreak is False) or e.in_tiebreak for e in entries)
+    places = [e.place for e in entries if e.place is not None]
+    assert len(places) == 3 and min(places) == 1
+    # Exactly one winner, unless a tie outlasted the tie-breakers (then they share first place).
+    winners = [e for e in entries if e.place == 1]
+    assert len(winners) == 1 or all(e.in_tiebreak for e in winners)
     fees = Account.objects.get(kind=AccountKind.HOUSE_FEES, chip_type="site").balance
     assert fees == 30
     # No chips moved at the table: the seat stacks never held any.

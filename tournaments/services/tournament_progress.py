@@ -117,7 +117,7 @@ def advance(*, tournament_id: int, round_id: int | None = None) -> str:
             _enter_tiebreak(tournament, entries, progress, decision.tied, next_round=_next_number(rounds))
         if tournament.status == TournamentStatus.RUNNING:
             schedule_deal(game)
-        return decision.next.value
+        return str(decision.next.value)
 
 
 def _next_number(rounds: Sequence[Round]) -> int:

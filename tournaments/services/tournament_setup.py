@@ -4,6 +4,7 @@ creating one with its prize pool account. The game and its options are checked b
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -64,7 +65,7 @@ def _payouts(value: Any, places: int) -> list[int]:
         or not 1 <= len(value) <= places
         or any(isinstance(p, bool) or not isinstance(p, int) or p < 1 for p in value)
         or sum(value) != PERCENT
-        or any(a < b for a, b in zip(value, value[1:], strict=False))
+        or any(a < b for a, b in itertools.pairwise(value))
     ):
         raise InvalidRequest(
             f"payouts must be 1 to {places} positive integer percentages by place, never rising, summing to 100.",

@@ -1,0 +1,236 @@
+"""Reads of tournaments for the API and the admin: the list, one tournament, standings, tables, the payout
+report. Nothing here reads a hand, a deck or a stock: standings and tables show totals, seats and places."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Count, Q, QuerySet
+
+from ledger.models import Account, Entry, Transfer, TransferKind
+from tournaments.errors import NotFound
+from tournaments.models import (
+    LIVE_ENTRY_STATUSES,
+    ONE_TABLE_KINDS,
+    EntryStatus,
+    Game,
+    Seat,
+    SeatStatus,
+    Table,
+    Tournament,
+    TournamentEntry,
+)
+
+_LIVE = Q(entries__status__in=[s.value for s in LIVE_ENTRY_STATUSES])
+
+
+def tournaments(
+    *, kind: str | None = None, status: str | None = None, game: str | None = None
+) -> QuerySet[Tournament]:
+    found = Tournament.objects.annotate(entrant_count=Count("entries", filter=_LIVE)).order_by("-id")
+    if kind:
+        found = found.filter(kind=kind)
+    if status:
+        found = found.filter(status=status)
+    if game:
+        found = found.filter(game=game)
+    return found
+
+
+def tournament_for(*, tournament_id: int) -> Tournament:
+    found = tournaments().filter(pk=tournament_id).first()
+    if found is None:
+        raise NotFound("No such tournament.", code="tournament.not_found")
+    return found
+
+
+def _registered_ids(user: User | AnonymousUser, ids: list[int]) -> set[int]:
+    if not user.is_authenticated or not ids:
+        return set()
+    return set(
+        TournamentEntry.objects.filter(
+            tournament_id__in=ids, player_id=user.pk, status__in=LIVE_ENTRY_STATUSES
+        ).values_list("tournament_id", flat=True)
+    )
+
+
+def prize_pool(tournament: Tournament, entrants: int) -> int:
+    """The buy-ins plus any guarantee shortfall (RULES §5): what is or will be paid out."""
+    return max(entrants * tournament.buy_in, tournament.guarantee)
+
+
+def tournament_rows(*, items: list[Tournament], user: User | AnonymousUser) -> list[dict[str, Any]]:
+    registered = _registered_ids(user, [t.pk for t in items])
+    return [_row(t, t.pk in registered) for t in items]
+
+
+def _row(t: Tournament, registered: bool) -> dict[str, Any]:
+    entrants = int(getattr(t, "entrant_count", 0))
+    return {
+        "id": t.pk,
+        "name": t.name,
+        "kind": t.kind,
+        "game": t.game,
+        "options": t.options,
+        "status": t.status,
+        "buy_in": t.buy_in,
+        "fee": t.fee,
+        "guarantee": t.guarantee,
+        "starting_stack": t.starting_stack,
+        "seats": t.seats,
+        "pcr_schedule": t.pcr_schedule,
+        "rounds_per_level": t.rounds_per_level,
+        "multiplier": t.multiplier,
+        "target_score": t.target_score,
+        "rounds": t.rounds,
+        "tiebreak_rounds": t.tiebreak_rounds,
+        "min_entrants": t.min_entrants,
+        "max_entrants": t.max_entrants,
+        "starts_at": t.starts_at,
+        "late_registration_levels": t.late_registration_levels,
+        "reentry": t.reentry,
+        "payouts": t.payouts,
+        "entrants": entrants,
+        "prize_pool": prize_pool(t, entrants),
+        "level": None,  # multi only
+        "registered": registered,
+        "stage": t.stage,
+        "tiebreaks_played": t.tiebreaks_played,
+        "started_at": t.started_at,
+        "finished_at": t.finished_at,
+    }
+
+
+def tournament_data(*, tournament: Tournament, user: User | AnonymousUser) -> dict[str, Any]:
+    return tournament_rows(items=[tournament], user=user)[0]
+
+
+def entry_data(entry: TournamentEntry) -> dict[str, Any]:
+    return {
+        "id": entry.pk,
+        "username": entry.player.get_username(),
+        "status": entry.status,
+        "registered_at": entry.registered_at,
+    }
+
+
+def standings(*, tournament: Tournament) -> list[dict[str, Any]]:
+    """Players still in first (highest total first), then by place (API.md)."""
+    entries = list(
+        TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES)
+        .select_related("player")
+        .order_by("registered_at", "pk")
+    )
+    one_table = tournament.kind in ONE_TABLE_KINDS
+    still_in = (EntryStatus.REGISTERED, EntryStatus.PLAYING)
+
+    def order(e: TournamentEntry) -> tuple[Any, ...]:
+        if e.status in still_in:
+            return (0, -e.total, -e.tiebreak_total)
+        return (1, e.place or 0)
+
+    return [
+        {
+            "place": e.place,
+            "username": e.player.get_username(),
+            "status": e.status,
+            "total": e.total if one_table else None,
+            "tiebreak_total": e.tiebreak_total if e.in_tiebreak else None,
+            "chips": None,
+            "table": e.table_id if e.status == EntryStatus.PLAYING else None,
+            "prize": e.prize,
+        }
+        for e in sorted(entries, key=order)
+    ]
+
+
+def tables(*, tournament: Tournament) -> list[dict[str, Any]]:
+    found = []
+    for table in Table.objects.filter(tournament=tournament).order_by("pk"):
+        game = Game.objects.filter(table=table).only("pk", "status").first()
+        seats = (
+            Seat.objects.filter(table=table)
+            .exclude(status=SeatStatus.LEFT)
+            .select_related("player")
+            .order_by("number")
+        )
+        found.append(
+            {
+                "table": table.pk,
+                "game": game.pk if game is not None else None,
+                "status": table.status,
+                # At one table the seats hold points, not chips (the standings' totals).
+                "players": [
+                    {"username": s.player.get_username(), "seat": s.number, "chips": None, "status": s.status}
+                    for s in seats
+                ],
+                "level": None,
+                "pcr": None,
+            }
+        )
+    return found
+
+
+def payouts(*, tournament: Tournament) -> dict[str, Any]:
+    """Staff: what came in and what was paid, read from the ledger."""
+    legs = Entry.objects.filter(transfer__tournament_id=tournament.pk).select_related("account", "transfer")
+    pool_id = tournament.pool_account_id
+    buy_ins = fees = guarantee = 0
+    prizes: list[dict[str, Any]] = []
+    for leg in legs.order_by("transfer_id", "id"):
+        kind = leg.transfer.kind
+        if kind in (TransferKind.TOURNAMENT_BUY_IN, TransferKind.REFUND) and leg.account.kind != "wallet":
+            if leg.account_id == pool_id:
+                buy_ins += leg.amount
+            else:
+                fees += leg.amount
+        elif kind == TransferKind.GUARANTEE and leg.account_id == pool_id:
+            guarantee += leg.amount
+        elif kind == TransferKind.PAYOUT and leg.account.kind == "wallet" and leg.amount > 0:
+            prizes.append({"account": leg.account, "amount": leg.amount, "transfer": leg.transfer_id})
+    places = {
+        e.player_id: e.place
+        for e in TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES)
+    }
+    rows = [
+        {
+            "place": places.get(p["account"].user_id),
+            "username": p["account"].user.get_username() if p["account"].user else "",
+            "amount": p["amount"],
+            "transfer": p["transfer"],
+        }
+        for p in prizes
+    ]
+    rows.sort(key=lambda r: (r["place"] or 0, r["username"]))
+    entrants = TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES).count()
+    pool = buy_ins + guarantee
+    return {
+        "entrants": entrants,
+        "buy_ins": buy_ins,
+        "fees": fees,
+        "guarantee_paid": guarantee,
+        "prize_pool": pool,
+        "prizes": rows,
+    }
+
+
+def transfer_data(transfer: Transfer) -> dict[str, Any]:
+    return {
+        "id": transfer.pk,
+        "kind": transfer.kind,
+        "legs": [
+            {
+                "account": e.account_id,
+                "username": e.account.user.get_username() if e.account.user else None,
+                "amount": e.amount,
+            }
+            for e in transfer.entries.select_related("account__user").order_by("id")
+        ],
+    }
+
+
+def pool_balance(tournament: Tournament) -> int:
+    if tournament.pool_account_id is None:
+        return 0
+    return Account.objects.get(pk=tournament.pool_account_id).balance

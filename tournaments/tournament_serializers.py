@@ -1,0 +1,156 @@
+"""Shapes of the tournament endpoints (API.md "Tournaments, in detail"); what a tournament may be is checked by
+`tournament_setup.validate` (the admin's form too), whose bounds these repeat for the schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from tournaments.models import ONE_TABLE_MAX_ENTRANTS, TournamentKind, TournamentStatus
+from tournaments.services import tournament_setup
+from tournaments.services.table_settings import MAX_BUY_IN, MAX_MULTIPLIER
+
+
+class TournamentCreateSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=tournament_setup.MAX_NAME)
+    kind = serializers.ChoiceField(choices=TournamentKind.choices)
+    game = serializers.CharField(max_length=32)
+    options = serializers.DictField(required=False, default=dict)
+    buy_in = serializers.IntegerField(min_value=0, max_value=MAX_BUY_IN)
+    fee = serializers.IntegerField(min_value=0, max_value=MAX_BUY_IN, required=False, default=0)
+    guarantee = serializers.IntegerField(min_value=0, max_value=MAX_BUY_IN, required=False, default=0)
+    max_entrants = serializers.IntegerField(min_value=2, max_value=ONE_TABLE_MAX_ENTRANTS)
+    min_entrants = serializers.IntegerField(
+        min_value=2, max_value=ONE_TABLE_MAX_ENTRANTS, required=False, default=2
+    )
+    target_score = serializers.IntegerField(
+        min_value=1,
+        max_value=tournament_setup.MAX_TARGET_SCORE,
+        required=False,
+        allow_null=True,
+        default=None,
+    )
+    rounds = serializers.IntegerField(
+        min_value=1, max_value=tournament_setup.MAX_ROUNDS, required=False, allow_null=True, default=None
+    )
+    tiebreak_rounds = serializers.IntegerField(
+        min_value=0,
+        max_value=tournament_setup.MAX_TIEBREAK_ROUNDS,
+        required=False,
+        default=tournament_setup.DEFAULT_TIEBREAK_ROUNDS,
+    )
+    multiplier = serializers.IntegerField(min_value=1, max_value=MAX_MULTIPLIER, required=False, default=1)
+    payouts = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=100),
+        required=False,
+        default=lambda: [100],
+        help_text="Percentages by place (first place first), never rising, summing to 100.",
+    )
+
+
+class TournamentSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=TournamentKind.choices)
+    game = serializers.CharField()
+    options = serializers.DictField()
+    status = serializers.ChoiceField(choices=TournamentStatus.choices)
+    buy_in = serializers.IntegerField()
+    fee = serializers.IntegerField()
+    guarantee = serializers.IntegerField()
+    starting_stack = serializers.IntegerField(allow_null=True, help_text="multi only")
+    seats = serializers.IntegerField()
+    pcr_schedule = serializers.ListField(child=serializers.IntegerField(), help_text="multi only")
+    rounds_per_level = serializers.IntegerField(allow_null=True, help_text="multi only")
+    multiplier = serializers.IntegerField()
+    target_score = serializers.IntegerField(
+        allow_null=True, help_text="single: the game ends when a total reaches it"
+    )
+    rounds = serializers.IntegerField(allow_null=True, help_text="quick: the rounds played")
+    tiebreak_rounds = serializers.IntegerField()
+    min_entrants = serializers.IntegerField()
+    max_entrants = serializers.IntegerField()
+    starts_at = serializers.DateTimeField(
+        allow_null=True, help_text="multi only; single and quick start when full"
+    )
+    late_registration_levels = serializers.IntegerField()
+    reentry = serializers.BooleanField()
+    payouts = serializers.ListField(child=serializers.IntegerField())
+    entrants = serializers.IntegerField()
+    prize_pool = serializers.IntegerField()
+    level = serializers.IntegerField(allow_null=True)
+    registered = serializers.BooleanField(help_text="whether the caller has a live entry")
+    stage = serializers.CharField(help_text="main, or tiebreak (tie-breaker rounds among the tied)")
+    tiebreaks_played = serializers.IntegerField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class EntrySerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    status = serializers.CharField()
+    registered_at = serializers.DateTimeField()
+
+
+class StandingSerializer(serializers.Serializer[Any]):
+    place = serializers.IntegerField(allow_null=True, help_text="null while still playing")
+    username = serializers.CharField()
+    status = serializers.CharField(help_text="registered, playing, busted or finished")
+    total = serializers.IntegerField(allow_null=True, help_text="quick and single: points")
+    tiebreak_total = serializers.IntegerField(
+        allow_null=True, help_text="points of the tie-breaker rounds, if played"
+    )
+    chips = serializers.IntegerField(allow_null=True, help_text="multi: tournament chips")
+    table = serializers.IntegerField(allow_null=True)
+    prize = serializers.IntegerField(help_text="chips paid, 0 until paid")
+
+
+class TablePlayerSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField()
+    seat = serializers.IntegerField()
+    chips = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField()
+
+
+class TournamentTableSerializer(serializers.Serializer[Any]):
+    table = serializers.IntegerField()
+    game = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField()
+    players = TablePlayerSerializer(many=True)
+    level = serializers.IntegerField(allow_null=True)
+    pcr = serializers.IntegerField(allow_null=True)
+
+
+class PrizeSerializer(serializers.Serializer[Any]):
+    place = serializers.IntegerField(allow_null=True)
+    username = serializers.CharField()
+    amount = serializers.IntegerField()
+    transfer = serializers.IntegerField()
+
+
+class PayoutReportSerializer(serializers.Serializer[Any]):
+    entrants = serializers.IntegerField()
+    buy_ins = serializers.IntegerField()
+    fees = serializers.IntegerField()
+    guarantee_paid = serializers.IntegerField()
+    prize_pool = serializers.IntegerField()
+    prizes = PrizeSerializer(many=True)
+
+
+class LegSerializer(serializers.Serializer[Any]):
+    account = serializers.IntegerField()
+    username = serializers.CharField(allow_null=True)
+    amount = serializers.IntegerField()
+
+
+class CancelTransferSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    legs = LegSerializer(many=True)
+
+
+class CancelSerializer(serializers.Serializer[Any]):
+    tournament = TournamentSerializer()
+    transfers = CancelTransferSerializer(many=True)

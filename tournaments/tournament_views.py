@@ -1,0 +1,223 @@
+"""HTTP API of tournaments (API.md "Tournaments, in detail"). Views parse, call one service or selector, and
+render. Anyone reads; players register; admins create and run; staff read the payout report."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+from django.contrib.auth.models import User
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api.pagination import PageNumberPagination
+from config.api.schema import raises
+from ledger.permissions import IsAdmin, IsStaff
+from ledger.renderers import CSVRenderer
+from tournaments import tournament_selectors as selectors
+from tournaments.errors import InvalidRequest
+from tournaments.idempotent_views import IDEMPOTENCY_HEADER, answer_once
+from tournaments.models import TournamentKind, TournamentStatus
+from tournaments.services import registration, tournament_admin, tournament_setup
+from tournaments.tournament_serializers import (
+    CancelSerializer,
+    EntrySerializer,
+    PayoutReportSerializer,
+    StandingSerializer,
+    TournamentCreateSerializer,
+    TournamentSerializer,
+    TournamentTableSerializer,
+)
+
+FILTERS = [
+    OpenApiParameter("kind", OpenApiTypes.STR, enum=TournamentKind.values),
+    OpenApiParameter("status", OpenApiTypes.STR, enum=TournamentStatus.values),
+    OpenApiParameter("game", OpenApiTypes.STR, description="a preset name, e.g. rummy500"),
+]
+
+
+def _user(request: Request) -> User:
+    return cast(User, request.user)
+
+
+def _page(view: APIView, request: Request, rows: list[dict[str, Any]]) -> Response:
+    paginator = PageNumberPagination()
+    page: list[dict[str, Any]] | None = paginator.paginate_queryset(rows, request, view=view)  # type: ignore[arg-type]
+    return paginator.get_paginated_response(page or [])
+
+
+def _filter(request: Request, name: str, allowed: Sequence[str] | None = None) -> str | None:
+    value = request.query_params.get(name) or None
+    if value is not None and allowed is not None and value not in allowed:
+        raise InvalidRequest(
+            f"{name} must be one of {', '.join(allowed)}.",
+            code="request.invalid_parameter",
+            details={"parameter": name},
+        )
+    return value
+
+
+class TournamentListView(APIView):
+    pagination_class = PageNumberPagination
+
+    def get_permissions(self) -> list[BasePermission]:
+        return [AllowAny()] if self.request.method == "GET" else [IsAdmin()]
+
+    @extend_schema(
+        parameters=FILTERS, responses={200: TournamentSerializer(many=True)}, operation_id="tournaments_list"
+    )
+    def get(self, request: Request) -> Response:
+        found = selectors.tournaments(
+            kind=_filter(request, "kind", TournamentKind.values),
+            status=_filter(request, "status", TournamentStatus.values),
+            game=_filter(request, "game"),
+        )
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(found, request, view=self)
+        return paginator.get_paginated_response(
+            selectors.tournament_rows(items=list(page or []), user=request.user)
+        )
+
+    @extend_schema(
+        request=TournamentCreateSerializer,
+        responses={201: TournamentSerializer},
+        operation_id="tournaments_create",
+    )
+    def post(self, request: Request) -> Response:
+        data = TournamentCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        created = tournament_setup.create_tournament(user=_user(request), settings=data.validated_data)
+        tournament = selectors.tournament_for(tournament_id=created.pk)
+        return Response(
+            selectors.tournament_data(tournament=tournament, user=request.user),
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class TournamentDetailView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: TournamentSerializer})
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = selectors.tournament_for(tournament_id=tournament_id)
+        return Response(selectors.tournament_data(tournament=tournament, user=request.user))
+
+
+class RegisterView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @raises(409, 422)
+    @extend_schema(request=None, responses={201: EntrySerializer}, parameters=[IDEMPOTENCY_HEADER])
+    def post(self, request: Request, tournament_id: int) -> Response:
+        """Pay buy_in + fee and enter; a one-table tournament starts when this fills it."""
+
+        def register() -> Response:
+            entry = registration.register(user=_user(request), tournament_id=tournament_id)
+            return Response(selectors.entry_data(entry), status=status.HTTP_201_CREATED)
+
+        return answer_once(request, body={}, respond=register)
+
+
+class UnregisterView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @raises(409)
+    @extend_schema(request=None, responses={200: EntrySerializer}, parameters=[IDEMPOTENCY_HEADER])
+    def post(self, request: Request, tournament_id: int) -> Response:
+        """Before the start only: buy-in and fee refunded."""
+
+        def unregister() -> Response:
+            entry = registration.unregister(user=_user(request), tournament_id=tournament_id)
+            return Response(selectors.entry_data(entry))
+
+        return answer_once(request, body={}, respond=unregister)
+
+
+class StandingsView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: StandingSerializer(many=True)})
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = selectors.tournament_for(tournament_id=tournament_id)
+        return _page(self, request, selectors.standings(tournament=tournament))
+
+
+class TablesView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: TournamentTableSerializer(many=True)})
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = selectors.tournament_for(tournament_id=tournament_id)
+        return _page(self, request, selectors.tables(tournament=tournament))
+
+
+class _AdminAction(APIView):
+    permission_classes = [IsAdmin]
+    action: Any = None
+
+    @raises(409)
+    @extend_schema(request=None, responses={200: TournamentSerializer})
+    def post(self, request: Request, tournament_id: int) -> Response:
+        type(self).action(tournament_id=tournament_id)
+        tournament = selectors.tournament_for(tournament_id=tournament_id)
+        return Response(selectors.tournament_data(tournament=tournament, user=request.user))
+
+
+class StartView(_AdminAction):
+    """Admins: start now (at least min_entrants registered)."""
+
+    action = staticmethod(tournament_admin.start)
+
+
+class PauseView(_AdminAction):
+    """Admins: deal no new round (a round in play finishes)."""
+
+    action = staticmethod(tournament_admin.pause)
+
+
+class ResumeView(_AdminAction):
+    action = staticmethod(tournament_admin.resume)
+
+
+class CancelView(APIView):
+    permission_classes = [IsAdmin]
+
+    @raises(409)
+    @extend_schema(request=None, responses={200: CancelSerializer})
+    def post(self, request: Request, tournament_id: int) -> Response:
+        """Admins: cancel (RULES §5: refunds before the start, the unpaid pool split after); returns its
+        transfers."""
+        _cancelled, transfers = tournament_admin.cancel(tournament_id=tournament_id)
+        tournament = selectors.tournament_for(tournament_id=tournament_id)
+        return Response(
+            {
+                "tournament": selectors.tournament_data(tournament=tournament, user=request.user),
+                "transfers": [selectors.transfer_data(t) for t in transfers],
+            }
+        )
+
+
+class PayoutsView(APIView):
+    permission_classes = [IsStaff]
+    renderer_classes: Sequence[type[BaseRenderer]] = [JSONRenderer, CSVRenderer]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "format", OpenApiTypes.STR, enum=["json", "csv"], description="`csv`: the prizes as CSV"
+            )
+        ],
+        responses={200: PayoutReportSerializer},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = selectors.tournament_for(tournament_id=tournament_id)
+        report = selectors.payouts(tournament=tournament)
+        if getattr(request.accepted_renderer, "format", "json") == "csv":
+            return Response(report["prizes"])
+        return Response(report)
