@@ -47,7 +47,7 @@ def _user(request: Request) -> User:
 
 
 def _page(view: APIView, request: Request, rows: list[dict[str, Any]]) -> Response:
-    paginator = PageNumberPagination()
+    paginator = PageNumberPagination()  # the view's pagination_class (the schema reads it there)
     page: list[dict[str, Any]] | None = paginator.paginate_queryset(rows, request, view=view)  # type: ignore[arg-type]
     return paginator.get_paginated_response(page or [])
 
@@ -141,6 +141,7 @@ class UnregisterView(APIView):
 
 class StandingsView(APIView):
     permission_classes = [AllowAny]
+    pagination_class = PageNumberPagination
 
     @extend_schema(responses={200: StandingSerializer(many=True)})
     def get(self, request: Request, tournament_id: int) -> Response:
@@ -150,6 +151,7 @@ class StandingsView(APIView):
 
 class TablesView(APIView):
     permission_classes = [AllowAny]
+    pagination_class = PageNumberPagination
 
     @extend_schema(responses={200: TournamentTableSerializer(many=True)})
     def get(self, request: Request, tournament_id: int) -> Response:
@@ -159,12 +161,12 @@ class TablesView(APIView):
 
 class _AdminAction(APIView):
     permission_classes = [IsAdmin]
-    action: Any = None
+    run: Any = None
 
     @raises(409)
     @extend_schema(request=None, responses={200: TournamentSerializer})
     def post(self, request: Request, tournament_id: int) -> Response:
-        type(self).action(tournament_id=tournament_id)
+        type(self).run(tournament_id=tournament_id)
         tournament = selectors.tournament_for(tournament_id=tournament_id)
         return Response(selectors.tournament_data(tournament=tournament, user=request.user))
 
@@ -172,17 +174,17 @@ class _AdminAction(APIView):
 class StartView(_AdminAction):
     """Admins: start now (at least min_entrants registered)."""
 
-    action = staticmethod(tournament_admin.start)
+    run = staticmethod(tournament_admin.start)
 
 
 class PauseView(_AdminAction):
     """Admins: deal no new round (a round in play finishes)."""
 
-    action = staticmethod(tournament_admin.pause)
+    run = staticmethod(tournament_admin.pause)
 
 
 class ResumeView(_AdminAction):
-    action = staticmethod(tournament_admin.resume)
+    run = staticmethod(tournament_admin.resume)
 
 
 class CancelView(APIView):

@@ -91,6 +91,16 @@ def _current_seat(table: Table, user: User) -> Seat | None:
     )
 
 
+def _refuse_tournament_table(table: Table) -> None:
+    """A tournament seats its entrants itself and plays them to the end: nobody sits down or leaves."""
+    if table.tournament_id is not None:
+        raise Conflict(
+            "This table plays a tournament: register for the tournament instead.",
+            code="table.tournament",
+            details={"tournament": table.tournament_id},
+        )
+
+
 def _in_running_round(game: Game, username: str) -> bool:
     if game.status != GameStatus.PLAYING:
         return False
@@ -107,6 +117,7 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False) -> Sea
         seat = _current_seat(table, user)
         if seat is None and table.private and not by_code:
             raise NotFound("No such table.", code=PlayCode.TABLE_NOT_FOUND)
+        _refuse_tournament_table(table)
         if table.status == TableStatus.ERROR:
             raise Conflict(
                 "The table is out of service: it could not deal.",
@@ -262,6 +273,7 @@ def leave(*, user: User, table_id: int) -> Seat:
     """Cash out now, or, during a round the player is in, mark the seat `leaving` (the server plays it out)."""
     with transaction.atomic():
         table, game = _lock_table(table_id)
+        _refuse_tournament_table(table)
         seat = _current_seat(table, user)
         if seat is None:
             if table.private:
