@@ -119,7 +119,7 @@ class RegisterView(APIView):
 
         def register() -> Response:
             entry = registration.register(user=_user(request), tournament_id=tournament_id)
-            return Response(selectors.entry_data(entry), status=status.HTTP_201_CREATED)
+            return Response(EntrySerializer(selectors.entry_data(entry)).data, status=status.HTTP_201_CREATED)
 
         return answer_once(request, body={}, respond=register)
 
@@ -134,7 +134,7 @@ class UnregisterView(APIView):
 
         def unregister() -> Response:
             entry = registration.unregister(user=_user(request), tournament_id=tournament_id)
-            return Response(selectors.entry_data(entry))
+            return Response(EntrySerializer(selectors.entry_data(entry)).data)
 
         return answer_once(request, body={}, respond=unregister)
 

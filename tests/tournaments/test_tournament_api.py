@@ -108,8 +108,11 @@ def test_register_errors(people: Any, client_for: Any, tournament: Any, player: 
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "tournament.not_found"
     not_in = client_for(people["player"]).post(f"{url}/unregister/")
     assert not_in.status_code == 409 and not_in.json()["error"]["code"] == "tournament.not_registered"
-    entry = client_for(people["player"]).post(f"{url}/register/")
+    key = {"HTTP_IDEMPOTENCY_KEY": "enter-once"}
+    entry = client_for(people["player"]).post(f"{url}/register/", **key)
     assert entry.status_code == 201 and set(entry.json()) == {"id", "username", "status", "registered_at"}
+    # A retry with the same key replays the first answer: one entry, paid once.
+    assert client_for(people["player"]).post(f"{url}/register/", **key).json() == entry.json()
     left = client_for(people["player"]).post(f"{url}/unregister/")
     assert left.status_code == 200 and left.json()["status"] == "unregistered"
     cancelled = client_for(people["admin"]).post(f"{url}/cancel/")

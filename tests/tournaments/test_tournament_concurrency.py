@@ -1,0 +1,107 @@
+"""On PostgreSQL with real connections: the race for the last seat leaves exactly one entry; the after-round
+job run twice, or concurrently, pays once."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+
+from ledger.models import Account, AccountKind, Transfer, TransferKind
+from tests.ledger.utils import assert_reconciled
+from tests.tournaments.tournament_helpers import bots_play_the_round, game_of, new_tournament
+from tournaments.models import Seat, TournamentEntry, TournamentStatus
+from tournaments.services import play, registration, tournament_progress
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _together(calls: list[Any]) -> list[Any]:
+    barrier = threading.Barrier(len(calls))
+
+    def one(call: Any) -> Any:
+        try:
+            barrier.wait()
+            return call()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=len(calls)) as pool:
+        return list(pool.map(one, calls))
+
+
+def test_two_players_racing_for_the_last_seat_leave_one_entry(player: Any, admin_user: Any) -> None:
+    tournament = new_tournament(admin_user, max_entrants=3)
+    for name in ("ann", "bob"):
+        registration.register(user=player(name, chips=1000), tournament_id=tournament.pk)
+    racers = [player(name, chips=1000) for name in ("cid", "dot")]
+
+    def register(user: Any) -> Any:
+        def call() -> tuple[int, Any]:
+            client = APIClient()
+            client.force_authenticate(user=user)
+            answer = client.post(f"/api/v1/tournaments/{tournament.pk}/register/", format="json")
+            return answer.status_code, answer.json()
+
+        return call
+
+    results = sorted(_together([register(u) for u in racers]), key=lambda r: r[0])
+    assert [status for status, _ in results] == [201, 409], results
+    assert results[1][1]["error"]["code"] == "tournament.full"
+    assert TournamentEntry.objects.filter(tournament=tournament).count() == 3
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.RUNNING
+    assert Seat.objects.filter(table__tournament=tournament).count() == 3
+    # The loser paid nothing.
+    loser = next(u for u in racers if not TournamentEntry.objects.filter(player=u).exists())
+    assert Account.objects.get(kind=AccountKind.WALLET, user=loser).balance == 1000
+    assert_reconciled()
+
+
+def test_the_after_round_job_concurrently_and_again_pays_once(player: Any, admin_user: Any) -> None:
+    tournament = new_tournament(admin_user, kind="quick", rounds=1, max_entrants=2, tiebreak_rounds=0)
+    for name in ("ann", "bob"):
+        registration.register(user=player(name, chips=1000), tournament_id=tournament.pk)
+    game = game_of(tournament)
+    assert play.start_round(game_id=game.pk) is not None
+    round_ = bots_play_the_round(game)
+
+    def job() -> str:
+        return tournament_progress.advance(tournament_id=tournament.pk, round_id=round_.pk)
+
+    outcomes = _together([job, job, job])
+    assert sorted(outcomes) == ["finished", "idle", "idle"]
+    assert job() == "idle"  # the redelivered message
+    assert Transfer.objects.filter(tournament_id=tournament.pk, kind=TransferKind.PAYOUT).count() == 1
+    assert sum(TournamentEntry.objects.filter(tournament=tournament).values_list("prize", flat=True)) == 200
+    assert_reconciled()
+
+
+def test_a_job_killed_mid_way_leaves_nothing_and_the_rerun_pays_once(
+    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tournament = new_tournament(admin_user, kind="quick", rounds=1, max_entrants=2, tiebreak_rounds=0)
+    for name in ("ann", "bob"):
+        registration.register(user=player(name, chips=1000), tournament_id=tournament.pk)
+    game = game_of(tournament)
+    assert play.start_round(game_id=game.pk) is not None
+    round_ = bots_play_the_round(game)
+
+    def killed(tournament: Any) -> None:
+        raise SystemExit("worker killed")  # after the prizes were posted, before the table is closed
+
+    real = tournament_progress.close_tables
+    monkeypatch.setattr(tournament_progress, "close_tables", killed)
+    with pytest.raises(SystemExit):
+        tournament_progress.advance(tournament_id=tournament.pk, round_id=round_.pk)
+    assert not Transfer.objects.filter(tournament_id=tournament.pk, kind=TransferKind.PAYOUT).exists()
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.RUNNING
+    monkeypatch.setattr(tournament_progress, "close_tables", real)
+    assert tournament_progress.advance(tournament_id=tournament.pk, round_id=round_.pk) == "finished"
+    assert Transfer.objects.filter(tournament_id=tournament.pk, kind=TransferKind.PAYOUT).count() == 1
+    assert_reconciled()
