@@ -24,7 +24,7 @@ from tournaments import tournament_selectors as selectors
 from tournaments.errors import InvalidRequest
 from tournaments.idempotent_views import IDEMPOTENCY_HEADER, answer_once
 from tournaments.models import TournamentKind, TournamentStatus
-from tournaments.services import registration, tournament_admin, tournament_setup
+from tournaments.services import registration, tournament_admin, tournament_presence, tournament_setup
 from tournaments.tournament_serializers import (
     CancelSerializer,
     EntrySerializer,
@@ -137,6 +137,19 @@ class UnregisterView(APIView):
             return Response(EntrySerializer(selectors.entry_data(entry)).data)
 
         return answer_once(request, body={}, respond=unregister)
+
+
+class BackView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @raises(409)
+    @extend_schema(request=None, responses={200: TournamentTableSerializer})
+    def post(self, request: Request, tournament_id: int) -> Response:
+        """An absent player (timed out too often, auto-played since) plays their own turns again."""
+        seat = tournament_presence.come_back(user=_user(request), tournament_id=tournament_id)
+        tournament = selectors.tournament_for(tournament_id=tournament_id)
+        table = next(t for t in selectors.tables(tournament=tournament) if t["table"] == seat.table_id)
+        return Response(table)
 
 
 class StandingsView(APIView):

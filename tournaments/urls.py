@@ -22,6 +22,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         tv.UnregisterView.as_view(),
         name="tournament-unregister",
     ),
+    path("tournaments/<int:tournament_id>/back/", tv.BackView.as_view(), name="tournament-back"),
     path(
         "tournaments/<int:tournament_id>/standings/", tv.StandingsView.as_view(), name="tournament-standings"
     ),

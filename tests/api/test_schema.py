@@ -68,6 +68,7 @@ EXPECTED_ERRORS = {
     ("get", "/api/v1/tournaments/{tournament_id}/"): {400, 406, 404, 503},
     ("post", "/api/v1/tournaments/{tournament_id}/register/"): {400, 406, 401, 403, 404, 409, 422, 503},
     ("post", "/api/v1/tournaments/{tournament_id}/unregister/"): {400, 406, 401, 403, 404, 409, 503},
+    ("post", "/api/v1/tournaments/{tournament_id}/back/"): {400, 406, 401, 403, 404, 409, 503},
     ("get", "/api/v1/tournaments/{tournament_id}/standings/"): {400, 406, 404, 503},
     ("get", "/api/v1/tournaments/{tournament_id}/tables/"): {400, 406, 404, 503},
     ("post", "/api/v1/tournaments/{tournament_id}/start/"): {400, 406, 401, 403, 404, 409, 503},

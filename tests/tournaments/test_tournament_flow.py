@@ -139,3 +139,25 @@ def test_cancel_during_play_splits_the_pool_among_the_players(player: Any, admin
     assert all(e.prize >= 50 for e in entries)  # half of the pool equally
     assert game_of(tournament).status == "closed"
     assert_reconciled()
+
+
+def test_an_absent_player_stays_seated_is_auto_played_and_comes_back(
+    player: Any, admin_user: Any, client_for: Any
+) -> None:
+    tournament = new_tournament(admin_user, kind="quick", rounds=3, max_entrants=2)
+    ann, bob = player("ann"), player("bob")
+    for user in (ann, bob):
+        registration.register(user=user, tournament_id=tournament.pk)
+    Seat.objects.filter(table__tournament=tournament, player=ann).update(status="absent")
+    played = play_one_round(tournament, by_clock=True)
+    assert sorted(played.players) == ["ann", "bob"]
+    # Still absent at the next deal: auto-played, never unseated as at a ring table.
+    from tournaments.services import play
+
+    assert play.start_round(game_id=game_of(tournament).pk) is not None
+    assert Seat.objects.get(table__tournament=tournament, player=ann).status == "absent"
+    back = client_for(ann).post(f"/api/v1/tournaments/{tournament.pk}/back/")
+    assert back.status_code == 200, back.content
+    assert Seat.objects.get(table__tournament=tournament, player=ann).status == "active"
+    stranger = client_for(player("eve")).post(f"/api/v1/tournaments/{tournament.pk}/back/")
+    assert stranger.status_code == 409 and stranger.json()["error"]["code"] == "tournament.not_playing"

@@ -1,0 +1,33 @@
+"""An absent tournament player (RULES §5 "Clocks": timed out too often) keeps their seat and is auto-played; this
+brings them back to play their own turns again."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from tournaments.errors import Conflict
+from tournaments.models import Game, Seat, SeatStatus, Table
+from tournaments.services.tournament_status import lock_tournament
+
+
+def come_back(*, user: User, tournament_id: int) -> Seat:
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        # Lock order: table, game, then seats (every change to a seat holds the game's lock).
+        tables = list(Table.objects.select_for_update().filter(tournament=tournament).order_by("pk"))
+        for table in tables:
+            Game.objects.select_for_update().get(table=table)
+        seat = (
+            Seat.objects.select_for_update()
+            .filter(table__in=tables, player=user)
+            .exclude(status=SeatStatus.LEFT)
+            .first()
+        )
+        if seat is None:
+            raise Conflict("You have no seat in this tournament.", code="tournament.not_playing")
+        if seat.status == SeatStatus.ABSENT:
+            seat.status = SeatStatus.ACTIVE
+            seat.timeouts_in_row = 0
+            seat.save(update_fields=["status", "timeouts_in_row"])
+        return seat
