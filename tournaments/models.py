@@ -385,11 +385,12 @@ class Tournament(models.Model):
                 name="tournament_one_table_at_most_four",
             ),
             models.CheckConstraint(
-                condition=~Q(kind=TournamentKind.QUICK) | Q(rounds__gte=1, rounds__lte=3),
+                condition=~Q(kind=TournamentKind.QUICK)
+                | Q(rounds__isnull=False, rounds__gte=1, rounds__lte=3),
                 name="tournament_quick_has_rounds",
             ),
             models.CheckConstraint(
-                condition=~Q(kind=TournamentKind.SINGLE) | Q(target_score__gte=1),
+                condition=~Q(kind=TournamentKind.SINGLE) | Q(target_score__isnull=False, target_score__gte=1),
                 name="tournament_single_has_target",
             ),
             models.CheckConstraint(
