@@ -11,7 +11,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
@@ -19,6 +18,7 @@ from django.utils.html import format_html
 
 from config.admin_confirm import confirmation
 from tournaments import selectors
+from tournaments.admin_fields import OptionsField
 from tournaments.errors import PlayError
 from tournaments.models import Game, Round, Seat, Table, TableStatus
 from tournaments.services import table_settings, tables
@@ -26,23 +26,6 @@ from tournaments.services import table_settings, tables
 HIDDEN = "hidden while the round runs"
 # What an admin may change of an open table; the rest changes only through the services.
 TABLE_EDITABLE = ("game", "options", "seats", "pcr", "multiplier", "min_buy_in", "max_buy_in", "private")
-
-
-class OptionsField(forms.JSONField):
-    """Django's JSON field lets a ValueError other than a syntax error through (a number too long to
-    convert); here any undecodable text is a form error."""
-
-    def to_python(self, value: Any) -> Any:
-        try:
-            return super().to_python(value)
-        except ValueError:
-            raise ValidationError(self.error_messages["invalid"], code="invalid") from None
-
-    def bound_data(self, data: Any, initial: Any) -> Any:
-        try:
-            return super().bound_data(data, initial)
-        except ValueError:
-            return forms.fields.InvalidJSONInput(data)
 
 
 class TableForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -251,3 +234,7 @@ class RoundAdmin(_ReadOnly):
             return HIDDEN
         rows = selectors.finished_round_moves(round_=obj)
         return format_html("<pre>{}</pre>", "\n".join(json.dumps(row) for row in rows))
+
+
+# Tournaments have their own module; importing it registers them.
+from tournaments import admin_tournaments  # noqa: E402, F401
