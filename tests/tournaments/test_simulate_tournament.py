@@ -1,0 +1,43 @@
+"""`manage.py simulate_tournament` plays a tournament through the real services and prints its standings, prizes
+and reconciliation; the same seed gives the same standings."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from django.core.management import call_command
+
+from tests.ledger.utils import assert_reconciled
+from tournaments.models import Tournament, TournamentStatus
+
+pytestmark = pytest.mark.django_db
+
+
+def simulate(*args: str) -> str:
+    out = io.StringIO()
+    call_command("simulate_tournament", *args, stdout=out)
+    return out.getvalue()
+
+
+def standings(printed: str) -> list[str]:
+    lines = printed.splitlines()
+    return lines[2 : lines.index(next(line for line in lines if line.startswith("entrants")))]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--kind", "quick", "--entrants", "3", "--bots", "random", "--rounds", "1"),
+        ("--kind", "single", "--entrants", "2", "--bots", "greedy", "--target-score", "40"),
+    ],
+)
+def test_the_same_seed_gives_the_same_standings(args: tuple[str, ...]) -> None:
+    first = simulate(*args, "--seed", "7")
+    second = simulate(*args, "--seed", "7")
+    assert standings(first) == standings(second)
+    assert "reconciliation: ok" in first
+    assert re.search(r"pool (\d+), paid \1", first), first
+    assert all(t.status == TournamentStatus.FINISHED for t in Tournament.objects.all())
+    assert_reconciled()
