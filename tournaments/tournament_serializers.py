@@ -107,7 +107,7 @@ class StandingSerializer(serializers.Serializer[Any]):
     prize = serializers.IntegerField(help_text="chips paid, 0 until paid")
 
 
-class TablePlayerSerializer(serializers.Serializer[Any]):
+class TournamentSeatSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
     seat = serializers.IntegerField()
     chips = serializers.IntegerField(allow_null=True)
@@ -118,7 +118,7 @@ class TournamentTableSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField()
     game = serializers.IntegerField(allow_null=True)
     status = serializers.CharField()
-    players = TablePlayerSerializer(many=True)
+    players = TournamentSeatSerializer(many=True)
     level = serializers.IntegerField(allow_null=True)
     pcr = serializers.IntegerField(allow_null=True)
 

@@ -170,6 +170,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+    # Several components have a `kind`: name each enum after what it lists.
+    "ENUM_NAME_OVERRIDES": {"TournamentKindEnum": "tournaments.models.TournamentKind"},
 }
 
 # Content-Security-Policy on every response (django-csp): scripts only from this origin and never inline
