@@ -105,3 +105,27 @@ def test_a_job_killed_mid_way_leaves_nothing_and_the_rerun_pays_once(
     assert tournament_progress.advance(tournament_id=tournament.pk, round_id=round_.pk) == "finished"
     assert Transfer.objects.filter(tournament_id=tournament.pk, kind=TransferKind.PAYOUT).count() == 1
     assert_reconciled()
+
+
+def test_the_sweeper_sends_a_lost_after_round_message_again(
+    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tournaments.services import dispatch
+
+    tournament = new_tournament(admin_user, kind="quick", rounds=2, max_entrants=2)
+    for name in ("ann", "bob"):
+        registration.register(user=player(name, chips=1000), tournament_id=tournament.pk)
+    game = game_of(tournament)
+    assert play.start_round(game_id=game.pk) is not None
+    sent: list[tuple[str, Any]] = []
+    monkeypatch.setattr(dispatch, "send", lambda name, args, countdown=None: sent.append((name, tuple(args))))
+    bots_play_the_round(game)  # its after-round message is "lost" (recorded, never delivered)
+    assert (dispatch.ADVANCE_TOURNAMENT, (tournament.pk, game_of(tournament).current_round_id)) in sent
+    sent.clear()
+    assert play.sweep_clocks(grace_seconds=0) == 1
+    assert sent == [(dispatch.ADVANCE_TOURNAMENT, (tournament.pk, None))]
+    assert tournament_progress.advance(tournament_id=tournament.pk) == "deal"
+    sent.clear()
+    # Now a deal is scheduled: the sweeper sends the start (its own job), not the tournament's.
+    play.sweep_clocks(grace_seconds=0)
+    assert all(name != dispatch.ADVANCE_TOURNAMENT for name, _ in sent)

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.models import Game, GameStatus, MoveLog, Round, SeatStatus
-from tournaments.services import dispatch, engine_io, rows
+from tournaments.services import dispatch, engine_io, rows, tournament_progress
 from tournaments.services.advance import settle_state
 from tournaments.services.clocks import CLOCK_REUSE_MARGIN, clock_targets
 from tournaments.services.engine_io import RoundState
@@ -162,4 +162,5 @@ def sweep_clocks(*, grace_seconds: float | None = None) -> int:
     ):
         dispatch.send(dispatch.START_ROUND, (game_id,))
         count += 1
-    return count
+    # A tournament's table deals when its tournament says so: a lost after-round message is sent again.
+    return count + tournament_progress.sweep(grace_seconds=grace_seconds)

@@ -10,6 +10,7 @@ so a worker killed mid-job leaves nothing behind and the re-delivered message do
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
@@ -29,7 +30,7 @@ from tournaments.models import (
     TournamentStage,
     TournamentStatus,
 )
-from tournaments.services import prizes
+from tournaments.services import dispatch, prizes
 from tournaments.services.between_rounds import wind_down
 from tournaments.services.registration import live_entries
 from tournaments.services.tournament_start import schedule_deal
@@ -118,6 +119,24 @@ def advance(*, tournament_id: int, round_id: int | None = None) -> str:
         if tournament.status == TournamentStatus.RUNNING:
             schedule_deal(game)
         return str(decision.next.value)
+
+
+def sweep(*, grace_seconds: float) -> int:
+    """Send the job again for every running tournament whose table waits with nothing scheduled since a round
+    ended more than `grace_seconds` ago: the message after that round was lost (the broker away at the
+    commit). The job itself decides whether anything is to be done. Returns how many were sent."""
+    late = timezone.now() - timedelta(seconds=grace_seconds)
+    stalled = Game.objects.filter(
+        status=GameStatus.WAITING,
+        next_round_at__isnull=True,
+        table__tournament__status=TournamentStatus.RUNNING,
+        current_round__ended_at__lt=late,
+    ).values_list("table__tournament_id", flat=True)
+    count = 0
+    for tournament_id in stalled.distinct():
+        dispatch.send(dispatch.ADVANCE_TOURNAMENT, (tournament_id, None))
+        count += 1
+    return count
 
 
 def _next_number(rounds: Sequence[Round]) -> int:
