@@ -15,7 +15,7 @@ from django.db.models import QuerySet, Sum
 
 from ledger import selectors as ledger
 from ledger.models import Account, AccountKind, Entry, Transfer, TransferKind
-from tournaments.models import Round, Seat, Table
+from tournaments.models import Round, Seat, Table, TournamentEntry
 
 SETTLEMENT_KINDS = (TransferKind.SETTLEMENT, TransferKind.BONUS_SETTLEMENT)
 # A chart past this many points says no more than one of this many.
@@ -279,12 +279,20 @@ def transfer_detail(*, transfer_id: int) -> tuple[Transfer, dict[int, Seat]] | N
 @dataclass
 class PayoutReport:
     """A tournament's chips as the ledger holds them, by player and by kind (buy-ins, fees, payouts,
-    refunds). Built from transfers' `tournament_id` alone, so it stands before the tournament models do."""
+    refunds), built from transfers' `tournament_id`; `places` adds each entrant's place once the tournament has
+    placed them (username -> place)."""
 
     tournament_id: int
     transfers: list[Transfer]
     by_player: dict[str, dict[str, int]]
     standings: list[tuple[str, int]]
+    places: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def rows(self) -> list[tuple[str, int | None, dict[str, int]]]:
+        """(player, place or None, chips by kind), placed players first by place."""
+        rows = [(name, self.places.get(name), kinds) for name, kinds in self.by_player.items()]
+        return sorted(rows, key=lambda r: (r[1] is None, r[1] or 0, r[0]))
 
 
 def payout_report(*, tournament_id: int) -> PayoutReport:
@@ -296,9 +304,15 @@ def payout_report(*, tournament_id: int) -> PayoutReport:
                 by_player[entry.account.user.get_username()][transfer.kind] += entry.amount
     payouts = {name: kinds.get(TransferKind.PAYOUT, 0) for name, kinds in by_player.items()}
     standings = sorted(payouts.items(), key=lambda r: (-r[1], r[0]))
+    places = dict(
+        TournamentEntry.objects.filter(tournament_id=tournament_id, place__isnull=False).values_list(
+            "player__username", "place"
+        )
+    )
     return PayoutReport(
         tournament_id=tournament_id,
         transfers=transfers,
         by_player={name: dict(kinds) for name, kinds in by_player.items()},
         standings=standings,
+        places=places,
     )
