@@ -304,11 +304,13 @@ def payout_report(*, tournament_id: int) -> PayoutReport:
                 by_player[entry.account.user.get_username()][transfer.kind] += entry.amount
     payouts = {name: kinds.get(TransferKind.PAYOUT, 0) for name, kinds in by_player.items()}
     standings = sorted(payouts.items(), key=lambda r: (-r[1], r[0]))
-    places = dict(
-        TournamentEntry.objects.filter(tournament_id=tournament_id, place__isnull=False).values_list(
-            "player__username", "place"
-        )
-    )
+    places = {
+        name: int(place)
+        for name, place in TournamentEntry.objects.filter(
+            tournament_id=tournament_id, place__isnull=False
+        ).values_list("player__username", "place")
+        if place is not None
+    }
     return PayoutReport(
         tournament_id=tournament_id,
         transfers=transfers,
