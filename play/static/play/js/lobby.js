@@ -1,4 +1,4 @@
-/* The lobby: the wallet balance, open tables (and tournaments, once the API has them), the tables this
+/* The lobby: the wallet balance, open tables, tournaments (register, unregister, open one's table), the tables this
  * player sat at or created (private ones are never listed by the API), joining by code, a private table. */
 (function (R) {
   "use strict";
@@ -87,14 +87,13 @@
     const balance = h("strong", { dataset: { role: "balance" } }, "…");
     const openTables = h("div", { dataset: { role: "open-tables" } }, "Loading…");
     const mine = h("div", { dataset: { role: "my-tables" } });
+    const tournaments = h("div", { dataset: { role: "tournament-list" } }, "Loading…");
     root.append(
       h("section", { class: "lobby", dataset: { role: "lobby" } },
         h("div", { class: "lobby-head" }, h("h1", {}, "Lobby"), h("p", {}, "Wallet: ", balance, " chips · ", h("a", { href: "#/wallet" }, "history"))),
         h("section", { class: "panel" }, h("h2", {}, "Open tables"), openTables),
         h("section", { class: "panel" }, h("h2", {}, "Your tables"), mine),
-        h("section", { class: "panel", dataset: { role: "tournaments" } }, h("h2", {}, "Tournaments"),
-          // The API has no tournaments yet; their list (entrants, buy-ins, start) will render here.
-          h("p", { class: "empty" }, "No tournaments are open yet.")),
+        h("section", { class: "panel", dataset: { role: "tournaments" } }, h("h2", {}, "Tournaments"), tournaments),
         h("div", { class: "lobby-forms" }, joinForm(go), createForm(go))));
 
     R.api.get("/wallet/").then((w) => (balance.textContent = chips(w.balance))).catch(() => (balance.textContent = "?"));
@@ -104,6 +103,7 @@
     } catch (err) {
       clear(openTables).append(h("p", { class: "error" }, err.message));
     }
+    renderTournaments(tournaments, go);
     const found = [];
     for (const id of recentTables()) {
       try {
@@ -113,6 +113,67 @@
       }
     }
     clear(mine).append(found.length ? tablesTable(found, go, "my-tables-list") : h("p", { class: "empty" }, "Tables you sit at or create show here."));
+  }
+
+  const KINDS = { quick: "Quick game", single: "Sit-and-go", multi: "Multi-table" };
+
+  async function tournamentAction(t, action, go, where) {
+    try {
+      await R.api.post(`/tournaments/${t.id}/${action}/`);
+      flash(action === "register" ? `Registered for ${t.name}.` : `Unregistered from ${t.name}; refunded.`, "info");
+      renderTournaments(where, go);
+    } catch (err) {
+      flash(err.describe ? err.describe() : String(err), "error");
+    }
+  }
+
+  async function openTournamentTable(t, go) {
+    try {
+      const tables = await R.api.get(`/tournaments/${t.id}/tables/`);
+      if (tables.results.length) {
+        remember(tables.results[0].table);
+        go(`#/table/${tables.results[0].table}`);
+      }
+    } catch (err) {
+      flash(err.describe ? err.describe() : String(err), "error");
+    }
+  }
+
+  function tournamentRow(t, go, where) {
+    let action = null;
+    if (t.status === "registering") {
+      action = t.registered
+        ? h("button", { type: "button", dataset: { role: "unregister" }, onclick: () => tournamentAction(t, "unregister", go, where) }, "Unregister")
+        : h("button", { type: "button", dataset: { role: "register" }, onclick: () => tournamentAction(t, "register", go, where) }, "Register");
+    } else if ((t.status === "running" || t.status === "paused") && t.registered) {
+      action = h("button", { type: "button", dataset: { role: "open-tournament-table" }, onclick: () => openTournamentTable(t, go) }, "Open table");
+    }
+    const goal = t.kind === "quick" ? `${t.rounds} round${t.rounds === 1 ? "" : "s"}` : `to ${t.target_score}`;
+    return h("tr", { dataset: { role: "tournament-row", tournament: t.id } },
+      h("td", {}, t.name),
+      h("td", {}, `${KINDS[t.kind] || t.kind}, ${goal}`),
+      h("td", {}, gameName(t.game)),
+      h("td", { dataset: { role: "entrants" } }, `${t.entrants} / ${t.max_entrants}`),
+      h("td", {}, `${chips(t.buy_in)} + ${chips(t.fee)}`),
+      h("td", {}, chips(t.prize_pool)),
+      h("td", { dataset: { role: "tournament-status" } }, t.status),
+      h("td", {}, action));
+  }
+
+  async function renderTournaments(where, go) {
+    try {
+      const page = await R.api.get("/tournaments/?page_size=50");
+      const shown = page.results.filter((t) => t.status !== "cancelled" && (t.status !== "finished" || t.registered));
+      if (!shown.length) {
+        clear(where).append(h("p", { class: "empty", dataset: { role: "tournaments-empty" } }, "No tournaments are open yet."));
+        return;
+      }
+      clear(where).append(h("table", { class: "grid", dataset: { role: "tournaments-table" } },
+        h("thead", {}, h("tr", {}, ["Name", "Kind", "Game", "Entrants", "Buy-in + fee", "Prize pool", "Status", ""].map((c) => h("th", {}, c)))),
+        h("tbody", {}, shown.map((t) => tournamentRow(t, go, where)))));
+    } catch (err) {
+      clear(where).append(h("p", { class: "error" }, err.message));
+    }
   }
 
   function joinForm(go) {
