@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from django.contrib.auth.models import User
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -40,6 +40,53 @@ FILTERS = [
     OpenApiParameter("status", OpenApiTypes.STR, enum=TournamentStatus.values),
     OpenApiParameter("game", OpenApiTypes.STR, description="a preset name, e.g. rummy500"),
 ]
+
+
+CREATE_EXAMPLES = [
+    OpenApiExample(
+        "A sit-and-go of 4 to 500 points",
+        request_only=True,
+        value={
+            "name": "Friday sit-and-go",
+            "kind": "single",
+            "game": "rummy500",
+            "options": {"turn_seconds": 30},
+            "buy_in": 500,
+            "fee": 50,
+            "max_entrants": 4,
+            "target_score": 500,
+            "tiebreak_rounds": 5,
+            "payouts": [70, 30],
+        },
+    ),
+    OpenApiExample(
+        "A quick game of 2 rounds",
+        request_only=True,
+        value={
+            "name": "Quick 2",
+            "kind": "quick",
+            "game": "rummy500",
+            "buy_in": 100,
+            "max_entrants": 3,
+            "rounds": 2,
+        },
+    ),
+]
+# One row (the schema shows it inside a page): the winner of a sit-and-go decided by a tie-breaker.
+STANDINGS_EXAMPLE = OpenApiExample(
+    "The winner of a tie-breaker",
+    response_only=True,
+    value={
+        "place": 1,
+        "username": "bob",
+        "status": "finished",
+        "total": 160,
+        "tiebreak_total": 25,
+        "chips": None,
+        "table": None,
+        "prize": 210,
+    },
+)
 
 
 def _user(request: Request) -> User:
@@ -156,7 +203,7 @@ class StandingsView(APIView):
     permission_classes = [AllowAny]
     pagination_class = PageNumberPagination
 
-    @extend_schema(responses={200: StandingSerializer(many=True)})
+    @extend_schema(responses={200: StandingSerializer(many=True)}, examples=[STANDINGS_EXAMPLE])
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = selectors.tournament_for(tournament_id=tournament_id)
         return _page(self, request, selectors.standings(tournament=tournament))
