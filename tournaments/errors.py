@@ -36,6 +36,22 @@ class PlayCode(StrEnum):
     MOVE_MALFORMED_FIELD = "move.malformed_field"
     MOVE_EXPECTED_VERSION = "move.expected_version"
     MOVE_ILLEGAL = "move.illegal"
+    TABLE_TOURNAMENT = "table.tournament"
+    # Tournaments (docs/tournaments.md).
+    TOURNAMENT_NOT_FOUND = "tournament.not_found"
+    TOURNAMENT_INVALID = "tournament.invalid"
+    TOURNAMENT_INVALID_PAYOUTS = "tournament.invalid_payouts"
+    TOURNAMENT_KIND_UNAVAILABLE = "tournament.kind_unavailable"
+    TOURNAMENT_ALREADY_REGISTERED = "tournament.already_registered"
+    TOURNAMENT_FULL = "tournament.full"
+    TOURNAMENT_NOT_REGISTERING = "tournament.not_registering"
+    TOURNAMENT_STARTED = "tournament.started"
+    TOURNAMENT_NOT_REGISTERED = "tournament.not_registered"
+    TOURNAMENT_TOO_FEW_ENTRANTS = "tournament.too_few_entrants"
+    TOURNAMENT_INVALID_TRANSITION = "tournament.invalid_transition"
+    TOURNAMENT_OVER = "tournament.over"
+    TOURNAMENT_NOT_PLAYING = "tournament.not_playing"
+    TOURNAMENT_NOT_EDITABLE = "tournament.not_editable"
 
 
 class PlayError(ServiceError):

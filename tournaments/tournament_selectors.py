@@ -9,7 +9,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Q, QuerySet
 
 from ledger.models import Account, Entry, Transfer, TransferKind
-from tournaments.errors import NotFound
+from tournaments.errors import NotFound, PlayCode
 from tournaments.models import (
     LIVE_ENTRY_STATUSES,
     ONE_TABLE_KINDS,
@@ -41,7 +41,7 @@ def tournaments(
 def tournament_for(*, tournament_id: int) -> Tournament:
     found = tournaments().filter(pk=tournament_id).first()
     if found is None:
-        raise NotFound("No such tournament.", code="tournament.not_found")
+        raise NotFound("No such tournament.", code=PlayCode.TOURNAMENT_NOT_FOUND)
     return found
 
 

@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api.errors import ApiCode
 from config.api.pagination import PageNumberPagination
 from config.api.schema import raises
 from ledger.permissions import IsAdmin, IsStaff
@@ -104,7 +105,7 @@ def _filter(request: Request, name: str, allowed: Sequence[str] | None = None) -
     if value is not None and allowed is not None and value not in allowed:
         raise InvalidRequest(
             f"{name} must be one of {', '.join(allowed)}.",
-            code="request.invalid_parameter",
+            code=ApiCode.INVALID_PARAMETER,
             details={"parameter": name},
         )
     return value

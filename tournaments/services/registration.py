@@ -9,7 +9,7 @@ from django.db import transaction
 
 from ledger import services as ledger
 from ledger.models import Account, AccountKind, Transfer, TransferKind
-from tournaments.errors import Conflict
+from tournaments.errors import Conflict, PlayCode
 from tournaments.models import (
     LIVE_ENTRY_STATUSES,
     EntryStatus,
@@ -49,18 +49,18 @@ def register(*, user: User, tournament_id: int) -> TournamentEntry:
         tournament = lock_tournament(tournament_id)
         entries = live_entries(tournament)
         if any(entry.player_id == user.pk for entry in entries):
-            raise Conflict("You are already registered.", code="tournament.already_registered")
+            raise Conflict("You are already registered.", code=PlayCode.TOURNAMENT_ALREADY_REGISTERED)
         # Filled up (a one-table tournament then started): say so rather than "not registering".
         if len(entries) >= tournament.max_entrants:
             raise Conflict(
                 "The tournament is full.",
-                code="tournament.full",
+                code=PlayCode.TOURNAMENT_FULL,
                 details={"max_entrants": tournament.max_entrants},
             )
         if tournament.status != TournamentStatus.REGISTERING:
             raise Conflict(
                 f"The tournament is {tournament.status}: it takes no registrations.",
-                code="tournament.not_registering",
+                code=PlayCode.TOURNAMENT_NOT_REGISTERING,
                 details={"status": tournament.status},
             )
         entry = TournamentEntry.objects.create(tournament=tournament, player=user)
@@ -108,10 +108,10 @@ def unregister(*, user: User, tournament_id: int) -> TournamentEntry:
         if tournament.status not in (TournamentStatus.SCHEDULED, TournamentStatus.REGISTERING):
             raise Conflict(
                 "The tournament has started: entries are no longer refunded.",
-                code="tournament.started",
+                code=PlayCode.TOURNAMENT_STARTED,
                 details={"status": tournament.status},
             )
         if entry is None:
-            raise Conflict("You are not registered.", code="tournament.not_registered")
+            raise Conflict("You are not registered.", code=PlayCode.TOURNAMENT_NOT_REGISTERED)
         refund(tournament=tournament, entry=entry, status=EntryStatus.UNREGISTERED)
         return entry

@@ -96,7 +96,7 @@ def _refuse_tournament_table(table: Table) -> None:
     if table.tournament_id is not None:
         raise Conflict(
             "This table plays a tournament: register for the tournament instead.",
-            code="table.tournament",
+            code=PlayCode.TABLE_TOURNAMENT,
             details={"tournament": table.tournament_id},
         )
 

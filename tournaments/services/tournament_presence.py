@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from tournaments.errors import Conflict
+from tournaments.errors import Conflict, PlayCode
 from tournaments.models import Game, Seat, SeatStatus, Table
 from tournaments.services.tournament_status import lock_tournament
 
@@ -25,7 +25,7 @@ def come_back(*, user: User, tournament_id: int) -> Seat:
             .first()
         )
         if seat is None:
-            raise Conflict("You have no seat in this tournament.", code="tournament.not_playing")
+            raise Conflict("You have no seat in this tournament.", code=PlayCode.TOURNAMENT_NOT_PLAYING)
         if seat.status == SeatStatus.ABSENT:
             seat.status = SeatStatus.ACTIVE
             seat.timeouts_in_row = 0

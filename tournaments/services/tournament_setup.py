@@ -14,7 +14,7 @@ from django.db import transaction
 
 from ledger import services as ledger
 from ledger.models import SITE_CHIPS, AccountKind
-from tournaments.errors import Conflict, InvalidRequest
+from tournaments.errors import Conflict, InvalidRequest, PlayCode
 from tournaments.models import ONE_TABLE_MAX_ENTRANTS, Tournament, TournamentKind, TournamentStatus
 from tournaments.services import table_settings
 from tournaments.services.prizes import PERCENT
@@ -48,7 +48,7 @@ class TournamentSettings:
 
 
 def _invalid(field_name: str, message: str, **details: Any) -> InvalidRequest:
-    return InvalidRequest(message, code="tournament.invalid", details={"field": field_name, **details})
+    return InvalidRequest(message, code=PlayCode.TOURNAMENT_INVALID, details={"field": field_name, **details})
 
 
 def _integer(field_name: str, value: Any, low: int, high: int) -> int:
@@ -69,7 +69,7 @@ def _payouts(value: Any, places: int) -> list[int]:
     ):
         raise InvalidRequest(
             f"payouts must be 1 to {places} positive integer percentages by place, never rising, summing to 100.",
-            code="tournament.invalid_payouts",
+            code=PlayCode.TOURNAMENT_INVALID_PAYOUTS,
             details={"field": "payouts", "places": places},
         )
     return [int(p) for p in value]
@@ -100,7 +100,7 @@ def validate(
     if kind == TournamentKind.MULTI:
         raise InvalidRequest(
             "Multi-table tournaments are not available yet.",
-            code="tournament.kind_unavailable",
+            code=PlayCode.TOURNAMENT_KIND_UNAVAILABLE,
             details={"field": "kind"},
         )
     max_entrants = _integer("max_entrants", max_entrants, 2, ONE_TABLE_MAX_ENTRANTS)
@@ -165,7 +165,8 @@ def update_tournament(*, tournament_id: int, settings: Mapping[str, Any]) -> Tou
             tournament.entries.exists()
         ):
             raise Conflict(
-                "A tournament can be changed only before anyone registers.", code="tournament.not_editable"
+                "A tournament can be changed only before anyone registers.",
+                code=PlayCode.TOURNAMENT_NOT_EDITABLE,
             )
         for name, value in asdict(checked).items():
             setattr(tournament, name, value)

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from ledger import services as ledger
 from ledger.models import SITE_CHIPS, Account, AccountKind, TransferKind
-from tournaments.errors import Conflict
+from tournaments.errors import Conflict, PlayCode
 from tournaments.models import (
     EntryStatus,
     Game,
@@ -44,7 +44,7 @@ def start_locked(tournament: Tournament) -> Table:
     if len(entries) < tournament.min_entrants:
         raise Conflict(
             f"The tournament needs at least {tournament.min_entrants} entrants to start.",
-            code="tournament.too_few_entrants",
+            code=PlayCode.TOURNAMENT_TOO_FEW_ENTRANTS,
             details={"entrants": len(entries), "min_entrants": tournament.min_entrants},
         )
     move_to(tournament, TournamentStatus.RUNNING)

@@ -3,7 +3,7 @@ finished | cancelled (API.md), plus locking a tournament, first in the lock orde
 
 from __future__ import annotations
 
-from tournaments.errors import Conflict, NotFound
+from tournaments.errors import Conflict, NotFound, PlayCode
 from tournaments.models import Tournament, TournamentStatus
 
 S = TournamentStatus
@@ -29,7 +29,7 @@ def move_to(tournament: Tournament, to: str) -> None:
         over = tournament.status in (S.FINISHED, S.CANCELLED)
         raise Conflict(
             f"A {tournament.status} tournament cannot become {to}.",
-            code="tournament.over" if over else "tournament.invalid_transition",
+            code=PlayCode.TOURNAMENT_OVER if over else PlayCode.TOURNAMENT_INVALID_TRANSITION,
             details={"status": tournament.status, "to": to},
         )
     tournament.status = to
@@ -39,5 +39,5 @@ def lock_tournament(tournament_id: int) -> Tournament:
     """The tournament row locked: first in the lock order (tournament, table, game, seats, accounts)."""
     tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if tournament is None:
-        raise NotFound("No such tournament.", code="tournament.not_found")
+        raise NotFound("No such tournament.", code=PlayCode.TOURNAMENT_NOT_FOUND)
     return tournament
