@@ -20,6 +20,15 @@ from tournaments.services import play, registration, tournament_progress
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(autouse=True)
+def _no_worker_runs_the_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests commit: a suite's Celery worker would deal and advance by itself. Here the tests run the
+    jobs, so the messages go nowhere."""
+    from tournaments.services import dispatch
+
+    monkeypatch.setattr(dispatch, "send", lambda *args, **kwargs: None)
+
+
 def _together(calls: list[Any]) -> list[Any]:
     barrier = threading.Barrier(len(calls))
 
