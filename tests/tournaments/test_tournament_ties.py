@@ -1,6 +1,7 @@
 """Ties at the top (RULES §5): everyone not tied is out, the tied play tie-breaker rounds scored on their own;
-a tie that lasts `tiebreak_rounds` is shared with the remainder rule. The rounds are really dealt and played
-(the server's timeout moves); their points are scripted, so that the tie is certain."""
+a tie that lasts `tiebreak_rounds` is shared with the remainder rule. In the first tests the rounds are really
+dealt and played (the server's timeout moves) and their points scripted, so that the tie is certain; the last
+deals a stacked deck and plays real moves to a real tie."""
 
 from __future__ import annotations
 
@@ -100,4 +101,90 @@ def test_a_quick_game_tie_is_broken_the_same_way(
     final = entries(tournament)
     assert (final["ann"].place, final["bob"].place) == (1, 2)
     assert (final["ann"].prize, final["bob"].prize) == (200, 0)
+    assert_reconciled()
+
+
+# ------------------------------------------------------------------ a stacked deck: a real tie, real moves
+
+GOES_OUT = [
+    "5H",
+    "6H",
+    "7H",
+    "QS",
+    "QH",
+    "QD",
+    "8H",
+]  # with the QC from the stock: melds, a lay-off, a discard
+JUNK = ["AS", "3D", "TC", "JS", "KD", "2S", "9C"]  # melds nothing
+
+
+def stack_every_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every round is dealt so that the first player to act goes out at once and the other holds junk: over
+    two rounds (the deal rotates) both players score the same, whoever dealt first."""
+    from tests.engine.stacking import stacked_deck
+    from tournaments.engine import engine
+
+    def new_round(rules: Any, *, players: Any, dealer: int, round_number: int) -> Any:
+        first = (dealer + 1) % len(players)
+        hands = [GOES_OUT if seat == first else JUNK for seat in range(len(players))]
+        deck = stacked_deck(rules, len(players), hands, dealer=dealer, up="5D", stock=["QC"])
+        return engine.new_round(rules, list(players), dealer, round_number, deck=deck)
+
+    monkeypatch.setattr(engine_io, "new_round", new_round)
+
+
+def go_out(tournament: Any) -> Any:
+    """Deal; the first to act draws, melds, lays off and goes out through the service the API calls."""
+    from django.contrib.auth.models import User
+
+    from tests.engine.stacking import STOCK, disc, lay, meld
+    from tests.tournaments.tournament_helpers import game_of
+    from tournaments.services import play, tournament_progress
+
+    game = game_of(tournament)
+    round_ = play.start_round(game_id=game.pk)
+    assert round_ is not None
+    game.refresh_from_db()
+    player = User.objects.get(username=game.turn_player)
+    for move in (STOCK, meld("5H", "6H", "7H"), meld("QS", "QH", "QD"), lay("m1", "8H"), disc("QC")):
+        game.refresh_from_db()
+        play.submit_move(
+            user=player, game_id=game.pk, move=dict(move), expected_version=game.version, idempotency_key=None
+        )
+    round_.refresh_from_db()
+    assert (
+        round_.settled
+        and round_.result is not None
+        and round_.result["details"]["went_out"] == player.username
+    )
+    tournament_progress.advance(tournament_id=tournament.pk, round_id=round_.pk)
+    return round_
+
+
+def test_a_stacked_deck_tie_after_a_quick_game_goes_to_a_tie_breaker(
+    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stack_every_deal(monkeypatch)
+    tournament = new_tournament(admin_user, kind="quick", rounds=2, max_entrants=2, tiebreak_rounds=3)
+    for name in ("ann", "bob"):
+        registration.register(user=player(name), tournament_id=tournament.pk)
+    first, second = go_out(tournament), go_out(tournament)
+    assert first.result is not None and second.result is not None
+    assert first.result["details"]["went_out"] != second.result["details"]["went_out"]
+    tournament.refresh_from_db()
+    tied = entries(tournament)
+    # Each went out once and held the junk once: the same total, a tie at the top.
+    assert tied["ann"].total == tied["bob"].total
+    assert tournament.stage == TournamentStage.TIEBREAK and tournament.status == TournamentStatus.RUNNING
+    # The tie-breaker: whoever acts first goes out and wins; the main totals stay tied.
+    decider = go_out(tournament)
+    assert decider.result is not None
+    winner = decider.result["details"]["went_out"]
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.FINISHED and tournament.tiebreaks_played == 1
+    final = entries(tournament)
+    loser = "bob" if winner == "ann" else "ann"
+    assert (final[winner].place, final[loser].place) == (1, 2)
+    assert (final[winner].prize, final[loser].prize) == (200, 0)
+    assert final[winner].tiebreak_total > final[loser].tiebreak_total
     assert_reconciled()
