@@ -4,49 +4,15 @@ every entrant one place, prizes summing to the pool, fees to the house, reconcil
 
 from __future__ import annotations
 
-import time
-import uuid
 from typing import Any
 
 import pytest
-import requests
-from django.contrib.auth import get_user_model
 
-from tests.tournaments.helpers import hidden_cards, leaked
-from tournaments.models import Game
-from tournaments.services import engine_io
+from tests.e2e.players import make_client, play_until_finished
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e, pytest.mark.worker]
 
 BUY_IN, FEE = 300, 20
-
-
-class Client:
-    def __init__(self, base: str, name: str, password: str) -> None:
-        self.base = base
-        self.name = name
-        self.session = requests.Session()
-        token = self.session.post(f"{base}/api/v1/auth/token/", json={"username": name, "password": password})
-        assert token.status_code == 200, token.text
-        self.session.headers["Authorization"] = f"Token {token.json()['token']}"
-
-    def call(self, method: str, path: str, **kwargs: Any) -> requests.Response:
-        if method == "POST":
-            kwargs["headers"] = {"Idempotency-Key": uuid.uuid4().hex, **kwargs.get("headers", {})}
-        response = self.session.request(method, f"{self.base}/api/v1{path}", timeout=40, **kwargs)
-        for _retry in range(3):
-            if response.status_code != 503:
-                break
-            time.sleep(float(response.headers.get("Retry-After", "1")))
-            response = self.session.request(method, f"{self.base}/api/v1{path}", timeout=40, **kwargs)
-        assert response.status_code < 500, (path, response.text)
-        return response
-
-
-def _user(base: str, name: str, **extra: Any) -> Client:
-    password = f"pw-{uuid.uuid4().hex}"
-    get_user_model().objects.create_user(name, password=password, **extra)
-    return Client(base, name, password)
 
 
 @pytest.mark.parametrize("entrants", [3, 4])
@@ -54,10 +20,10 @@ def test_a_sit_and_go_is_played_to_the_end_over_http(
     live_server: Any, celery_worker_process: Any, entrants: int
 ) -> None:
     base = live_server.url
-    admin = _user(base, "boss", is_staff=True, is_superuser=True)
-    staff = _user(base, "audit", is_staff=True)
+    admin = make_client(base, "boss", is_staff=True, is_superuser=True)
+    staff = make_client(base, "audit", is_staff=True)
     names = ["ann", "bob", "cid", "dan"][:entrants]
-    players = {name: _user(base, name) for name in names}
+    players = {name: make_client(base, name) for name in names}
     for name in names:
         credit = admin.call(
             "POST", "/ledger/adjustments/", json={"username": name, "amount": 1000, "reason": "e2e"}
@@ -85,32 +51,9 @@ def test_a_sit_and_go_is_played_to_the_end_over_http(
         assert client.call("POST", f"/tournaments/{tid}/register/").status_code == 201
     assert admin.call("GET", f"/tournaments/{tid}/").json()["status"] == "running"
 
-    deadline = time.monotonic() + 600
-    detail: dict[str, Any] = {}
-    while time.monotonic() < deadline:
-        detail = players["ann"].call("GET", f"/tournaments/{tid}/").json()
-        if detail["status"] == "finished":
-            break
-        tables = players["ann"].call("GET", f"/tournaments/{tid}/tables/").json()["results"]
-        game_id = tables[0]["game"]
-        acted = False
-        for name, client in players.items():
-            view = client.call("GET", f"/games/{game_id}/").json()
-            if not view.get("legal_moves"):
-                continue
-            game = Game.objects.get(pk=game_id)
-            if game.version != view["version"] or game.state is None:
-                continue
-            assert not leaked(view, hidden_cards(game, name)), name
-            move = engine_io.greedy_move(engine_io.load_state(game.state), name)
-            answer = client.call(
-                "POST", f"/games/{game_id}/moves/", json={**move, "expected_version": view["version"]}
-            )
-            assert answer.status_code in (200, 409, 422), answer.text
-            acted = acted or answer.status_code == 200
-        if not acted:
-            time.sleep(0.3)
+    detail, moves = play_until_finished(tid, players, timeout=600)
     assert detail["status"] == "finished", detail
+    assert moves > 0
 
     standings = staff.call("GET", f"/tournaments/{tid}/standings/").json()["results"]
     assert sorted(s["username"] for s in standings) == sorted(names)
