@@ -22,7 +22,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 
-from config.db import statement_cursor
+from config.db import rows
 from ledger.errors import AlreadyReversed, IdempotencyConflict, InsufficientFunds, InvalidTransfer
 from ledger.models import (
     NEGATIVE_ALLOWED_KINDS,
@@ -463,9 +463,8 @@ class _Statements:
 @functools.cache
 def _statements(vendor: str, legs: int) -> _Statements:
     """The posting path's SQL for a number of legs, built once per database vendor."""
-    ops = connection.ops
-    account, transfer, entry = (ops.quote_name(m._meta.db_table) for m in (Account, Transfer, Entry))
-    marks = ", ".join(["%s"] * legs)
+    account, transfer, entry = (rows.table(m) for m in (Account, Transfer, Entry))
+    marks = rows.placeholders(legs)
     returning = " RETURNING id" if connection.features.can_return_columns_from_insert else ""
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     cases = " ".join(["WHEN %s THEN CAST(%s AS BIGINT)"] * legs)
@@ -513,7 +512,7 @@ def _post_pg(spec: _Spec, *, posted_by: AbstractBaseUser | None, posted_by_syste
     a refusal, looks the key up: the same content replays the first transfer, other content conflicts."""
     ids = sorted(spec.amounts)
     sql = _statements(connection.vendor, len(ids))
-    with statement_cursor() as cursor:
+    with rows.statement_cursor() as cursor:
         # Row locks in primary-key order: two postings over the same accounts queue instead of deadlocking.
         cursor.execute(sql.lock, ids)
         found = cursor.fetchall()
@@ -538,9 +537,7 @@ def _post_pg(spec: _Spec, *, posted_by: AbstractBaseUser | None, posted_by_syste
         existing = _find_by_key(spec.idempotency_key)
         assert existing is not None, "ON CONFLICT found the key taken"
         return _replay(existing, spec)
-    transfer.pk = inserted[0]
-    transfer._state.adding = False
-    transfer._state.db = connection.alias
+    rows.mark_saved(transfer, inserted[0])
     for account_id, balance in balances.items():
         spec.accounts[account_id].balance = balance
     return transfer
@@ -617,11 +614,10 @@ def _post_locked(
             spec, posted_by=posted_by, posted_by_system=posted_by_system, created_at=timezone.now()
         )
         cursor.execute(sql.insert_transfer, _transfer_params(transfer))
-        transfer.pk = (
-            cursor.fetchone()[0] if connection.features.can_return_columns_from_insert else cursor.lastrowid
+        rows.mark_saved(
+            transfer,
+            cursor.fetchone()[0] if connection.features.can_return_columns_from_insert else cursor.lastrowid,
         )
-        transfer._state.adding = False
-        transfer._state.db = connection.alias
 
         # Row locks in primary-key order: two postings over the same accounts queue instead of deadlocking.
         cursor.execute(sql.lock, ids)

@@ -12,9 +12,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
+from config.db import rows
 from ledger.models import Account
 from tournaments.models import SEATED_STATUSES, Game, GameEvent, Round, Seat, Table
-from tournaments.services import rows
 
 
 @functools.cache

@@ -25,6 +25,7 @@ from config.accounts.authentication import TokenAuthentication, token_text
 from config.api.errors import ApiCode
 from config.api.pagination import PageNumberPagination
 from config.api.schema import raises
+from config.db import rows
 from tournaments import selectors, wakeups
 from tournaments.errors import Forbidden, InvalidRequest, PlayCode
 from tournaments.idempotent_views import IDEMPOTENCY_HEADER, answer_once, idempotency_key
@@ -40,7 +41,7 @@ from tournaments.serializers import (
     TableCreateSerializer,
     TableSerializer,
 )
-from tournaments.services import play, rows, tables
+from tournaments.services import play, tables
 from tournaments.throttling import JoinAddressThrottle, JoinUserThrottle
 
 

@@ -1,4 +1,4 @@
-"""tournaments/services/rows.py: hand-written statements give exactly what the ORM gives."""
+"""config/db/rows.py: hand-written statements give exactly what the ORM gives."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from django.contrib.auth import get_user_model
 from django.db import models
 from django.db.models import signals
 
+from config.db import rows
 from ledger.models import Account
 from tournaments.models import Game, Round, Seat, Table
-from tournaments.services import play, rows
+from tournaments.services import play
 
 pytestmark = pytest.mark.django_db
 
@@ -66,14 +67,12 @@ def test_a_model_with_init_receivers_is_built_by_its_constructor(running_table: 
     def receiver(sender: Any, instance: Any, **kwargs: Any) -> None:
         seen.append(instance)
 
-    rows._PLAIN_INIT.pop(Table, None)
     signals.post_init.connect(receiver, sender=Table)
     try:
         orm, read = _orm_and_rows(running_table["table"])
         assert read in seen and _fields(read) == _fields(orm)
     finally:
         signals.post_init.disconnect(receiver, sender=Table)
-        rows._PLAIN_INIT.pop(Table, None)
 
 
 def test_the_game_view_read_in_one_statement_equals_the_orms(running_table: Any, player: Any) -> None:

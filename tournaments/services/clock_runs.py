@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.models import Game, GameStatus, MoveLog, Round, SeatStatus
-from tournaments.services import dispatch, engine_io, rows, tournament_progress
+from tournaments.services import dispatch, engine_io, tournament_progress
 from tournaments.services.advance import settle_state
 from tournaments.services.clocks import CLOCK_REUSE_MARGIN, clock_targets
 from tournaments.services.engine_io import RoundState
@@ -42,17 +42,15 @@ def _server_play(
         state, _event = apply_and_log(
             game=game, round_=round_, state=state, player=player, move=move, server_played=True
         )
-        rows.insert(
-            MoveLog(
-                round=round_,
-                game=game,
-                player=player,
-                user=None,
-                move=move,
-                version=game.version,
-                server_played=True,
-            )
-        )
+        MoveLog(
+            round=round_,
+            game=game,
+            player=player,
+            user=None,
+            move=move,
+            version=game.version,
+            server_played=True,
+        ).save(force_insert=True)
     raise RuntimeError(f"auto play of {player} did not end the turn in {MAX_AUTO_MOVES_PER_TURN} moves")
 
 
@@ -75,7 +73,7 @@ def run_turn_clock(*, game_id: int, version: int) -> bool:
             # would arm one more for an overdue turn (leaving seats), and the queue would only grow.
             if due is not None and due <= now + CLOCK_REUSE_MARGIN and due < game.turn_deadline:
                 game.clock_due_at = game.turn_deadline
-                rows.update(game, ["clock_due_at"])
+                game.save(update_fields=["clock_due_at", "updated_at"])
                 remaining = (game.turn_deadline - now).total_seconds()
                 dispatch.enqueue(dispatch.TURN_CLOCK, [game.pk, game.turn_version], max(0.0, remaining))
             return False

@@ -14,9 +14,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import connection
 
+from config.db import rows
 from ledger.models import Account
 from tournaments.models import SEATED_STATUSES, Game, Round, Seat, Table
-from tournaments.services import rows
 
 
 def current_round(game: Game) -> Round | None:

@@ -8,10 +8,10 @@ from typing import Any
 
 from django.utils import timezone
 
+from config.db import rows
 from tournaments import wakeups
 from tournaments.engine.move_fields import FIELD_SCHEMAS
 from tournaments.models import Game, GameEvent, Round
-from tournaments.services import rows
 
 # Fields a client may see of a move (every field a move may carry); anything else is not echoed to others.
 PUBLIC_MOVE_FIELDS = ("type", *FIELD_SCHEMAS)

@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import connection
 
+from config.db import rows
 from tournaments.models import SEATED_STATUSES, Game, IdempotentRequest, MoveLog, Round, Seat, Table
-from tournaments.services import rows
 from tournaments.services.game_locks import attach, lock_game_row, table_and_round_sql
 
 # The key's earlier answer: (request hash, answer, status): status None for an accepted move (its log row's

@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from config.db import rows
 from tournaments.errors import (
     Forbidden,
     IllegalMoveError,
@@ -27,7 +28,7 @@ from tournaments.errors import (
     Unprocessable,
 )
 from tournaments.models import Game, GameEvent, GameStatus, MoveLog, Round, Seat, Table
-from tournaments.services import engine_io, idempotency, rows
+from tournaments.services import engine_io, idempotency
 from tournaments.services.advance import settle_state
 from tournaments.services.engine_io import RoundState
 from tournaments.services.game_locks import current_round
@@ -166,7 +167,7 @@ def _play_client_move(
     move_version = game.version
     if seated.timeouts_in_row:
         seated.timeouts_in_row = 0
-        rows.update(seated, ["timeouts_in_row"])
+        seated.save(update_fields=["timeouts_in_row"])
     now = timezone.now()
     answer: dict[str, Any] = {}
 

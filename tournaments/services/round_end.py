@@ -8,11 +8,12 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from config.db import rows
 from ledger import services as ledger
 from ledger.models import Account, TransferKind
 from ledger.settlement import pcr_settlement
 from tournaments.models import Game, GameStatus, Round, SeatStatus, Table, TableStatus
-from tournaments.services import engine_io, rows, table_policy
+from tournaments.services import engine_io, table_policy
 from tournaments.services.between_rounds import close_game, schedule_round_start
 from tournaments.services.clocks import charge_time_bank
 from tournaments.services.engine_io import RoundState
