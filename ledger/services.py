@@ -463,6 +463,8 @@ class _Statements:
 @functools.cache
 def _statements(vendor: str, legs: int) -> _Statements:
     """The posting path's SQL for a number of legs, built once per database vendor."""
+    # docs/performance.md#hand-written-statements: ledger-post
+    # (ORM 2.4 → 0.45 ms client CPU per posting; PostgreSQL 6 → 2 round trips).
     account, transfer, entry = (rows.table(m) for m in (Account, Transfer, Entry))
     marks = rows.placeholders(legs)
     returning = " RETURNING id" if connection.features.can_return_columns_from_insert else ""

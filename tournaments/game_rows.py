@@ -19,6 +19,7 @@ from tournaments.models import SEATED_STATUSES, Game, GameEvent, Round, Seat, Ta
 
 @functools.cache
 def _sql(*, with_history: bool) -> str:
+    # docs/performance.md#hand-written-statements: game-view (5 → 2 statements; GET p50 56-78 → 18-23 ms).
     user_model = get_user_model()
     seated_in = rows.placeholders(len(SEATED_STATUSES))
     players = (
@@ -70,6 +71,7 @@ def load_game(
 
 @functools.cache
 def _events_sql(*, with_access: bool) -> str:
+    # docs/performance.md#hand-written-statements: events-read (0.34 ms against 0.58 + 0.28 ms).
     # With access: whether the caller has a seat at the game's table, read with the page.
     access = (
         f"EXISTS (SELECT 1 FROM {rows.table(Seat)} s WHERE s.table_id = g.table_id AND s.player_id = %s"

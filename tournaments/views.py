@@ -154,6 +154,7 @@ class RowTokenAuthentication(TokenAuthentication):
         digest = hash_token(token_text(token))
         token_model = cast(type[AuthToken], get_token_model())
         user_model = get_user_model()
+        # docs/performance.md#hand-written-statements: token-read (0.31 → 0.10-0.15 ms CPU).
         found = rows.fetch(
             f"SELECT {rows.columns(token_model, 'k')}, {rows.columns(user_model, 'u')}"
             f" FROM {rows.table(token_model)} k JOIN {rows.table(user_model)} u ON u.id = k.user_id"

@@ -1,6 +1,6 @@
 """The project's low-level row helpers: whole model rows read, updated and inserted by hand-written SQL.
 
-Used only where docs/performance.md ("Hand-written statements and why") measured the ORM's query building
+Used only where docs/performance.md#hand-written-statements measured the ORM's query building
 as the larger cost: the move's lock, read and write, the token read, the game view and events reads, the
 round end's seats, the ledger's posting. Each call site cites its row of that table.
 
@@ -30,7 +30,7 @@ Converter = Callable[[Any, Any, Any], Any]
 def _db() -> BaseDatabaseWrapper:
     # The connection itself rather than the `connection` proxy, whose every attribute goes through a
     # context-local lookup: the per-value loops below used it a few hundred times per move
-    # (docs/performance.md, "Hand-written statements and why": sql-text).
+    # (docs/performance.md#hand-written-statements: sql-text).
     return connections[DEFAULT_DB_ALIAS]
 
 
@@ -45,8 +45,8 @@ def statement_cursor() -> Any:
 # ------------------------------------------------------------------------------------------------ SQL text
 
 # SQL text that depends only on the models and the database vendor, built once per process: quoting every
-# column name again on each move was a visible share of the move's Python time (docs/performance.md,
-# "Hand-written statements and why": sql-text, 160 → 43 µs for the move's writes).
+# column name again on each move was a visible share of the move's Python time
+# (docs/performance.md#hand-written-statements: sql-text, 160 → 43 µs for the move's writes).
 _TEXT: dict[tuple[Any, ...], Any] = {}
 
 
@@ -104,7 +104,7 @@ def _field_converters(field: models.Field[Any, Any]) -> list[Converter]:
     converters = list(field.get_db_converters(db))  # type: ignore[attr-defined]
     if isinstance(field, models.JSONField) and field.decoder is None:
         # JSONField.from_db_value with orjson (config/db/json.py): the game state is read on every move
-        # (docs/performance.md, "Hand-written statements and why": orjson).
+        # (docs/performance.md#hand-written-statements: orjson).
         converters = [_json_from_db if conv == field.from_db_value else conv for conv in converters]
     return converters
 
@@ -163,7 +163,7 @@ def from_row(model: type[M], values: Sequence[Any]) -> M | None:
             value = conv(value, None, db)
         converted.append(value)
     # Public API rather than the constructor bypassed by hand: the bypass saved 5 µs per move
-    # (docs/performance.md, "Hand-written statements and why": row-build).
+    # (docs/performance.md#hand-written-statements: row-build).
     return model.from_db(db.alias, attnames, converted)
 
 
@@ -175,6 +175,7 @@ def fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
 
 
 # ------------------------------------------------------------------------------------------------ writing
+
 
 def update_sql(obj: models.Model, field_names: Iterable[str]) -> tuple[str, list[Any]]:
     """`obj.save(update_fields=field_names)` as one UPDATE by primary key (`auto_now` fields included)."""
@@ -252,8 +253,8 @@ def insert(obj: models.Model) -> None:
 
 def execute(statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
     """Run INSERT/UPDATE statements in order; on PostgreSQL as one statement (data-modifying CTEs, each run
-    exactly once), saving the round trips (docs/performance.md, "Hand-written statements and why":
-    move-write). Rows inserted here get no primary key on their instances."""
+    exactly once), saving the round trips (docs/performance.md#hand-written-statements: move-write).
+    Rows inserted here get no primary key on their instances."""
     if not statements:
         return
     db = _db()

@@ -90,6 +90,8 @@ def store_game(
     round trip), announcing the new version to long-polls when there are events."""
     announce = bool(game.__dict__.get("_pending_events"))
     statements = [*before, *game_writes(game), *(after() if after is not None else ())]
+    # docs/performance.md#hand-written-statements: move-write
+    # (one round trip; pg_notify in it within the noise).
     # Last, so that on PostgreSQL it is the outer statement of the one round trip (rows.execute).
     notice = wakeups.announcement(game_id=game.pk, version=game.version) if announce else None
     rows.execute([*statements, notice] if notice is not None else statements)

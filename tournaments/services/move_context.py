@@ -75,6 +75,8 @@ _MOVE_CONTEXT_PG_SQL: dict[tuple[str, bool], str] = {}
 
 
 def _build_move_context_pg_sql(*, keyed: bool) -> str:
+    # docs/performance.md#hand-written-statements: move-read
+    # (planning 0.23 → 0.18 ms; lock + read 350-360 µs as two prepared round trips).
     seated_in = rows.placeholders(len(SEATED_STATUSES))
     seats = (
         "(SELECT json_agg(json_build_array(s.id, s.player_id, s.status, s.timeouts_in_row,"
@@ -110,6 +112,7 @@ def _move_context_sql(
     """One statement: the table and current round, the seated seats with their players' names (a row
     each) and, for an idempotency key, the (request hash, response) of the move logged under it and the
     (fingerprint, answer, status) of a refusal kept under it."""
+    # Other databases' form of the statement above (move-read); run by the SQLite tests.
     seated_in = rows.placeholders(len(SEATED_STATUSES))
     joins = (
         f" LEFT JOIN {rows.table(Seat)} s ON s.table_id = t.id AND s.status IN ({seated_in})"

@@ -187,6 +187,8 @@ def _play_client_move(
             server_played=False,
             response=answer,
         )
+        # docs/performance.md#hand-written-statements: move-write
+        # (the log row rides in the move's one write statement).
         return [rows.insert_sql([entry])]
 
     settle_state(

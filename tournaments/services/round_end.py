@@ -180,4 +180,5 @@ def finish_round(
     policy.round_settled(table=table, round_id=round_.pk)
     # What the end of a round changes (the time bank is saved by `charge_time_bank`); the deal and the
     # players stay as they were written at the start.
+    # docs/performance.md#hand-written-statements: round-end (rides in the move's one write statement).
     return [rows.update_sql(round_, ROUND_END_FIELDS)]
