@@ -18,8 +18,10 @@ import statistics
 import timeit
 from typing import Any
 
+from django.db import models
 
-def _bypass(model: type[Any], alias: str, attnames: tuple[str, ...], values: list[Any]) -> Any:
+
+def _bypass(model: type[models.Model], alias: str, attnames: tuple[str, ...], values: list[Any]) -> Any:
     """The constructor bypass config/db/rows.py used before (kept here only as the comparison)."""
     from django.db.models.base import ModelState
 
@@ -31,7 +33,7 @@ def _bypass(model: type[Any], alias: str, attnames: tuple[str, ...], values: lis
     return obj
 
 
-def _rows() -> list[tuple[type[Any], tuple[str, ...], list[Any]]]:
+def _rows() -> list[tuple[type[models.Model], tuple[str, ...], list[Any]]]:
     from django.contrib.auth import get_user_model
     from django.utils import timezone
     from knox.models import get_token_model
@@ -69,8 +71,6 @@ def _rows() -> list[tuple[type[Any], tuple[str, ...], list[Any]]]:
 # The field classes whose values config/db/rows.py once wrote as the instance held them (kept here only as the
 # comparison): their `pre_save` and `get_db_prep_save` only read the attribute and re-check its type.
 def _plain(field: Any) -> bool:
-    from django.db import models
-
     classes = (
         models.CharField,
         models.IntegerField,
@@ -97,12 +97,12 @@ def _writes(results: dict[str, list[float]], number: int, repeat: int) -> None:
     from django.db import connections
     from django.utils import timezone
 
-    from tournaments.models import GameEvent, MoveLog
+    from tournaments.models import Game, GameEvent, MoveLog
     from tournaments.services.game_log import GAME_PLAY_FIELDS
 
     now = timezone.now()
-    model, attnames, values = _rows()[2]
-    game = model.from_db("default", attnames, values)
+    _, attnames, values = _rows()[2]
+    game = Game.from_db("default", attnames, values)
     game.turn_started_at = game.turn_deadline = now
     event = GameEvent(game_id=1, version=41, round_id=1, kind="move", public={"type": "draw"}, created_at=now)
     log = MoveLog(
@@ -120,7 +120,7 @@ def _writes(results: dict[str, list[float]], number: int, repeat: int) -> None:
         (
             game,
             False,
-            [f for f in model._meta.concrete_fields if f.name in GAME_PLAY_FIELDS or f.name == "updated_at"],
+            [f for f in Game._meta.concrete_fields if f.name in GAME_PLAY_FIELDS or f.name == "updated_at"],
         ),
         (event, True, [f for f in GameEvent._meta.concrete_fields if not f.primary_key]),
         (log, True, [f for f in MoveLog._meta.concrete_fields if not f.primary_key]),
