@@ -1,5 +1,5 @@
-"""config.db.postgresql: prepared statements for the hot path, health checks only after a pause, and a
-connection that dies in use answered with 503 and replaced."""
+"""config.db.postgresql: prepared statements for the hot path; a connection that died idle replaced before
+use (Django's health checks), one that dies in use answered with 503 and replaced."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from typing import Any, cast
 
 import pytest
 from django.db import DataError, close_old_connections, connection, connections
-from django.db.backends.postgresql import base as django_postgresql
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
@@ -117,18 +116,6 @@ def test_prepared_cursor_queries_are_logged_and_errors_translated(fresh_connecti
         cursor.execute("SELECT no_such_column FROM ledger_account")
 
 
-def _health_checks(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    calls: list[Any] = []
-    original = django_postgresql.DatabaseWrapper.is_usable
-
-    def counting(self: Any) -> bool:
-        calls.append(self)
-        return bool(original(self))
-
-    monkeypatch.setattr(django_postgresql.DatabaseWrapper, "is_usable", counting)
-    return calls
-
-
 def _request(client: APIClient) -> Any:
     """One request with Django's connection handling around it, as a WSGI server runs it (the test
     client alone leaves `close_old_connections` out)."""
@@ -139,33 +126,11 @@ def _request(client: APIClient) -> Any:
         close_old_connections()
 
 
-def _pretend_idle() -> None:
-    db = _db()
-    assert db.last_used is not None
-    db.last_used -= backend.HEALTH_CHECK_AFTER_IDLE_SECONDS + 0.1
-
-
-def test_health_check_only_after_a_pause(fresh_connection: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    client = _client("health-a")
-    assert _db().settings_dict["CONN_HEALTH_CHECKS"]
-    assert _request(client).status_code == 200
-    calls = _health_checks(monkeypatch)
-    for _ in range(3):
-        assert _request(client).status_code == 200
-    assert calls == []  # the connection served a request a moment ago each time
-    _pretend_idle()
-    assert _request(client).status_code == 200
-    assert len(calls) == 1
-    assert _request(client).status_code == 200
-    assert len(calls) == 1
-
-
 def test_a_connection_that_died_idle_is_replaced_before_use(fresh_connection: None) -> None:
     client = _client("health-b")
     assert _request(client).status_code == 200
     old_pid = _backend_pid()
     _kill(old_pid)
-    _pretend_idle()
     response = _request(client)
     assert response.status_code == 200, response.content
     assert _backend_pid() != old_pid
@@ -175,8 +140,18 @@ def test_a_connection_that_died_in_use_gives_503_then_recovers(fresh_connection:
     client = _client("health-c")
     assert _request(client).status_code == 200
     old_pid = _backend_pid()
-    _kill(old_pid)  # used a moment ago: not checked again, so the request meets the dead connection
-    response = _request(client)
+    statements = 0
+
+    def die_after_the_first_statement(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        # After the request's health check and its first statement: the connection dies in use.
+        nonlocal statements
+        statements += 1
+        if statements == 2:
+            _kill(old_pid)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(die_after_the_first_statement):
+        response = _request(client)
     assert response.status_code == 503, response.content
     assert response.json()["error"]["code"] == "service.unavailable"
     assert response["Retry-After"] == "1"
