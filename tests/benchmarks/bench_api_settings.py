@@ -3,7 +3,8 @@ variants compared in docs/performance.md ("The database backend, re-measured").
 
 `BENCH_DB_ENGINE` replaces the engine (e.g. Django's own `django.db.backends.postgresql`),
 `BENCH_DB_OPTIONS` (JSON) is merged into the connection's OPTIONS (e.g. `{"pool": true}`,
-`{"server_side_binding": true}`), `BENCH_DB_CONN_MAX_AGE` replaces CONN_MAX_AGE (Django's pool needs 0).
+`{"server_side_binding": true}`), `BENCH_DB_CONN_MAX_AGE` replaces CONN_MAX_AGE (Django's pool needs 0, and psycopg-pool installed by hand: it is
+not a dependency of the project).
 """
 
 import json
