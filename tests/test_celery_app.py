@@ -33,3 +33,19 @@ def test_the_wsgi_application_prepares_publishing() -> None:
 
     assert config.wsgi.application is not None
     assert app.finalized  # type: ignore[attr-defined]
+
+
+def test_a_web_process_has_every_task_registered_after_start_up() -> None:
+    """`config.wsgi` imports the task modules at start-up, so no request's thread imports them lazily."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys, config.wsgi; from config.celery_app import app;"
+        "print('tournaments.start_round' in app.tasks, 'ledger.perform_reconciliation_run' in app.tasks)"
+    )
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "True True"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 from tournaments.services import dispatch
@@ -32,3 +33,37 @@ def test_the_tasks_carry_the_names_the_services_send() -> None:
     assert tasks.close_claims.name == dispatch.CLOSE_CLAIMS
     assert tasks.start_round.name == dispatch.START_ROUND
     assert tasks.sweep_clocks.name == dispatch.SWEEP_CLOCKS
+
+
+def test_threads_sending_their_first_task_at_once_all_find_it() -> None:
+    """A fresh web process whose first round-ending moves arrive on several threads at once: every thread
+    finds the task (one of them once met the task modules half-imported by another: NotRegistered, a 500
+    after a committed move)."""
+    code = textwrap.dedent(
+        """
+        import sys, threading, django
+        django.setup()
+        from tournaments.services import dispatch
+        assert "tournaments.tasks" not in sys.modules
+        barrier = threading.Barrier(8)
+        found = []
+        def go():
+            barrier.wait()
+            try:
+                found.append(dispatch._task(dispatch.START_ROUND).name)
+            except Exception as exc:
+                found.append(repr(exc))
+        threads = [threading.Thread(target=go) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        print(sorted(set(found)))
+        """
+    )
+    for _attempt in range(3):
+        out = subprocess.run(
+            [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+        )
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.strip() == str([dispatch.START_ROUND]), out.stdout

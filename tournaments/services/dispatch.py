@@ -7,6 +7,7 @@ sent exactly as `task.apply_async` would send it (eager mode, routing and the ta
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,12 +22,18 @@ FORGET_IDEMPOTENCY_KEYS = "tournaments.forget_idempotency_keys"
 ADVANCE_TOURNAMENT = "tournaments.advance_tournament"
 
 
+# Serializes the first lookup: a thread that arrives while another is importing the task modules would
+# otherwise find them half-imported and the task not yet registered (NotRegistered after a committed move).
+_discovery = threading.Lock()
+
+
 def _task(task_name: str) -> Task[Any, Any]:
-    registry = current_app.tasks
-    if task_name not in registry:
-        # Only a worker imports the task modules at start-up; elsewhere (a web process, a test) the first send
-        # lets the app's autodiscovery import them.
-        current_app.loader.import_default_modules()
+    if task_name not in current_app.tasks:
+        # Only a worker imports the task modules at start-up (web processes do in `prepare_publishing`);
+        # elsewhere (a test, a shell) the first send lets the app's autodiscovery import them.
+        with _discovery:
+            if task_name not in current_app.tasks:
+                current_app.loader.import_default_modules()
     return current_app.tasks[task_name]
 
 
