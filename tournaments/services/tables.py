@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
@@ -55,17 +56,27 @@ def create_table(
         max_buy_in=max_buy_in,
         multiplier=multiplier,
     )
+
+    def write() -> Table:
+        table = Table.objects.create(
+            **asdict(checked),
+            private=private,
+            code=generate_code() if private else None,
+            created_by=user,
+        )
+        Game.objects.create(table=table)
+        return table
+
+    return _drawing_codes_again(private=private, write=write)
+
+
+def _drawing_codes_again(*, private: bool, write: Callable[[], Table]) -> Table:
+    """Run `write` in a transaction; a private table's freshly drawn code may collide with another table's
+    (the unique index refuses it), so a refusal then means: draw again."""
     for _attempt in range(10):
         try:
             with transaction.atomic():
-                table = Table.objects.create(
-                    **asdict(checked),
-                    private=private,
-                    code=generate_code() if private else None,
-                    created_by=user,
-                )
-                Game.objects.create(table=table)
-                return table
+                return write()
         except IntegrityError:
             if not private:
                 raise
@@ -222,22 +233,19 @@ def update_table(
         max_buy_in=max_buy_in,
         multiplier=multiplier,
     )
-    for _attempt in range(10):
-        try:
-            with transaction.atomic():
-                table, _game = _lock_table(table_id)
-                check_update(table=table, seats=checked.seats)
-                for field, value in asdict(checked).items():
-                    setattr(table, field, value)
-                if private != table.private:
-                    table.private = private
-                    table.code = generate_code() if private else None
-                table.save(update_fields=[*asdict(checked), "private", "code"])
-                return table
-        except IntegrityError:
-            if not private:
-                raise
-    raise Conflict("Could not allocate a table code; try again.", code=PlayCode.TABLE_CODE_EXHAUSTED)
+
+    def write() -> Table:
+        table, _game = _lock_table(table_id)
+        check_update(table=table, seats=checked.seats)
+        for field, value in asdict(checked).items():
+            setattr(table, field, value)
+        if private != table.private:
+            table.private = private
+            table.code = generate_code() if private else None
+        table.save(update_fields=[*asdict(checked), "private", "code"])
+        return table
+
+    return _drawing_codes_again(private=private, write=write)
 
 
 def check_update(*, table: Table, seats: int) -> None:
