@@ -301,8 +301,9 @@ def request_reconciliation(*, requested_by: AbstractBaseUser | None) -> tuple[Re
                     trigger="on_demand", requested_by_id=requested_by.pk if requested_by else None
                 )
         except IntegrityError:
-            # Another request queued one between our look and our insert (one queued run at a time).
-            return ReconciliationRun.objects.get(status=ReconciliationStatus.QUEUED), False
+            # Another request queued one between our look and our insert (one queued run at a time); by now a
+            # worker may have started or even finished it, so it is the newest run, whatever its status.
+            return ReconciliationRun.objects.latest("pk"), False
         transaction.on_commit(lambda: current_app.send_task(PERFORM_RECONCILIATION_TASK, args=(run.pk,)))
     return run, True
 
