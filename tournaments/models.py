@@ -61,6 +61,9 @@ class Table(models.Model):
     tournament = models.ForeignKey(
         "Tournament", on_delete=models.PROTECT, null=True, blank=True, related_name="tables"
     )
+    # A multi-table tournament's table in round-for-round play: the synchronized round it last dealt
+    # (it deals again once the tournament's `sync_round` is past it).
+    played_sync_round = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["id"]
@@ -321,6 +324,7 @@ class TournamentStage(models.TextChoices):
 # The kinds that play at one table, and their entrant bounds (RULES §5).
 ONE_TABLE_KINDS = (TournamentKind.QUICK, TournamentKind.SINGLE)
 ONE_TABLE_MAX_ENTRANTS = 4
+MULTI_MAX_ENTRANTS = 250_000
 
 
 class Tournament(models.Model):
@@ -343,7 +347,7 @@ class Tournament(models.Model):
     rounds = models.PositiveSmallIntegerField(null=True, blank=True)  # quick
     tiebreak_rounds = models.PositiveSmallIntegerField(default=5)
     min_entrants = models.PositiveSmallIntegerField(default=2)
-    max_entrants = models.PositiveSmallIntegerField()
+    max_entrants = models.PositiveIntegerField()
     starts_at = models.DateTimeField(null=True, blank=True)  # multi
     late_registration_levels = models.PositiveSmallIntegerField(default=0)
     reentry = models.BooleanField(default=False)
@@ -358,6 +362,33 @@ class Tournament(models.Model):
     # the rounds before it are the main rounds (`total`), from it on the tie-breaker's (`tiebreak_total`).
     tiebreaks_played = models.PositiveSmallIntegerField(default=0)
     tiebreak_from_round = models.PositiveIntegerField(null=True, blank=True)
+    # Multi: when a scheduled tournament opens its registration (null: open when created).
+    registration_opens_at = models.DateTimeField(null=True, blank=True)
+    # Multi: the ledger account (kind tournament_mint, chip type `tournament:<id>`) the tournament chips are
+    # minted from at the start and retired to at the end: its balance is minus the chips in play.
+    mint_account = models.OneToOneField(
+        "ledger.Account",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="minting_tournament",
+        editable=False,
+    )
+    # Multi: the highest level any table has reached (0 before the start).
+    level = models.PositiveIntegerField(default=0)
+    # Multi, at the bubble: tables deal round-for-round; `sync_round` is the synchronized round released.
+    round_for_round = models.BooleanField(default=False)
+    sync_round = models.PositiveIntegerField(default=0)
+    # Multi: how many bust groups so far (a group: the players busted by one settlement); orders the busts.
+    bust_groups = models.PositiveIntegerField(default=0)
+    # Bumped by every `TournamentEvent` (the lobby's live updates follow it).
+    version = models.PositiveIntegerField(default=0)
+    # A simulation's tournament (`simulate_tournament --instant`): each round's scores are drawn at random
+    # instead of played. Never set for a real tournament.
+    instant_rounds = models.BooleanField(default=False, editable=False)
+    template = models.ForeignKey(
+        "TournamentTemplate", on_delete=models.SET_NULL, null=True, blank=True, related_name="tournaments"
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_tournaments"
     )
@@ -392,6 +423,17 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=~Q(kind=TournamentKind.SINGLE) | Q(target_score__isnull=False, target_score__gte=1),
                 name="tournament_single_has_target",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind=TournamentKind.MULTI)
+                | Q(
+                    starting_stack__isnull=False,
+                    starting_stack__gte=1,
+                    rounds_per_level__isnull=False,
+                    rounds_per_level__gte=1,
+                    starts_at__isnull=False,
+                ),
+                name="tournament_multi_has_stack_levels_and_start",
             ),
             models.CheckConstraint(
                 condition=Q(tiebreaks_played__lte=models.F("tiebreak_rounds")),
@@ -437,11 +479,23 @@ class TournamentEntry(models.Model):
     total = models.BigIntegerField(default=0)
     in_tiebreak = models.BooleanField(default=False)
     tiebreak_total = models.BigIntegerField(default=0)
-    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    place = models.PositiveIntegerField(null=True, blank=True)
     prize = models.BigIntegerField(default=0)
     table = models.ForeignKey(
         Table, on_delete=models.PROTECT, null=True, blank=True, related_name="tournament_entries"
     )
+    # Multi: the seat the entry plays from (its stack account holds the entry's tournament chips).
+    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    # Multi: how often balancing moved this player (the planner moves those moved least often first).
+    times_moved = models.PositiveIntegerField(default=0)
+    # Multi: re-entries paid after busting (`reentry`), each a new buy-in and a new starting stack.
+    reentries = models.PositiveIntegerField(default=0)
+    # Multi, once busted: the bust group (`Tournament.bust_groups` at the time) and the keys ranking the busts
+    # of one group (RULES §5): chips at the start of that round, then the round's melded-and-built value.
+    bust_group = models.PositiveIntegerField(null=True, blank=True)
+    bust_start_chips = models.BigIntegerField(null=True, blank=True)
+    bust_melded = models.BigIntegerField(null=True, blank=True)
+    busted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["tournament_id", "registered_at", "id"]
@@ -466,7 +520,65 @@ class TournamentEntry(models.Model):
                 condition=Q(place__isnull=True) | Q(status__in=["busted", "finished"]),
                 name="tournament_entry_place_only_when_out",
             ),
+            models.CheckConstraint(
+                condition=Q(bust_group__isnull=True) | Q(status__in=["busted", "finished"]),
+                name="tournament_entry_bust_group_only_when_out",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"entry {self.pk} of {self.player_id} in tournament {self.tournament_id}"
+
+
+class TournamentEvent(models.Model):
+    """What happened in a tournament at each version (the lobby's live updates): started, level, busted,
+    moved, table_broken, round_for_round, final_table, paused, resumed, finished, cancelled. Append-only."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="events", db_index=False
+    )
+    version = models.PositiveIntegerField()
+    kind = models.CharField(max_length=32)
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "version"], name="tournament_event_version_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"event {self.version} ({self.kind}) of tournament {self.tournament_id}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None and not kwargs.get("force_insert"):
+            raise ValueError("tournament events are append-only")
+        super().save(*args, **kwargs)
+
+
+class TournamentTemplate(models.Model):
+    """A recurring multi-table tournament: a django-celery-beat periodic task (`periodic_task`, editable in the
+    admin) creates a tournament from `settings` each time it fires, registering from then on and starting
+    `registration_minutes` later."""
+
+    name = models.CharField(max_length=100, unique=True)
+    # The tournament's settings as `tournament_setup.validate` takes them (name and times excluded).
+    tournament_settings = models.JSONField(default=dict)
+    registration_minutes = models.PositiveIntegerField(default=60)
+    active = models.BooleanField(default=True)
+    periodic_task = models.OneToOneField(
+        "django_celery_beat.PeriodicTask",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournament_template",
+    )
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return f"template {self.name}"
