@@ -4,7 +4,6 @@ breaking between rounds with the fewest moves, nobody moved from a table mid-rou
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -19,7 +18,6 @@ from tournaments.services.seating_plan import (
     plan_seating,
     table_for_newcomer,
 )
-
 
 EXAMPLES = 300
 
