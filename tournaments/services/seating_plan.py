@@ -180,14 +180,15 @@ def plan_seating(tables: Sequence[TableState], *, seats: int, rng: random.Random
         return Plan(moves=(), broken=())
     players = sum(state.size for state in tables)
     broken = _choose_broken(frozen, movable, players=players, seats=seats)
-    for state in broken:
-        movable[state.size].remove(state)
+    broken_ids = {state.table for state in broken}
+    for size in {state.size for state in broken}:
+        movable[size] = [state for state in movable[size] if state.table not in broken_ids]
     base, ceil_left = divmod(players, len(tables) - len(broken))
 
     movers: list[tuple[SeatedPlayer, int]] = [(p, state.table) for state in broken for p in state.players]
     rng.shuffle(movers)
     original: dict[int, int] = {}  # the size before the plan of every table it may touch
-    # The kept movable tables' players not moved, least moved first:
+    # The kept movable tables' players not moved:
     remaining: dict[int, list[SeatedPlayer]] = {}
     below: list[list[int]] = [[] for _ in range(seats + 1)]  # tables by how many players they lack
     for size in range(seats, -1, -1):
@@ -200,14 +201,14 @@ def plan_seating(tables: Sequence[TableState], *, seats: int, rng: random.Random
                 original.update((state.table, size) for state in part)
         for index in range(len(frozen[size]), len(group)):
             state = group[index]
-            goal = base + 1 if index < with_ceil else base
-            shuffled = list(state.players)
-            rng.shuffle(shuffled)
-            shuffled.sort(key=lambda p: p.times_moved)
-            give = max(0, size - goal)
+            give = size - (base + 1 if index < with_ceil else base)
+            original[state.table] = size
+            if give <= 0:
+                remaining[state.table] = list(state.players)  # ordered by _rebalance, if ever needed
+                continue
+            shuffled = _least_moved_first(state.players, rng)
             movers += [(p, state.table) for p in shuffled[:give]]
             remaining[state.table] = shuffled[give:]
-            original[state.table] = size
 
     # Each player to a table furthest below its target (ties drawn by rng).
     current: dict[int, int] = {}  # the size after the moves so far of the tables that changed
@@ -230,8 +231,15 @@ def plan_seating(tables: Sequence[TableState], *, seats: int, rng: random.Random
     if _unbalanced(frozen, movable, original, current, remaining):
         sizes = {state.table: state.size for bucket in (*frozen, *movable) for state in bucket}
         sizes.update(current)
-        moves += _rebalance(sizes, remaining)
+        moves += _rebalance(sizes, {t: _least_moved_first(left, rng) for t, left in remaining.items()})
     return Plan(moves=tuple(moves), broken=tuple(state.table for state in broken))
+
+
+def _least_moved_first(players: Sequence[SeatedPlayer], rng: random.Random) -> list[SeatedPlayer]:
+    shuffled = list(players)
+    rng.shuffle(shuffled)
+    shuffled.sort(key=lambda p: p.times_moved)
+    return shuffled
 
 
 def _unbalanced(
