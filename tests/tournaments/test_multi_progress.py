@@ -112,7 +112,7 @@ def test_busts_during_late_registration_get_their_place_at_the_finish(
     places = {n: TournamentEntry.objects.get(pk=e.pk).place for n, e in entries.items()}
     assert places == {"t0p0": 1, "t0p2": 2, "t0p1": 3}
     tournament.refresh_from_db()
-    assert Account.objects.get(pk=tournament.mint_account_id).balance == 0
+    assert Account.objects.get(minting_tournament=tournament).balance == 0
     assert_reconciled()
 
 
@@ -176,7 +176,7 @@ def test_a_bust_leaving_a_small_table_breaks_it_into_the_others(
     assert tournament.tables_open == 2 and tournament.players_left == 7
     winner = TournamentEntry.objects.get(pk=entries["t0p0"].pk)
     assert winner.table_id in (tables[1].pk, tables[2].pk) and winner.times_moved == 1
-    assert Account.objects.get(pk=winner.seat.stack_account_id).balance == 500
+    assert Account.objects.get(seat__pk=winner.seat_id or 0).balance == 500
     sizes = sorted(Seat.objects.exclude(status=SeatStatus.LEFT).values_list("table_id", flat=True))
     assert sizes.count(tables[0].pk) == 0 and sorted(
         [sizes.count(tables[1].pk), sizes.count(tables[2].pk)]
