@@ -201,3 +201,33 @@ def test_a_table_mid_round_gives_nobody_but_may_receive(
     assert Seat.objects.filter(table=tables[1]).exclude(status=SeatStatus.LEFT).count() == 4
     assert not TournamentEvent.objects.filter(tournament=tournament, kind="moved").exists()
     assert_reconciled()
+
+
+def test_the_sweep_resends_a_lost_job_for_a_multi_table_only(
+    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.services import tournament_progress
+
+    tournament, tables, _ = seated(admin_user, player, [[500] * 4, [500] * 4])
+    round_, _ = _play(monkeypatch, tables[0], fixed_result({"t0p0": 10, "t0p1": 0, "t0p2": 0, "t0p3": 0}))
+    # The job's message was lost: the table waits with nothing scheduled.
+    Round.objects.filter(pk=round_.pk).update(ended_at=timezone.now() - timedelta(minutes=5))
+    sent: list[tuple[str, Any]] = []
+    monkeypatch.setattr(dispatch, "send", lambda name, args, countdown=None: sent.append((name, list(args))))
+    assert tournament_progress.sweep(grace_seconds=60) == 0  # the one-table job is not sent for it
+    assert multi_progress.sweep(grace_seconds=60) == 1
+    assert sent == [(dispatch.TABLE_ROUND_OVER, [tournament.pk, tables[0].pk, round_.pk])]
+    # The resent job deals the table's next round.
+    with dispatch.captured():
+        assert (
+            multi_progress.after_table_round(
+                tournament_id=tournament.pk, table_id=tables[0].pk, round_id=round_.pk
+            )
+            == "dealt"
+        )
+    assert Game.objects.get(table=tables[0]).next_round_at is not None
+    assert_reconciled()
