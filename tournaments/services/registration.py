@@ -15,6 +15,7 @@ from tournaments.models import (
     EntryStatus,
     Tournament,
     TournamentEntry,
+    TournamentKind,
     TournamentStatus,
 )
 from tournaments.services.tournament_start import start_locked
@@ -76,7 +77,8 @@ def register(*, user: User, tournament_id: int) -> TournamentEntry:
                 computation={"buy_in": tournament.buy_in, "fee": tournament.fee},
                 posted_by=user,
             )
-        if len(entries) + 1 >= tournament.max_entrants:
+        # A one-table tournament starts when full; a multi-table one at its `starts_at` (the schedule).
+        if tournament.kind != TournamentKind.MULTI and len(entries) + 1 >= tournament.max_entrants:
             start_locked(tournament)
         return entry
 

@@ -48,6 +48,17 @@ def resume(*, tournament_id: int) -> Tournament:
         return tournament
 
 
+def refund_everyone(tournament: Tournament) -> list[Transfer]:
+    """Before the start: every live entry's buy-in and fee back (entries `refunded`). The caller holds the
+    tournament's lock and has moved it to cancelled."""
+    transfers: list[Transfer] = []
+    for entry in live_entries(tournament):
+        transfer = refund(tournament=tournament, entry=entry, status=EntryStatus.REFUNDED)
+        if transfer is not None:
+            transfers.append(transfer)
+    return transfers
+
+
 def cancel(*, tournament_id: int) -> tuple[Tournament, list[Transfer]]:
     """Cancel; answers the transfers it posted."""
     with transaction.atomic():
@@ -58,11 +69,7 @@ def cancel(*, tournament_id: int) -> tuple[Tournament, list[Transfer]]:
         tournament.save(update_fields=["status", "finished_at"])
         transfers: list[Transfer] = []
         if before_start:
-            for entry in live_entries(tournament):
-                transfer = refund(tournament=tournament, entry=entry, status=EntryStatus.REFUNDED)
-                if transfer is not None:
-                    transfers.append(transfer)
-            return tournament, transfers
+            return tournament, refund_everyone(tournament)
         still_in = {
             e.player.get_username(): e for e in live_entries(tournament) if e.status == EntryStatus.PLAYING
         }

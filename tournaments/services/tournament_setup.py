@@ -25,6 +25,7 @@ from tournaments.models import (
     Tournament,
     TournamentKind,
     TournamentStatus,
+    TournamentTemplate,
 )
 from tournaments.services import table_settings
 from tournaments.services.prizes import PERCENT
@@ -328,12 +329,18 @@ def _validate_multi(*, name: str, game: Any, options: Any, now: datetime, **v: A
     )
 
 
-def create_tournament(*, user: User, settings: Mapping[str, Any]) -> Tournament:
-    """A new tournament, open for registration, with its (empty) prize pool account."""
+def create_tournament(
+    *, user: User, settings: Mapping[str, Any], template: TournamentTemplate | None = None
+) -> Tournament:
+    """A new tournament with its (empty) prize pool account: registering, or scheduled until its
+    `registration_opens_at` (multi). `template`: the recurring template it comes from."""
     checked = validate(**settings)
     with transaction.atomic():
         tournament = Tournament.objects.create(
-            **asdict(checked), status=checked.initial_status(timezone.now()), created_by=user
+            **asdict(checked),
+            status=checked.initial_status(timezone.now()),
+            created_by=user,
+            template=template,
         )
         tournament.pool_account = ledger.open_account(
             kind=AccountKind.PRIZE_POOL, chip_type=SITE_CHIPS, reference=f"tournament:{tournament.pk}"
