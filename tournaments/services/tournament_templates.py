@@ -213,15 +213,42 @@ def save_template(
     return template
 
 
+def firing(template: TournamentTemplate) -> CronLine:
+    """When the template fires: its periodic task's crontab (an admin may have changed it in the beat admin),
+    else the template's own line."""
+    row = template.periodic_task.crontab if template.periodic_task is not None else None
+    if row is None:
+        return parse_crontab(template.crontab, template.crontab_timezone)
+    return parse_crontab(
+        " ".join(str(getattr(row, f)) for f in CRON_FIELDS), str(row.timezone) if row.timezone else "UTC"
+    )
+
+
+def delete_template(*, template_id: int) -> None:
+    """The template and its periodic task (the tournaments it created stay, unlinked)."""
+    with transaction.atomic():
+        template = TournamentTemplate.objects.select_for_update().filter(pk=template_id).first()
+        if template is None:
+            return
+        task_id = template.periodic_task_id
+        template.delete()
+        if task_id is not None:
+            PeriodicTask.objects.filter(pk=task_id).delete()
+
+
 def create_from_template(*, template_id: int, now: datetime | None = None) -> Tournament | None:
     """The tournament of the template's latest occurrence (registering now, starting `registration_minutes`
     after the occurrence); None when the template is gone or inactive, when that occurrence's tournament
     exists already (the beat fired twice, or the message was delivered again), or when it would start at once."""
     now = timezone.now() if now is None else now
-    template = TournamentTemplate.objects.select_related("created_by").filter(pk=template_id).first()
+    template = (
+        TournamentTemplate.objects.select_related("created_by", "periodic_task__crontab")
+        .filter(pk=template_id)
+        .first()
+    )
     if template is None or not template.active:
         return None
-    fired_at = last_fire(parse_crontab(template.crontab, template.crontab_timezone), now=now)
+    fired_at = last_fire(firing(template), now=now)
     if fired_at is None:
         fired_at = now.replace(second=0, microsecond=0)
     starts_at = fired_at + timedelta(minutes=template.registration_minutes)
@@ -232,7 +259,7 @@ def create_from_template(*, template_id: int, now: datetime | None = None) -> To
         return None
     if Tournament.objects.filter(template=template, starts_at=starts_at).exists():
         return None
-    local = fired_at.astimezone(ZoneInfo(template.crontab_timezone))
+    local = fired_at.astimezone(firing(template).zone())
     stamp = f" {local:%Y-%m-%d %H:%M}"
     settings = {
         **template.tournament_settings,
