@@ -275,14 +275,9 @@ def _validate_multi(*, name: str, game: Any, options: Any, now: datetime, **v: A
                 f"A multi-table tournament plays until one player has the chips; {unused} must be null.",
             )
     # The game and its options as a table's; the seats up to the preset's maximum (the engine says).
+    multiplier = _integer("multiplier", v["multiplier"], 1, MAX_MULTIPLIER)
     table = table_settings.validate(
-        game=game,
-        options=options,
-        seats=MIN_SEATS,
-        pcr=1,
-        min_buy_in=1,
-        max_buy_in=1,
-        multiplier=v["multiplier"],
+        game=game, options=options, seats=MIN_SEATS, pcr=1, min_buy_in=1, max_buy_in=1, multiplier=multiplier
     )
     most = table_settings.max_seats(game=table.game, options=table.options)
     seats = _integer("seats", DEFAULT_MULTI_SEATS if v["seats"] is None else v["seats"], MIN_SEATS, most)
@@ -316,7 +311,7 @@ def _validate_multi(*, name: str, game: Any, options: Any, now: datetime, **v: A
         target_score=None,
         rounds=None,
         tiebreak_rounds=_integer("tiebreak_rounds", v["tiebreak_rounds"], 0, MAX_TIEBREAK_ROUNDS),
-        multiplier=_integer("multiplier", v["multiplier"], 1, MAX_MULTIPLIER),
+        multiplier=multiplier,
         payouts=_payouts([PERCENT] if payouts is None else payouts, min(max_entrants, MAX_PAID_PLACES)),
         seats=seats,
         starting_stack=starting_stack,
