@@ -11,6 +11,7 @@ from celery import shared_task
 from tournaments.services import (
     dispatch,
     idempotency,
+    multi_progress,
     play,
     tournament_progress,
     tournament_schedule,
@@ -59,3 +60,8 @@ def run_tournament_schedule() -> dict[str, int]:
 def create_from_template(template_id: int) -> int | None:
     tournament = tournament_templates.create_from_template(template_id=template_id)
     return None if tournament is None else tournament.pk
+
+
+@shared_task(name=dispatch.TABLE_ROUND_OVER, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def table_round_over(tournament_id: int, table_id: int, round_id: int | None) -> str:
+    return multi_progress.after_table_round(tournament_id=tournament_id, table_id=table_id, round_id=round_id)

@@ -6,6 +6,7 @@ two runs at once act once; a run repeated does nothing more."""
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
@@ -18,9 +19,18 @@ from django_celery_beat.models import PeriodicTask
 from ledger import services as ledger
 from ledger.models import Account, AccountKind, Transfer, TransferKind
 from tests.ledger.utils import assert_reconciled
-from tests.tournaments.multi_helpers import new_multi
+from tests.tournaments.multi_helpers import chips_conserved
+from tests.tournaments.multi_settings_helpers import create_multi as new_multi
+from tests.tournaments.multi_settings_helpers import pool_balance
 from tournaments.errors import Conflict, PlayCode
-from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentEvent, TournamentStatus
+from tournaments.models import (
+    EntryStatus,
+    Table,
+    Tournament,
+    TournamentEntry,
+    TournamentEvent,
+    TournamentStatus,
+)
 from tournaments.services import dispatch, registration, tournament_schedule
 from tournaments.tasks import run_tournament_schedule
 
@@ -71,8 +81,8 @@ def test_cancellation_below_the_minimum_refunds_everything(admin_user: Any, play
     for user in users:
         registration.register(user=user, tournament_id=tournament.pk)
     assert _balances(*wallets) == [890, 890, 890]
-    pool = Account.objects.get(pk=tournament.pool_account_id)
-    assert pool.balance == 300 and _balances(fees) == [fees_before + 30]
+    pool = tournament.pool_account
+    assert pool is not None and pool_balance(tournament) == 300 and _balances(fees) == [fees_before + 30]
 
     assert tournament.starts_at is not None
     # Before the start nothing happens.
@@ -97,6 +107,30 @@ def test_cancellation_below_the_minimum_refunds_everything(admin_user: Any, play
     # Run again (a repeated beat, a redelivered message): nothing more.
     assert tournament_schedule.run_schedule(now=tournament.starts_at + timedelta(seconds=10)) == NOTHING
     assert refunds.count() == 3 and _balances(*wallets) == [1000, 1000, 1000]
+    assert_reconciled()
+
+
+@pytest.mark.django_db
+def test_at_starts_at_with_enough_entrants_it_starts(admin_user: Any, player: Any) -> None:
+    tournament = new_multi(admin_user, min_entrants=4, seats=4, starting_stack=1500, guarantee=2000)
+    users = [player(f"p{i}", chips=1000) for i in range(9)]
+    for user in users:
+        registration.register(user=user, tournament_id=tournament.pk)
+    assert tournament.starts_at is not None
+    assert tournament_schedule.run_schedule(now=tournament.starts_at) == {**NOTHING, "started": 1}
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.RUNNING and tournament.level == 1
+    assert tournament.started_at is not None and tournament.mint_account_id is not None
+    entries = TournamentEntry.objects.filter(tournament=tournament)
+    assert set(entries.values_list("status", flat=True)) == {EntryStatus.PLAYING}
+    sizes = sorted(Counter(entries.values_list("table_id", flat=True)).values())
+    assert sizes == [3, 3, 3]  # ceil(9 / 4) tables, filled evenly
+    assert chips_conserved(tournament) == 9 * 1500
+    assert pool_balance(tournament) == 2000  # 900 of buy-ins and the guarantee's shortfall of 1100
+    assert [e.kind for e in TournamentEvent.objects.filter(tournament=tournament)] == ["started"]
+    # The next run (or a concurrent one) does nothing more.
+    assert tournament_schedule.run_schedule(now=tournament.starts_at + timedelta(seconds=10)) == NOTHING
+    assert Table.objects.filter(tournament=tournament).count() == 3
     assert_reconciled()
 
 

@@ -12,7 +12,8 @@ from django.test import Client
 from django.utils import timezone
 
 from ledger.models import AccountKind
-from tests.tournaments.multi_helpers import multi_settings, new_multi
+from tests.tournaments.multi_settings_helpers import create_multi as new_multi
+from tests.tournaments.multi_settings_helpers import multi_settings
 from tournaments.errors import InvalidRequest, PlayCode
 from tournaments.models import MULTI_MAX_ENTRANTS, Tournament, TournamentStatus
 from tournaments.services import tournament_setup
@@ -71,7 +72,7 @@ REFUSED: list[tuple[dict[str, Any], str]] = [
 def test_the_service_refuses_each_bad_setting_naming_its_field(change: dict[str, Any], field: str) -> None:
     with pytest.raises(InvalidRequest) as refused:
         tournament_setup.validate(**multi_settings(**change))
-    assert refused.value.code in (PlayCode.TOURNAMENT_INVALID, PlayCode.TOURNAMENT_INVALID_PAYOUTS)
+    assert str(refused.value.code) in {PlayCode.TOURNAMENT_INVALID, PlayCode.TOURNAMENT_INVALID_PAYOUTS}
     assert refused.value.http_status == 400
     assert refused.value.details["field"] == field
 
@@ -119,7 +120,7 @@ def test_valid_multi_settings_and_their_defaults() -> None:
     ],
 )
 def test_one_table_kinds_refuse_the_multi_only_settings(multi_only: dict[str, Any]) -> None:
-    single = {
+    single: dict[str, Any] = {
         "name": "sit",
         "kind": "single",
         "game": "rummy500",
@@ -131,7 +132,7 @@ def test_one_table_kinds_refuse_the_multi_only_settings(multi_only: dict[str, An
     tournament_setup.validate(**single)  # fine without them
     with pytest.raises(InvalidRequest) as refused:
         tournament_setup.validate(**single, **multi_only)
-    assert refused.value.code == PlayCode.TOURNAMENT_INVALID
+    assert str(refused.value.code) == PlayCode.TOURNAMENT_INVALID
     assert refused.value.details["field"] == next(iter(multi_only))
 
 

@@ -14,7 +14,7 @@ from django_celery_beat.models import PeriodicTask
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.tournaments.multi_helpers import multi_settings
+from tests.tournaments.multi_settings_helpers import multi_settings
 from tournaments.errors import InvalidRequest, PlayCode
 from tournaments.models import Tournament, TournamentStatus, TournamentTemplate
 from tournaments.services import dispatch, tournament_templates
@@ -91,7 +91,7 @@ def test_a_template_gets_its_periodic_task(admin_user: Any) -> None:
 def test_the_service_refuses_invalid_templates(admin_user: Any, change: dict[str, Any], field: str) -> None:
     with pytest.raises(InvalidRequest) as refused:
         _template(admin_user, **change)
-    assert refused.value.code in (PlayCode.TOURNAMENT_INVALID, PlayCode.TOURNAMENT_INVALID_PAYOUTS)
+    assert str(refused.value.code) in {PlayCode.TOURNAMENT_INVALID, PlayCode.TOURNAMENT_INVALID_PAYOUTS}
     assert refused.value.details["field"] == field
     assert (
         not TournamentTemplate.objects.exists()

@@ -7,6 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("ledger", "0007_reconciliation_runs_queued_by_staff"),
+        ("tournaments", "0015_core_counters"),
         ("tournaments", "0015_sched_tournament_schedule"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
