@@ -236,5 +236,5 @@ class RoundAdmin(_ReadOnly):
         return format_html("<pre>{}</pre>", "\n".join(json.dumps(row) for row in rows))
 
 
-# Tournaments have their own module; importing it registers them.
-from tournaments import admin_tournaments  # noqa: E402, F401
+# Tournaments and their templates have their own modules; importing them registers them.
+from tournaments import admin_templates, admin_tournaments  # noqa: E402, F401

@@ -38,12 +38,28 @@ EDITABLE = (
     "tiebreak_rounds",
     "multiplier",
     "payouts",
+    # Multi-table only (a quick or single tournament leaves them empty).
+    "seats",
+    "starting_stack",
+    "pcr_schedule",
+    "rounds_per_level",
+    "starts_at",
+    "registration_opens_at",
+    "late_registration_levels",
+    "reentry",
 )
+# Left empty, the service's default applies.
+DEFAULTED = ("fee", "guarantee", "min_entrants", "tiebreak_rounds", "multiplier", "payouts")
 
 
 class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     options = OptionsField(required=False)
     payouts = OptionsField(required=False, help_text="Percentages by place, e.g. [70, 30]; default [100].")
+    seats = forms.IntegerField(required=False, help_text="Multi: seats per table (default 4).")
+    pcr_schedule = OptionsField(required=False, help_text="Multi: the PCR of each level, e.g. [1, 2, 3, 5].")
+    late_registration_levels = forms.IntegerField(
+        required=False, help_text="Multi: late registration (and re-entry) until this level (default 0)."
+    )
 
     class Meta:
         model = Tournament
@@ -55,7 +71,7 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             return cleaned
         values = {name: cleaned.get(name) for name in EDITABLE}
         values["options"] = values["options"] or {}
-        for name in ("fee", "guarantee", "min_entrants", "tiebreak_rounds", "multiplier", "payouts"):
+        for name in DEFAULTED:
             if values[name] is None:
                 del values[name]  # the service's default
         try:
@@ -108,7 +124,18 @@ def _action(
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     form = TournamentForm
-    list_display = ("id", "name", "kind", "game", "status", "buy_in", "fee", "max_entrants", "created_at")
+    list_display = (
+        "id",
+        "name",
+        "kind",
+        "game",
+        "status",
+        "buy_in",
+        "fee",
+        "max_entrants",
+        "starts_at",
+        "created_at",
+    )
     list_filter = ("kind", "status", "game")
     search_fields = ("name", "entries__player__username")
     readonly_fields = (
@@ -118,6 +145,11 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "pool_account",
         "started_at",
         "finished_at",
+        "level",
+        "round_for_round",
+        "sync_round",
+        "mint_account",
+        "template",
         "audit",
     )
     inlines = [EntryInline]
@@ -152,7 +184,8 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     ]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
-        if obj is not None and (obj.status != TournamentStatus.REGISTERING or obj.entries.exists()):
+        editable = (TournamentStatus.SCHEDULED, TournamentStatus.REGISTERING)
+        if obj is not None and (obj.status not in editable or obj.entries.exists()):
             return (*EDITABLE, *self.readonly_fields)  # entrants paid for what they saw
         return self.readonly_fields
 

@@ -41,7 +41,6 @@ class PlayCode(StrEnum):
     TOURNAMENT_NOT_FOUND = "tournament.not_found"
     TOURNAMENT_INVALID = "tournament.invalid"
     TOURNAMENT_INVALID_PAYOUTS = "tournament.invalid_payouts"
-    TOURNAMENT_KIND_UNAVAILABLE = "tournament.kind_unavailable"
     TOURNAMENT_ALREADY_REGISTERED = "tournament.already_registered"
     TOURNAMENT_FULL = "tournament.full"
     TOURNAMENT_NOT_REGISTERING = "tournament.not_registering"

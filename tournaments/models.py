@@ -346,7 +346,7 @@ class Tournament(models.Model):
     target_score = models.PositiveIntegerField(null=True, blank=True)  # single
     rounds = models.PositiveSmallIntegerField(null=True, blank=True)  # quick
     tiebreak_rounds = models.PositiveSmallIntegerField(default=5)
-    min_entrants = models.PositiveSmallIntegerField(default=2)
+    min_entrants = models.PositiveIntegerField(default=2)
     max_entrants = models.PositiveIntegerField()
     starts_at = models.DateTimeField(null=True, blank=True)  # multi
     late_registration_levels = models.PositiveSmallIntegerField(default=0)
@@ -450,6 +450,12 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(finished_at__isnull=True) | Q(status__in=["finished", "cancelled"]),
                 name="tournament_finished_at_only_when_over",
+            ),
+            # A template's beat firing twice creates one tournament (`tournament_templates.create_from_template`).
+            models.UniqueConstraint(
+                fields=["template", "starts_at"],
+                condition=Q(template__isnull=False),
+                name="tournament_one_per_template_start",
             ),
         ]
 
@@ -570,6 +576,10 @@ class TournamentTemplate(models.Model):
     # The tournament's settings as `tournament_setup.validate` takes them (name and times excluded).
     tournament_settings = models.JSONField(default=dict)
     registration_minutes = models.PositiveIntegerField(default=60)
+    # When it fires: a cron line "minute hour day-of-month month day-of-week" in `crontab_timezone`, copied to
+    # the periodic task's CrontabSchedule by `tournament_templates.save_template`.
+    crontab = models.CharField(max_length=100, default="0 20 * * *")
+    crontab_timezone = models.CharField(max_length=63, default="UTC")
     active = models.BooleanField(default=True)
     periodic_task = models.OneToOneField(
         "django_celery_beat.PeriodicTask",

@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments.services import dispatch, idempotency, multi_progress, play, tournament_progress
+from tournaments.services import (
+    dispatch,
+    idempotency,
+    multi_progress,
+    play,
+    tournament_progress,
+    tournament_schedule,
+    tournament_templates,
+)
 
 
 @shared_task(name=dispatch.TURN_CLOCK, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -39,6 +47,19 @@ def forget_idempotency_keys() -> int:
 @shared_task(name=dispatch.ADVANCE_TOURNAMENT, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def advance_tournament(tournament_id: int, round_id: int | None) -> str:
     return tournament_progress.advance(tournament_id=tournament_id, round_id=round_id)
+
+
+@shared_task(name=dispatch.RUN_TOURNAMENT_SCHEDULE, acks_late=True, ignore_result=True)
+def run_tournament_schedule() -> dict[str, int]:
+    return tournament_schedule.run_schedule()
+
+
+@shared_task(
+    name=dispatch.CREATE_FROM_TEMPLATE, acks_late=True, reject_on_worker_lost=True, ignore_result=True
+)
+def create_from_template(template_id: int) -> int | None:
+    tournament = tournament_templates.create_from_template(template_id=template_id)
+    return None if tournament is None else tournament.pk
 
 
 @shared_task(name=dispatch.TABLE_ROUND_OVER, acks_late=True, reject_on_worker_lost=True, ignore_result=True)

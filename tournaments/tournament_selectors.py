@@ -88,6 +88,7 @@ def _row(t: Tournament, registered: bool) -> dict[str, Any]:
         "min_entrants": t.min_entrants,
         "max_entrants": t.max_entrants,
         "starts_at": t.starts_at,
+        "registration_opens_at": t.registration_opens_at,
         "late_registration_levels": t.late_registration_levels,
         "reentry": t.reentry,
         "payouts": t.payouts,

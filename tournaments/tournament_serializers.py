@@ -7,9 +7,9 @@ from typing import Any
 
 from rest_framework import serializers
 
-from tournaments.models import ONE_TABLE_MAX_ENTRANTS, TournamentKind, TournamentStatus
+from tournaments.models import MULTI_MAX_ENTRANTS, TournamentKind, TournamentStatus
 from tournaments.services import tournament_setup
-from tournaments.services.table_settings import MAX_BUY_IN, MAX_MULTIPLIER
+from tournaments.services.table_settings import MAX_BUY_IN, MAX_MULTIPLIER, MAX_PCR
 
 
 class TournamentCreateSerializer(serializers.Serializer[Any]):
@@ -20,10 +20,10 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
     buy_in = serializers.IntegerField(min_value=0, max_value=MAX_BUY_IN)
     fee = serializers.IntegerField(min_value=0, max_value=MAX_BUY_IN, required=False, default=0)
     guarantee = serializers.IntegerField(min_value=0, max_value=MAX_BUY_IN, required=False, default=0)
-    max_entrants = serializers.IntegerField(min_value=2, max_value=ONE_TABLE_MAX_ENTRANTS)
-    min_entrants = serializers.IntegerField(
-        min_value=2, max_value=ONE_TABLE_MAX_ENTRANTS, required=False, default=2
+    max_entrants = serializers.IntegerField(
+        help_text=f"quick and single: 2-4; multi: 2 to {MULTI_MAX_ENTRANTS} (400 tournament.invalid otherwise)"
     )
+    min_entrants = serializers.IntegerField(required=False, default=2, help_text="2 to max_entrants")
     target_score = serializers.IntegerField(
         min_value=1,
         max_value=tournament_setup.MAX_TARGET_SCORE,
@@ -46,6 +46,48 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         required=False,
         default=lambda: [100],
         help_text="Percentages by place (first place first), never rising, summing to 100.",
+    )
+    # Multi-table only: a quick or single tournament leaves these out. Their ranges are the service's
+    # (`tournament_setup.validate`, 400 tournament.invalid with details.field), listed in docs/api.md.
+    seats = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="multi: seats per table, 2 to the game's most [4]",
+    )
+    starting_stack = serializers.IntegerField(
+        required=False, allow_null=True, default=None, help_text="multi: tournament chips per entrant"
+    )
+    pcr_schedule = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=f"multi: the PCR of each level, 1 to {tournament_setup.MAX_LEVELS} levels, each 1 to {MAX_PCR}",
+    )
+    rounds_per_level = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=f"multi: rounds of a table per level, 1 to {tournament_setup.MAX_ROUNDS_PER_LEVEL}",
+    )
+    starts_at = serializers.DateTimeField(
+        required=False, allow_null=True, default=None, help_text="multi: the scheduled start (in the future)"
+    )
+    registration_opens_at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="multi: when registration opens (at most starts_at; default: at once)",
+    )
+    late_registration_levels = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="multi: late registration and re-entry until this level, 0 to the levels [0]",
+    )
+    reentry = serializers.BooleanField(
+        required=False, allow_null=True, default=None, help_text="multi: re-entry after busting [false]"
     )
 
 
@@ -73,6 +115,9 @@ class TournamentSerializer(serializers.Serializer[Any]):
     max_entrants = serializers.IntegerField()
     starts_at = serializers.DateTimeField(
         allow_null=True, help_text="multi only; single and quick start when full"
+    )
+    registration_opens_at = serializers.DateTimeField(
+        allow_null=True, help_text="multi only: when registration opens (status scheduled until then)"
     )
     late_registration_levels = serializers.IntegerField()
     reentry = serializers.BooleanField()

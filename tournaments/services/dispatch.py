@@ -21,6 +21,8 @@ START_ROUND = "tournaments.start_round"
 SWEEP_CLOCKS = "tournaments.sweep_clocks"
 FORGET_IDEMPOTENCY_KEYS = "tournaments.forget_idempotency_keys"
 ADVANCE_TOURNAMENT = "tournaments.advance_tournament"
+RUN_TOURNAMENT_SCHEDULE = "tournaments.run_tournament_schedule"
+CREATE_FROM_TEMPLATE = "tournaments.create_from_template"
 TABLE_ROUND_OVER = "tournaments.table_round_over"
 
 

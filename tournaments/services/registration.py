@@ -75,7 +75,7 @@ def register(*, user: User, tournament_id: int) -> TournamentEntry:
                 computation={"buy_in": tournament.buy_in, "fee": tournament.fee},
                 posted_by=user,
             )
-        # A multi-table tournament starts at its `starts_at` (the beat's job), full or not.
+        # A one-table tournament starts when full; a multi-table one at its `starts_at` (the schedule).
         if tournament.kind != TournamentKind.MULTI and len(entries) + 1 >= tournament.max_entrants:
             start_locked(tournament)
         return entry

@@ -76,6 +76,12 @@ def validate(
     )
 
 
+def max_seats(*, game: str, options: Mapping[str, Any]) -> int:
+    """The most players the preset with these options seats (the engine says); the game and options must have
+    passed `validate`."""
+    return engine_io.max_players(engine_io.build_rules(game, options))
+
+
 def check_stored(table: Table) -> None:
     """A stored table still passes (rows written before a check existed, or by hand, may not)."""
     validate(

@@ -56,6 +56,17 @@ def resume(*, tournament_id: int) -> Tournament:
         return tournament
 
 
+def refund_everyone(tournament: Tournament) -> list[Transfer]:
+    """Before the start: every live entry's buy-in and fee back (entries `refunded`). The caller holds the
+    tournament's lock and has moved it to cancelled."""
+    transfers: list[Transfer] = []
+    for entry in live_entries(tournament):
+        transfer = refund(tournament=tournament, entry=entry, status=EntryStatus.REFUNDED)
+        if transfer is not None:
+            transfers.append(transfer)
+    return transfers
+
+
 def cancel(*, tournament_id: int) -> tuple[Tournament, list[Transfer]]:
     """Cancel; answers the transfers it posted."""
     with transaction.atomic():
@@ -66,13 +77,12 @@ def cancel(*, tournament_id: int) -> tuple[Tournament, list[Transfer]]:
         tournament.save(update_fields=["status", "finished_at"])
         transfers: list[Transfer] = []
         if before_start:
-            for entry in live_entries(tournament):
-                transfer = refund(tournament=tournament, entry=entry, status=EntryStatus.REFUNDED)
-                if transfer is not None:
-                    transfers.append(transfer)
+            transfers = refund_everyone(tournament)
             if tournament.kind == TournamentKind.MULTI:
                 tournament_events.record(
-                    tournament=tournament, kind="cancelled", data={"refunded": len(transfers)}
+                    tournament=tournament,
+                    kind="cancelled",
+                    data={"reason": "admin", "refunded": len(transfers)},
                 )
             return tournament, transfers
         if tournament.kind == TournamentKind.MULTI:
