@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import pytest
@@ -21,7 +20,6 @@ pytestmark = pytest.mark.django_db
 def test_twelve_entrants_play_to_one_winner_with_every_place_and_the_pool_paid(
     player: Any, admin_user: Any
 ) -> None:
-    began = time.monotonic()
     tournament = new_multi(admin_user, instant_rounds=True, payouts=[50, 30, 20])
     users = [player(f"m{i}", chips=1000) for i in range(12)]
     register_all(tournament, users)
@@ -52,7 +50,6 @@ def test_twelve_entrants_play_to_one_winner_with_every_place_and_the_pool_paid(
         == 0
     )
     assert_reconciled()
-    assert time.monotonic() - began < 30
 
 
 class _Seeded:
