@@ -3,12 +3,14 @@ report. Nothing here reads a hand, a deck or a stock: standings and tables show 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
 
-from ledger.models import Account, Entry, Transfer, TransferKind
+from ledger.models import Account, AccountKind, Entry, Transfer, TransferKind
 from tournaments.errors import NotFound, PlayCode
 from tournaments.models import (
     LIVE_ENTRY_STATUSES,
@@ -20,19 +22,24 @@ from tournaments.models import (
     Table,
     Tournament,
     TournamentEntry,
+    TournamentKind,
 )
 
 _LIVE = Q(entries__status__in=[s.value for s in LIVE_ENTRY_STATUSES])
 
 
 def tournaments(
-    *, kind: str | None = None, status: str | None = None, game: str | None = None
+    *, kind: str | None = None, statuses: Sequence[str] = (), game: str | None = None
 ) -> QuerySet[Tournament]:
-    found = Tournament.objects.annotate(entrant_count=Count("entries", filter=_LIVE)).order_by("-id")
+    """Newest first, each with its live entries counted and its re-entries summed (one statement a page)."""
+    found = Tournament.objects.annotate(
+        entrant_count=Count("entries", filter=_LIVE),
+        reentry_count=Coalesce(Sum("entries__reentries", filter=_LIVE), 0),
+    ).order_by("-id")
     if kind:
         found = found.filter(kind=kind)
-    if status:
-        found = found.filter(status=status)
+    if statuses:
+        found = found.filter(status__in=list(statuses))
     if game:
         found = found.filter(game=game)
     return found
@@ -55,9 +62,9 @@ def _registered_ids(user: User | AnonymousUser, ids: list[int]) -> set[int]:
     )
 
 
-def prize_pool(tournament: Tournament, entrants: int) -> int:
-    """The buy-ins plus any guarantee shortfall (RULES §5): what is or will be paid out."""
-    return max(entrants * tournament.buy_in, tournament.guarantee)
+def prize_pool(tournament: Tournament, entrants: int, reentries: int = 0) -> int:
+    """The buy-ins (a re-entry is one more) plus any guarantee shortfall (RULES §5): what is or will be paid out."""
+    return max((entrants + reentries) * tournament.buy_in, tournament.guarantee)
 
 
 def tournament_rows(*, items: list[Tournament], user: User | AnonymousUser) -> list[dict[str, Any]]:
@@ -67,6 +74,7 @@ def tournament_rows(*, items: list[Tournament], user: User | AnonymousUser) -> l
 
 def _row(t: Tournament, registered: bool) -> dict[str, Any]:
     entrants = int(getattr(t, "entrant_count", 0))
+    reentries = int(getattr(t, "reentry_count", 0))
     return {
         "id": t.pk,
         "name": t.name,
@@ -92,8 +100,8 @@ def _row(t: Tournament, registered: bool) -> dict[str, Any]:
         "reentry": t.reentry,
         "payouts": t.payouts,
         "entrants": entrants,
-        "prize_pool": prize_pool(t, entrants),
-        "level": None,  # multi only
+        "prize_pool": prize_pool(t, entrants, reentries),
+        "level": t.level if t.kind == TournamentKind.MULTI else None,
         "registered": registered,
         "stage": t.stage,
         "tiebreaks_played": t.tiebreaks_played,
@@ -173,44 +181,65 @@ def tables(*, tournament: Tournament) -> list[dict[str, Any]]:
 
 
 def payouts(*, tournament: Tournament) -> dict[str, Any]:
-    """Staff: what came in and what was paid, read from the ledger."""
-    legs = Entry.objects.filter(transfer__tournament_id=tournament.pk).select_related("account", "transfer")
+    """Staff: what came in and what was paid, read from the ledger in a few aggregate statements (their number
+    and size do not grow with the entrants but for the prize rows). A re-entry counts as one more entrant and
+    buy-in (multi)."""
     pool_id = tournament.pool_account_id
+    money = Entry.objects.filter(
+        transfer__tournament_id=tournament.pk,
+        transfer__kind__in=[
+            TransferKind.TOURNAMENT_BUY_IN,
+            TransferKind.REFUND,
+            TransferKind.GUARANTEE,
+            TransferKind.PAYOUT,
+        ],
+    )
     buy_ins = fees = guarantee = 0
-    prizes: list[dict[str, Any]] = []
-    for leg in legs.order_by("transfer_id", "id"):
-        kind = leg.transfer.kind
-        if kind in (TransferKind.TOURNAMENT_BUY_IN, TransferKind.REFUND) and leg.account.kind != "wallet":
-            if leg.account_id == pool_id:
-                buy_ins += leg.amount
+    for total in (
+        money.exclude(account__kind=AccountKind.WALLET)
+        .values("transfer__kind", "account_id")
+        .annotate(amount=Sum("amount"))
+        .order_by()
+    ):
+        kind, amount = total["transfer__kind"], int(total["amount"])
+        if kind in (TransferKind.TOURNAMENT_BUY_IN, TransferKind.REFUND):
+            if total["account_id"] == pool_id:
+                buy_ins += amount
             else:
-                fees += leg.amount
-        elif kind == TransferKind.GUARANTEE and leg.account_id == pool_id:
-            guarantee += leg.amount
-        elif kind == TransferKind.PAYOUT and leg.account.kind == "wallet" and leg.amount > 0:
-            prizes.append({"account": leg.account, "amount": leg.amount, "transfer": leg.transfer_id})
-    places = {
-        e.player_id: e.place
-        for e in TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES)
-    }
+                fees += amount
+        elif kind == TransferKind.GUARANTEE and total["account_id"] == pool_id:
+            guarantee += amount
+    paid = list(
+        money.filter(transfer__kind=TransferKind.PAYOUT, account__kind=AccountKind.WALLET, amount__gt=0)
+        .order_by("transfer_id", "id")
+        .values("account__user_id", "account__user__username", "amount", "transfer_id")
+    )
+    places = dict(
+        TournamentEntry.objects.filter(
+            tournament=tournament,
+            status__in=LIVE_ENTRY_STATUSES,
+            player_id__in={p["account__user_id"] for p in paid},
+        ).values_list("player_id", "place")
+    )
     rows = [
         {
-            "place": places.get(p["account"].user_id),
-            "username": p["account"].user.get_username() if p["account"].user else "",
+            "place": places.get(p["account__user_id"]),
+            "username": p["account__user__username"] or "",
             "amount": p["amount"],
-            "transfer": p["transfer"],
+            "transfer": p["transfer_id"],
         }
-        for p in prizes
+        for p in paid
     ]
     rows.sort(key=lambda r: (r["place"] or 0, r["username"]))
-    entrants = TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES).count()
-    pool = buy_ins + guarantee
+    counted = TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES).aggregate(
+        entries=Count("pk"), reentries=Coalesce(Sum("reentries"), 0)
+    )
     return {
-        "entrants": entrants,
+        "entrants": int(counted["entries"]) + int(counted["reentries"]),
         "buy_ins": buy_ins,
         "fees": fees,
         "guarantee_paid": guarantee,
-        "prize_pool": pool,
+        "prize_pool": buy_ins + guarantee,
         "prizes": rows,
     }
 

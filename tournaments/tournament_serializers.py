@@ -123,6 +123,27 @@ class TournamentTableSerializer(serializers.Serializer[Any]):
     pcr = serializers.IntegerField(allow_null=True)
 
 
+class TournamentEventSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField()
+    kind = serializers.CharField(
+        help_text="started, level, busted, moved, table_broken, round_for_round, final_table, paused, resumed, "
+        "finished, cancelled, registration_open, ..."
+    )
+    created_at = serializers.DateTimeField()
+
+    def get_fields(self) -> dict[str, Any]:
+        # `data` would shadow the serializer's own `data`: declared through the fields mapping.
+        fields: dict[str, Any] = dict(super().get_fields())
+        fields["data"] = serializers.DictField(help_text="what the kind names (docs/api.md)")
+        return fields
+
+
+class TournamentEventsSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField(help_text="the tournament's version now")
+    events = TournamentEventSerializer(many=True)
+    next_after = serializers.IntegerField(help_text="`after` for the next call")
+
+
 class PrizeSerializer(serializers.Serializer[Any]):
     place = serializers.IntegerField(allow_null=True)
     username = serializers.CharField()
