@@ -157,18 +157,15 @@ def _table_row(tournament: Tournament, table: Table, players: list[dict[str, Any
 
 
 def events_after(
-    *, tournament_id: int, after: int, limit: int = EVENTS_PAGE
+    *, tournament_id: int, after: int, limit: int | None = None
 ) -> tuple[int, list[TournamentEvent]]:
     """The tournament's version now and its first `limit` events after version `after` (the version answered is
     never below the last event's: an event committed between the two reads raises it)."""
     version = Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
     if version is None:
         raise NotFound("No such tournament.", code=PlayCode.TOURNAMENT_NOT_FOUND)
-    events = list(
-        TournamentEvent.objects.filter(tournament_id=tournament_id, version__gt=after).order_by("version")[
-            :limit
-        ]
-    )
+    found = TournamentEvent.objects.filter(tournament_id=tournament_id, version__gt=after).order_by("version")
+    events = list(found[: limit or EVENTS_PAGE])
     return max([version, *(e.version for e in events)]), events
 
 
