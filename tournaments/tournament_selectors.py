@@ -107,6 +107,7 @@ def _row(t: Tournament, registered: bool) -> dict[str, Any]:
         "tiebreaks_played": t.tiebreaks_played,
         "started_at": t.started_at,
         "finished_at": t.finished_at,
+        "version": t.version,
     }
 
 

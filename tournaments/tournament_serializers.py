@@ -85,6 +85,9 @@ class TournamentSerializer(serializers.Serializer[Any]):
     tiebreaks_played = serializers.IntegerField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+    version = serializers.IntegerField(
+        help_text="the version of the tournament's event log: `events/?after=` it for what happens next"
+    )
 
 
 class EntrySerializer(serializers.Serializer[Any]):
