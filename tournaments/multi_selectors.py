@@ -44,24 +44,44 @@ def pcr_for(level: int, *, schedule: Sequence[int]) -> int:
     return int(schedule[min(level, len(schedule)) - 1])
 
 
+class Counted:
+    """A query to paginate whose count is read by another, cheaper query (the page's query joins seats, accounts
+    and users to sort; counting needs none of them). Django's paginator asks `count()` and slices."""
+
+    ordered = True
+
+    def __init__(self, rows: QuerySet[Any, Any], count: QuerySet[Any, Any]) -> None:
+        self.rows = rows
+        self.counted = count
+
+    def count(self) -> int:
+        return self.counted.count()
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.rows[index]
+
+
 # --- standings ------------------------------------------------------------------------------------------------
 
 _STILL_IN = Q(status__in=[EntryStatus.REGISTERED, EntryStatus.PLAYING])
 
 
-def standings(*, tournament: Tournament) -> QuerySet[TournamentEntry, dict[str, Any]]:
+def standings(*, tournament: Tournament) -> Counted:
     """Every live entry as a standings row, players still in first by chips (highest first), then by place;
     a query to be paginated (one statement per page, one for the count). `chips` is the seat's stack while
     playing, 0 once out, null before a seat is given."""
+    live = TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES)
     chips = Case(
         When(status=EntryStatus.PLAYING, then=Coalesce(F("seat__stack_account__balance"), Value(0))),
         When(status=EntryStatus.REGISTERED, then=Value(None)),
         default=Value(0),
         output_field=BigIntegerField(),
     )
-    return (
-        TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES)
-        .annotate(
+    rows = (
+        live.annotate(
             out=Case(When(_STILL_IN, then=Value(0)), default=Value(1), output_field=IntegerField()),
             chips=chips,
             username=F("player__username"),
@@ -71,6 +91,7 @@ def standings(*, tournament: Tournament) -> QuerySet[TournamentEntry, dict[str, 
         )
         .values("place", "username", "status", "chips", "table_id", "prize")
     )
+    return Counted(rows, live)
 
 
 def standing_row(found: dict[str, Any]) -> dict[str, Any]:

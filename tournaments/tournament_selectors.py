@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
 from ledger.models import Account, AccountKind, Entry, Transfer, TransferKind
@@ -25,17 +25,13 @@ from tournaments.models import (
     TournamentKind,
 )
 
-_LIVE = Q(entries__status__in=[s.value for s in LIVE_ENTRY_STATUSES])
-
 
 def tournaments(
     *, kind: str | None = None, statuses: Sequence[str] = (), game: str | None = None
 ) -> QuerySet[Tournament]:
-    """Newest first, each with its live entries counted and its re-entries summed (one statement a page)."""
-    found = Tournament.objects.annotate(
-        entrant_count=Count("entries", filter=_LIVE),
-        reentry_count=Coalesce(Sum("entries__reentries", filter=_LIVE), 0),
-    ).order_by("-id")
+    """Newest first. Plain rows: a page's counts are read by `tournament_rows`, for that page only (the list's
+    count never joins the entries)."""
+    found = Tournament.objects.order_by("-id")
     if kind:
         found = found.filter(kind=kind)
     if statuses:
@@ -46,7 +42,7 @@ def tournaments(
 
 
 def tournament_for(*, tournament_id: int) -> Tournament:
-    found = tournaments().filter(pk=tournament_id).first()
+    found = Tournament.objects.filter(pk=tournament_id).first()
     if found is None:
         raise NotFound("No such tournament.", code=PlayCode.TOURNAMENT_NOT_FOUND)
     return found
@@ -67,14 +63,29 @@ def prize_pool(tournament: Tournament, entrants: int, reentries: int = 0) -> int
     return max((entrants + reentries) * tournament.buy_in, tournament.guarantee)
 
 
+def _counts(ids: list[int]) -> dict[int, tuple[int, int]]:
+    """Live entries and re-entries of each tournament of `ids`, in one grouped statement."""
+    if not ids:
+        return {}
+    found = (
+        TournamentEntry.objects.filter(tournament_id__in=ids, status__in=LIVE_ENTRY_STATUSES)
+        .values("tournament_id")
+        .annotate(entries=Count("pk"), reentries=Coalesce(Sum("reentries"), 0))
+        .order_by()
+    )
+    return {c["tournament_id"]: (int(c["entries"]), int(c["reentries"])) for c in found}
+
+
 def tournament_rows(*, items: list[Tournament], user: User | AnonymousUser) -> list[dict[str, Any]]:
-    registered = _registered_ids(user, [t.pk for t in items])
-    return [_row(t, t.pk in registered) for t in items]
+    """The rows of `items` (a page), in two more statements whatever their number: the counts, the caller's
+    entries."""
+    ids = [t.pk for t in items]
+    counts = _counts(ids)
+    registered = _registered_ids(user, ids)
+    return [_row(t, t.pk in registered, *counts.get(t.pk, (0, 0))) for t in items]
 
 
-def _row(t: Tournament, registered: bool) -> dict[str, Any]:
-    entrants = int(getattr(t, "entrant_count", 0))
-    reentries = int(getattr(t, "reentry_count", 0))
+def _row(t: Tournament, registered: bool, entrants: int, reentries: int) -> dict[str, Any]:
     return {
         "id": t.pk,
         "name": t.name,

@@ -15,7 +15,9 @@ from ledger import services as ledger
 from ledger.models import AccountKind, TransferKind, tournament_chip_type
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments import multi_read_helpers as multi
+from tests.tournaments.helpers import hidden_cards, leaked
 from tournaments.models import Game, Tournament, TournamentEntry, TournamentStatus
+from tournaments.services import play
 
 pytestmark = pytest.mark.django_db
 
@@ -94,7 +96,7 @@ def test_a_list_of_twenty_tournaments_takes_as_many_queries_as_a_list_of_two(
     body, many = _queries(client_for(reader), "/api/v1/tournaments/?page_size=50")
     assert len(body["results"]) == 20
     assert all(t["entrants"] == 4 and t["registered"] and t["prize_pool"] == 400 for t in body["results"])
-    assert many == few <= 3  # the count, the page (annotated), the caller's entries
+    assert many == few <= 4  # the count, the page, the page's entry counts, the caller's entries
     assert_reconciled()
 
 
@@ -138,8 +140,9 @@ def test_multi_standings_show_chips_tables_and_places(running: dict[str, Any], c
     assert sum(chips.values()) == 7 * 1000
     for name, amount in chips.items():
         entry = TournamentEntry.objects.get(tournament=t, player__username=name)
-        expected = entry.seat.stack_account.balance if entry.status == "playing" else 0
-        assert amount == expected
+        assert entry.seat is not None  # a busted entry keeps its last seat, emptied
+        assert amount == (entry.seat.stack_account.balance if entry.status == "playing" else 0)
+        assert entry.seat.stack_account.balance == amount
     assert all(r["prize"] == 0 for r in rows)
     t.refresh_from_db()
     assert t.mint_account is not None and t.mint_account.chip_type == tournament_chip_type(t.pk)
@@ -250,19 +253,23 @@ def test_a_tournament_tables_game_is_an_ordinary_game(
 ) -> None:
     table = running["tables"][0]
     game = Game.objects.get(table=table)
+    assert play.start_round(game_id=game.pk) is not None
     url = f"/api/v1/games/{game.pk}/"
     seated = client_for(running["people"]["ann"]).get(url)
     assert seated.status_code == 200, seated.content
     assert {p["username"] for p in seated.json()["players"]} == {"ann", "bob", "cat"}
-    for spectator in (player("watcher"), staff_user):
+    assert seated.json()["hand"]  # a seated player sees their own hand
+    secret = hidden_cards(Game.objects.get(pk=game.pk), None)
+    for spectator in (player("watcher"), staff_user, running["people"]["eve"]):
         seen = client_for(spectator).get(url)
         assert seen.status_code == 200
-        assert seen.json().get("hand") in (None, [])
+        assert seen.json().get("hand") is None
+        assert leaked(seen.json(), secret) == set()
     assert client_for(None).get(url).status_code == 401
     # Its events and rounds: the table's players and staff, as at a ring table.
     assert client_for(running["people"]["ann"]).get(f"{url}events/").status_code == 200
     assert client_for(staff_user).get(f"{url}rounds/").status_code == 200
-    assert client_for(player("other")).get(f"{url}events/").status_code == 403
+    assert client_for(running["people"]["eve"]).get(f"{url}events/").status_code == 403
 
 
 # ------------------------------------------------------------------------------------------------- payouts
