@@ -25,23 +25,10 @@ from tournaments.models import (
     TournamentEntry,
     TournamentEvent,
 )
+from tournaments.services.levels import level_of, pcr_for
 
 # The most events one answer carries (the client asks again from `next_after`).
 EVENTS_PAGE = 500
-
-
-# --- levels ---------------------------------------------------------------------------------------------------
-# The planner's `tournaments.services.levels` (level_of, pcr_for) replaces these two when merged; same contract.
-
-
-def level_of(round_number: int, *, rounds_per_level: int) -> int:
-    """1-based: rounds 1..rounds_per_level are level 1."""
-    return (max(round_number, 1) - 1) // max(rounds_per_level, 1) + 1
-
-
-def pcr_for(level: int, *, schedule: Sequence[int]) -> int:
-    """The PCR of a level; past the schedule, its last PCR."""
-    return int(schedule[min(level, len(schedule)) - 1])
 
 
 class Counted:
