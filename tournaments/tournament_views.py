@@ -26,7 +26,7 @@ from tournaments import multi_selectors, wakeups
 from tournaments import tournament_selectors as selectors
 from tournaments.errors import InvalidRequest
 from tournaments.idempotent_views import IDEMPOTENCY_HEADER, answer_once
-from tournaments.models import TournamentKind, TournamentStatus
+from tournaments.models import Tournament, TournamentKind, TournamentStatus
 from tournaments.services import registration, tournament_admin, tournament_presence, tournament_setup
 from tournaments.tournament_serializers import (
     CancelSerializer,
@@ -222,8 +222,18 @@ class BackView(APIView):
         """An absent player (timed out too often, auto-played since) plays their own turns again."""
         seat = tournament_presence.come_back(user=_user(request), tournament_id=tournament_id)
         tournament = selectors.tournament_for(tournament_id=tournament_id)
-        table = next(t for t in selectors.tables(tournament=tournament) if t["table"] == seat.table_id)
-        return Response(table)
+        return Response(_table_row(tournament, seat.table_id))
+
+
+def _table_row(tournament: Tournament, table_id: int) -> dict[str, Any]:
+    """One table of the tournament as a row of `tables/`; 404 `table.not_found` for any other."""
+    if tournament.kind != TournamentKind.MULTI:
+        found = [t for t in selectors.tables(tournament=tournament) if t["table"] == table_id]
+        if not found:
+            raise multi_selectors.no_such_table()
+        return found[0]
+    table = multi_selectors.table_of(tournament=tournament, table_id=table_id)
+    return multi_selectors.table_rows(tournament=tournament, tables=[table])[0]
 
 
 def _db_page(view: APIView, request: Request, found: Any) -> tuple[PageNumberPagination, list[Any]]:
@@ -269,13 +279,7 @@ class TableView(APIView):
     def get(self, request: Request, tournament_id: int, table_id: int) -> Response:
         """One table of the tournament, as a row of `tables/` (a closed one too)."""
         tournament = selectors.tournament_for(tournament_id=tournament_id)
-        if tournament.kind != TournamentKind.MULTI:
-            found = [t for t in selectors.tables(tournament=tournament) if t["table"] == table_id]
-            if not found:
-                raise multi_selectors.no_such_table()
-            return Response(found[0])
-        table = multi_selectors.table_of(tournament=tournament, table_id=table_id)
-        return Response(multi_selectors.table_rows(tournament=tournament, tables=[table])[0])
+        return Response(_table_row(tournament, table_id))
 
 
 class EventsView(APIView):

@@ -66,7 +66,12 @@ def test_the_lobby_reads_follow_a_tournament_to_its_end(
     events = anyone.get(f"{base}/events/").json()["events"]
     assert events[0]["kind"] == "started" and events[-1]["kind"] == "finished"
     report = client_for(staff_user).get(f"{base}/payouts/").json()
-    assert (report["entrants"], report["buy_ins"], report["fees"], report["prize_pool"]) == (12, 1200, 120, 1200)
+    assert (report["entrants"], report["buy_ins"], report["fees"], report["prize_pool"]) == (
+        12,
+        1200,
+        120,
+        1200,
+    )
     assert sum(p["amount"] for p in report["prizes"]) == 1200
     assert report["prizes"][0]["place"] == 1
     assert_reconciled()
