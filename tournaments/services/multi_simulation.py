@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.utils import timezone
+
 from tournaments.models import Game, Tournament, TournamentStatus
 from tournaments.services import dispatch, multi_progress, round_start, tournament_admin
 
@@ -31,8 +33,10 @@ def drive(
         while queue and ran < max_messages:
             name, args = queue.pop(0)
             if name == dispatch.START_ROUND:
-                # Its pause is not waited for: the deal is due now.
-                Game.objects.filter(pk=args[0]).update(next_round_at=None)
+                # Its pause is not waited for: a scheduled deal is due now.
+                Game.objects.filter(pk=args[0], next_round_at__isnull=False).update(
+                    next_round_at=timezone.now()
+                )
                 round_start.start_round(game_id=int(str(args[0])))
             elif name == dispatch.TABLE_ROUND_OVER:
                 tournament, table, round_id = args
