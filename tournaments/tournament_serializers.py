@@ -129,8 +129,8 @@ class TournamentTableSerializer(serializers.Serializer[Any]):
 class TournamentEventSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     kind = serializers.CharField(
-        help_text="started, level, busted, moved, table_broken, round_for_round, final_table, paused, resumed, "
-        "finished, cancelled, registration_open, ..."
+        help_text="registration_open, started, level, busted, late_registered, reentered, moved, table_broken, "
+        "final_table, round_for_round, sync_round, paused, resumed, finished, cancelled (docs/api.md)"
     )
     created_at = serializers.DateTimeField()
 
