@@ -15,6 +15,7 @@ from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from config.api.errors import ApiCode
@@ -300,9 +301,12 @@ class EventsView(APIView):
         after = int(number_param(request, "after", 0, minimum=0, maximum=2**31))
         wait = number_param(request, "wait", 0, minimum=0, maximum=max_wait_seconds())
         deadline = time.monotonic() + wait
-        # Anyone may follow a tournament: an anonymous caller's waits are counted by address.
+        # Anyone may follow a tournament: an anonymous caller's waits are counted by address (as the throttles
+        # read it: behind the deployment's proxies, `NUM_PROXIES`).
         caller = (
-            request.user.pk if request.user.is_authenticated else f"address:{request.META.get('REMOTE_ADDR')}"
+            request.user.pk
+            if request.user.is_authenticated
+            else f"address:{BaseThrottle().get_ident(request)}"
         )
 
         def read() -> tuple[int, list[Any]]:

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from django.utils import timezone
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from ledger import services as ledger
 from ledger.models import AccountKind, TransferKind, tournament_chip_type
