@@ -41,7 +41,7 @@ def test_twelve_entrants_play_to_one_winner_with_every_place_and_the_pool_paid(
     assert sum(e.prize for e in entries) == 1200
     assert tournament.pool_account is not None
     assert Account.objects.get(pk=tournament.pool_account.pk).balance == 0
-    assert Account.objects.get(pk=tournament.mint_account_id).balance == 0
+    assert Account.objects.get(minting_tournament=tournament).balance == 0
     assert (
         not Account.objects.filter(chip_type=tournament_chip_type(tournament.pk)).exclude(balance=0).exists()
     )
