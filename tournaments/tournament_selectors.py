@@ -48,13 +48,14 @@ def tournament_for(*, tournament_id: int) -> Tournament:
     return found
 
 
-def _registered_ids(user: User | AnonymousUser, ids: list[int]) -> set[int]:
+def _entry_statuses(user: User | AnonymousUser, ids: list[int]) -> dict[int, str]:
+    """The caller's live entry's status in each tournament of `ids` that has one."""
     if not user.is_authenticated or not ids:
-        return set()
-    return set(
+        return {}
+    return dict(
         TournamentEntry.objects.filter(
             tournament_id__in=ids, player_id=user.pk, status__in=LIVE_ENTRY_STATUSES
-        ).values_list("tournament_id", flat=True)
+        ).values_list("tournament_id", "status")
     )
 
 
@@ -81,11 +82,11 @@ def tournament_rows(*, items: list[Tournament], user: User | AnonymousUser) -> l
     entries."""
     ids = [t.pk for t in items]
     counts = _counts(ids)
-    registered = _registered_ids(user, ids)
-    return [_row(t, t.pk in registered, *counts.get(t.pk, (0, 0))) for t in items]
+    mine = _entry_statuses(user, ids)
+    return [_row(t, mine.get(t.pk), *counts.get(t.pk, (0, 0))) for t in items]
 
 
-def _row(t: Tournament, registered: bool, entrants: int, reentries: int) -> dict[str, Any]:
+def _row(t: Tournament, entry_status: str | None, entrants: int, reentries: int) -> dict[str, Any]:
     return {
         "id": t.pk,
         "name": t.name,
@@ -113,7 +114,8 @@ def _row(t: Tournament, registered: bool, entrants: int, reentries: int) -> dict
         "entrants": entrants,
         "prize_pool": prize_pool(t, entrants, reentries),
         "level": t.level if t.kind == TournamentKind.MULTI else None,
-        "registered": registered,
+        "registered": entry_status is not None,
+        "entry_status": entry_status,
         "stage": t.stage,
         "tiebreaks_played": t.tiebreaks_played,
         "started_at": t.started_at,

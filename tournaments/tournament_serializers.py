@@ -81,6 +81,11 @@ class TournamentSerializer(serializers.Serializer[Any]):
     prize_pool = serializers.IntegerField()
     level = serializers.IntegerField(allow_null=True)
     registered = serializers.BooleanField(help_text="whether the caller has a live entry")
+    entry_status = serializers.CharField(
+        allow_null=True,
+        help_text="the caller's live entry's status (registered, playing, busted, finished), or null: a busted "
+        "player may re-enter while late registration lasts (`reentry`)",
+    )
     stage = serializers.CharField(help_text="main, or tiebreak (tie-breaker rounds among the tied)")
     tiebreaks_played = serializers.IntegerField()
     started_at = serializers.DateTimeField(allow_null=True)

@@ -69,7 +69,9 @@ def test_the_list_computes_entrants_pool_level_and_registered(
     row = client_for(people[1]).get(f"/api/v1/tournaments/{t.pk}/").json()
     # Three entries and two re-entries: five buy-ins of 100 beat the guarantee of 250.
     assert (row["entrants"], row["prize_pool"], row["level"], row["registered"]) == (3, 500, 3, True)
-    assert client_for(player()).get(f"/api/v1/tournaments/{t.pk}/").json()["registered"] is False
+    assert row["entry_status"] == "registered"
+    stranger = client_for(player()).get(f"/api/v1/tournaments/{t.pk}/").json()
+    assert (stranger["registered"], stranger["entry_status"]) == (False, None)
     for name in ("starting_stack", "seats", "pcr_schedule", "rounds_per_level", "starts_at"):
         assert row[name] is not None
     assert (row["starting_stack"], row["pcr_schedule"], row["rounds_per_level"]) == (1000, [1, 2, 5], 2)
@@ -145,6 +147,10 @@ def test_multi_standings_show_chips_tables_and_places(running: dict[str, Any], c
         assert amount == (entry.seat.stack_account.balance if entry.status == "playing" else 0)
         assert entry.seat.stack_account.balance == amount
     assert all(r["prize"] == 0 for r in rows)
+    # A busted player still has a live entry (a re-entry would bring it back): the row says so.
+    for name, status in (("dan", "busted"), ("ann", "playing")):
+        mine = client_for(running["people"][name]).get(f"/api/v1/tournaments/{t.pk}/").json()
+        assert (mine["registered"], mine["entry_status"]) == (True, status)
     t.refresh_from_db()
     assert t.mint_account is not None and t.mint_account.chip_type == tournament_chip_type(t.pk)
     assert t.mint_account.balance == -7000

@@ -143,8 +143,11 @@
   function tournamentRow(t, go, where) {
     let action = null;
     // A multi-table tournament also takes late registrations (and re-entries) while running, up to its level.
-    const lateOpen = t.kind === "multi" && t.status === "running" && !t.registered && t.level <= t.late_registration_levels;
-    if (t.status === "registering" || lateOpen) {
+    const lateOpen = t.kind === "multi" && t.status === "running" && t.level <= t.late_registration_levels;
+    const reEntry = lateOpen && t.reentry && t.entry_status === "busted";
+    if (reEntry) {
+      action = h("button", { type: "button", dataset: { role: "reenter" }, onclick: () => tournamentAction(t, "register", go, where) }, "Re-enter");
+    } else if (t.status === "registering" || (lateOpen && !t.registered)) {
       action = t.registered
         ? h("button", { type: "button", dataset: { role: "unregister" }, onclick: () => tournamentAction(t, "unregister", go, where) }, "Unregister")
         : h("button", { type: "button", dataset: { role: "register" }, onclick: () => tournamentAction(t, "register", go, where) }, "Register");

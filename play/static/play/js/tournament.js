@@ -63,6 +63,8 @@
         flash(err.describe ? err.describe() : String(err), "error");
       }
     };
+    if (lateOpen && t.reentry && t.entry_status === "busted")
+      return h("button", { type: "button", dataset: { role: "reenter" }, onclick: () => act("register") }, "Re-enter");
     if ((t.status === "registering" || lateOpen) && !t.registered)
       return h("button", { type: "button", dataset: { role: "register" }, onclick: () => act("register") }, "Register");
     if (t.status === "registering" && t.registered)
