@@ -3,12 +3,14 @@ report. Nothing here reads a hand, a deck or a stock: standings and tables show 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet, Sum
+from django.db.models.functions import Coalesce
 
-from ledger.models import Account, Entry, Transfer, TransferKind
+from ledger.models import Account, AccountKind, Entry, Transfer, TransferKind
 from tournaments.errors import NotFound, PlayCode
 from tournaments.models import (
     LIVE_ENTRY_STATUSES,
@@ -20,53 +22,71 @@ from tournaments.models import (
     Table,
     Tournament,
     TournamentEntry,
+    TournamentKind,
 )
-
-_LIVE = Q(entries__status__in=[s.value for s in LIVE_ENTRY_STATUSES])
 
 
 def tournaments(
-    *, kind: str | None = None, status: str | None = None, game: str | None = None
+    *, kind: str | None = None, statuses: Sequence[str] = (), game: str | None = None
 ) -> QuerySet[Tournament]:
-    found = Tournament.objects.annotate(entrant_count=Count("entries", filter=_LIVE)).order_by("-id")
+    """Newest first. Plain rows: a page's counts are read by `tournament_rows`, for that page only (the list's
+    count never joins the entries)."""
+    found = Tournament.objects.order_by("-id")
     if kind:
         found = found.filter(kind=kind)
-    if status:
-        found = found.filter(status=status)
+    if statuses:
+        found = found.filter(status__in=list(statuses))
     if game:
         found = found.filter(game=game)
     return found
 
 
 def tournament_for(*, tournament_id: int) -> Tournament:
-    found = tournaments().filter(pk=tournament_id).first()
+    found = Tournament.objects.filter(pk=tournament_id).first()
     if found is None:
         raise NotFound("No such tournament.", code=PlayCode.TOURNAMENT_NOT_FOUND)
     return found
 
 
-def _registered_ids(user: User | AnonymousUser, ids: list[int]) -> set[int]:
+def _entry_statuses(user: User | AnonymousUser, ids: list[int]) -> dict[int, str]:
+    """The caller's live entry's status in each tournament of `ids` that has one."""
     if not user.is_authenticated or not ids:
-        return set()
-    return set(
+        return {}
+    return dict(
         TournamentEntry.objects.filter(
             tournament_id__in=ids, player_id=user.pk, status__in=LIVE_ENTRY_STATUSES
-        ).values_list("tournament_id", flat=True)
+        ).values_list("tournament_id", "status")
     )
 
 
-def prize_pool(tournament: Tournament, entrants: int) -> int:
-    """The buy-ins plus any guarantee shortfall (RULES §5): what is or will be paid out."""
-    return max(entrants * tournament.buy_in, tournament.guarantee)
+def prize_pool(tournament: Tournament, entrants: int, reentries: int = 0) -> int:
+    """The buy-ins (a re-entry is one more) plus any guarantee shortfall (RULES §5): what is or will be paid out."""
+    return max((entrants + reentries) * tournament.buy_in, tournament.guarantee)
+
+
+def _counts(ids: list[int]) -> dict[int, tuple[int, int]]:
+    """Live entries and re-entries of each tournament of `ids`, in one grouped statement."""
+    if not ids:
+        return {}
+    found = (
+        TournamentEntry.objects.filter(tournament_id__in=ids, status__in=LIVE_ENTRY_STATUSES)
+        .values("tournament_id")
+        .annotate(entries=Count("pk"), reentries=Coalesce(Sum("reentries"), 0))
+        .order_by()
+    )
+    return {c["tournament_id"]: (int(c["entries"]), int(c["reentries"])) for c in found}
 
 
 def tournament_rows(*, items: list[Tournament], user: User | AnonymousUser) -> list[dict[str, Any]]:
-    registered = _registered_ids(user, [t.pk for t in items])
-    return [_row(t, t.pk in registered) for t in items]
+    """The rows of `items` (a page), in two more statements whatever their number: the counts, the caller's
+    entries."""
+    ids = [t.pk for t in items]
+    counts = _counts(ids)
+    mine = _entry_statuses(user, ids)
+    return [_row(t, mine.get(t.pk), *counts.get(t.pk, (0, 0))) for t in items]
 
 
-def _row(t: Tournament, registered: bool) -> dict[str, Any]:
-    entrants = int(getattr(t, "entrant_count", 0))
+def _row(t: Tournament, entry_status: str | None, entrants: int, reentries: int) -> dict[str, Any]:
     return {
         "id": t.pk,
         "name": t.name,
@@ -93,13 +113,15 @@ def _row(t: Tournament, registered: bool) -> dict[str, Any]:
         "reentry": t.reentry,
         "payouts": t.payouts,
         "entrants": entrants,
-        "prize_pool": prize_pool(t, entrants),
-        "level": None,  # multi only
-        "registered": registered,
+        "prize_pool": prize_pool(t, entrants, reentries),
+        "level": t.level if t.kind == TournamentKind.MULTI else None,
+        "registered": entry_status is not None,
+        "entry_status": entry_status,
         "stage": t.stage,
         "tiebreaks_played": t.tiebreaks_played,
         "started_at": t.started_at,
         "finished_at": t.finished_at,
+        "version": t.version,
     }
 
 
@@ -174,44 +196,65 @@ def tables(*, tournament: Tournament) -> list[dict[str, Any]]:
 
 
 def payouts(*, tournament: Tournament) -> dict[str, Any]:
-    """Staff: what came in and what was paid, read from the ledger."""
-    legs = Entry.objects.filter(transfer__tournament_id=tournament.pk).select_related("account", "transfer")
+    """Staff: what came in and what was paid, read from the ledger in a few aggregate statements (their number
+    and size do not grow with the entrants but for the prize rows). A re-entry counts as one more entrant and
+    buy-in (multi)."""
     pool_id = tournament.pool_account_id
+    money = Entry.objects.filter(
+        transfer__tournament_id=tournament.pk,
+        transfer__kind__in=[
+            TransferKind.TOURNAMENT_BUY_IN,
+            TransferKind.REFUND,
+            TransferKind.GUARANTEE,
+            TransferKind.PAYOUT,
+        ],
+    )
     buy_ins = fees = guarantee = 0
-    prizes: list[dict[str, Any]] = []
-    for leg in legs.order_by("transfer_id", "id"):
-        kind = leg.transfer.kind
-        if kind in (TransferKind.TOURNAMENT_BUY_IN, TransferKind.REFUND) and leg.account.kind != "wallet":
-            if leg.account_id == pool_id:
-                buy_ins += leg.amount
+    for total in (
+        money.exclude(account__kind=AccountKind.WALLET)
+        .values("transfer__kind", "account_id")
+        .annotate(amount=Sum("amount"))
+        .order_by()
+    ):
+        kind, amount = total["transfer__kind"], int(total["amount"])
+        if kind in (TransferKind.TOURNAMENT_BUY_IN, TransferKind.REFUND):
+            if total["account_id"] == pool_id:
+                buy_ins += amount
             else:
-                fees += leg.amount
-        elif kind == TransferKind.GUARANTEE and leg.account_id == pool_id:
-            guarantee += leg.amount
-        elif kind == TransferKind.PAYOUT and leg.account.kind == "wallet" and leg.amount > 0:
-            prizes.append({"account": leg.account, "amount": leg.amount, "transfer": leg.transfer_id})
-    places = {
-        e.player_id: e.place
-        for e in TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES)
-    }
+                fees += amount
+        elif kind == TransferKind.GUARANTEE and total["account_id"] == pool_id:
+            guarantee += amount
+    paid = list(
+        money.filter(transfer__kind=TransferKind.PAYOUT, account__kind=AccountKind.WALLET, amount__gt=0)
+        .order_by("transfer_id", "id")
+        .values("account__user_id", "account__user__username", "amount", "transfer_id")
+    )
+    places = dict(
+        TournamentEntry.objects.filter(
+            tournament=tournament,
+            status__in=LIVE_ENTRY_STATUSES,
+            player_id__in={p["account__user_id"] for p in paid},
+        ).values_list("player_id", "place")
+    )
     rows = [
         {
-            "place": places.get(p["account"].user_id),
-            "username": p["account"].user.get_username() if p["account"].user else "",
+            "place": places.get(p["account__user_id"]),
+            "username": p["account__user__username"] or "",
             "amount": p["amount"],
-            "transfer": p["transfer"],
+            "transfer": p["transfer_id"],
         }
-        for p in prizes
+        for p in paid
     ]
     rows.sort(key=lambda r: (r["place"] or 0, r["username"]))
-    entrants = TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES).count()
-    pool = buy_ins + guarantee
+    counted = TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES).aggregate(
+        entries=Count("pk"), reentries=Coalesce(Sum("reentries"), 0)
+    )
     return {
-        "entrants": entrants,
+        "entrants": int(counted["entries"]) + int(counted["reentries"]),
         "buy_ins": buy_ins,
         "fees": fees,
         "guarantee_paid": guarantee,
-        "prize_pool": pool,
+        "prize_pool": buy_ins + guarantee,
         "prizes": rows,
     }
 

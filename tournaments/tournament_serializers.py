@@ -126,10 +126,18 @@ class TournamentSerializer(serializers.Serializer[Any]):
     prize_pool = serializers.IntegerField()
     level = serializers.IntegerField(allow_null=True)
     registered = serializers.BooleanField(help_text="whether the caller has a live entry")
+    entry_status = serializers.CharField(
+        allow_null=True,
+        help_text="the caller's live entry's status (registered, playing, busted, finished), or null: a busted "
+        "player may re-enter while late registration lasts (`reentry`)",
+    )
     stage = serializers.CharField(help_text="main, or tiebreak (tie-breaker rounds among the tied)")
     tiebreaks_played = serializers.IntegerField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+    version = serializers.IntegerField(
+        help_text="the version of the tournament's event log: `events/?after=` it for what happens next"
+    )
 
 
 class EntrySerializer(serializers.Serializer[Any]):
@@ -166,6 +174,27 @@ class TournamentTableSerializer(serializers.Serializer[Any]):
     players = TournamentSeatSerializer(many=True)
     level = serializers.IntegerField(allow_null=True)
     pcr = serializers.IntegerField(allow_null=True)
+
+
+class TournamentEventSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField()
+    kind = serializers.CharField(
+        help_text="registration_open, started, level, busted, late_registered, reentered, moved, table_broken, "
+        "final_table, round_for_round, sync_round, paused, resumed, finished, cancelled (docs/api.md)"
+    )
+    created_at = serializers.DateTimeField()
+
+    def get_fields(self) -> dict[str, Any]:
+        # `data` would shadow the serializer's own `data`: declared through the fields mapping.
+        fields: dict[str, Any] = dict(super().get_fields())
+        fields["data"] = serializers.DictField(help_text="what the kind names (docs/api.md)")
+        return fields
+
+
+class TournamentEventsSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField(help_text="the tournament's version now")
+    events = TournamentEventSerializer(many=True)
+    next_after = serializers.IntegerField(help_text="`after` for the next call")
 
 
 class PrizeSerializer(serializers.Serializer[Any]):

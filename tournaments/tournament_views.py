@@ -3,6 +3,7 @@ render. Anyone reads; players register; admins create and run; staff read the pa
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -14,6 +15,7 @@ from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from config.api.errors import ApiCode
@@ -21,10 +23,11 @@ from config.api.pagination import PageNumberPagination
 from config.api.schema import raises
 from ledger.permissions import IsAdmin, IsStaff
 from ledger.renderers import CSVRenderer
+from tournaments import multi_selectors, wakeups
 from tournaments import tournament_selectors as selectors
 from tournaments.errors import InvalidRequest
 from tournaments.idempotent_views import IDEMPOTENCY_HEADER, answer_once
-from tournaments.models import TournamentKind, TournamentStatus
+from tournaments.models import Tournament, TournamentKind, TournamentStatus
 from tournaments.services import registration, tournament_admin, tournament_presence, tournament_setup
 from tournaments.tournament_serializers import (
     CancelSerializer,
@@ -32,13 +35,21 @@ from tournaments.tournament_serializers import (
     PayoutReportSerializer,
     StandingSerializer,
     TournamentCreateSerializer,
+    TournamentEventsSerializer,
     TournamentSerializer,
     TournamentTableSerializer,
 )
+from tournaments.views import max_wait_seconds, number_param
 
 FILTERS = [
     OpenApiParameter("kind", OpenApiTypes.STR, enum=TournamentKind.values),
-    OpenApiParameter("status", OpenApiTypes.STR, enum=TournamentStatus.values),
+    OpenApiParameter(
+        "status",
+        OpenApiTypes.STR,
+        enum=TournamentStatus.values,
+        many=True,
+        description="One status or several (`?status=running&status=paused`, or `?status=running,paused`).",
+    ),
     OpenApiParameter("game", OpenApiTypes.STR, description="a preset name, e.g. rummy500"),
 ]
 
@@ -100,6 +111,22 @@ def _page(view: APIView, request: Request, rows: list[dict[str, Any]]) -> Respon
     return paginator.get_paginated_response(page or [])
 
 
+def _invalid(name: str, allowed: Sequence[str]) -> InvalidRequest:
+    return InvalidRequest(
+        f"{name} must be one of {', '.join(allowed)}.",
+        code=ApiCode.INVALID_PARAMETER,
+        details={"parameter": name},
+    )
+
+
+def _statuses(request: Request) -> list[str]:
+    """`?status=` once or repeated, each a status or several separated by commas."""
+    found = [part for value in request.query_params.getlist("status") for part in value.split(",") if part]
+    if any(s not in TournamentStatus.values for s in found):
+        raise _invalid("status", TournamentStatus.values)
+    return found
+
+
 def _filter(request: Request, name: str, allowed: Sequence[str] | None = None) -> str | None:
     value = request.query_params.get(name) or None
     if value is not None and allowed is not None and value not in allowed:
@@ -123,7 +150,7 @@ class TournamentListView(APIView):
     def get(self, request: Request) -> Response:
         found = selectors.tournaments(
             kind=_filter(request, "kind", TournamentKind.values),
-            status=_filter(request, "status", TournamentStatus.values),
+            statuses=_statuses(request),
             game=_filter(request, "game"),
         )
         paginator = self.pagination_class()
@@ -196,8 +223,24 @@ class BackView(APIView):
         """An absent player (timed out too often, auto-played since) plays their own turns again."""
         seat = tournament_presence.come_back(user=_user(request), tournament_id=tournament_id)
         tournament = selectors.tournament_for(tournament_id=tournament_id)
-        table = next(t for t in selectors.tables(tournament=tournament) if t["table"] == seat.table_id)
-        return Response(table)
+        return Response(_table_row(tournament, seat.table_id))
+
+
+def _table_row(tournament: Tournament, table_id: int) -> dict[str, Any]:
+    """One table of the tournament as a row of `tables/`; 404 `table.not_found` for any other."""
+    if tournament.kind != TournamentKind.MULTI:
+        found = [t for t in selectors.tables(tournament=tournament) if t["table"] == table_id]
+        if not found:
+            raise multi_selectors.no_such_table()
+        return found[0]
+    table = multi_selectors.table_of(tournament=tournament, table_id=table_id)
+    return multi_selectors.table_rows(tournament=tournament, tables=[table])[0]
+
+
+def _db_page(view: APIView, request: Request, found: Any) -> tuple[PageNumberPagination, list[Any]]:
+    """One page of a query, read from the database (a count and a page: never the whole list)."""
+    paginator = PageNumberPagination()
+    return paginator, list(paginator.paginate_queryset(found, request, view=view) or [])
 
 
 class StandingsView(APIView):
@@ -206,8 +249,12 @@ class StandingsView(APIView):
 
     @extend_schema(responses={200: StandingSerializer(many=True)}, examples=[STANDINGS_EXAMPLE])
     def get(self, request: Request, tournament_id: int) -> Response:
+        """Players still in first (multi: by chips, highest first; else by total), then by place."""
         tournament = selectors.tournament_for(tournament_id=tournament_id)
-        return _page(self, request, selectors.standings(tournament=tournament))
+        if tournament.kind != TournamentKind.MULTI:
+            return _page(self, request, selectors.standings(tournament=tournament))
+        paginator, page = _db_page(self, request, multi_selectors.standings(tournament=tournament))
+        return paginator.get_paginated_response([multi_selectors.standing_row(r) for r in page])
 
 
 class TablesView(APIView):
@@ -216,8 +263,62 @@ class TablesView(APIView):
 
     @extend_schema(responses={200: TournamentTableSerializer(many=True)})
     def get(self, request: Request, tournament_id: int) -> Response:
+        """Multi: the open tables; one-table kinds: the table, open or closed."""
         tournament = selectors.tournament_for(tournament_id=tournament_id)
-        return _page(self, request, selectors.tables(tournament=tournament))
+        if tournament.kind != TournamentKind.MULTI:
+            return _page(self, request, selectors.tables(tournament=tournament))
+        paginator, page = _db_page(self, request, multi_selectors.open_tables(tournament=tournament))
+        return paginator.get_paginated_response(
+            multi_selectors.table_rows(tournament=tournament, tables=page)
+        )
+
+
+class TableView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: TournamentTableSerializer})
+    def get(self, request: Request, tournament_id: int, table_id: int) -> Response:
+        """One table of the tournament, as a row of `tables/` (a closed one too)."""
+        tournament = selectors.tournament_for(tournament_id=tournament_id)
+        return Response(_table_row(tournament, table_id))
+
+
+class EventsView(APIView):
+    """The lobby's live updates: the tournament's events after a version, waiting for one (long-poll)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: TournamentEventsSerializer},
+        parameters=[
+            OpenApiParameter("after", OpenApiTypes.INT, description="Events after this version (default 0)."),
+            OpenApiParameter(
+                "wait", OpenApiTypes.NUMBER, description="Seconds to wait for one (at most 25; default 0)."
+            ),
+        ],
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        after = int(number_param(request, "after", 0, minimum=0, maximum=2**31))
+        wait = number_param(request, "wait", 0, minimum=0, maximum=max_wait_seconds())
+        deadline = time.monotonic() + wait
+        # Anyone may follow a tournament: an anonymous caller's waits are counted by address (as the throttles
+        # read it: behind the deployment's proxies, `NUM_PROXIES`).
+        caller = (
+            request.user.pk
+            if request.user.is_authenticated
+            else f"address:{BaseThrottle().get_ident(request)}"
+        )
+
+        def read() -> tuple[int, list[Any]]:
+            return multi_selectors.events_after(tournament_id=tournament_id, after=after)
+
+        with wakeups.waiting(tournament_id=tournament_id, after=after, seconds=wait, user_id=caller) as watch:
+            version, events = wakeups.read_until_found(watch, deadline=deadline, first=read(), read=read)
+        rows = [multi_selectors.event_row(e) for e in events]
+        body = {"version": version, "events": rows, "next_after": rows[-1]["version"] if rows else after}
+        # Too many waiting in this process (or of this caller) already: the client is asked to come back.
+        busy = wait > 0 and watch is None and not rows
+        return Response(body, headers={"Retry-After": "1"} if busy else None)
 
 
 class _AdminAction(APIView):

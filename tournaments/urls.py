@@ -27,6 +27,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "tournaments/<int:tournament_id>/standings/", tv.StandingsView.as_view(), name="tournament-standings"
     ),
     path("tournaments/<int:tournament_id>/tables/", tv.TablesView.as_view(), name="tournament-tables"),
+    path(
+        "tournaments/<int:tournament_id>/tables/<int:table_id>/",
+        tv.TableView.as_view(),
+        name="tournament-table",
+    ),
+    path("tournaments/<int:tournament_id>/events/", tv.EventsView.as_view(), name="tournament-events"),
     path("tournaments/<int:tournament_id>/start/", tv.StartView.as_view(), name="tournament-start"),
     path("tournaments/<int:tournament_id>/pause/", tv.PauseView.as_view(), name="tournament-pause"),
     path("tournaments/<int:tournament_id>/resume/", tv.ResumeView.as_view(), name="tournament-resume"),

@@ -215,16 +215,20 @@ class GameMovesView(APIView):
         return Response(result)
 
 
-def _int_param(request: Request, name: str, default: float, *, minimum: float, maximum: float) -> float:
+def number_param(request: Request, name: str, default: float, *, minimum: float, maximum: float) -> float:
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return default
     try:
         value = float(raw)
     except ValueError:
-        raise InvalidRequest(f"{name} must be a number.", code=ApiCode.INVALID_PARAMETER) from None
+        raise InvalidRequest(
+            f"{name} must be a number.", code=ApiCode.INVALID_PARAMETER, details={"parameter": name}
+        ) from None
     if value != value or value < minimum:  # NaN or below the floor
-        raise InvalidRequest(f"{name} must be at least {minimum}.", code=ApiCode.INVALID_PARAMETER)
+        raise InvalidRequest(
+            f"{name} must be at least {minimum}.", code=ApiCode.INVALID_PARAMETER, details={"parameter": name}
+        )
     return min(value, maximum)
 
 
@@ -244,21 +248,20 @@ class GameEventsView(APIView):
         ],
     )
     def get(self, request: Request, game_id: int) -> Response:
-        after = int(_int_param(request, "after", 0, minimum=0, maximum=2**31))
-        wait = _int_param(request, "wait", 0, minimum=0, maximum=max_wait_seconds())
+        after = int(number_param(request, "after", 0, minimum=0, maximum=2**31))
+        wait = number_param(request, "wait", 0, minimum=0, maximum=max_wait_seconds())
         deadline = time.monotonic() + wait
         with wakeups.waiting(game_id=game_id, after=after, seconds=wait, user_id=_user(request).pk) as watch:
             # Private parts are keyed by player: one only ever sees their own.
             viewer, version, events = selectors.readable_events_after(
                 user=_user(request), game_id=game_id, after=after, limit=self.page_limit
             )
-            while not events and watch is not None:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    break
-                watch.wait(remaining)
-                watch.rearm()  # before the read: a wake-up during it makes the next wait return at once
-                version, events = selectors.events_after(game_id=game_id, after=after, limit=self.page_limit)
+            version, events = wakeups.read_until_found(
+                watch,
+                deadline=deadline,
+                first=(version, events),
+                read=lambda: selectors.events_after(game_id=game_id, after=after, limit=self.page_limit),
+            )
         rows = [play.event_for(e, viewer) for e in events]
         body = {
             "version": version,

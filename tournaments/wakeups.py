@@ -1,10 +1,13 @@
-"""Wake-ups for the events long-poll: every web process learns at once that a game has a new version.
+"""Wake-ups for the events long-polls: every web process learns at once that a game (or a tournament) has a
+new version.
 
 The database stays the only record of what happened; a wake-up only tells a waiting request "read again now".
 On PostgreSQL the statement that writes a game's events also runs `pg_notify` with `<game id>:<version>`
 (`announcement`), so web requests and Celery tasks alike announce, in the same round trip, and PostgreSQL
 delivers the notification only if and when the transaction commits. Each web process keeps one connection
 that LISTENs, in a thread started by the first long-poll, and wakes the requests waiting on that game.
+A tournament's event log (`tournament_events.record`) announces the same way on the same channel, its topic
+written `t<tournament id>` (`topic`): one listener per process serves both long-polls.
 
 A web process lets at most `RAMINO_EVENTS_MAX_WAITING` requests wait at once (the settings: one fewer than
 `GUNICORN_THREADS`), so that waiting clients can never take every thread and leave a move queued behind them
@@ -26,9 +29,10 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 from django.conf import settings
@@ -44,12 +48,19 @@ _CONNECT_TIMEOUT_SECONDS = 5
 _NOT_FOR_LISTENER = ("cursor_factory", "context", "prepare_threshold", "pool")
 
 
-class Watch:
-    """One waiting request's interest in one game's versions after `after`."""
+def topic(*, game_id: int | None = None, tournament_id: int | None = None) -> str:
+    """What a notification names: a game by its id, a tournament as `t<id>`."""
+    if (game_id is None) == (tournament_id is None):
+        raise ValueError("a topic is one game or one tournament")
+    return str(game_id) if game_id is not None else f"t{tournament_id}"
 
-    def __init__(self, hub: WakeupHub | None, game_id: int, after: int) -> None:
+
+class Watch:
+    """One waiting request's interest in one topic's (a game's or a tournament's) versions after `after`."""
+
+    def __init__(self, hub: WakeupHub | None, topic: str, after: int) -> None:
         self.hub = hub
-        self.game_id = game_id
+        self.topic = topic
         self.after = after
         self._woken = threading.Event()
 
@@ -74,7 +85,7 @@ class WakeupHub:
     def __init__(self, connect: Callable[[], psycopg.Connection[Any]]) -> None:
         self._connect = connect
         self._lock = threading.Lock()
-        self._watches: dict[int, set[Watch]] = {}
+        self._watches: dict[str, set[Watch]] = {}
         self._listening = threading.Event()
         self._stopped = threading.Event()
         self._listener: threading.Thread | None = None
@@ -85,35 +96,39 @@ class WakeupHub:
         return self._listening.is_set()
 
     @contextmanager
-    def watch(self, *, game_id: int, after: int) -> Iterator[Watch]:
+    def watch(
+        self, *, after: int, game_id: int | None = None, tournament_id: int | None = None
+    ) -> Iterator[Watch]:
         self._start_listener()
-        watch = Watch(self, game_id, after)
+        key = topic(game_id=game_id, tournament_id=tournament_id)
+        watch = Watch(self, key, after)
         with self._lock:
-            self._watches.setdefault(game_id, set()).add(watch)
+            self._watches.setdefault(key, set()).add(watch)
         try:
             yield watch
         finally:
             with self._lock:
-                waiting = self._watches.get(game_id)
+                waiting = self._watches.get(key)
                 if waiting is not None:
                     waiting.discard(watch)
                     if not waiting:
-                        del self._watches[game_id]
+                        del self._watches[key]
 
     def waiting(self) -> int:
         with self._lock:
             return sum(len(w) for w in self._watches.values())
 
     def deliver(self, payload: str) -> None:
-        """Wake the watches of the game named in `payload` ("<game id>:<version>") that have not seen it."""
+        """Wake the watches of the topic named in `payload` ("<game id>:<version>", "t<tournament id>:<version>")
+        that have not seen it."""
+        key, _, version_text = payload.partition(":")
         try:
-            game_text, _, version_text = payload.partition(":")
-            game_id, version = int(game_text), int(version_text)
+            version = int(version_text)
         except ValueError:
             logger.warning("events wake-up: ignored malformed notification %r", payload[:100])
             return
         with self._lock:
-            for watch in self._watches.get(game_id, ()):
+            for watch in self._watches.get(key, ()):
                 if version > watch.after:
                     watch.wake()
 
@@ -220,10 +235,10 @@ class _WaitingSlots:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self.taken = 0
-        self.by_user: dict[int, int] = {}
+        self.by_user: dict[Hashable, int] = {}
 
     @contextmanager
-    def slot(self, user_id: int) -> Iterator[bool]:
+    def slot(self, user_id: Hashable) -> Iterator[bool]:
         """Yields whether a request that asks to wait may; one that may not answers at once."""
         with self._lock:
             mine = self.by_user.get(user_id, 0)
@@ -265,11 +280,19 @@ def stop_current_hub() -> None:
 
 
 @contextmanager
-def waiting(*, game_id: int, after: int, seconds: float, user_id: int) -> Iterator[Watch | None]:
-    """For a request of `user_id` that asks to wait `seconds` for `game_id`'s versions after `after`: a
-    watch, registered before the request reads so that no wake-up falls between; None when it asked not to
-    wait, or when this process has `RAMINO_EVENTS_MAX_WAITING` requests waiting already, or that user
-    `RAMINO_EVENTS_MAX_WAITING_PER_USER`."""
+def waiting(
+    *,
+    after: int,
+    seconds: float,
+    user_id: Hashable,
+    game_id: int | None = None,
+    tournament_id: int | None = None,
+) -> Iterator[Watch | None]:
+    """For a request of `user_id` (a user's id, or whatever names an anonymous caller) that asks to wait
+    `seconds` for a game's (or a tournament's) versions after `after`: a watch, registered before the request
+    reads so that no wake-up falls between; None when it asked not to wait, or when this process has
+    `RAMINO_EVENTS_MAX_WAITING` requests waiting already, or that caller `RAMINO_EVENTS_MAX_WAITING_PER_USER`."""
+    key = topic(game_id=game_id, tournament_id=tournament_id)
     if seconds <= 0:
         yield None
         return
@@ -279,15 +302,38 @@ def waiting(*, game_id: int, after: int, seconds: float, user_id: int) -> Iterat
             return
         hub = current_hub()
         if hub is None:
-            yield Watch(None, game_id, after)
+            yield Watch(None, key, after)
             return
-        with hub.watch(game_id=game_id, after=after) as found:
+        with hub.watch(game_id=game_id, tournament_id=tournament_id, after=after) as found:
             yield found
 
 
-def announcement(*, game_id: int, version: int) -> tuple[str, list[Any]] | None:
-    """The statement that announces the game's new version at commit (None where wake-ups are off): to be
-    run in the transaction that wrote the version, as the last part of its write."""
+def announcement(
+    *, version: int, game_id: int | None = None, tournament_id: int | None = None
+) -> tuple[str, list[Any]] | None:
+    """The statement that announces the game's (or tournament's) new version at commit (None where wake-ups
+    are off): to be run in the transaction that wrote the version, as the last part of its write."""
     if not enabled():
         return None
-    return "SELECT pg_notify(%s, %s)", [CHANNEL, f"{game_id}:{version}"]
+    key = topic(game_id=game_id, tournament_id=tournament_id)
+    return "SELECT pg_notify(%s, %s)", [CHANNEL, f"{key}:{version}"]
+
+
+_Read = TypeVar("_Read", bound=tuple[Any, ...])
+
+
+def read_until_found(
+    watch: Watch | None, *, deadline: float, first: _Read, read: Callable[[], _Read]
+) -> _Read:
+    """A long-poll's loop, shared by the game and the tournament events endpoints: `first` is what the request
+    read (its last item the events found); while that is empty and the request may wait (`watch`, from
+    `waiting`), sleep until woken or `deadline` (time.monotonic()), then `read()` again."""
+    found = first
+    while not found[-1] and watch is not None:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        watch.wait(remaining)
+        watch.rearm()  # before the read: a wake-up during it makes the next wait return at once
+        found = read()
+    return found

@@ -71,6 +71,8 @@ EXPECTED_ERRORS = {
     ("post", "/api/v1/tournaments/{tournament_id}/back/"): {400, 406, 401, 403, 404, 409, 503},
     ("get", "/api/v1/tournaments/{tournament_id}/standings/"): {400, 406, 404, 503},
     ("get", "/api/v1/tournaments/{tournament_id}/tables/"): {400, 406, 404, 503},
+    ("get", "/api/v1/tournaments/{tournament_id}/tables/{table_id}/"): {400, 406, 404, 503},
+    ("get", "/api/v1/tournaments/{tournament_id}/events/"): {400, 406, 404, 503},
     ("post", "/api/v1/tournaments/{tournament_id}/start/"): {400, 406, 401, 403, 404, 409, 503},
     ("post", "/api/v1/tournaments/{tournament_id}/pause/"): {400, 406, 401, 403, 404, 409, 503},
     ("post", "/api/v1/tournaments/{tournament_id}/resume/"): {400, 406, 401, 403, 404, 409, 503},

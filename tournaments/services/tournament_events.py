@@ -1,9 +1,15 @@
-"""A tournament's event log (`TournamentEvent`): what the lobby's live updates follow, one version at a time."""
+"""A tournament's event log (`TournamentEvent`): what the lobby's live updates follow, one version at a time.
+
+Each event also announces the tournament's new version to the long-polls of `GET /tournaments/{id}/events/`
+(`wakeups.announcement`, a `pg_notify` that PostgreSQL delivers only when the transaction commits)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.db import connection
+
+from tournaments import wakeups
 from tournaments.models import Tournament, TournamentEvent
 
 
@@ -12,6 +18,11 @@ def record(*, tournament: Tournament, kind: str, data: dict[str, Any] | None = N
     is read and bumped under it) and the surrounding transaction; the row's `version` is saved here."""
     tournament.version += 1
     Tournament.objects.filter(pk=tournament.pk).update(version=tournament.version)
-    return TournamentEvent.objects.create(
+    event = TournamentEvent.objects.create(
         tournament=tournament, version=tournament.version, kind=kind, data=data or {}
     )
+    notice = wakeups.announcement(tournament_id=tournament.pk, version=tournament.version)
+    if notice is not None:
+        with connection.cursor() as cursor:
+            cursor.execute(*notice)
+    return event

@@ -1,4 +1,4 @@
-/* The router: #/login, #/lobby, #/table/ID, #/wallet. Without a token, every page is the sign-in page. */
+/* The router: #/login, #/lobby, #/table/ID, #/tournament/ID, #/wallet. Without a token, every page is the sign-in page. */
 (function (R) {
   "use strict";
 
@@ -20,6 +20,7 @@
     const root = document.getElementById("app");
     nav();
     R.table.stop();
+    R.tournament.stop();
     const hash = location.hash || "#/lobby";
     if (!R.api.session()) {
       document.body.dataset.page = "login";
@@ -27,8 +28,12 @@
       return;
     }
     const table = hash.match(/^#\/table\/(\d+)$/);
+    const tournament = hash.match(/^#\/tournament\/(\d+)$/);
     try {
-      if (table) {
+      if (tournament) {
+        document.body.dataset.page = "tournament";
+        await R.tournament.load(root, Number(tournament[1]));
+      } else if (table) {
         document.body.dataset.page = "table";
         await R.table.load(root, Number(table[1]));
       } else if (hash === "#/wallet") {

@@ -1,9 +1,10 @@
-/* The lobby: the wallet balance, open tables, tournaments (register, unregister, open one's table), the tables this
- * player sat at or created (private ones are never listed by the API), joining by code, a private table. */
+/* The lobby: the wallet balance, open tables, tournaments (register, unregister, open one's table or a tournament's
+ * page), the tables this player sat at or created (private ones are never listed by the API), joining by code, a
+ * private table. */
 (function (R) {
   "use strict";
 
-  const { h, clear, formValues, chips, flash } = R.dom;
+  const { h, clear, formValues, chips, flash, when } = R.dom;
   const GAMES = [
     ["rummy500", "Rummy 500"],
     ["rummy500_household", "Rummy 500 (household)"],
@@ -141,17 +142,25 @@
 
   function tournamentRow(t, go, where) {
     let action = null;
-    if (t.status === "registering") {
+    // A multi-table tournament also takes late registrations (and re-entries) while running, up to its level.
+    const lateOpen = t.kind === "multi" && t.status === "running" && t.level <= t.late_registration_levels;
+    const reEntry = lateOpen && t.reentry && t.entry_status === "busted";
+    if (reEntry) {
+      action = h("button", { type: "button", dataset: { role: "reenter" }, onclick: () => tournamentAction(t, "register", go, where) }, "Re-enter");
+    } else if (t.status === "registering" || (lateOpen && !t.registered)) {
       action = t.registered
         ? h("button", { type: "button", dataset: { role: "unregister" }, onclick: () => tournamentAction(t, "unregister", go, where) }, "Unregister")
         : h("button", { type: "button", dataset: { role: "register" }, onclick: () => tournamentAction(t, "register", go, where) }, "Register");
-    } else if ((t.status === "running" || t.status === "paused") && t.registered) {
+    } else if ((t.status === "running" || t.status === "paused") && t.registered && t.kind !== "multi") {
       action = h("button", { type: "button", dataset: { role: "open-tournament-table" }, onclick: () => openTournamentTable(t, go) }, "Open table");
     }
-    const goal = t.kind === "quick" ? `${t.rounds} round${t.rounds === 1 ? "" : "s"}` : `to ${t.target_score}`;
+    const goal = t.kind === "multi"
+      ? `${chips(t.starting_stack)} chips, level ${t.level || "–"}`
+      : t.kind === "quick" ? `${t.rounds} round${t.rounds === 1 ? "" : "s"}` : `to ${t.target_score}`;
     return h("tr", { dataset: { role: "tournament-row", tournament: t.id } },
-      h("td", {}, t.name),
+      h("td", {}, h("a", { href: `#/tournament/${t.id}`, dataset: { role: "open-tournament" } }, t.name)),
       h("td", {}, `${KINDS[t.kind] || t.kind}, ${goal}`),
+      h("td", { dataset: { role: "starts-at" } }, t.starts_at ? when(t.starts_at) : "when full"),
       h("td", {}, gameName(t.game)),
       h("td", { dataset: { role: "entrants" } }, `${t.entrants} / ${t.max_entrants}`),
       h("td", {}, `${chips(t.buy_in)} + ${chips(t.fee)}`),
@@ -169,7 +178,7 @@
         return;
       }
       clear(where).append(h("table", { class: "grid", dataset: { role: "tournaments-table" } },
-        h("thead", {}, h("tr", {}, ["Name", "Kind", "Game", "Entrants", "Buy-in + fee", "Prize pool", "Status", ""].map((c) => h("th", {}, c)))),
+        h("thead", {}, h("tr", {}, ["Name", "Kind", "Starts", "Game", "Entrants", "Buy-in + fee", "Prize pool", "Status", ""].map((c) => h("th", {}, c)))),
         h("tbody", {}, shown.map((t) => tournamentRow(t, go, where)))));
     } catch (err) {
       clear(where).append(h("p", { class: "error" }, err.message));

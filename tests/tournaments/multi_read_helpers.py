@@ -1,0 +1,172 @@
+"""Test data for the read side of multi-table tournaments, built with the ORM and the ledger: a multi tournament
+with paid entries (registration's own buy-in transfers), then RUNNING with tables, a game per table, seats whose
+stack accounts (chip type `tournament_chip_type(id)`) got their chips by one mint transfer per table from the
+tournament's mint account, and entries PLAYING at them."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+
+from ledger import services as ledger
+from ledger.models import SITE_CHIPS, Account, AccountKind, TransferKind, tournament_chip_type
+from tournaments.models import (
+    EntryStatus,
+    Game,
+    Round,
+    Seat,
+    SeatStatus,
+    Table,
+    TableStatus,
+    Tournament,
+    TournamentEntry,
+    TournamentKind,
+    TournamentStatus,
+)
+from tournaments.services import registration
+
+_names = itertools.count(1)
+
+
+def multi_tournament(admin: Any, **overrides: Any) -> Tournament:
+    """A registering multi tournament with its prize pool account."""
+    fields: dict[str, Any] = {
+        "name": f"Multi {next(_names)}",
+        "kind": TournamentKind.MULTI,
+        "game": "rummy500",
+        "options": {"turn_seconds": 30, "time_bank_seconds": 0},
+        "buy_in": 100,
+        "fee": 10,
+        "starting_stack": 1000,
+        "seats": 4,
+        "pcr_schedule": [1, 2, 5],
+        "rounds_per_level": 2,
+        "starts_at": timezone.now() + timedelta(hours=1),
+        "min_entrants": 2,
+        "max_entrants": 1000,
+        "payouts": [70, 30],
+        "created_by": admin,
+        **overrides,
+    }
+    tournament = Tournament.objects.create(**fields)
+    pool = ledger.open_account(
+        kind=AccountKind.PRIZE_POOL, chip_type=SITE_CHIPS, reference=f"tournament:{tournament.pk}"
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(pool_account=pool)
+    tournament.pool_account = pool
+    return tournament
+
+
+def register_all(tournament: Tournament, players: list[Any]) -> list[TournamentEntry]:
+    return [registration.register(user=p, tournament_id=tournament.pk) for p in players]
+
+
+def start(tournament: Tournament, *, sizes: list[int]) -> list[Table]:
+    """RUNNING at level 1: the registered entries (in registration order) seated at tables of `sizes`, each table's
+    stacks minted by one transfer."""
+    entries = list(
+        TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.REGISTERED).order_by("pk")
+    )
+    assert sum(sizes) == len(entries)
+    chip_type = tournament_chip_type(tournament.pk)
+    mint = ledger.open_account(
+        kind=AccountKind.TOURNAMENT_MINT, chip_type=chip_type, reference=f"tournament:{tournament.pk}"
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(
+        status=TournamentStatus.RUNNING, level=1, started_at=timezone.now(), mint_account=mint
+    )
+    tournament.refresh_from_db()
+    stack = tournament.starting_stack or 1
+    tables: list[Table] = []
+    at = iter(entries)
+    for size in sizes:
+        table = Table.objects.create(
+            game=tournament.game,
+            options=tournament.options,
+            seats=tournament.seats,
+            pcr=tournament.pcr_schedule[0],
+            min_buy_in=stack,
+            max_buy_in=stack,
+            tournament=tournament,
+            created_by=tournament.created_by,
+        )
+        Game.objects.create(table=table)
+        legs: list[tuple[Account, int]] = [(mint, -stack * size)]
+        for number in range(1, size + 1):
+            entry = next(at)
+            account = ledger.open_account(
+                kind=AccountKind.SEAT_STACK,
+                chip_type=chip_type,
+                reference=f"table:{table.pk}:seat:{number}",
+                user=entry.player,
+            )
+            seat = Seat.objects.create(
+                table=table,
+                player=entry.player,
+                number=number,
+                stack_account=account,
+                status=SeatStatus.ACTIVE,
+            )
+            TournamentEntry.objects.filter(pk=entry.pk).update(
+                status=EntryStatus.PLAYING, table=table, seat=seat
+            )
+            legs.append((account, stack))
+        ledger.post_transfer(
+            kind=TransferKind.MINT,
+            legs=legs,
+            idempotency_key=f"tournament:{tournament.pk}:mint:table:{table.pk}",
+            tournament_id=tournament.pk,
+            table_id=table.pk,
+        )
+        tables.append(table)
+    return tables
+
+
+def seat_of(tournament: Tournament, user: Any) -> Seat:
+    entry = TournamentEntry.objects.get(tournament=tournament, player=user)
+    assert entry.seat is not None
+    return entry.seat
+
+
+def win_chips(tournament: Tournament, *, winner: Any, loser: Any, amount: int, key: str) -> None:
+    """`amount` of the loser's chips to the winner (a settlement as a round's)."""
+    ledger.move_chips(
+        source=seat_of(tournament, loser).stack_account,
+        destination=seat_of(tournament, winner).stack_account,
+        amount=amount,
+        kind=TransferKind.SETTLEMENT,
+        idempotency_key=key,
+        tournament_id=tournament.pk,
+    )
+
+
+def bust(tournament: Tournament, *, loser: Any, winner: Any, place: int, key: str) -> None:
+    """The loser's whole stack to the winner; the loser out at `place`, the seat freed."""
+    seat = seat_of(tournament, loser)
+    seat.stack_account.refresh_from_db()
+    win_chips(tournament, winner=winner, loser=loser, amount=seat.stack_account.balance, key=key)
+    Seat.objects.filter(pk=seat.pk).update(status=SeatStatus.LEFT, left_at=timezone.now())
+    TournamentEntry.objects.filter(tournament=tournament, player=loser).update(
+        status=EntryStatus.BUSTED, place=place, table=None, busted_at=timezone.now()
+    )
+
+
+def close_table(table: Table) -> None:
+    Table.objects.filter(pk=table.pk).update(status=TableStatus.CLOSED)
+
+
+def play_round(table: Table, number: int) -> Round:
+    """A round row numbered `number` as the table's current round (no cards: the read side needs the number)."""
+    game = Game.objects.get(table=table)
+    players = list(
+        Seat.objects.filter(table=table)
+        .exclude(status=SeatStatus.LEFT)
+        .order_by("number")
+        .values_list("player__username", flat=True)
+    )
+    round_ = Round.objects.create(game=game, number=number, players=players, dealer=0, deal_commitment="c")
+    Game.objects.filter(pk=game.pk).update(current_round=round_)
+    return round_
