@@ -9,7 +9,7 @@ from django.core.management import call_command
 from ledger.models import Transfer
 from ledger.selectors import wallet_balance
 from tests.ledger.utils import assert_reconciled
-from tournaments.models import Table
+from tournaments.models import Table, Tournament, TournamentTemplate
 
 pytestmark = pytest.mark.django_db
 
@@ -30,6 +30,12 @@ def test_load_demo_is_idempotent_and_funds_the_players() -> None:
         "rummy500",
         "rummy500_household",
     ]
+    # One multi-table tournament open for registration and one nightly template with its beat task.
+    (multi,) = Tournament.objects.filter(kind="multi")
+    assert multi.status == "registering" and multi.starts_at is not None and multi.seats == 2
+    (template,) = TournamentTemplate.objects.all()
+    assert template.periodic_task is not None and template.periodic_task.enabled
+    assert f"Demo tournament: #{multi.pk}" in out.getvalue()
     assert authenticate(username="admin", password="admin-pass-123") is not None
     assert authenticate(username="ann", password="demo-pass-123") is not None
     assert_reconciled()

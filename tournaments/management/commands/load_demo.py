@@ -1,21 +1,27 @@
-"""Demo data for `make run`: an admin, a staff member, four players with funded wallets, two public ring tables.
+"""Demo data for `make run`: an admin, a staff member, four players with funded wallets, two public ring tables,
+a multi-table tournament open for registration (it starts 30 minutes after the demo data is loaded, with at least
+two entrants) and a nightly multi-table template (beat creates one such tournament every evening).
 
 Idempotent: running it again changes nothing (users are matched by username, funding by idempotency key).
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
 from audit.services import make_staff
 from ledger import services
 from ledger.selectors import wallet_balance
-from tournaments.models import Table
+from tournaments.models import Table, Tournament, TournamentKind, TournamentStatus, TournamentTemplate
 from tournaments.services.tables import create_table
+from tournaments.services.tournament_setup import create_tournament
+from tournaments.services.tournament_templates import save_template
 
 DEMO_PASSWORD = "demo-pass-123"
 ADMIN = ("admin", "admin-pass-123")
@@ -24,6 +30,27 @@ PLAYERS = ("ann", "bob", "cid", "dee")
 STARTING_CHIPS = 10_000
 # (game, seats, pcr, min_buy_in, max_buy_in): one table per preset of the site's main game.
 DEMO_TABLES = (("rummy500", 4, 1, 100, 5_000), ("rummy500_household", 4, 1, 200, 5_000))
+DEMO_MULTI_NAME = "Demo multi-table"
+DEMO_TEMPLATE_NAME = "Nightly multi-table"
+# Two seats a table: the four demo players make two tables, broken into a final table as they bust.
+DEMO_MULTI_SETTINGS: dict[str, Any] = {
+    "kind": "multi",
+    "game": "rummy500",
+    "options": {},
+    "buy_in": 100,
+    "fee": 10,
+    "guarantee": 500,
+    "starting_stack": 1_000,
+    "seats": 2,
+    "pcr_schedule": [1, 2, 3, 5, 8],
+    "rounds_per_level": 2,
+    "min_entrants": 2,
+    "max_entrants": 100,
+    "late_registration_levels": 1,
+    "reentry": True,
+    "payouts": [70, 30],
+}
+DEMO_MULTI_STARTS_IN = 30  # minutes
 
 
 class Command(BaseCommand):
@@ -47,7 +74,12 @@ class Command(BaseCommand):
                     posted_by=admin,
                 )
             tables = [self._table(admin, *spec) for spec in DEMO_TABLES]
+            multi = self._multi(admin)
+            self._template(admin)
         self.stdout.write("Demo tables: " + ", ".join(f"#{t.pk} {t.game} (pcr {t.pcr})" for t in tables))
+        self.stdout.write(
+            f"Demo tournament: #{multi.pk} {multi.name} ({multi.status}, starts {multi.starts_at:%H:%M} UTC)"
+        )
         self.stdout.write("Demo logins:")
         self.stdout.write(f"  admin   {ADMIN[0]} / {ADMIN[1]}")
         self.stdout.write(f"  staff   {STAFF[0]} / {STAFF[1]}  (audit pages: /audit/)")
@@ -77,4 +109,29 @@ class Command(BaseCommand):
             pcr=pcr,
             min_buy_in=min_buy_in,
             max_buy_in=max_buy_in,
+        )
+
+    def _multi(self, admin: Any) -> Tournament:
+        """The demo multi-table tournament; a new one once the last has started or ended."""
+        waiting = (TournamentStatus.SCHEDULED, TournamentStatus.REGISTERING)
+        existing = Tournament.objects.filter(
+            kind=TournamentKind.MULTI, name=DEMO_MULTI_NAME, status__in=waiting
+        ).first()
+        if existing is not None:
+            return existing
+        starts_at = timezone.now() + timedelta(minutes=DEMO_MULTI_STARTS_IN)
+        return create_tournament(
+            user=admin,
+            settings={**DEMO_MULTI_SETTINGS, "name": DEMO_MULTI_NAME, "starts_at": starts_at},
+        )
+
+    def _template(self, admin: Any) -> None:
+        if TournamentTemplate.objects.filter(name=DEMO_TEMPLATE_NAME).exists():
+            return
+        save_template(
+            user=admin,
+            name=DEMO_TEMPLATE_NAME,
+            tournament_settings=DEMO_MULTI_SETTINGS,
+            crontab="0 20 * * *",
+            registration_minutes=60,
         )
