@@ -381,6 +381,10 @@ class Tournament(models.Model):
     sync_round = models.PositiveIntegerField(default=0)
     # Multi: how many bust groups so far (a group: the players busted by one settlement); orders the busts.
     bust_groups = models.PositiveIntegerField(default=0)
+    # Multi, kept by the runtime under the tournament's lock so that a table's job never counts entries or
+    # tables: the entries still playing (seated with chips or waiting at a table) and the tables still open.
+    players_left = models.PositiveIntegerField(default=0, editable=False)
+    tables_open = models.PositiveIntegerField(default=0, editable=False)
     # Bumped by every `TournamentEvent` (the lobby's live updates follow it).
     version = models.PositiveIntegerField(default=0)
     # A simulation's tournament (`simulate_tournament --instant`): each round's scores are drawn at random

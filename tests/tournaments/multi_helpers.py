@@ -1,0 +1,59 @@
+"""Helpers of the multi-table tournament tests: a tournament created directly (settings validation is not
+theirs), entrants registered, the ledger's tournament-chip invariant."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db.models import Sum
+from django.utils import timezone
+
+from ledger import services as ledger
+from ledger.models import SITE_CHIPS, Account, AccountKind, tournament_chip_type
+from tournaments.models import Tournament, TournamentKind, TournamentStatus
+
+FAST = {"turn_seconds": 30, "time_bank_seconds": 0, "max_timeouts": 20, "max_timeouts_per_round": 100}
+
+
+def new_multi(admin: Any, **overrides: Any) -> Tournament:
+    fields: dict[str, Any] = {
+        "name": "Sunday multi",
+        "kind": TournamentKind.MULTI,
+        "game": "rummy500",
+        "options": dict(FAST),
+        "buy_in": 100,
+        "fee": 10,
+        "max_entrants": 1000,
+        "min_entrants": 2,
+        "starting_stack": 1000,
+        "seats": 4,
+        "pcr_schedule": [1, 2, 3, 5, 8],
+        "rounds_per_level": 2,
+        "starts_at": timezone.now() + timedelta(hours=1),
+        "payouts": [50, 30, 20],
+        "status": TournamentStatus.REGISTERING,
+        "created_by": admin,
+        **overrides,
+    }
+    tournament = Tournament.objects.create(**fields)
+    tournament.pool_account = ledger.open_account(
+        kind=AccountKind.PRIZE_POOL, chip_type=SITE_CHIPS, reference=f"tournament:{tournament.pk}"
+    )
+    tournament.save(update_fields=["pool_account"])
+    return tournament
+
+
+def chips_conserved(tournament: Tournament) -> int:
+    """Asserts the mint's balance is minus the chips at the seats; answers the chips in play."""
+    chip_type = tournament_chip_type(tournament.pk)
+    tournament.refresh_from_db()
+    mint = Account.objects.get(pk=tournament.mint_account_id).balance if tournament.mint_account_id else 0
+    stacks = (
+        Account.objects.filter(chip_type=chip_type, kind=AccountKind.SEAT_STACK).aggregate(s=Sum("balance"))[
+            "s"
+        ]
+        or 0
+    )
+    assert mint == -stacks, (mint, stacks)
+    return int(stacks)
