@@ -268,7 +268,9 @@ def make_users(count: int) -> list[int]:
     from django.contrib.auth import get_user_model
 
     User = get_user_model()
-    existing = list(User.objects.filter(username__startswith="bench-p").order_by("pk").values_list("pk", flat=True))
+    existing = list(
+        User.objects.filter(username__startswith="bench-p").order_by("pk").values_list("pk", flat=True)
+    )
     missing = count - len(existing)
     if missing > 0:
         users = [User(username=f"bench-p{len(existing) + i}", password="!") for i in range(missing)]
@@ -380,7 +382,6 @@ def lock_share(tournament_id: int, *, events: int) -> dict[str, float]:
     order) and time the two bodies: the round start (deal, instant end, settlement) and the job, whose whole
     transaction holds the tournament's row lock. Answers the means in ms and the job's share of an event."""
     from tournaments.multi_simulation import CapturedDispatch
-
     from tournaments.services import multi_progress, play
 
     deal_ms: list[float] = []
@@ -388,9 +389,9 @@ def lock_share(tournament_id: int, *, events: int) -> dict[str, float]:
     with CapturedDispatch() as queue:
         from tournaments.models import Game
 
-        for game_id in Game.objects.filter(
-            table__tournament_id=tournament_id, status="waiting"
-        ).values_list("pk", flat=True)[:events]:
+        for game_id in Game.objects.filter(table__tournament_id=tournament_id, status="waiting").values_list(
+            "pk", flat=True
+        )[:events]:
             queue.push(START_ROUND, [game_id])
         done = 0
         while done < events and queue:
@@ -581,7 +582,9 @@ def main(argv: list[str] | None = None) -> int:
 
         report = reconcile()
         ok = report.ok
-        notes.append(f"Ledger reconciliation after the run: ok={report.ok} ({len(report.problems)} problems).")
+        notes.append(
+            f"Ledger reconciliation after the run: ok={report.ok} ({len(report.problems)} problems)."
+        )
         connection.close()
     finally:
         if current is not None:
@@ -609,7 +612,10 @@ def main(argv: list[str] | None = None) -> int:
         if (w, large) in by and (w, small) in by
     ]
     growth = ", ".join(
-        f"{w}: {by[(w, n)].rate / by[(counts[0], n)].rate:.2f}x" for n in sizes for w in counts if (w, n) in by
+        f"{w}: {by[(w, n)].rate / by[(counts[0], n)].rate:.2f}x"
+        for n in sizes
+        for w in counts
+        if (w, n) in by
     )
     met = bool(ratios) and max(ratios) <= GOAL_RATIO
     notes.insert(
