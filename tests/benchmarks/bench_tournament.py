@@ -377,49 +377,139 @@ def measure_tournament(
 # ============================================================================================= in-process
 
 
-def lock_share(tournament_id: int, *, events: int) -> dict[str, float]:
-    """Drive `events` table events of a running tournament in this process (the captured messages run in
-    order) and time the two bodies: the round start (deal, instant end, settlement) and the job, whose whole
-    transaction holds the tournament's row lock. Answers the means in ms and the job's share of an event."""
+def in_process(tournament_id: int, *, events: int) -> dict[str, float]:
+    """Drive `events` table events of a tournament in this process (its messages captured and run in order,
+    no worker running) and time the two bodies: the round start (deal, instant end, settlement) and the job,
+    whose whole transaction holds the tournament's row lock; within the job, the open tables' sizes query.
+    Answers means in ms and the job's share of an event."""
+    from unittest import mock
+
+    from tournaments.models import Game, TableStatus, Tournament, TournamentStatus
     from tournaments.multi_simulation import CapturedDispatch
     from tournaments.services import multi_progress, play
 
-    deal_ms: list[float] = []
-    job_ms: list[float] = []
-    with CapturedDispatch() as queue:
-        from tournaments.models import Game
+    Tournament.objects.filter(pk=tournament_id).update(status=TournamentStatus.RUNNING)
+    timings: dict[str, list[float]] = {"deal": [], "job": [], "sizes": []}
+    original = multi_progress.open_table_sizes
 
-        for game_id in Game.objects.filter(table__tournament_id=tournament_id, status="waiting").values_list(
-            "pk", flat=True
-        )[:events]:
+    def timed_sizes(tournament: Any) -> dict[int, int]:
+        began = time.perf_counter()
+        try:
+            return original(tournament)
+        finally:
+            timings["sizes"].append(1000 * (time.perf_counter() - began))
+
+    with CapturedDispatch() as queue, mock.patch.object(multi_progress, "open_table_sizes", timed_sizes):
+        waiting = Game.objects.filter(
+            table__tournament_id=tournament_id, table__status=TableStatus.OPEN, status="waiting"
+        ).order_by("pk")
+        for game_id in waiting.values_list("pk", flat=True)[:events]:
             queue.push(START_ROUND, [game_id])
-        done = 0
-        while done < events and queue:
+        while queue and len(timings["job"]) < events:
             name, args = queue.pop()
             began = time.perf_counter()
             if name == START_ROUND:
-                from tournaments.models import Game as G
-
-                G.objects.filter(pk=args[0]).update(next_round_at=None)
+                Game.objects.filter(pk=args[0]).update(next_round_at=None)
                 play.start_round(game_id=args[0])
-                deal_ms.append(1000 * (time.perf_counter() - began))
+                timings["deal"].append(1000 * (time.perf_counter() - began))
             elif name == TABLE_ROUND_OVER:
                 multi_progress.after_table_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
-                job_ms.append(1000 * (time.perf_counter() - began))
-                done += 1
-    deal = statistics.mean(deal_ms) if deal_ms else float("nan")
-    job = statistics.mean(job_ms) if job_ms else float("nan")
-    return {"deal_ms": deal, "job_ms": job, "share": job / (deal + job), "events": float(len(job_ms))}
+                timings["job"].append(1000 * (time.perf_counter() - began))
+    Tournament.objects.filter(pk=tournament_id, status=TournamentStatus.RUNNING).update(
+        status=TournamentStatus.PAUSED
+    )
+
+    def mean(values: list[float]) -> float:
+        return statistics.mean(values) if values else float("nan")
+
+    deal, job, sizes = mean(timings["deal"]), mean(timings["job"]), mean(timings["sizes"])
+    return {
+        "deal_ms": deal,
+        "job_ms": job,
+        "sizes_ms": sizes,
+        "share": job / (deal + job),
+        "events": float(len(timings["job"])),
+    }
 
 
-def sizes_query(tables: int) -> dict[str, float]:
-    """EXPLAIN ANALYZE of the job's one query over every open table of a tournament (their seated counts), on
-    a synthetic tournament of `tables` tables of four seated players (rows written with SQL, no ledger)."""
+def synthetic_sizes(admin: Any, tables: int) -> dict[str, Any]:
+    """The job's open-tables sizes query on a synthetic running tournament of `tables` tables of four seated
+    players (rows bulk-written: tables, zero-balance stack accounts, seats; four users reused, a player being
+    unique only at a table): mean ms of 5 runs, and PostgreSQL's plan (EXPLAIN ANALYZE)."""
+    from django.contrib.auth import get_user_model
     from django.db import connection
+    from tournaments.services.multi_balance import open_table_sizes
 
+    from ledger.models import Account, AccountKind, tournament_chip_type
+    from tournaments.models import Seat, SeatStatus, Table
+
+    tournament = create_tournament(admin, entrants=tables * SEATS, label=f"synthetic {tables} tables")
+    users = list(get_user_model().objects.order_by("pk")[:SEATS])
+    chip_type = tournament_chip_type(tournament.pk)
+    made: list[Any] = []
+    for first in range(0, tables, 2000):
+        batch = Table.objects.bulk_create(
+            Table(
+                game="rummy500",
+                options={},
+                seats=SEATS,
+                pcr=1,
+                min_buy_in=STARTING_STACK,
+                max_buy_in=STARTING_STACK,
+                created_by=admin,
+                tournament=tournament,
+            )
+            for _ in range(first, min(tables, first + 2000))
+        )
+        accounts = Account.objects.bulk_create(
+            Account(
+                kind=AccountKind.SEAT_STACK,
+                chip_type=chip_type,
+                user=users[n],
+                reference=f"synthetic:{table.pk}:{n}",
+            )
+            for table in batch
+            for n in range(SEATS)
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                table=table,
+                player=users[n],
+                number=n,
+                stack_account=accounts[i * SEATS + n],
+                status=SeatStatus.ACTIVE,
+            )
+            for i, table in enumerate(batch)
+            for n in range(SEATS)
+        )
+        made.extend(batch)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-    return {"tables": float(tables)}
+        cursor.execute("ANALYZE tournaments_table")
+        cursor.execute("ANALYZE tournaments_seat")
+    runs = []
+    for _ in range(5):
+        began = time.perf_counter()
+        sizes = open_table_sizes(tournament)
+        runs.append(1000 * (time.perf_counter() - began))
+    assert len(sizes) == tables
+    queryset_sql = _sizes_sql(tournament)
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN (ANALYZE, BUFFERS) {queryset_sql[0]}", queryset_sql[1])
+        plan = [row[0] for row in cursor.fetchall()]
+    return {"tables": tables, "ms": statistics.median(runs), "plan": plan}
+
+
+def _sizes_sql(tournament: Any) -> tuple[str, Any]:
+    from django.db.models import Count, Q
+
+    from tournaments.models import SEATED_STATUSES, Table, TableStatus
+
+    queryset = (
+        Table.objects.filter(tournament=tournament, status=TableStatus.OPEN)
+        .annotate(size=Count("seat_set", filter=Q(seat_set__status__in=SEATED_STATUSES)))
+        .values_list("pk", "size")
+    )
+    return queryset.query.sql_with_params()
 
 
 # ================================================================================================ report
