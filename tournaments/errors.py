@@ -52,6 +52,8 @@ class PlayCode(StrEnum):
     TOURNAMENT_OVER = "tournament.over"
     TOURNAMENT_NOT_PLAYING = "tournament.not_playing"
     TOURNAMENT_NOT_EDITABLE = "tournament.not_editable"
+    TOURNAMENT_LATE_REGISTRATION_CLOSED = "tournament.late_registration_closed"
+    TOURNAMENT_NO_REENTRY = "tournament.no_reentry"
 
 
 class PlayError(ServiceError):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments.services import dispatch, idempotency, play, tournament_progress
+from tournaments.services import dispatch, idempotency, multi_progress, play, tournament_progress
 
 
 @shared_task(name=dispatch.TURN_CLOCK, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -39,3 +39,8 @@ def forget_idempotency_keys() -> int:
 @shared_task(name=dispatch.ADVANCE_TOURNAMENT, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def advance_tournament(tournament_id: int, round_id: int | None) -> str:
     return tournament_progress.advance(tournament_id=tournament_id, round_id=round_id)
+
+
+@shared_task(name=dispatch.TABLE_ROUND_OVER, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def table_round_over(tournament_id: int, table_id: int, round_id: int | None) -> str:
+    return multi_progress.after_table_round(tournament_id=tournament_id, table_id=table_id, round_id=round_id)

@@ -57,3 +57,10 @@ def chips_conserved(tournament: Tournament) -> int:
     )
     assert mint == -stacks, (mint, stacks)
     return int(stacks)
+
+
+def register_all(tournament: Tournament, users: list[Any]) -> None:
+    from tournaments.services import registration
+
+    for user in users:
+        registration.register(user=user, tournament_id=tournament.pk)

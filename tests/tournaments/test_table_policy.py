@@ -11,7 +11,7 @@ from ledger.models import Transfer
 from ledger.settlement import pcr_transfers
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.helpers import play_out_by_clock
-from tournaments.models import Game, GameStatus, Seat, SeatStatus, Table
+from tournaments.models import Game, GameStatus, Round, Seat, SeatStatus, Table
 from tournaments.services import play, table_policy
 from tournaments.services.table_policy import RING, AfterRound, RingTablePolicy
 
@@ -20,8 +20,8 @@ STATUSES = [s.value for s in SeatStatus if s != SeatStatus.LEFT]
 
 def test_a_ring_round_is_worth_pcr_times_multiplier_and_says_so() -> None:
     table = Table(pcr=7, multiplier=3)
-    assert RING.round_pcr(table) == 21
-    assert RING.settlement_record(table) == {"table_pcr": 7, "multiplier": 3}
+    assert RING.round_pcr(table, Round(number=1)) == 21
+    assert RING.settlement_record(table, Round(number=1)) == {"table_pcr": 7, "multiplier": 3}
 
 
 def test_a_ring_table_shares_ties() -> None:
@@ -68,10 +68,10 @@ def test_a_table_without_a_tournament_is_a_ring_table() -> None:
 class WaitForTheTournament(RingTablePolicy):
     """What a tournament table will do: its own PCR, and no next deal until the tournament says so."""
 
-    def round_pcr(self, table: Table) -> int:
+    def round_pcr(self, table: Table, round_: Round) -> int:
         return 3
 
-    def settlement_record(self, table: Table) -> dict[str, Any]:
+    def settlement_record(self, table: Table, round_: Round) -> dict[str, Any]:
         return {"level_pcr": 3}
 
     def next_deal_in(self, *, ready: int) -> float | None:

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.models import Game, GameStatus, MoveLog, Round, SeatStatus
-from tournaments.services import dispatch, engine_io, tournament_progress
+from tournaments.services import dispatch, engine_io, multi_progress, tournament_progress
 from tournaments.services.advance import settle_state
 from tournaments.services.clocks import CLOCK_REUSE_MARGIN, clock_targets
 from tournaments.services.engine_io import RoundState
@@ -161,4 +161,5 @@ def sweep_clocks(*, grace_seconds: float | None = None) -> int:
         dispatch.send(dispatch.START_ROUND, (game_id,))
         count += 1
     # A tournament's table deals when its tournament says so: a lost after-round message is sent again.
-    return count + tournament_progress.sweep(grace_seconds=grace_seconds)
+    count += tournament_progress.sweep(grace_seconds=grace_seconds)
+    return count + multi_progress.sweep(grace_seconds=grace_seconds)

@@ -8,7 +8,8 @@ sent exactly as `task.apply_async` would send it (eager mode, routing and the ta
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from celery import Task, current_app
@@ -20,6 +21,7 @@ START_ROUND = "tournaments.start_round"
 SWEEP_CLOCKS = "tournaments.sweep_clocks"
 FORGET_IDEMPOTENCY_KEYS = "tournaments.forget_idempotency_keys"
 ADVANCE_TOURNAMENT = "tournaments.advance_tournament"
+TABLE_ROUND_OVER = "tournaments.table_round_over"
 
 
 # Serializes the first lookup: a thread that arrives while another is importing the task modules would
@@ -37,8 +39,30 @@ def _task(task_name: str) -> Task[Any, Any]:
     return current_app.tasks[task_name]
 
 
+# An in-process run (`multi_simulation`): messages are collected on this thread instead of sent.
+_capture = threading.local()
+
+
+@contextmanager
+def captured() -> Iterator[list[tuple[str, list[Any]]]]:
+    """Collect this thread's messages (task name, args) in the list yielded instead of sending them: an
+    in-process driver runs the task bodies itself, in order. Nested use is refused."""
+    if getattr(_capture, "queue", None) is not None:
+        raise RuntimeError("messages are already captured on this thread")
+    queue: list[tuple[str, list[Any]]] = []
+    _capture.queue = queue
+    try:
+        yield queue
+    finally:
+        _capture.queue = None
+
+
 def send(task_name: str, args: Sequence[Any], countdown: float | None = None) -> None:
     """Send now (outside any transaction's outcome: the sweeper re-sends what is already committed)."""
+    queue = getattr(_capture, "queue", None)
+    if queue is not None:
+        queue.append((task_name, list(args)))
+        return
     task = _task(task_name)
     if countdown is None:
         task.apply_async(args=tuple(args))
@@ -48,4 +72,9 @@ def send(task_name: str, args: Sequence[Any], countdown: float | None = None) ->
 
 def enqueue(task_name: str, args: Sequence[Any], countdown: float) -> None:
     """Send after the surrounding transaction commits (the task must see what we wrote)."""
+    queue = getattr(_capture, "queue", None)
+    if queue is not None:
+        # Captured: collected at once (a driver runs each message after the transaction that sent it).
+        queue.append((task_name, list(args)))
+        return
     transaction.on_commit(lambda: send(task_name, args, countdown))

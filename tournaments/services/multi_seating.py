@@ -30,6 +30,9 @@ from tournaments.models import (
     TournamentEntry,
 )
 
+# Rows per statement of the start's bulk writes.
+BATCH = 2000
+
 
 def first_pcr(tournament: Tournament) -> int:
     """The PCR of level 1 (a table's stored `pcr`; the policy computes each round's own from the schedule)."""
@@ -65,8 +68,8 @@ def open_tournament_table(*, tournament: Tournament) -> Table:
         multiplier=tournament.multiplier,
         created_by=tournament.created_by,
         tournament=tournament,
-        # A table opened during round-for-round play owes the synchronized round being played.
-        played_sync_round=max(0, tournament.sync_round - 1),
+        # A table opened during round-for-round play joins at the next synchronized round.
+        played_sync_round=tournament.sync_round,
     )
     Game.objects.create(table=table)
     tournament.tables_open += 1
@@ -139,18 +142,20 @@ def seat_entrant(
 
 @dataclass(frozen=True)
 class Seating:
-    """One table's entrants as `seat_table` seats them (seat numbers 0.. in this order)."""
+    """One new table's entrants as `seat_tables` seats them (seat numbers 0.. in this order)."""
 
     table: Table
     entries: Sequence[TournamentEntry]
 
 
-def seat_table(*, tournament: Tournament, seating: Seating, stack: int) -> list[Seat]:
-    """Seat a new table's entrants at once (the start): their stack accounts and seats in two bulk inserts,
+def seat_tables(*, tournament: Tournament, seatings: Sequence[Seating], stack: int) -> list[Seat]:
+    """Seat new tables' entrants at once (the start): their stack accounts and seats in bulk inserts, per table
     one MINT transfer (mint -k*stack, each seat +stack; key `tournament:<id>:mint:table:<table id>`), the
-    entries PLAYING. Counters are the caller's (the start sets them once)."""
-    table = seating.table
+    entries PLAYING in bulk updates. Counters are the caller's (the start sets them once)."""
     chip_type = tournament_chip_type(tournament.pk)
+    pairs = [
+        (seating.table, number, entry) for seating in seatings for number, entry in enumerate(seating.entries)
+    ]
     accounts = Account.objects.bulk_create(
         [
             Account(
@@ -159,8 +164,9 @@ def seat_table(*, tournament: Tournament, seating: Seating, stack: int) -> list[
                 reference=_stack_reference(tournament, entry, table),
                 user_id=entry.player_id,
             )
-            for entry in seating.entries
-        ]
+            for table, _number, entry in pairs
+        ],
+        batch_size=BATCH,
     )
     seats = Seat.objects.bulk_create(
         [
@@ -171,25 +177,34 @@ def seat_table(*, tournament: Tournament, seating: Seating, stack: int) -> list[
                 stack_account=account,
                 status=SeatStatus.ACTIVE,
             )
-            for number, (entry, account) in enumerate(zip(seating.entries, accounts, strict=True))
-        ]
+            for (table, number, entry), account in zip(pairs, accounts, strict=True)
+        ],
+        batch_size=BATCH,
     )
-    if stack and accounts:
+    mint = mint_account(tournament) if stack else None
+    at = 0
+    for seating in seatings:
+        mine = accounts[at : at + len(seating.entries)]
+        at += len(seating.entries)
+        if mint is None or not mine:
+            continue
         ledger.post_transfer(
             kind=TransferKind.MINT,
-            legs=[(mint_account(tournament), -stack * len(accounts)), *((a, stack) for a in accounts)],
-            idempotency_key=f"tournament:{tournament.pk}:mint:table:{table.pk}",
-            reason=f"starting stacks of tournament {tournament.pk} at table {table.pk}",
-            table_id=table.pk,
+            legs=[(mint, -stack * len(mine)), *((a, stack) for a in mine)],
+            idempotency_key=f"tournament:{tournament.pk}:mint:table:{seating.table.pk}",
+            reason=f"starting stacks of tournament {tournament.pk} at table {seating.table.pk}",
+            table_id=seating.table.pk,
             tournament_id=tournament.pk,
-            computation={"starting_stack": stack, "seats": len(accounts)},
+            computation={"starting_stack": stack, "seats": len(mine)},
             posted_by_system="tournaments.multi_start",
         )
-    for entry, seat in zip(seating.entries, seats, strict=True):
+    entries = []
+    for (table, _number, entry), seat in zip(pairs, seats, strict=True):
         entry.status = EntryStatus.PLAYING
         entry.table = table
         entry.seat = seat
-    TournamentEntry.objects.bulk_update(list(seating.entries), ["status", "table", "seat"])
+        entries.append(entry)
+    TournamentEntry.objects.bulk_update(entries, ["status", "table", "seat"], batch_size=BATCH)
     return seats
 
 

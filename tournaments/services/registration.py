@@ -1,6 +1,8 @@
 """Entering a tournament through the ledger (API.md): register pays `buy_in + fee` at once (the buy-in to the
-prize pool, the fee to the house) in one balanced transfer; unregistering before the start refunds both. A
-one-table tournament starts by itself when the last seat is taken (RULES §5)."""
+prize pool, the fee to the house) in one balanced transfer; unregistering before the start refunds both (the
+house gives the fee back). A one-table tournament starts by itself when the last seat is taken (RULES §5); a
+multi-table one at its scheduled start, and takes late registrations and re-entries while it runs
+(`multi_registration`)."""
 
 from __future__ import annotations
 
@@ -8,15 +10,20 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from ledger import services as ledger
-from ledger.models import Account, AccountKind, Transfer, TransferKind
+from ledger.models import Transfer, TransferKind
 from tournaments.errors import Conflict, PlayCode
 from tournaments.models import (
     LIVE_ENTRY_STATUSES,
     EntryStatus,
     Tournament,
     TournamentEntry,
+    TournamentKind,
     TournamentStatus,
 )
+
+__all__ = ["live_entries", "pool_account", "refund", "register", "unregister"]
+from tournaments.services.entry_payments import entry_legs, pool_account
+from tournaments.services.multi_registration import late_entry
 from tournaments.services.tournament_start import start_locked
 from tournaments.services.tournament_status import lock_tournament
 
@@ -29,24 +36,16 @@ def live_entries(tournament: Tournament) -> list[TournamentEntry]:
     )
 
 
-def pool_account(tournament: Tournament) -> Account:
-    assert tournament.pool_account_id is not None  # created with the tournament
-    return Account.objects.get(pk=tournament.pool_account_id)
-
-
-def _entry_legs(tournament: Tournament, wallet: Account, sign: int) -> list[tuple[Account, int]]:
-    legs = [
-        (wallet, -sign * (tournament.buy_in + tournament.fee)),
-        (pool_account(tournament), sign * tournament.buy_in),
-        (ledger.get_house_account(kind=AccountKind.HOUSE_FEES), sign * tournament.fee),
-    ]
-    return [(account, amount) for account, amount in legs if amount]
-
-
 def register(*, user: User, tournament_id: int) -> TournamentEntry:
-    """A live entry for `user`, paid; the tournament started if that filled it."""
+    """A live entry for `user`, paid; a one-table tournament started if that filled it. A running multi-table
+    tournament takes late registrations and re-entries (`multi_registration.late_entry`)."""
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
+        if tournament.kind == TournamentKind.MULTI and tournament.status in (
+            TournamentStatus.RUNNING,
+            TournamentStatus.PAUSED,
+        ):
+            return late_entry(tournament=tournament, user=user)
         # One indexed look-up and one count (the live entries' partial unique index), never the entries
         # themselves: a registration costs the same with 20 or 20,000 entrants (docs/performance.md).
         live = TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES)
@@ -67,7 +66,7 @@ def register(*, user: User, tournament_id: int) -> TournamentEntry:
                 details={"status": tournament.status},
             )
         entry = TournamentEntry.objects.create(tournament=tournament, player=user)
-        legs = _entry_legs(tournament, ledger.get_wallet(user=user), +1)
+        legs = entry_legs(tournament, ledger.get_wallet(user=user), +1)
         if legs:
             ledger.post_transfer(
                 kind=TransferKind.TOURNAMENT_BUY_IN,
@@ -79,14 +78,15 @@ def register(*, user: User, tournament_id: int) -> TournamentEntry:
                 computation={"buy_in": tournament.buy_in, "fee": tournament.fee},
                 posted_by=user,
             )
-        if registered + 1 >= tournament.max_entrants:
+        # A multi-table tournament starts at its `starts_at` (the beat's job), full or not.
+        if tournament.kind != TournamentKind.MULTI and registered + 1 >= tournament.max_entrants:
             start_locked(tournament)
         return entry
 
 
 def refund(*, tournament: Tournament, entry: TournamentEntry, status: str) -> Transfer | None:
     """Give an entry's buy-in and fee back (before the start); the entry becomes history (`status`)."""
-    legs = _entry_legs(tournament, ledger.get_wallet(user=entry.player), -1)
+    legs = entry_legs(tournament, ledger.get_wallet(user=entry.player), -1)
     transfer = None
     if legs:
         transfer = ledger.post_transfer(

@@ -51,7 +51,7 @@ def _post_settlement(
     seat_order = _from_dealers_left(round_)
     settlement = pcr_settlement(
         scores={p: int(scores.get(p, 0)) for p in seat_order},
-        pcr=policy.round_pcr(table),
+        pcr=policy.round_pcr(table, round_),
         stacks={p: int(stacks[p]) for p in seat_order},
         seat_order=seat_order,
         tie_keys=tie_keys,
@@ -62,7 +62,7 @@ def _post_settlement(
         net[payee] += chips
     legs = [(accounts[p], amount) for p, amount in net.items() if amount]
     if legs:
-        computation = {**settlement.computation(), **policy.settlement_record(table)}
+        computation = {**settlement.computation(), **policy.settlement_record(table, round_)}
         ledger.post_transfer(
             kind=kind,
             legs=legs,
@@ -88,11 +88,18 @@ def finish_round(
 
     Returns the round row's UPDATE, which the caller writes with the game row (the round is read by nobody
     before the commit); the game's new fields are left on `game` for the caller to store likewise."""
-    policy = table_policy.policy_for(table)
     charge_time_bank(game=game, table=table, round_=round_, now=now)
     ended = engine_io.result(state)
     assert ended is not None  # `advance.settle_state` ends the round only then
-    result = engine_io.result_dict(ended)
+    return settle_result(game=game, table=table, round_=round_, result=engine_io.result_dict(ended), now=now)
+
+
+def settle_result(
+    *, game: Game, table: Table, round_: Round, result: dict[str, Any], now: datetime
+) -> list[tuple[str, list[Any]]]:
+    """The end of a round from its result (as `engine_io.result_dict` gives it): a played round's, or the
+    drawn one of an instant round (`instant_rounds`). See `finish_round`."""
+    policy = table_policy.policy_for(table)
     round_.result = result
     round_.scores = result["scores"]
     round_.ended_at = now

@@ -16,7 +16,9 @@ from tournaments.services import engine_io, table_policy, table_settings
 from tournaments.services.advance import settle_state
 from tournaments.services.between_rounds import wind_down
 from tournaments.services.game_locks import lock_game
-from tournaments.services.game_log import add_event
+from tournaments.services.game_log import add_event, store_game
+from tournaments.services.instant_rounds import instant_result
+from tournaments.services.round_end import settle_result
 
 logger = logging.getLogger(__name__)
 
@@ -157,5 +159,14 @@ def _deal(*, game_id: int) -> Round | None:
                 "deal_commitment": commitment,
             },
         )
+        policy.dealt(table=table, round_=round_)
+        if policy.instant_rounds:
+            # A simulation's round: dealt as usual, then ended at once with drawn scores, settled like any.
+            game.state = engine_io.dump_state(state)
+            writes = settle_result(
+                game=game, table=table, round_=round_, result=instant_result(players), now=now
+            )
+            store_game(game, before=writes)
+            return round_
         settle_state(game=game, table=table, round_=round_, state=state, now=now)
         return round_

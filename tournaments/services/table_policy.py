@@ -11,81 +11,28 @@ The decisions are pure (plain values in, a decision out); `release` is the one t
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any
 
 from django.conf import settings
 
 from tournaments.models import (
+    Round,
     Seat,
     SeatStatus,
     Table,
     Tournament,
     TournamentEntry,
+    TournamentKind,
     TournamentStage,
     TournamentStatus,
 )
 from tournaments.services import dispatch
+from tournaments.services.multi_policy import MultiTablePolicy
+from tournaments.services.policy_types import AfterRound, TablePolicy
 from tournaments.services.seats import cash_out
 
-
-class AfterRound(enum.Enum):
-    """What becomes of a seat once its round is settled."""
-
-    STAYS = "stays"  # seated as it is
-    SITS_OUT = "sits_out"  # seated, dealt in again once it has chips
-    RELEASED = "released"  # leaves the table (`TablePolicy.release`)
-
-
-class TablePolicy(Protocol):
-    # Seats in these statuses holding chips are ready for the next deal.
-    ready_statuses: tuple[str, ...]
-    # Whether a round's scores move chips between the seats (PCR settlement); else they are points only.
-    settles_chips: bool
-
-    def round_pcr(self, table: Table) -> int:
-        """Chips per point of the round being settled."""
-        ...
-
-    def settlement_record(self, table: Table) -> dict[str, Any]:
-        """What the settlement's computation record adds to show where `round_pcr` came from."""
-        ...
-
-    def tie_break_keys(self, *, result: Mapping[str, Any]) -> Mapping[str, tuple[Any, ...]] | None:
-        """Keys breaking a tie for the round's top score (`ledger.settlement`); None: a tie is shared."""
-        ...
-
-    def deals_in(self, *, seat: Seat, stack: int) -> bool:
-        """At the deal: is `seat`, holding `stack` chips, dealt in? (Else it is released.)"""
-        ...
-
-    def status_at_deal(self, status: str) -> str:
-        """The status a seat dealt in plays the round with."""
-        ...
-
-    def enough_to_deal(self, players: int) -> bool: ...
-
-    def after_round(self, *, status: str, stack: int) -> AfterRound:
-        """A seat of status `status` holding `stack` chips once the round is settled (at a table that stays
-        open: closing one cashes every seat out)."""
-        ...
-
-    def is_ready(self, *, status: str, stack: int) -> bool:
-        """Will this seat be dealt in at the next deal?"""
-        ...
-
-    def next_deal_in(self, *, ready: int) -> float | None:
-        """Seconds until the next deal when `ready` seats are ready for it; None: no deal is scheduled."""
-        ...
-
-    def release(self, *, seat: Seat, table: Table) -> None:
-        """Take the seat off the table. Caller holds the table's lock (or the game's, during play)."""
-        ...
-
-    def round_settled(self, *, table: Table, round_id: int) -> None:
-        """The round is settled (in its transaction): what the kind of table does next besides dealing."""
-        ...
+__all__ = ["RING", "AfterRound", "OneTableTournamentPolicy", "RingTablePolicy", "TablePolicy", "policy_for"]
 
 
 class RingTablePolicy:
@@ -95,10 +42,12 @@ class RingTablePolicy:
     settles_chips = True
     min_players = 2
 
-    def round_pcr(self, table: Table) -> int:
+    instant_rounds = False
+
+    def round_pcr(self, table: Table, round_: Round) -> int:
         return table.pcr * table.multiplier
 
-    def settlement_record(self, table: Table) -> dict[str, Any]:
+    def settlement_record(self, table: Table, round_: Round) -> dict[str, Any]:
         return {"table_pcr": table.pcr, "multiplier": table.multiplier}
 
     def tie_break_keys(self, *, result: Mapping[str, Any]) -> Mapping[str, tuple[Any, ...]] | None:
@@ -133,6 +82,9 @@ class RingTablePolicy:
     def release(self, *, seat: Seat, table: Table) -> None:
         cash_out(seat=seat, table=table)
 
+    def dealt(self, *, table: Table, round_: Round) -> None:
+        return None
+
     def round_settled(self, *, table: Table, round_id: int) -> None:
         return None  # the next deal is scheduled by `next_deal_in`
 
@@ -158,10 +110,12 @@ class OneTableTournamentPolicy:
                 )
             )
 
-    def round_pcr(self, table: Table) -> int:
+    instant_rounds = False
+
+    def round_pcr(self, table: Table, round_: Round) -> int:
         return 1  # never used to move chips (`settles_chips`)
 
-    def settlement_record(self, table: Table) -> dict[str, Any]:
+    def settlement_record(self, table: Table, round_: Round) -> dict[str, Any]:
         return {"tournament": self.tournament.pk}
 
     def tie_break_keys(self, *, result: Mapping[str, Any]) -> Mapping[str, tuple[Any, ...]] | None:
@@ -191,13 +145,18 @@ class OneTableTournamentPolicy:
     def release(self, *, seat: Seat, table: Table) -> None:
         cash_out(seat=seat, table=table)  # the stack is empty: only the chair is freed
 
+    def dealt(self, *, table: Table, round_: Round) -> None:
+        return None
+
     def round_settled(self, *, table: Table, round_id: int) -> None:
         dispatch.enqueue(dispatch.ADVANCE_TOURNAMENT, [self.tournament.pk, round_id], 0)
 
 
 def policy_for(table: Table) -> TablePolicy:
-    """The policy of `table`'s kind: a ring table, or the table of a one-table tournament."""
+    """The policy of `table`'s kind: a ring table, the table of a one-table tournament, or of a multi-table one."""
     if table.tournament_id is None:
         return RING
     tournament = Tournament.objects.get(pk=table.tournament_id)
+    if tournament.kind == TournamentKind.MULTI:
+        return MultiTablePolicy(tournament, table)
     return OneTableTournamentPolicy(tournament)

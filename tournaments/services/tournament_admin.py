@@ -12,9 +12,10 @@ from tournaments.models import (
     EntryStatus,
     Seat,
     Tournament,
+    TournamentKind,
     TournamentStatus,
 )
-from tournaments.services import dispatch, prizes
+from tournaments.services import dispatch, multi_finish, multi_progress, prizes, tournament_events
 from tournaments.services.registration import live_entries, refund
 from tournaments.services.tournament_progress import close_tables, pay
 from tournaments.services.tournament_start import start_locked
@@ -35,6 +36,8 @@ def pause(*, tournament_id: int) -> Tournament:
         tournament = lock_tournament(tournament_id)
         move_to(tournament, TournamentStatus.PAUSED)
         tournament.save(update_fields=["status"])
+        if tournament.kind == TournamentKind.MULTI:
+            tournament_events.record(tournament=tournament, kind="paused")
         return tournament
 
 
@@ -43,6 +46,11 @@ def resume(*, tournament_id: int) -> Tournament:
         tournament = lock_tournament(tournament_id)
         move_to(tournament, TournamentStatus.RUNNING)
         tournament.save(update_fields=["status"])
+        if tournament.kind == TournamentKind.MULTI:
+            # Every table waiting with no deal scheduled is dealt (each deal decides for itself).
+            multi_progress.resume_tables(tournament)
+            tournament_events.record(tournament=tournament, kind="resumed")
+            return tournament
         # The job decides again from the rounds played: the next deal, a tie-breaker, or the end.
         dispatch.enqueue(dispatch.ADVANCE_TOURNAMENT, [tournament.pk, None], 0)
         return tournament
@@ -62,6 +70,15 @@ def cancel(*, tournament_id: int) -> tuple[Tournament, list[Transfer]]:
                 transfer = refund(tournament=tournament, entry=entry, status=EntryStatus.REFUNDED)
                 if transfer is not None:
                     transfers.append(transfer)
+            if tournament.kind == TournamentKind.MULTI:
+                tournament_events.record(
+                    tournament=tournament, kind="cancelled", data={"refunded": len(transfers)}
+                )
+            return tournament, transfers
+        if tournament.kind == TournamentKind.MULTI:
+            transfers += [
+                t for t in multi_finish.cancel_running(tournament=tournament) if isinstance(t, Transfer)
+            ]
             return tournament, transfers
         still_in = {
             e.player.get_username(): e for e in live_entries(tournament) if e.status == EntryStatus.PLAYING

@@ -27,13 +27,14 @@ from tournaments.models import (
     TableStatus,
     Tournament,
     TournamentEntry,
+    TournamentKind,
     TournamentStage,
     TournamentStatus,
 )
 from tournaments.services import dispatch, prizes
 from tournaments.services.between_rounds import wind_down
 from tournaments.services.registration import live_entries
-from tournaments.services.tournament_start import schedule_deal
+from tournaments.services.start_common import schedule_deal
 from tournaments.services.tournament_status import move_to
 
 IN_PLAY = (TournamentStatus.RUNNING, TournamentStatus.PAUSED)
@@ -95,8 +96,8 @@ def advance(*, tournament_id: int, round_id: int | None = None) -> str:
     """What follows the settled round `round_id` (None: the last one, e.g. on resume). Answers what it did."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
-        if tournament is None or tournament.status not in IN_PLAY:
-            return "idle"
+        if tournament is None or tournament.status not in IN_PLAY or tournament.kind == TournamentKind.MULTI:
+            return "idle"  # a multi-table tournament's tables have their own job (`multi_progress`)
         _table, game = _lock_table(tournament)
         if game.status != GameStatus.WAITING:
             return "playing"  # that round's end sends this job again
@@ -126,12 +127,16 @@ def sweep(*, grace_seconds: float) -> int:
     ended more than `grace_seconds` ago: the message after that round was lost (the broker away at the
     commit). The job itself decides whether anything is to be done. Returns how many were sent."""
     late = timezone.now() - timedelta(seconds=grace_seconds)
-    stalled = Game.objects.filter(
-        status=GameStatus.WAITING,
-        next_round_at__isnull=True,
-        table__tournament__status=TournamentStatus.RUNNING,
-        current_round__ended_at__lt=late,
-    ).values_list("table__tournament_id", flat=True)
+    stalled = (
+        Game.objects.filter(
+            status=GameStatus.WAITING,
+            next_round_at__isnull=True,
+            table__tournament__status=TournamentStatus.RUNNING,
+            current_round__ended_at__lt=late,
+        )
+        .exclude(table__tournament__kind=TournamentKind.MULTI)
+        .values_list("table__tournament_id", flat=True)
+    )
     count = 0
     for tournament_id in stalled.distinct():
         dispatch.send(dispatch.ADVANCE_TOURNAMENT, (tournament_id, None))

@@ -1,17 +1,15 @@
-"""Starting a one-table tournament: the guarantee's shortfall paid into the pool, a table of its own with the
-entrants seated at random (CSPRNG), and the first deal scheduled (its dealer drawn at random by the deal)."""
+"""Starting a tournament (the one entry point; a multi-table one is `multi_start`'s). A one-table tournament:
+the guarantee's shortfall paid into the pool, a table of its own with the entrants seated at random (CSPRNG),
+and the first deal scheduled (its dealer drawn at random by the deal)."""
 
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
 
-from django.conf import settings
 from django.utils import timezone
 
 from ledger import services as ledger
-from ledger.models import SITE_CHIPS, Account, AccountKind, TransferKind
-from tournaments.errors import Conflict, PlayCode
+from ledger.models import SITE_CHIPS, AccountKind
 from tournaments.models import (
     EntryStatus,
     Game,
@@ -19,39 +17,27 @@ from tournaments.models import (
     SeatStatus,
     Table,
     Tournament,
-    TournamentEntry,
+    TournamentKind,
     TournamentStatus,
 )
-from tournaments.services import dispatch
+from tournaments.services.multi_start import start_multi
+from tournaments.services.start_common import entrants_to_start, pay_guarantee, schedule_deal
 from tournaments.services.tournament_status import move_to
 
-
-def schedule_deal(game: Game) -> None:
-    """The next round dealt after the usual pause (the tournament decided it; the caller holds its lock)."""
-    delay = float(settings.RAMINO_NEXT_ROUND_DELAY_SECONDS)
-    game.next_round_at = timezone.now() + timedelta(seconds=delay)
-    game.save(update_fields=["next_round_at", "updated_at"])
-    dispatch.enqueue(dispatch.START_ROUND, [game.pk], delay)
+__all__ = ["schedule_deal", "start_locked"]
 
 
 def start_locked(tournament: Tournament) -> Table:
-    """Start now with the entrants registered. Caller holds the tournament's lock."""
-    entries = list(
-        TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.REGISTERED)
-        .select_related("player")
-        .order_by("registered_at", "pk")
-    )
-    if len(entries) < tournament.min_entrants:
-        raise Conflict(
-            f"The tournament needs at least {tournament.min_entrants} entrants to start.",
-            code=PlayCode.TOURNAMENT_TOO_FEW_ENTRANTS,
-            details={"entrants": len(entries), "min_entrants": tournament.min_entrants},
-        )
+    """Start now with the entrants registered (a multi-table tournament: `multi_start`; answers its first
+    table). Caller holds the tournament's lock."""
+    entries = entrants_to_start(tournament)
+    if tournament.kind == TournamentKind.MULTI:
+        return start_multi(tournament, entries)
     move_to(tournament, TournamentStatus.RUNNING)
     now = timezone.now()
     tournament.started_at = now
     tournament.save(update_fields=["status", "started_at"])
-    _pay_guarantee(tournament, entrants=len(entries))
+    pay_guarantee(tournament, entrants=len(entries))
     table = Table.objects.create(
         game=tournament.game,
         options=tournament.options,
@@ -81,21 +67,3 @@ def start_locked(tournament: Tournament) -> Table:
         entry.save(update_fields=["status", "table"])
     schedule_deal(game)
     return table
-
-
-def _pay_guarantee(tournament: Tournament, *, entrants: int) -> None:
-    shortfall = tournament.guarantee - entrants * tournament.buy_in
-    if shortfall <= 0:
-        return
-    assert tournament.pool_account_id is not None
-    ledger.move_chips(
-        source=ledger.get_house_account(kind=AccountKind.HOUSE_CASHIER),
-        destination=Account.objects.get(pk=tournament.pool_account_id),
-        amount=shortfall,
-        kind=TransferKind.GUARANTEE,
-        idempotency_key=f"tournament:{tournament.pk}:guarantee",
-        reason=f"guarantee shortfall of tournament {tournament.pk}",
-        tournament_id=tournament.pk,
-        computation={"guarantee": tournament.guarantee, "buy_ins": entrants * tournament.buy_in},
-        posted_by_system="tournaments.start",
-    )

@@ -1,0 +1,163 @@
+"""Balancing and breaking the tables of a multi-table tournament (RULES §5), applying `seating_plan.plan_seating`.
+
+At a table's round end only that table is between rounds: it alone may give players or be broken; every other
+open table enters the plan by its size only (one aggregate query), so the cost of a table's job does not grow
+with the number of tables beyond that query. At the release of a synchronized round (round-for-round play)
+every table is between rounds and all are planned with their players.
+
+Locks (the caller holds the tournament's row and the games of the tables between rounds): the receiving
+tables' rows in primary-key order (their seat numbers are given out under them). Nothing but a tournament's
+own job, holding the tournament's lock, locks a tournament table's row, so this cannot deadlock with play,
+which locks games only.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from django.db.models import Count, Q
+
+from tournaments.models import (
+    SEATED_STATUSES,
+    EntryStatus,
+    Game,
+    GameStatus,
+    Seat,
+    Table,
+    TableStatus,
+    Tournament,
+    TournamentEntry,
+)
+from tournaments.services import dispatch, tournament_events
+from tournaments.services.between_rounds import wind_down
+from tournaments.services.multi_seating import free_numbers, move_entrant
+from tournaments.services.seating_plan import Plan, SeatedPlayer, TableState, plan_seating
+
+
+@dataclass(frozen=True)
+class Applied:
+    moved: int
+    broken: tuple[int, ...]
+    receivers: tuple[int, ...]
+
+
+def open_table_sizes(tournament: Tournament) -> dict[int, int]:
+    """Every open table's seated players, in one aggregate query."""
+    return dict(
+        Table.objects.filter(tournament=tournament, status=TableStatus.OPEN)
+        .annotate(size=Count("seat_set", filter=Q(seat_set__status__in=SEATED_STATUSES)))
+        .values_list("pk", "size")
+    )
+
+
+def players_at(tables: Iterable[int]) -> dict[int, list[TournamentEntry]]:
+    """The playing entries seated at `tables` (between rounds), by table."""
+    found: dict[int, list[TournamentEntry]] = {}
+    entries = (
+        TournamentEntry.objects.select_for_update(of=("self",))
+        .filter(table_id__in=list(tables), status=EntryStatus.PLAYING, seat__isnull=False)
+        .select_related("player")
+        .order_by("pk")
+    )
+    for entry in entries:
+        assert entry.table_id is not None
+        found.setdefault(entry.table_id, []).append(entry)
+    return found
+
+
+def plan_for(
+    tournament: Tournament, *, sizes: Mapping[int, int], movable: Mapping[int, Sequence[TournamentEntry]]
+) -> Plan:
+    states = [
+        TableState(
+            table=table,
+            size=len(movable[table]) if table in movable else size,
+            between_rounds=table in movable,
+            players=tuple(
+                SeatedPlayer(entry=e.pk, times_moved=e.times_moved) for e in movable.get(table, ())
+            ),
+        )
+        for table, size in sorted(sizes.items())
+    ]
+    return plan_seating(states, seats=tournament.seats, rng=secrets.SystemRandom())
+
+
+def apply_plan(
+    *,
+    tournament: Tournament,
+    plan: Plan,
+    movable: Mapping[int, Sequence[TournamentEntry]],
+    games: Mapping[int, Game],
+    cause: str,
+) -> Applied:
+    """Move the plan's players (each stack seat to seat, keyed by the move), close the broken tables (their
+    games are in `games`, locked), keep `tables_open`, record the events. Answers what it did."""
+    if not plan.moves and not plan.broken:
+        return Applied(moved=0, broken=(), receivers=())
+    entries = {e.pk: e for group in movable.values() for e in group}
+    destinations = sorted({move.destination for move in plan.moves})
+    receivers = {
+        t.pk: t for t in Table.objects.select_for_update().filter(pk__in=destinations).order_by("pk")
+    }
+    wanted: dict[int, int] = {}
+    for move in plan.moves:
+        wanted[move.destination] = wanted.get(move.destination, 0) + 1
+    numbers = {table: free_numbers(receivers[table], count) for table, count in wanted.items()}
+    moved: list[dict[str, object]] = []
+    for move in plan.moves:
+        entry = entries[move.entry]
+        number = numbers[move.destination].pop(0)
+        move_entrant(
+            tournament=tournament,
+            entry=entry,
+            destination=receivers[move.destination],
+            number=number,
+            key=f"tournament:{tournament.pk}:entry:{entry.pk}:move:{entry.times_moved + 1}",
+        )
+        moved.append(
+            {
+                "entry": entry.pk,
+                "player": entry.player.get_username(),
+                "from": move.source,
+                "to": move.destination,
+            }
+        )
+    if moved:
+        tournament_events.record(tournament=tournament, kind="moved", data={"moves": moved, "why": cause})
+    for table_id in plan.broken:
+        game = games[table_id]
+        table = Table.objects.get(pk=table_id)
+        table.status = TableStatus.CLOSED
+        table.save(update_fields=["status"])
+        wind_down(game=game, table=table)
+        tournament.tables_open -= 1
+        tournament_events.record(tournament=tournament, kind="table_broken", data={"table": table_id})
+    if plan.broken:
+        Tournament.objects.filter(pk=tournament.pk).update(tables_open=tournament.tables_open)
+        if tournament.tables_open == 1:
+            final = Table.objects.filter(tournament=tournament, status=TableStatus.OPEN).values_list(
+                "pk", flat=True
+            )
+            tournament_events.record(tournament=tournament, kind="final_table", data={"table": final.first()})
+    return Applied(moved=len(moved), broken=tuple(plan.broken), receivers=tuple(destinations))
+
+
+def wake(tournament: Tournament, tables: Sequence[int], *, skip: int | None = None) -> None:
+    """Tables that received players and wait with no deal scheduled (too few players before): a deal sent
+    (the deal itself decides: a paused tournament, round-for-round play or too few players deal nothing)."""
+    if not tables:
+        return
+    waiting = Game.objects.filter(
+        table_id__in=[t for t in tables if t != skip],
+        status=GameStatus.WAITING,
+        next_round_at__isnull=True,
+        table__status=TableStatus.OPEN,
+    ).values_list("pk", flat=True)
+    for game_id in waiting:
+        dispatch.enqueue(dispatch.START_ROUND, [game_id], 0)
+
+
+def seated_count(table: Table) -> int:
+    return Seat.objects.filter(table=table, status__in=SEATED_STATUSES).count()
