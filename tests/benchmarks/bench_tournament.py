@@ -385,8 +385,8 @@ def in_process(tournament_id: int, *, events: int) -> dict[str, float]:
     from unittest import mock
 
     from tournaments.models import Game, TableStatus, Tournament, TournamentStatus
-    from tournaments.multi_simulation import CapturedDispatch
     from tournaments.services import multi_progress, play
+    from tournaments.simulation import CapturedDispatch
 
     Tournament.objects.filter(pk=tournament_id).update(status=TournamentStatus.RUNNING)
     timings: dict[str, list[float]] = {"deal": [], "job": [], "sizes": []}
@@ -438,10 +438,10 @@ def synthetic_sizes(admin: Any, tables: int) -> dict[str, Any]:
     unique only at a table): mean ms of 5 runs, and PostgreSQL's plan (EXPLAIN ANALYZE)."""
     from django.contrib.auth import get_user_model
     from django.db import connection
-    from tournaments.services.multi_balance import open_table_sizes
 
     from ledger.models import Account, AccountKind, tournament_chip_type
     from tournaments.models import Seat, SeatStatus, Table
+    from tournaments.services.multi_balance import open_table_sizes
 
     tournament = create_tournament(admin, entrants=tables * SEATS, label=f"synthetic {tables} tables")
     users = list(get_user_model().objects.order_by("pk")[:SEATS])

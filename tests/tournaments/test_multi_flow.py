@@ -16,7 +16,9 @@ from tournaments.services import multi_simulation
 pytestmark = pytest.mark.django_db
 
 
-def test_twelve_entrants_play_to_one_winner_with_every_place_and_the_pool_paid(player: Any, admin_user: Any) -> None:
+def test_twelve_entrants_play_to_one_winner_with_every_place_and_the_pool_paid(
+    player: Any, admin_user: Any
+) -> None:
     began = time.monotonic()
     tournament = new_multi(admin_user, instant_rounds=True, payouts=[50, 30, 20])
     users = [player(f"m{i}", chips=1000) for i in range(12)]
@@ -38,9 +40,14 @@ def test_twelve_entrants_play_to_one_winner_with_every_place_and_the_pool_paid(p
     assert tournament.pool_account is not None
     assert Account.objects.get(pk=tournament.pool_account.pk).balance == 0
     assert Account.objects.get(pk=tournament.mint_account_id).balance == 0
-    assert not Account.objects.filter(chip_type=tournament_chip_type(tournament.pk)).exclude(balance=0).exists()
+    assert (
+        not Account.objects.filter(chip_type=tournament_chip_type(tournament.pk)).exclude(balance=0).exists()
+    )
     kinds = list(TournamentEvent.objects.filter(tournament=tournament).values_list("kind", flat=True))
     assert kinds[0] == "started" and kinds[-1] == "finished" and "busted" in kinds
-    assert Account.objects.filter(kind=AccountKind.WALLET, chip_type=tournament_chip_type(tournament.pk)).count() == 0
+    assert (
+        Account.objects.filter(kind=AccountKind.WALLET, chip_type=tournament_chip_type(tournament.pk)).count()
+        == 0
+    )
     assert_reconciled()
     assert time.monotonic() - began < 30

@@ -1,5 +1,5 @@
 """Issue 12's simulation: a 40-entrant multi-table tournament played to its end through the real services
-(`tournaments.multi_simulation`: registration, the real start, then every task body in order), checked at
+(`tournaments.simulation`: registration, the real start, then every task body in order), checked at
 every step: chips conserved per chip type after every task body, after every balancing step the tables within
 one player of each other (unless the larger ones are mid-round: only a table between rounds gives players) and
 never over `seats`, nobody moved from a table with a round in play, round-for-round play at the bubble (rounds'
@@ -16,7 +16,7 @@ from django.db.models import Count, Q, Sum
 
 from ledger.models import Account, AccountKind, tournament_chip_type
 from tests.ledger.utils import assert_reconciled
-from tournaments import multi_simulation
+from tournaments import simulation
 from tournaments.models import (
     SEATED_STATUSES,
     Game,
@@ -29,8 +29,8 @@ from tournaments.models import (
     TournamentEvent,
     TournamentStatus,
 )
-from tournaments.multi_simulation import TABLE_ROUND_OVER, Observer, Step
 from tournaments.services import dispatch, registration, tournament_admin
+from tournaments.simulation import TABLE_ROUND_OVER, Observer, Step
 
 pytestmark = pytest.mark.django_db
 
@@ -82,10 +82,17 @@ class Invariants(Observer):
         if step.name not in TASKS:
             return
         self.checked[step.name] += 1
+        over = (
+            Table.objects.filter(tournament=self.tournament, status=TableStatus.OPEN)
+            .annotate(size=Count("seat_set", filter=Q(seat_set__status__in=SEATED_STATUSES)))
+            .filter(size__gt=SEATS)
+            .values_list("pk", "size")
+        )
+        assert not over, f"after {step}: tables over {SEATS} seats: {list(over)} ({result})"
         self._chips()
         self._moves()
         if step.name == TABLE_ROUND_OVER:
-            self._sizes()
+            self._sizes(int(step.args[1]), result)
         if step.name == dispatch.START_ROUND and isinstance(result, Round):
             self._dealt(result)
 
@@ -111,7 +118,10 @@ class Invariants(Observer):
             if source is not None and table is not None and table != source:
                 assert source not in self.playing_before, f"entry {entry} moved from table {source} mid-round"
 
-    def _sizes(self) -> None:
+    def _sizes(self, table: int, result: Any) -> None:
+        """After the job of `table` (the one table between rounds): it gave every player it had to (it is
+        within one of the smallest table) and no table is over `seats`; a release of a synchronized round
+        balanced every table (all between rounds then)."""
         sizes = dict(
             Table.objects.filter(tournament=self.tournament, status=TableStatus.OPEN)
             .annotate(size=Count("seat_set", filter=Q(seat_set__status__in=SEATED_STATUSES)))
@@ -119,18 +129,15 @@ class Invariants(Observer):
         )
         if not sizes:
             return
-        assert max(sizes.values()) <= SEATS
+        assert max(sizes.values()) <= SEATS, sizes
         low = min(sizes.values())
+        if table in sizes:
+            assert sizes[table] <= low + 1, f"table {table} kept players it should give: {sizes}"
+        if result == "released":
+            assert max(sizes.values()) - low <= 1, f"a synchronized round released unbalanced: {sizes}"
+            self.checked["released"] += 1
         if max(sizes.values()) - low > 1:
-            # Only a table between rounds gives players: every table too large is playing its round.
-            playing = set(
-                Game.objects.filter(table_id__in=list(sizes), status=GameStatus.PLAYING).values_list(
-                    "table_id", flat=True
-                )
-            )
-            too_large = {t for t, n in sizes.items() if n > low + 1}
-            assert too_large <= playing, f"unbalanced between rounds: {sizes}, playing {playing}"
-            self.seen_imbalance += 1
+            self.seen_imbalance += 1  # tables mid-round (or awaiting their own job) give at their job
 
     def _dealt(self, round_: Round) -> None:
         tournament = Tournament.objects.get(pk=self.tournament.pk)
@@ -139,7 +146,7 @@ class Invariants(Observer):
 
 
 def _tournament(admin: Any, player: Any, prefix: str, *, entrants: int, instant: bool) -> Tournament:
-    tournament = multi_simulation.create_multi(
+    tournament = simulation.create_multi(
         admin,
         name=f"simulated {prefix}",
         entrants=entrants,
@@ -162,7 +169,7 @@ def _tournament(admin: Any, player: Any, prefix: str, *, entrants: int, instant:
 def _play(admin: Any, player: Any, prefix: str, *, entrants: int, instant: bool, seed: int) -> Invariants:
     tournament = _tournament(admin, player, prefix, entrants=entrants, instant=instant)
     invariants = Invariants(tournament)
-    multi_simulation.play_out(
+    simulation.play_out(
         tournament.pk,
         bots="greedy",
         seed=seed,
@@ -175,7 +182,7 @@ def _play(admin: Any, player: Any, prefix: str, *, entrants: int, instant: bool,
 def _standings(tournament: Tournament) -> list[tuple[str, int | None, int]]:
     return [
         (row["username"].split("-", 1)[1], row["place"], row["prize"])
-        for row in multi_simulation.standings(tournament)
+        for row in simulation.standings(tournament)
     ]
 
 

@@ -17,7 +17,7 @@ import pytest
 from config import faults
 from ledger.models import Account, Transfer, TransferKind, tournament_chip_type
 from tests.ledger.utils import assert_reconciled
-from tournaments import multi_simulation
+from tournaments import simulation
 from tournaments.models import (
     EntryStatus,
     Round,
@@ -48,7 +48,7 @@ def worker_paused_at(worker: Any, point: str, marker: Path) -> Iterator[None]:
 
 
 def _tournament(admin: Any, player: Any) -> Tournament:
-    tournament = multi_simulation.create_multi(
+    tournament = simulation.create_multi(
         admin,
         name="crash",
         entrants=ENTRANTS,

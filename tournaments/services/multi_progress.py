@@ -20,6 +20,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from config import faults
 from tournaments.models import (
     EntryStatus,
     Game,
@@ -87,6 +88,8 @@ def _after(tournament: Tournament, table: Table, game: Game, round_: Round | Non
         cause="balance",
     )
     broken = table.pk in applied.broken
+    if applied.moved or applied.broken:
+        faults.pause_point(faults.BALANCE)  # the crash tests' SIGKILL (config/faults.py)
     _bubble(tournament)
     deal = tournament.status == TournamentStatus.RUNNING
     if tournament.round_for_round:
@@ -176,6 +179,7 @@ def _bust(tournament: Tournament, table: Table, round_: Round) -> None:
             "players_left": tournament.players_left,
         },
     )
+    faults.pause_point(faults.ROUND_END)  # the crash tests' SIGKILL (config/faults.py)
 
 
 def _bubble(tournament: Tournament) -> None:

@@ -1,5 +1,5 @@
 """`simulate_tournament --kind multi`: players funded and registered, the real start, then the tournament driven
-in this process by `tournaments.multi_simulation`; standings, prizes, events and the reconciliation printed."""
+in this process by `tournaments.simulation`; standings, prizes, events and the reconciliation printed."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.db.models import Count
 
 from ledger import services as ledger
 from ledger.selectors import reconcile
-from tournaments import multi_simulation
+from tournaments import simulation
 from tournaments.errors import PlayError
 from tournaments.models import Tournament, TournamentEvent
 from tournaments.services import registration, tournament_admin
@@ -29,7 +29,7 @@ def simulate(options: dict[str, Any], out: OutputWrapper) -> Tournament:
     entrants = int(options["entrants"])
     if not 2 <= entrants <= 100_000 or not 2 <= options["seats"] <= 10:
         raise CommandError("--entrants 2..100000 and --seats 2..10")
-    payouts = _ints(options["payouts"], "payouts") or multi_simulation.default_payouts(entrants)
+    payouts = _ints(options["payouts"], "payouts") or simulation.default_payouts(entrants)
     schedule = _ints(options["pcr_schedule"], "pcr-schedule")
     if sum(payouts) != 100 or len(payouts) > entrants or not schedule:
         raise CommandError(
@@ -60,7 +60,7 @@ def _play(options: dict[str, Any], *, entrants: int, payouts: list[int], schedul
                 idempotency_key=f"simulate:{run}:{user.get_username()}",
                 posted_by=admin,
             )
-    tournament = multi_simulation.create_multi(
+    tournament = simulation.create_multi(
         admin,
         name=f"simulation {run} (seed {options['seed']})",
         entrants=entrants,
@@ -75,7 +75,7 @@ def _play(options: dict[str, Any], *, entrants: int, payouts: list[int], schedul
     )
     for user in players:
         registration.register(user=user, tournament_id=tournament.pk)
-    outcome = multi_simulation.play_out(
+    outcome = simulation.play_out(
         tournament.pk,
         bots=options["bots"],
         seed=options["seed"],
@@ -88,7 +88,7 @@ def report(tournament: Tournament, out: OutputWrapper) -> None:
     tournament.refresh_from_db()
     out.write(f"tournament {tournament.pk} ({tournament.kind}): {tournament.status}")
     out.write("place  player  prize  re-entries  moved")
-    rows = multi_simulation.standings(tournament)
+    rows = simulation.standings(tournament)
     for row in rows:
         label = row["username"].split("-", 1)[-1]
         out.write(

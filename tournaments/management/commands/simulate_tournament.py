@@ -9,7 +9,7 @@ randomness from a generator seeded with S instead of the CSPRNG (a simulation on
 
 `--kind multi` (also `--instant`, `--seats`, `--starting-stack`, `--pcr-schedule`, `--rounds-per-level`,
 `--payouts`) plays a multi-table tournament: registered through `registration.register`, started through
-`tournament_admin.start`, then driven by `tournaments.multi_simulation` (the messages the services send are
+`tournament_admin.start`, then driven by `tournaments.simulation` (the messages the services send are
 captured and their task bodies run here in order; with `--instant` the tournament's instant rounds replace
 the bots' moves). It prints the standings, the prizes, the number of tournament events and the reconciliation.
 """
@@ -32,7 +32,6 @@ from ledger.selectors import reconcile
 from tournaments import tournament_selectors
 from tournaments.engine.bots import RandomBot
 from tournaments.models import Game, GameStatus, Round, Table, Tournament, TournamentStatus
-from tournaments.multi_simulation import SeededSecrets
 from tournaments.services import (
     dispatch,
     engine_io,
@@ -41,6 +40,7 @@ from tournaments.services import (
     tournament_progress,
     tournament_setup,
 )
+from tournaments.simulation import SeededSecrets
 
 MAX_ROUNDS = 300
 MAX_MOVES_PER_ROUND = 5000

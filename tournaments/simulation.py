@@ -1,8 +1,7 @@
 """A multi-table tournament played through the real services in this process (`simulate_tournament --kind
 multi`, the simulation tests and the benchmark's in-process timing).
 
-Nothing goes to a broker: `dispatch.send` and `dispatch.enqueue` put each message in a FIFO (`CapturedDispatch`)
-and the driver runs the task bodies the worker would run, one at a time in that order: a round start
+Nothing goes to a broker: the messages are captured in order (`dispatch.captured`) and the driver runs the task bodies the worker would run, one at a time in that order: a round start
 (`play.start_round`), the table's job after a round (`multi_progress.after_table_round`), a one-table job
 (`tournament_progress.advance`). Turn clocks and claim windows are never waited for: the bots play every move
 through `play.submit_move` (what the HTTP API calls) and a claim window is closed at once (`run_close_claims`, as
@@ -22,11 +21,10 @@ import contextlib
 import random
 import secrets
 import sys
-from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from unittest import mock
+from unittest import mock  # the seeded `secrets` only
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -35,10 +33,10 @@ from django.utils import timezone
 
 from tournaments.engine.bots import RandomBot
 from tournaments.models import Game, GameStatus, Tournament, TournamentStatus
-from tournaments.services import dispatch, engine_io, play, tournament_progress
+from tournaments.services import dispatch, engine_io, multi_progress, play, tournament_progress
 
 MAX_STEPS = 2_000_000
-TABLE_ROUND_OVER = "tournaments.table_round_over"
+TABLE_ROUND_OVER = dispatch.TABLE_ROUND_OVER
 # Messages whose work the driver does itself (bots move at once; claim windows are closed by the driver).
 DROPPED = (dispatch.TURN_CLOCK, dispatch.CLOSE_CLAIMS)
 
@@ -78,33 +76,31 @@ def seeded(seed: int) -> Iterator[None]:
 
 
 class CapturedDispatch:
-    """`dispatch.send` and `dispatch.enqueue` append to a FIFO instead of sending (the message is kept when it
-    is enqueued, not at the commit: the driver runs one body at a time, after the previous one's commit)."""
+    """The messages the services send on this thread, collected in order (`dispatch.captured`) instead of
+    sent: a message is kept when it is enqueued, not at the commit (the driver runs one body at a time, after
+    the previous one's commit)."""
 
     def __init__(self) -> None:
-        self.messages: deque[tuple[str, list[Any]]] = deque()
-        self.sent: dict[str, int] = {}
-        self._patches: contextlib.ExitStack | None = None
+        self.messages: list[tuple[str, list[Any]]] = []
+        self._context: contextlib.AbstractContextManager[list[tuple[str, list[Any]]]] | None = None
 
-    def push(self, task_name: str, args: Sequence[Any], countdown: float | None = None) -> None:
-        self.sent[task_name] = self.sent.get(task_name, 0) + 1
+    def push(self, task_name: str, args: Sequence[Any]) -> None:
         self.messages.append((task_name, list(args)))
 
     def pop(self) -> tuple[str, list[Any]]:
-        return self.messages.popleft()
+        return self.messages.pop(0)
 
     def __bool__(self) -> bool:
         return bool(self.messages)
 
     def __enter__(self) -> CapturedDispatch:
-        self._patches = contextlib.ExitStack()
-        self._patches.enter_context(mock.patch.object(dispatch, "send", self.push))
-        self._patches.enter_context(mock.patch.object(dispatch, "enqueue", self.push))
+        self._context = dispatch.captured()
+        self.messages = self._context.__enter__()
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        assert self._patches is not None
-        self._patches.close()
+    def __exit__(self, *exc: Any) -> None:
+        assert self._context is not None
+        self._context.__exit__(*exc)
 
 
 @dataclass(frozen=True)
@@ -165,7 +161,7 @@ class Driver:
                 break
             if not self._one_move_per_table():
                 # Nothing queued, nothing in play, not over: what beat's sweeper would re-send.
-                self._step(Step("sweep", ()), lambda: tournament_progress.sweep(grace_seconds=0))
+                self._step(Step("sweep", ()), lambda: play.sweep_clocks(grace_seconds=0))
                 if not self.queue:
                     raise RuntimeError(f"tournament {self.tournament_id} stalled ({status})")
         else:
@@ -192,8 +188,6 @@ class Driver:
 
             self._step(Step(name, tuple(args)), deal)
         elif name == TABLE_ROUND_OVER:
-            from tournaments.services import multi_progress
-
             self._step(
                 Step(name, tuple(args)),
                 lambda: multi_progress.after_table_round(
