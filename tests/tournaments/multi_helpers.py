@@ -64,3 +64,52 @@ def register_all(tournament: Tournament, users: list[Any]) -> None:
 
     for user in users:
         registration.register(user=user, tournament_id=tournament.pk)
+
+
+def seated(
+    admin: Any, player: Any, tables: list[list[int]], **overrides: Any
+) -> tuple[Tournament, list[Any], dict[str, Any]]:
+    """A running tournament whose tables hold players with the given stacks (named t<table>p<seat>), built
+    with the seating services (no start); answers (tournament, tables, entries by name)."""
+    from tournaments.models import TournamentEntry
+    from tournaments.services import multi_seating
+
+    fields: dict[str, Any] = {"status": TournamentStatus.RUNNING, "level": 1, "instant_rounds": True}
+    tournament = new_multi(admin, **{**fields, **overrides})
+    opened = []
+    entries: dict[str, Any] = {}
+    for t, stacks in enumerate(tables):
+        table = multi_seating.open_tournament_table(tournament=tournament)
+        opened.append(table)
+        for s, stack in enumerate(stacks):
+            name = f"t{t}p{s}"
+            entry = TournamentEntry.objects.create(tournament=tournament, player=player(name, chips=1000))
+            multi_seating.seat_entrant(
+                tournament=tournament,
+                entry=entry,
+                table=table,
+                stack=stack,
+                key=f"test:{tournament.pk}:{name}",
+            )
+            entries[name] = entry
+    tournament.refresh_from_db()
+    return tournament, opened, entries
+
+
+def fixed_result(scores: dict[str, int], melded: dict[str, int] | None = None, out: str | None = None) -> Any:
+    """An `instant_result` stand-in answering these scores (and melded values, who went out)."""
+
+    def result(players: Any, rng: Any = None) -> dict[str, Any]:
+        return {
+            "scores": {p: scores[p] for p in players},
+            "game_points": {p: scores[p] for p in players},
+            "bonuses": [],
+            "details": {
+                "reason": "instant",
+                "went_out": out,
+                "players": {p: {"placed_value": (melded or {}).get(p, 0)} for p in players},
+            },
+            "redeal": False,
+        }
+
+    return result
