@@ -64,6 +64,10 @@ class Table(models.Model):
     # A multi-table tournament's table in round-for-round play: the synchronized round it last dealt
     # (it deals again once the tournament's `sync_round` is past it).
     played_sync_round = models.PositiveIntegerField(default=0)
+    # A multi-table tournament's table whose last round is settled and whose tournament job has not run yet:
+    # it deals nothing until then (a deal first would release the seats left without chips before the job
+    # busts them, and the job would find its round stale).
+    awaiting_job = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["id"]

@@ -71,6 +71,9 @@ def after_table_round(*, tournament_id: int, table_id: int, round_id: int | None
 
 
 def _after(tournament: Tournament, table: Table, game: Game, round_: Round | None) -> str:
+    if table.awaiting_job:
+        table.awaiting_job = False
+        Table.objects.filter(pk=table.pk).update(awaiting_job=False)
     if round_ is not None:
         _raise_level(tournament, round_.number + 1)
         _bust(tournament, table, round_)
@@ -232,8 +235,8 @@ def _release_if_all_played(tournament: Tournament) -> bool:
     for table_id, _ in tables:
         locked = lock_game(Game.objects.filter(table_id=table_id).values_list("pk", flat=True).get())
         assert locked is not None
-        if locked[1].status != GameStatus.WAITING:
-            return False
+        if locked[1].status != GameStatus.WAITING or locked[0].awaiting_job:
+            return False  # a round in play, or a table's job still to run (it releases the round itself)
         games[table_id] = locked[1]
     tournament.sync_round += 1
     tournament.save(update_fields=["sync_round"])
