@@ -101,7 +101,7 @@ class Workers:
                             "--concurrency=1",
                             "--pool=prefork",
                             "-Q",
-                            self.queue,
+                            f"{self.queue}-jobs,{self.queue}",
                             "--include",
                             "tests.benchmarks.bench_tasks",
                             "--without-gossip",
@@ -111,7 +111,12 @@ class Workers:
                             f"{name}@%h",
                         ],
                         cwd=ROOT,
-                        env=dict(self.env, CELERY_TASK_DEFAULT_QUEUE=self.queue, BENCH_RUN=self.queue),
+                        env=dict(
+                            self.env,
+                            CELERY_TASK_DEFAULT_QUEUE=self.queue,
+                            BENCH_JOBS_QUEUE=f"{self.queue}-jobs",
+                            BENCH_RUN=self.queue,
+                        ),
                         stdout=log,
                         stderr=subprocess.STDOUT,
                         start_new_session=True,
@@ -178,7 +183,8 @@ def _diff(after: dict[str, tuple[int, float]], before: dict[str, tuple[int, floa
 
 
 def _queue_length(queue: str) -> int:
-    return int(_redis().llen(queue))
+    client = _redis()
+    return int(client.llen(queue)) + int(client.llen(f"{queue}-jobs"))
 
 
 @dataclass
@@ -320,10 +326,15 @@ def create_tournament(admin: Any, *, entrants: int, label: str) -> Any:
 def register_all(tournament_id: int, user_ids: list[int]) -> list[float]:
     """Every player registered through `registration.register`; the seconds of each block of 1,000."""
     from django.contrib.auth import get_user_model
+    from django.db import connection
 
     from tournaments.services import registration
 
     users = get_user_model().objects.in_bulk(user_ids)
+    # Each registration is its own transaction: without this each would wait for its WAL flush (this run's
+    # connection only; the service's statements are the same).
+    with connection.cursor() as cursor:
+        cursor.execute("SET synchronous_commit TO OFF")
     blocks: list[float] = []
     began = time.perf_counter()
     for i, pk in enumerate(user_ids, 1):
@@ -333,6 +344,22 @@ def register_all(tournament_id: int, user_ids: list[int]) -> list[float]:
             blocks.append((now - began) / (1000 if i % 1000 == 0 else i % 1000))
             began = now
     return blocks
+
+
+def copy_entries(source_id: int, target_id: int) -> None:
+    """The registered entries of `source_id` copied into `target_id` (a freeroll's registration moves no
+    chips): the same field for the next worker count without registering it again."""
+    from tournaments.models import TournamentEntry
+
+    TournamentEntry.objects.bulk_create(
+        (
+            TournamentEntry(tournament_id=target_id, player_id=player)
+            for player in TournamentEntry.objects.filter(tournament_id=source_id)
+            .order_by("registered_at", "pk")
+            .values_list("player_id", flat=True)
+        ),
+        batch_size=2000,
+    )
 
 
 def measure_tournament(
@@ -544,6 +571,31 @@ def markdown(floors: list[Measure], runs: list[Measure], notes: list[str]) -> st
     return "\n".join(lines) + "\n\n" + "\n\n".join(notes) + "\n"
 
 
+def analysis(lock: dict[int, dict[str, float]], synthetic: list[dict[str, Any]]) -> list[str]:
+    """The in-process timings and the synthetic sizes query, written up."""
+    notes = []
+    if lock:
+        notes.append(
+            "In-process (one event at a time, no worker; the same tournaments, `--lock-events` events each): "
+            + "; ".join(
+                f"{n:,} entrants: round start {t['deal_ms']:.1f} ms, job {t['job_ms']:.1f} ms of which the "
+                f"open tables' sizes query {t['sizes_ms']:.1f} ms; the job (its whole transaction holds the "
+                f"tournament's row lock) is {100 * t['share']:.0f}% of an event"
+                for n, t in lock.items()
+            )
+            + ". The tournament's row lock serializes the jobs of one tournament: whatever the number of "
+            "workers, one tournament settles at most 1000 / (job ms) table events per second."
+        )
+    for found in synthetic:
+        notes.append(
+            f"The sizes query at {found['tables']:,} open tables ({4 * found['tables']:,} seated players, "
+            f"synthetic rows): {found['ms']:.1f} ms (median of 5). Plan:\n\n```\n"
+            + "\n".join(found["plan"])
+            + "\n```"
+        )
+    return notes
+
+
 def update_docs(path: Path, body: str) -> None:
     """Replace (or append) the section, leaving every other section as it is."""
     text = path.read_text() if path.exists() else "# Performance\n"
@@ -575,6 +627,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--floor-window", type=float, default=10.0)
     parser.add_argument("--floor-chains", type=int, default=50)
     parser.add_argument("--lock-events", type=int, default=300, help="in-process events timed (0: none)")
+    parser.add_argument(
+        "--synthetic", default="5000,62500", help="tables of the synthetic sizes-query measurement"
+    )
     parser.add_argument("--floor-only", action="store_true", help="measure the floor only (no docs)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     parser.add_argument("--no-docs", action="store_true", help="do not update docs/performance.md")
@@ -594,7 +649,7 @@ def main(argv: list[str] | None = None) -> int:
     broker_url = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
     os.environ.update(
         DATABASE_URL=url,
-        DJANGO_SETTINGS_MODULE="config.settings.test",
+        DJANGO_SETTINGS_MODULE="tests.benchmarks.bench_tournament_settings",
         RAMINO_NEXT_ROUND_DELAY_SECONDS="0",
         CELERY_BROKER_URL=broker_url,
         CELERY_TASK_DEFAULT_QUEUE=f"ramino-bench-tournament-{uuid.uuid4().hex[:10]}",
@@ -606,7 +661,9 @@ def main(argv: list[str] | None = None) -> int:
     floors: list[Measure] = []
     runs: list[Measure] = []
     notes: list[str] = []
-    registration_ms: dict[int, float] = {}
+    registration_ms: dict[int, tuple[float, float]] = {}
+    lock: dict[int, dict[str, float]] = {}
+    synthetic: list[dict[str, Any]] = []
     ok = True
     current: Workers | None = None
     queues: list[str] = []
@@ -625,12 +682,15 @@ def main(argv: list[str] | None = None) -> int:
         user_ids = make_users(0 if args.floor_only else max(sizes))
         # Every tournament registered before any worker runs (registrations timed per 1,000).
         planned: dict[tuple[int, int], int] = {}
-        for w in counts:
-            for n in [] if args.floor_only else sizes:
+        for n in [] if args.floor_only else sizes:
+            for w in counts:
                 tournament = create_tournament(admin, entrants=n, label=f"{w} workers, {n} entrants")
-                blocks = register_all(tournament.pk, user_ids[:n])
-                registration_ms.setdefault(n, 1000 * statistics.mean(blocks))
                 planned[(w, n)] = tournament.pk
+                if w != counts[0]:
+                    copy_entries(planned[(counts[0], n)], tournament.pk)
+                    continue
+                blocks = register_all(tournament.pk, user_ids[:n])
+                registration_ms[n] = (1000 * blocks[0], 1000 * blocks[-1])
                 print(
                     f"registered {n:,} in tournament {tournament.pk}: {1000 * blocks[0]:.2f} ms each "
                     f"(first 1,000), {1000 * blocks[-1]:.2f} ms (last)",
@@ -667,6 +727,7 @@ def main(argv: list[str] | None = None) -> int:
             current.stop()
             current = None
             _delete_queue(queue)
+            _delete_queue(f"{queue}-jobs")
 
         from ledger.selectors import reconcile
 
@@ -675,12 +736,26 @@ def main(argv: list[str] | None = None) -> int:
         notes.append(
             f"Ledger reconciliation after the run: ok={report.ok} ({len(report.problems)} problems)."
         )
+        if args.lock_events and not args.floor_only:
+            for n in sizes:
+                timed = in_process(planned[(counts[0], n)], events=args.lock_events)
+                lock[n] = timed
+                print(
+                    f"in-process, {n:,} entrants: round start {timed['deal_ms']:.1f} ms, job "
+                    f"{timed['job_ms']:.1f} ms (sizes query {timed['sizes_ms']:.1f} ms), job share "
+                    f"{100 * timed['share']:.0f}% over {timed['events']:.0f} events",
+                    flush=True,
+                )
+        for tables in [] if args.floor_only else [int(t) for t in args.synthetic.split(",") if t]:
+            synthetic.append(synthetic_sizes(admin, tables))
+            print(f"sizes query at {tables:,} tables: {synthetic[-1]['ms']:.1f} ms", flush=True)
         connection.close()
     finally:
         if current is not None:
             current.stop()
         for queue in queues:
             _delete_queue(queue)
+            _delete_queue(f"{queue}-jobs")
         with suppress(Exception):
             from django.db import connections
 
@@ -714,9 +789,13 @@ def main(argv: list[str] | None = None) -> int:
         + ", ".join(f"{r:.2f}x" for r in ratios)
         + f" (by worker count {counts}; goal <= {GOAL_RATIO}x: {'met' if met else 'NOT met'}). "
         f"Events/s against {counts[0]} worker(s): {growth}. Registration: "
-        + ", ".join(f"{ms:.2f} ms each at {n:,} entrants" for n, ms in registration_ms.items())
+        + ", ".join(
+            f"{n:,} entrants {first:.2f} ms each (first 1,000), {last:.2f} ms (last)"
+            for n, (first, last) in registration_ms.items()
+        )
         + f". Load average before the run: {load_before}, after: {_load()}; {os.cpu_count()} cores.",
     )
+    notes.extend(analysis(lock, synthetic))
     table = markdown(floors, runs, notes)
     print()
     print(table)
