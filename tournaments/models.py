@@ -389,6 +389,9 @@ class Tournament(models.Model):
     # tables: the entries still playing (seated with chips or waiting at a table) and the tables still open.
     players_left = models.PositiveIntegerField(default=0, editable=False)
     tables_open = models.PositiveIntegerField(default=0, editable=False)
+    # Multi: how many open tables seat how many players ({"size": tables}, `services.table_sizes`), kept by the
+    # tables' jobs under the same lock: a job reads every table only when its plan could move someone.
+    table_sizes = models.JSONField(default=dict, blank=True, editable=False)
     # Bumped by every `TournamentEvent` (the lobby's live updates follow it).
     version = models.PositiveIntegerField(default=0)
     # A simulation's tournament (`simulate_tournament --instant`): each round's scores are drawn at random

@@ -596,18 +596,21 @@ def analysis(lock: dict[int, dict[str, float]], synthetic: list[dict[str, Any]])
     return notes
 
 
+BEGIN = "<!-- make bench-tournament: output begins -->"
+END = "<!-- make bench-tournament: output ends -->"
+
+
 def update_docs(path: Path, body: str) -> None:
-    """Replace (or append) the section, leaving every other section as it is."""
+    """Replace the benchmark's output in the section (between its two markers), leaving the written-up text
+    around it and every other section as they are; a missing section is appended."""
     text = path.read_text() if path.exists() else "# Performance\n"
-    lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.strip() == SECTION), None)
-    new = [SECTION, "", *body.rstrip().splitlines()]
-    if start is None:
-        lines = [*lines, "", *new]
+    block = f"{BEGIN}\n{body.rstrip()}\n{END}"
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        text = head + block + rest.split(END, 1)[1]
     else:
-        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-        lines = [*lines[:start], *new, "", *lines[end:]]
-    path.write_text("\n".join(lines).rstrip() + "\n")
+        text = text.rstrip() + f"\n\n{SECTION}\n\n{block}\n"
+    path.write_text(text.rstrip() + "\n")
 
 
 def _load() -> str:

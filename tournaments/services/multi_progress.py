@@ -33,11 +33,19 @@ from tournaments.models import (
     TournamentKind,
     TournamentStatus,
 )
-from tournaments.services import dispatch, engine_io, tournament_events
+from tournaments.services import dispatch, engine_io, table_sizes, tournament_events
 from tournaments.services.bust_ranking import Bust, places_for_busts
 from tournaments.services.game_locks import lock_game, seats_with_stacks
 from tournaments.services.levels import in_bubble, level_of
-from tournaments.services.multi_balance import apply_plan, open_table_sizes, plan_for, players_at, wake
+from tournaments.services.multi_balance import (
+    Applied,
+    apply_plan,
+    open_table_sizes,
+    plan_for,
+    players_at,
+    seated_count,
+    wake,
+)
 from tournaments.services.multi_finish import finish
 from tournaments.services.seats import cash_out
 from tournaments.services.start_common import schedule_deal, schedule_deals
@@ -74,22 +82,16 @@ def _after(tournament: Tournament, table: Table, game: Game, round_: Round | Non
     if table.awaiting_job:
         table.awaiting_job = False
         Table.objects.filter(pk=table.pk).update(awaiting_job=False)
+    before = seated_count(table)
     if round_ is not None:
         _raise_level(tournament, round_.number + 1)
         _bust(tournament, table, round_)
     if tournament.players_left <= 1:
         finish(tournament=tournament)
         return "finished"
-    sizes = open_table_sizes(tournament)
     movable = players_at([table.pk])
     movable.setdefault(table.pk, [])
-    applied = apply_plan(
-        tournament=tournament,
-        plan=plan_for(tournament, sizes=sizes, movable=movable),
-        movable=movable,
-        games={table.pk: game},
-        cause="balance",
-    )
+    applied = _balance(tournament, table, game, movable, before=before)
     broken = table.pk in applied.broken
     if applied.moved or applied.broken:
         faults.pause_point(faults.BALANCE)  # the crash tests' SIGKILL (config/faults.py)
@@ -103,6 +105,46 @@ def _after(tournament: Tournament, table: Table, game: Game, round_: Round | Non
         if not broken and game.next_round_at is None:
             schedule_deal(game)
     return "broken" if broken else ("dealt" if deal else "paused")
+
+
+def _balance(
+    tournament: Tournament,
+    table: Table,
+    game: Game,
+    movable: dict[int, list[TournamentEntry]],
+    *,
+    before: int,
+) -> Applied:
+    """The seating plan with this table alone between rounds, unless the open tables' size histogram shows it
+    could not move anyone (`table_sizes.plan_needed`): then neither every table's size is read nor the plan
+    made, and the job's cost does not grow with the tables (docs/performance.md)."""
+    size = len(movable[table.pk])
+    hist = table_sizes.resized(tournament.table_sizes or {}, old=before, new=size)
+    trusted = table_sizes.consistent(
+        hist, tables_open=tournament.tables_open, players_left=tournament.players_left
+    )
+    if trusted and not table_sizes.plan_needed(
+        hist,
+        size=size,
+        players_left=tournament.players_left,
+        tables_open=tournament.tables_open,
+        seats=tournament.seats,
+    ):
+        _keep_sizes(tournament, hist)
+        return Applied(moved=0, broken=(), receivers=())
+    sizes = open_table_sizes(tournament)
+    plan = plan_for(tournament, sizes=sizes, movable=movable)
+    applied = apply_plan(
+        tournament=tournament, plan=plan, movable=movable, games={table.pk: game}, cause="balance"
+    )
+    _keep_sizes(tournament, table_sizes.histogram(table_sizes.after_plan(sizes, plan).values()))
+    return applied
+
+
+def _keep_sizes(tournament: Tournament, hist: dict[str, int]) -> None:
+    if hist != tournament.table_sizes:
+        tournament.table_sizes = hist
+        Tournament.objects.filter(pk=tournament.pk).update(table_sizes=hist)
 
 
 def _raise_level(tournament: Tournament, next_round: int) -> None:
@@ -252,6 +294,7 @@ def _release_if_all_played(tournament: Tournament) -> bool:
         cause="round_for_round",
     )
     sizes = open_table_sizes(tournament)
+    _keep_sizes(tournament, table_sizes.histogram(sizes.values()))
     for table_id, size in sizes.items():
         if size < 2:
             # Cannot deal: it does not hold up the synchronized rounds.
