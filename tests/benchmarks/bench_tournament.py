@@ -57,10 +57,9 @@ START_ROUND = "tournaments.start_round"
 TABLE_ROUND_OVER = "tournaments.table_round_over"
 FLOOR = "bench.floor"
 # The tournament: a freeroll with a guarantee (registration moves no chips), instant rounds, four seats,
-# stacks deep enough that neither size collapses to a few tables within the window (busts and balancing
-# happen from the first levels on).
-STARTING_STACK = 3000
-PCR_SCHEDULE = [1, 1, 2, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50]
+# stacks short enough that busts and balancing happen from the first round on.
+STARTING_STACK = 200
+PCR_SCHEDULE = [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50]
 ROUNDS_PER_LEVEL = 2
 SEATS = 4
 GUARANTEE = 100_000
