@@ -92,6 +92,10 @@ def seated(
                 key=f"test:{tournament.pk}:{name}",
             )
             entries[name] = entry
+    from tournaments.models import Game
+
+    # Every table's first deal scheduled, as the start does.
+    Game.objects.filter(table__in=opened).update(next_round_at=timezone.now())
     tournament.refresh_from_db()
     return tournament, opened, entries
 

@@ -112,7 +112,7 @@ def test_busts_during_late_registration_get_their_place_at_the_finish(
     places = {n: TournamentEntry.objects.get(pk=e.pk).place for n, e in entries.items()}
     assert places == {"t0p0": 1, "t0p2": 2, "t0p1": 3}
     tournament.refresh_from_db()
-    assert Account.objects.get(pk=tournament.mint_account_id).balance == 0
+    assert Account.objects.get(minting_tournament=tournament).balance == 0
     assert_reconciled()
 
 
@@ -176,7 +176,7 @@ def test_a_bust_leaving_a_small_table_breaks_it_into_the_others(
     assert tournament.tables_open == 2 and tournament.players_left == 7
     winner = TournamentEntry.objects.get(pk=entries["t0p0"].pk)
     assert winner.table_id in (tables[1].pk, tables[2].pk) and winner.times_moved == 1
-    assert Account.objects.get(pk=winner.seat.stack_account_id).balance == 500
+    assert Account.objects.get(seat__pk=winner.seat_id or 0).balance == 500
     sizes = sorted(Seat.objects.exclude(status=SeatStatus.LEFT).values_list("table_id", flat=True))
     assert sizes.count(tables[0].pk) == 0 and sorted(
         [sizes.count(tables[1].pk), sizes.count(tables[2].pk)]
@@ -200,4 +200,34 @@ def test_a_table_mid_round_gives_nobody_but_may_receive(
     # 6 players fit in 2 tables of 4: sizes 2 (table 0) and 4 (table 1, mid-round): nobody moved.
     assert Seat.objects.filter(table=tables[1]).exclude(status=SeatStatus.LEFT).count() == 4
     assert not TournamentEvent.objects.filter(tournament=tournament, kind="moved").exists()
+    assert_reconciled()
+
+
+def test_the_sweep_resends_a_lost_job_for_a_multi_table_only(
+    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.services import tournament_progress
+
+    tournament, tables, _ = seated(admin_user, player, [[500] * 4, [500] * 4])
+    round_, _ = _play(monkeypatch, tables[0], fixed_result({"t0p0": 10, "t0p1": 0, "t0p2": 0, "t0p3": 0}))
+    # The job's message was lost: the table waits with nothing scheduled.
+    Round.objects.filter(pk=round_.pk).update(ended_at=timezone.now() - timedelta(minutes=5))
+    sent: list[tuple[str, Any]] = []
+    monkeypatch.setattr(dispatch, "send", lambda name, args, countdown=None: sent.append((name, list(args))))
+    assert tournament_progress.sweep(grace_seconds=60) == 0  # the one-table job is not sent for it
+    assert multi_progress.sweep(grace_seconds=60) == 1
+    assert sent == [(dispatch.TABLE_ROUND_OVER, [tournament.pk, tables[0].pk, round_.pk])]
+    # The resent job deals the table's next round.
+    with dispatch.captured():
+        assert (
+            multi_progress.after_table_round(
+                tournament_id=tournament.pk, table_id=tables[0].pk, round_id=round_.pk
+            )
+            == "dealt"
+        )
+    assert Game.objects.get(table=tables[0]).next_round_at is not None
     assert_reconciled()

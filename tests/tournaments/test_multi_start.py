@@ -46,7 +46,7 @@ def test_start_seats_everyone_evenly_with_minted_stacks(player: Any, admin_user:
     assert sorted(m.idempotency_key for m in mints) == sorted(
         f"tournament:{tournament.pk}:mint:table:{t.pk}" for t in tables
     )
-    mint = Account.objects.get(pk=tournament.mint_account_id)
+    mint = Account.objects.get(minting_tournament=tournament)
     assert (
         mint.chip_type == tournament_chip_type(tournament.pk)
         and mint.reference == f"tournament:{tournament.pk}"

@@ -145,8 +145,9 @@ def apply_plan(
 
 
 def wake(tournament: Tournament, tables: Sequence[int], *, skip: int | None = None) -> None:
-    """Tables that received players and wait with no deal scheduled (too few players before): a deal sent
-    (the deal itself decides: a paused tournament, round-for-round play or too few players deal nothing)."""
+    """Tables that received players and wait with no deal scheduled (too few players before, or their job
+    not run yet): their job sent (round None: their last round), which deals when it should. Never a deal
+    directly: a table's job must bust its players left without chips before its next deal."""
     if not tables:
         return
     waiting = Game.objects.filter(
@@ -154,9 +155,9 @@ def wake(tournament: Tournament, tables: Sequence[int], *, skip: int | None = No
         status=GameStatus.WAITING,
         next_round_at__isnull=True,
         table__status=TableStatus.OPEN,
-    ).values_list("pk", flat=True)
-    for game_id in waiting:
-        dispatch.enqueue(dispatch.START_ROUND, [game_id], 0)
+    ).values_list("table_id", flat=True)
+    for table_id in waiting:
+        dispatch.enqueue(dispatch.TABLE_ROUND_OVER, [tournament.pk, table_id, None], 0)
 
 
 def seated_count(table: Table) -> int:

@@ -27,6 +27,7 @@ def level_pcr(tournament: Tournament, round_number: int) -> tuple[int, int]:
 class MultiTablePolicy:
     ready_statuses: tuple[str, ...] = (SeatStatus.ACTIVE, SeatStatus.ABSENT)
     settles_chips = True
+    deals_only_when_scheduled = True
 
     def __init__(self, tournament: Tournament, table: Table) -> None:
         self.tournament = tournament

@@ -17,7 +17,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import QuerySet
 from django.utils import timezone
 
 from config import faults
@@ -48,7 +47,7 @@ from tournaments.services.multi_balance import (
 )
 from tournaments.services.multi_finish import finish
 from tournaments.services.seats import cash_out
-from tournaments.services.start_common import schedule_deal, schedule_deals
+from tournaments.services.start_common import schedule_deal
 
 IN_PLAY = (TournamentStatus.RUNNING, TournamentStatus.PAUSED)
 
@@ -237,7 +236,7 @@ def _bubble(tournament: Tournament) -> None:
         tournament.save(update_fields=["round_for_round"])
         tournament_events.record(tournament=tournament, kind="round_for_round", data={"on": False})
         if tournament.status == TournamentStatus.RUNNING:
-            schedule_deals(_idle_games(tournament))
+            wake_idle(tournament)
     elif wanted and not tournament.round_for_round:
         tournament.round_for_round = True
         tournament.save(update_fields=["round_for_round"])
@@ -252,13 +251,18 @@ def _bubble(tournament: Tournament) -> None:
         )
 
 
-def _idle_games(tournament: Tournament) -> QuerySet[Game]:
-    return Game.objects.filter(
-        table__tournament=tournament,
-        table__status=TableStatus.OPEN,
-        status=GameStatus.WAITING,
-        next_round_at__isnull=True,
+def wake_idle(tournament: Tournament) -> int:
+    """Every open table waiting with no deal scheduled: its job sent (which deals it when it should)."""
+    tables = list(
+        Game.objects.filter(
+            table__tournament=tournament,
+            table__status=TableStatus.OPEN,
+            status=GameStatus.WAITING,
+            next_round_at__isnull=True,
+        ).values_list("table_id", flat=True)
     )
+    wake(tournament, tables)
+    return len(tables)
 
 
 def _release_if_all_played(tournament: Tournament) -> bool:
@@ -331,6 +335,6 @@ def sweep(*, grace_seconds: float) -> int:
 
 
 def resume_tables(tournament: Tournament) -> int:
-    """On resume: a deal sent to every open table waiting with none scheduled (each deal decides for itself:
+    """On resume: the job sent for every open table waiting with no deal scheduled (each deals when it should:
     round-for-round play deals only the tables owing the synchronized round). Caller holds the lock."""
-    return schedule_deals(_idle_games(tournament))
+    return wake_idle(tournament)

@@ -17,16 +17,14 @@ from tournaments.errors import Conflict, PlayCode
 from tournaments.models import (
     LIVE_ENTRY_STATUSES,
     EntryStatus,
-    Game,
-    GameStatus,
     Table,
     Tournament,
     TournamentEntry,
     TournamentStatus,
 )
-from tournaments.services import dispatch, table_sizes, tournament_events
+from tournaments.services import table_sizes, tournament_events
 from tournaments.services.entry_payments import entry_legs
-from tournaments.services.multi_balance import open_table_sizes
+from tournaments.services.multi_balance import open_table_sizes, wake
 from tournaments.services.multi_seating import open_tournament_table, seat_entrant
 from tournaments.services.seating_plan import table_for_newcomer
 
@@ -120,10 +118,8 @@ def late_entry(*, tournament: Tournament, user: User) -> TournamentEntry:
         },
     )
     if tournament.status == TournamentStatus.RUNNING:
-        # A table that waited for a second player deals now (the deal decides: round-for-round play may not).
-        waiting = Game.objects.filter(table=table, status=GameStatus.WAITING, next_round_at__isnull=True)
-        for game_id in waiting.values_list("pk", flat=True):
-            dispatch.enqueue(dispatch.START_ROUND, [game_id], 0)
+        # A table that waited for a second player deals now (its job decides).
+        wake(tournament, [table.pk])
     return entry
 
 

@@ -6,7 +6,10 @@ round-for-round, the finish; it sends the table's next `start_round`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.utils import timezone
 
 from tournaments.models import Game, Tournament, TournamentStatus
 from tournaments.services import dispatch, multi_progress, round_start, tournament_admin
@@ -20,19 +23,23 @@ def drive(
     start: bool = True,
     max_messages: int = 10_000_000,
     after_message: Callable[[str, list[object]], None] | None = None,
+    seed_messages: Sequence[tuple[str, list[Any]]] = (),
 ) -> int:
     """Start the tournament (unless `start` is False: it already runs) and run its messages until none is
-    left; answers how many ran. `after_message(name, args)` is called after each (a test's invariant checks).
+    left (`seed_messages`: already sent ones to run first, e.g. a resume's); answers how many ran. `after_message(name, args)` is called after each (a test's invariant checks).
     A tournament whose rounds are played by people (not `instant_rounds`) stops at its first deals."""
     ran = 0
     with dispatch.captured() as queue:
+        queue.extend((name, list(args)) for name, args in seed_messages)
         if start:
             tournament_admin.start(tournament_id=tournament_id)
         while queue and ran < max_messages:
             name, args = queue.pop(0)
             if name == dispatch.START_ROUND:
-                # Its pause is not waited for: the deal is due now.
-                Game.objects.filter(pk=args[0]).update(next_round_at=None)
+                # Its pause is not waited for: a scheduled deal is due now.
+                Game.objects.filter(pk=args[0], next_round_at__isnull=False).update(
+                    next_round_at=timezone.now()
+                )
                 round_start.start_round(game_id=int(str(args[0])))
             elif name == dispatch.TABLE_ROUND_OVER:
                 tournament, table, round_id = args

@@ -26,6 +26,9 @@ class TablePolicy(Protocol):
 
     # A simulation's table: each round dealt is ended at once with random scores (`instant_rounds`).
     instant_rounds: bool
+    # Deals only a round its tournament scheduled (`Game.next_round_at` set by the tournament's job): a late or
+    # duplicated start message finding none scheduled deals nothing (the job must run between two rounds).
+    deals_only_when_scheduled: bool
 
     def round_pcr(self, table: Table, round_: Round) -> int:
         """Chips per point of the round being settled."""

@@ -87,13 +87,15 @@ def _deal(*, game_id: int) -> Round | None:
         if game.next_round_at is not None and game.next_round_at > now + timedelta(seconds=0.5):
             # Early (a duplicate or a re-armed message): the scheduled one will come.
             return None
+        policy = table_policy.policy_for(table)
+        if policy.deals_only_when_scheduled and game.next_round_at is None:
+            return None  # not scheduled by the tournament's job (a late or duplicated message)
         seats = list(
             Seat.objects.select_for_update(of=("self",))
             .filter(table=table, status__in=SEATED_STATUSES)
             .select_related("player", "stack_account")
             .order_by("number")
         )
-        policy = table_policy.policy_for(table)
         playing: list[Seat] = []
         for seat in seats:
             if not policy.deals_in(seat=seat, stack=seat.stack_account.balance):

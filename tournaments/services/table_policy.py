@@ -43,6 +43,7 @@ class RingTablePolicy:
     min_players = 2
 
     instant_rounds = False
+    deals_only_when_scheduled = False
 
     def round_pcr(self, table: Table, round_: Round) -> int:
         return table.pcr * table.multiplier
@@ -111,6 +112,7 @@ class OneTableTournamentPolicy:
             )
 
     instant_rounds = False
+    deals_only_when_scheduled = False
 
     def round_pcr(self, table: Table, round_: Round) -> int:
         return 1  # never used to move chips (`settles_chips`)
