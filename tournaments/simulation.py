@@ -183,7 +183,9 @@ class Driver:
 
             def deal() -> Any:
                 # Due now: the pause between rounds is not waited for.
-                Game.objects.filter(pk=args[0]).update(next_round_at=None)
+                Game.objects.filter(pk=args[0], next_round_at__isnull=False).update(
+                    next_round_at=timezone.now()
+                )
                 return play.start_round(game_id=args[0])
 
             self._step(Step(name, tuple(args)), deal)

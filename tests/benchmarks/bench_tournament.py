@@ -410,6 +410,8 @@ def in_process(tournament_id: int, *, events: int) -> dict[str, float]:
     Answers means in ms and the job's share of an event."""
     from unittest import mock
 
+    from django.utils import timezone
+
     from tournaments.models import Game, TableStatus, Tournament, TournamentStatus
     from tournaments.services import multi_progress, play
     from tournaments.simulation import CapturedDispatch
@@ -435,7 +437,9 @@ def in_process(tournament_id: int, *, events: int) -> dict[str, float]:
             name, args = queue.pop()
             began = time.perf_counter()
             if name == START_ROUND:
-                Game.objects.filter(pk=args[0]).update(next_round_at=None)
+                Game.objects.filter(pk=args[0], next_round_at__isnull=False).update(
+                    next_round_at=timezone.now()
+                )
                 play.start_round(game_id=args[0])
                 timings["deal"].append(1000 * (time.perf_counter() - began))
             elif name == TABLE_ROUND_OVER:

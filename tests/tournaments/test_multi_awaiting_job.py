@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.multi_helpers import chips_conserved, new_multi, register_all
@@ -31,7 +32,9 @@ def test_a_deal_before_the_job_waits_for_it(admin_user: Any, player: Any) -> Non
         tournament_admin.start(tournament_id=tournament.pk)
         for name, args in list(queue):
             if name == dispatch.START_ROUND:
-                Game.objects.filter(pk=args[0]).update(next_round_at=None)
+                Game.objects.filter(pk=args[0], next_round_at__isnull=False).update(
+                    next_round_at=timezone.now()
+                )
                 play.start_round(game_id=args[0])
         jobs = [args for name, args in queue if name == dispatch.TABLE_ROUND_OVER]
         assert jobs, "every instant round ended and sent its table's job"

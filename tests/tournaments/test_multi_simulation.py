@@ -233,9 +233,9 @@ def _assert_finished(invariants: Invariants, entrants: int) -> None:
 def test_a_forty_entrant_tournament_with_instant_rounds_completes_the_same_for_a_seed(
     admin_user: Any, player: Any
 ) -> None:
-    first = _play(admin_user, player, "a", entrants=40, instant=True, seed=11)
+    first = _play(admin_user, player, "a", entrants=40, instant=True, seed=1)
     _assert_finished(first, 40)
-    second = _play(admin_user, player, "b", entrants=40, instant=True, seed=11)
+    second = _play(admin_user, player, "b", entrants=40, instant=True, seed=1)
     _assert_finished(second, 40)
     assert _standings(first.tournament) == _standings(second.tournament)
 

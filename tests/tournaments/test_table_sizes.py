@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -77,7 +78,9 @@ def _job_statements(admin: Any, player: Any, entrants: int) -> list[list[str]]:
         tournament_admin.start(tournament_id=tournament.pk)
         for name, args in list(queue):
             if name == dispatch.START_ROUND:
-                Game.objects.filter(pk=args[0]).update(next_round_at=None)
+                Game.objects.filter(pk=args[0], next_round_at__isnull=False).update(
+                    next_round_at=timezone.now()
+                )
                 play.start_round(game_id=args[0])
         for _name, args in [m for m in queue if m[0] == dispatch.TABLE_ROUND_OVER][:4]:
             with CaptureQueriesContext(connection) as captured:
