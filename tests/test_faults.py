@@ -29,7 +29,7 @@ def test_the_named_point_writes_the_marker_then_pauses(
     slept: list[float] = []
     monkeypatch.setenv(faults.MARKER_ENV, str(marker))
     monkeypatch.setenv(faults.PAUSE_AT_ENV, faults.BALANCE)
-    monkeypatch.setattr(faults.time, "sleep", slept.append)
+    monkeypatch.setattr(time, "sleep", slept.append)
     faults.pause_point(faults.BALANCE)
     assert marker.read_text().startswith(f"{faults.BALANCE} ")
     assert slept == [faults.PAUSE_SECONDS]

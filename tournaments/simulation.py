@@ -213,14 +213,16 @@ class Driver:
         for game in games:
             if game.claims_deadline is not None:
                 Game.objects.filter(pk=game.pk).update(claims_deadline=timezone.now())
-                version = game.version
-                self._step(
-                    Step("close_claims", (game.pk,)),
-                    lambda g=game.pk, v=version: play.run_close_claims(game_id=g, version=v),
-                )
+                self._close_claims(game.pk, game.version)
             else:
                 self._move(game)
         return bool(games)
+
+    def _close_claims(self, game_id: int, version: int) -> None:
+        self._step(
+            Step("close_claims", (game_id,)),
+            lambda: play.run_close_claims(game_id=game_id, version=version),
+        )
 
     def _move(self, game: Game) -> None:
         assert game.state is not None

@@ -129,8 +129,8 @@ class Workers:
         while waiting and time.monotonic() < deadline:
             for i, proc in enumerate(self.procs):
                 if proc.poll() is not None:
-                    log = (self.workdir / f"{self.queue}-{i}.log").read_text()[-3000:]
-                    raise RuntimeError(f"worker {i} exited early:\n{log}")
+                    tail = (self.workdir / f"{self.queue}-{i}.log").read_text()[-3000:]
+                    raise RuntimeError(f"worker {i} exited early:\n{tail}")
             for reply in app.control.ping(destination=sorted(waiting), timeout=1) or []:
                 waiting -= set(reply)
         if waiting:
@@ -413,12 +413,12 @@ def in_process(tournament_id: int, *, events: int) -> dict[str, float]:
     from django.utils import timezone
 
     from tournaments.models import Game, TableStatus, Tournament, TournamentStatus
-    from tournaments.services import multi_progress, play
+    from tournaments.services import multi_balance, multi_progress, play
     from tournaments.simulation import CapturedDispatch
 
     Tournament.objects.filter(pk=tournament_id).update(status=TournamentStatus.RUNNING)
     timings: dict[str, list[float]] = {"deal": [], "job": [], "sizes": []}
-    original = multi_progress.open_table_sizes
+    original = multi_balance.open_table_sizes
 
     def timed_sizes(tournament: Any) -> dict[int, int]:
         began = time.perf_counter()
@@ -459,6 +459,7 @@ def in_process(tournament_id: int, *, events: int) -> dict[str, float]:
         "sizes_ms": sizes,
         "share": job / (deal + job),
         "events": float(len(timings["job"])),
+        "sizes_calls": float(len(timings["sizes"])),
     }
 
 
@@ -581,9 +582,10 @@ def analysis(lock: dict[int, dict[str, float]], synthetic: list[dict[str, Any]])
         notes.append(
             "In-process (one event at a time, no worker; the same tournaments, `--lock-events` events each): "
             + "; ".join(
-                f"{n:,} entrants: round start {t['deal_ms']:.1f} ms, job {t['job_ms']:.1f} ms of which the "
-                f"open tables' sizes query {t['sizes_ms']:.1f} ms; the job (its whole transaction holds the "
-                f"tournament's row lock) is {100 * t['share']:.0f}% of an event"
+                f"{n:,} entrants: round start {t['deal_ms']:.1f} ms, job {t['job_ms']:.1f} ms (the open tables' "
+                f"sizes read by {t['sizes_calls']:.0f} of the {t['events']:.0f} jobs, {t['sizes_ms']:.1f} ms each); "
+                f"the job (its whole transaction holds the tournament's row lock) is {100 * t['share']:.0f}% of an "
+                "event"
                 for n, t in lock.items()
             )
             + ". The tournament's row lock serializes the jobs of one tournament: whatever the number of "
@@ -748,7 +750,8 @@ def main(argv: list[str] | None = None) -> int:
                 lock[n] = timed
                 print(
                     f"in-process, {n:,} entrants: round start {timed['deal_ms']:.1f} ms, job "
-                    f"{timed['job_ms']:.1f} ms (sizes query {timed['sizes_ms']:.1f} ms), job share "
+                    f"{timed['job_ms']:.1f} ms (sizes query {timed['sizes_ms']:.1f} ms in "
+                    f"{timed['sizes_calls']:.0f} jobs), job share "
                     f"{100 * timed['share']:.0f}% over {timed['events']:.0f} events",
                     flush=True,
                 )
