@@ -33,7 +33,7 @@ def test_histogram_bookkeeping() -> None:
     assert table_sizes.after_plan({7: 4, 8: 2, 9: 0}, plan) == {7: 3, 8: 3}
 
 
-@settings(max_examples=400)
+@settings(max_examples=1000)
 @given(
     seats=st.integers(min_value=2, max_value=10),
     data=st.data(),

@@ -71,6 +71,14 @@ def plan_needed(
         return True
     if size > smallest + 1:
         return True  # it gives players to the smallest table
-    tables_needed = max(1, -(-players_left // seats))
-    # A table too many: it may be broken if it is (about) the smallest; else the planner leaves it for later.
-    return tables_open > tables_needed and size <= smallest + 1
+    surplus = tables_open - max(1, -(-players_left // seats))
+    if surplus <= 0:
+        return False
+    # Tables too many: the smallest `surplus` are broken, this one among them if it is as small as the
+    # surplus-th smallest of the others (else the planner leaves a mid-round one for later).
+    counted = 0
+    for candidate in sorted(s for s, c in others.items() if c > 0):
+        counted += others[candidate]
+        if counted >= surplus:
+            return size <= candidate
+    return True
