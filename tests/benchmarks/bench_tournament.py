@@ -57,9 +57,9 @@ START_ROUND = "tournaments.start_round"
 TABLE_ROUND_OVER = "tournaments.table_round_over"
 FLOOR = "bench.floor"
 # The tournament: a freeroll with a guarantee (registration moves no chips), instant rounds, four seats,
-# stacks short enough that busts and balancing happen from the first round on.
-STARTING_STACK = 200
-PCR_SCHEDULE = [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50]
+# stacks that bust players from the first levels on without the 200-entrant field ending within the window.
+STARTING_STACK = 1500
+PCR_SCHEDULE = [1, 1, 2, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50]
 ROUNDS_PER_LEVEL = 2
 SEATS = 4
 GUARANTEE = 100_000
@@ -366,7 +366,7 @@ def measure_tournament(
 ) -> Measure:
     from django.db import connection
 
-    from tournaments.models import Round, Table, TournamentEntry
+    from tournaments.models import Round, Table, Tournament, TournamentEntry, TournamentStatus
     from tournaments.services import tournament_admin
 
     began = time.perf_counter()
@@ -374,7 +374,9 @@ def measure_tournament(
     start_seconds = time.perf_counter() - began
     committed = time.time()
     tasks, cpu = _windowed(run, workers, database, window)
-    tournament_admin.pause(tournament_id=tournament_id)
+    finished = not Tournament.objects.filter(pk=tournament_id, status=TournamentStatus.RUNNING).exists()
+    if not finished:
+        tournament_admin.pause(tournament_id=tournament_id)
     from datetime import UTC, datetime, timedelta
 
     window_end = datetime.fromtimestamp(committed, tz=UTC) + timedelta(seconds=window)
@@ -387,6 +389,7 @@ def measure_tournament(
         tasks=tasks,
         cpu=cpu,
         start_seconds=start_seconds,
+        extra={"finished in the window": finished},
         tables=Table.objects.filter(tournament_id=tournament_id).count(),
         rounds_settled=rounds.filter(ended_at__lte=window_end).count(),
         busted=TournamentEntry.objects.filter(tournament_id=tournament_id, busted_at__isnull=False).count(),
@@ -573,7 +576,8 @@ def markdown(floors: list[Measure], runs: list[Measure], notes: list[str]) -> st
             lines.append(
                 f"| {m.workers} | {m.entrants:,} entrants | {_fmt(m.rate)} | {_fmt(m.ms_per_event)} | "
                 f"{_fmt(m.busy_ms_per_event)} | {m.runs(START_ROUND)} / {m.runs(TABLE_ROUND_OVER)} | "
-                f"{m.start_seconds:.1f} | {m.tables:,} | {m.busted:,} / {m.moved:,} | "
+                f"{m.start_seconds:.1f} | {m.tables:,} | {m.busted:,} / {m.moved:,}"
+                f"{' (finished within the window)' if m.extra.get('finished in the window') else ''} | "
                 f"{m.worker_cpu():.0f} / {m.cpu.get('postgres', 0):.0f} / {m.cpu.get('machine', 0):.0f} |"
             )
     return "\n".join(lines) + "\n\n" + "\n\n".join(notes) + "\n"
