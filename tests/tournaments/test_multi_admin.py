@@ -189,3 +189,17 @@ def test_cancelling_a_running_tournament_splits_the_pool_by_chips(player: Any, a
         == "cancelled"
     )
     assert_reconciled()
+
+
+def test_an_absent_player_comes_back_at_their_own_table(player: Any, admin_user: Any) -> None:
+    from tournaments.services import tournament_presence
+
+    tournament, tables, entries = seated(admin_user, player, [[300, 300], [300, 300]])
+    entry = entries["t1p0"]
+    Seat.objects.filter(pk=entry.seat_id or 0).update(status=SeatStatus.ABSENT, timeouts_in_row=3)
+    seat = tournament_presence.come_back(user=entry.player, tournament_id=tournament.pk)
+    assert seat.pk == entry.seat_id and seat.table_id == tables[1].pk
+    assert seat.status == SeatStatus.ACTIVE and seat.timeouts_in_row == 0
+    with pytest.raises(Conflict) as nowhere:
+        tournament_presence.come_back(user=player("stranger"), tournament_id=tournament.pk)
+    assert nowhere.value.code == "tournament.not_playing"

@@ -46,7 +46,7 @@ def test_twelve_entrants_play_to_one_winner_with_every_place_and_the_pool_paid(
         not Account.objects.filter(chip_type=tournament_chip_type(tournament.pk)).exclude(balance=0).exists()
     )
     kinds = list(TournamentEvent.objects.filter(tournament=tournament).values_list("kind", flat=True))
-    assert kinds[0] == "started" and kinds[-1] == "finished" and "busted" in kinds
+    assert kinds[0] == "started" and kinds[-1] == "finished" and "busted" in kinds and "final_table" in kinds
     assert (
         Account.objects.filter(kind=AccountKind.WALLET, chip_type=tournament_chip_type(tournament.pk)).count()
         == 0

@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from tournaments.errors import Conflict, PlayCode
-from tournaments.models import Game, Seat, SeatStatus, Table
+from tournaments.models import EntryStatus, Game, Seat, SeatStatus, Table, TournamentEntry, TournamentKind
 from tournaments.services.tournament_status import lock_tournament
 
 
@@ -15,7 +15,16 @@ def come_back(*, user: User, tournament_id: int) -> Seat:
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
         # Lock order: table, game, then seats (every change to a seat holds the game's lock).
-        tables = list(Table.objects.select_for_update().filter(tournament=tournament).order_by("pk"))
+        tables_of = Table.objects.filter(tournament=tournament)
+        if tournament.kind == TournamentKind.MULTI:
+            # Thousands of tables: only the one the player's entry sits at.
+            at = (
+                TournamentEntry.objects.filter(tournament=tournament, player=user, status=EntryStatus.PLAYING)
+                .values_list("table_id", flat=True)
+                .first()
+            )
+            tables_of = tables_of.filter(pk=at or 0)
+        tables = list(tables_of.select_for_update().order_by("pk"))
         for table in tables:
             Game.objects.select_for_update().get(table=table)
         seat = (
