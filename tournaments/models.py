@@ -64,6 +64,10 @@ class Table(models.Model):
     # A multi-table tournament's table in round-for-round play: the synchronized round it last dealt
     # (it deals again once the tournament's `sync_round` is past it).
     played_sync_round = models.PositiveIntegerField(default=0)
+    # A multi-table tournament's table whose last round is settled and whose tournament job has not run yet:
+    # it deals nothing until then (a deal first would release the seats left without chips before the job
+    # busts them, and the job would find its round stale).
+    awaiting_job = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["id"]
@@ -385,6 +389,9 @@ class Tournament(models.Model):
     # tables: the entries still playing (seated with chips or waiting at a table) and the tables still open.
     players_left = models.PositiveIntegerField(default=0, editable=False)
     tables_open = models.PositiveIntegerField(default=0, editable=False)
+    # Multi: how many open tables seat how many players ({"size": tables}, `services.table_sizes`), kept by the
+    # tables' jobs under the same lock: a job reads every table only when its plan could move someone.
+    table_sizes = models.JSONField(default=dict, blank=True, editable=False)
     # Bumped by every `TournamentEvent` (the lobby's live updates follow it).
     version = models.PositiveIntegerField(default=0)
     # A simulation's tournament (`simulate_tournament --instant`): each round's scores are drawn at random

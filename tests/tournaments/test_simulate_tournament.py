@@ -41,3 +41,15 @@ def test_the_same_seed_gives_the_same_standings(args: tuple[str, ...]) -> None:
     assert re.search(r"pool (\d+), paid \1", first), first
     assert all(t.status == TournamentStatus.FINISHED for t in Tournament.objects.all())
     assert_reconciled()
+
+
+def test_a_multi_table_simulation_prints_the_same_standings_for_a_seed() -> None:
+    args = ("--kind", "multi", "--entrants", "12", "--instant", "--payouts", "50,30,20")
+    first = simulate(*args, "--seed", "3")
+    second = simulate(*args, "--seed", "3")
+    assert standings(first) == standings(second)
+    assert len(standings(first)) == 12
+    assert "reconciliation: ok" in first
+    assert re.search(r"pool (\d+), paid \1, tournament events \d+", first), first
+    assert all(t.status == TournamentStatus.FINISHED for t in Tournament.objects.all())
+    assert_reconciled()

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from django.db.models import Q
 from django.utils import timezone
 
+from config import faults
 from ledger.models import Account
 from tournaments.models import (
     EntryStatus,
@@ -105,6 +106,7 @@ def finish(*, tournament: Tournament) -> None:
         key=f"tournament:{tournament.pk}:prizes",
         why="prizes",
     )
+    faults.pause_point(faults.PAYOUT)  # the crash tests' SIGKILL (config/faults.py)
     _settle_entries(tournament, entries, places, shares)
     move_to(tournament, TournamentStatus.FINISHED)
     tournament.finished_at = timezone.now()

@@ -53,14 +53,15 @@ class MultiTablePolicy:
         return {player: (value, 1 if player == out else 0) for player, value in melded.items()}
 
     def deals_in(self, *, seat: Seat, stack: int) -> bool:
-        return stack > 0
+        # Until the job of the round before has run, nobody is released (its busts are the job's).
+        return stack > 0 or self.table.awaiting_job
 
     def status_at_deal(self, status: str) -> str:
         # An absent player stays absent (auto-played) until they come back (RULES §5 "Clocks").
         return SeatStatus.ABSENT if status == SeatStatus.ABSENT else SeatStatus.ACTIVE
 
     def enough_to_deal(self, players: int) -> bool:
-        if self.tournament.status != TournamentStatus.RUNNING or players < 2:
+        if self.tournament.status != TournamentStatus.RUNNING or players < 2 or self.table.awaiting_job:
             return False
         # Round-for-round: only the synchronized round this table has not dealt yet.
         return (
@@ -85,4 +86,7 @@ class MultiTablePolicy:
             Table.objects.filter(pk=table.pk).update(played_sync_round=table.played_sync_round)
 
     def round_settled(self, *, table: Table, round_id: int) -> None:
+        # No deal before the job (`awaiting_job`): another table's job may send this one a deal meanwhile.
+        table.awaiting_job = True
+        Table.objects.filter(pk=table.pk).update(awaiting_job=True)
         dispatch.enqueue(dispatch.TABLE_ROUND_OVER, [self.tournament.pk, table.pk, round_id], 0)

@@ -19,6 +19,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from config import faults
 from tournaments.models import (
     EntryStatus,
     Game,
@@ -31,11 +32,19 @@ from tournaments.models import (
     TournamentKind,
     TournamentStatus,
 )
-from tournaments.services import dispatch, engine_io, tournament_events
+from tournaments.services import dispatch, engine_io, table_sizes, tournament_events
 from tournaments.services.bust_ranking import Bust, places_for_busts
 from tournaments.services.game_locks import lock_game, seats_with_stacks
 from tournaments.services.levels import in_bubble, level_of
-from tournaments.services.multi_balance import apply_plan, open_table_sizes, plan_for, players_at, wake
+from tournaments.services.multi_balance import (
+    Applied,
+    apply_plan,
+    open_table_sizes,
+    plan_for,
+    players_at,
+    seated_count,
+    wake,
+)
 from tournaments.services.multi_finish import finish
 from tournaments.services.seats import cash_out
 from tournaments.services.start_common import schedule_deal
@@ -69,23 +78,22 @@ def after_table_round(*, tournament_id: int, table_id: int, round_id: int | None
 
 
 def _after(tournament: Tournament, table: Table, game: Game, round_: Round | None) -> str:
+    if table.awaiting_job:
+        table.awaiting_job = False
+        Table.objects.filter(pk=table.pk).update(awaiting_job=False)
+    before = seated_count(table)
     if round_ is not None:
         _raise_level(tournament, round_.number + 1)
         _bust(tournament, table, round_)
     if tournament.players_left <= 1:
         finish(tournament=tournament)
         return "finished"
-    sizes = open_table_sizes(tournament)
     movable = players_at([table.pk])
     movable.setdefault(table.pk, [])
-    applied = apply_plan(
-        tournament=tournament,
-        plan=plan_for(tournament, sizes=sizes, movable=movable),
-        movable=movable,
-        games={table.pk: game},
-        cause="balance",
-    )
+    applied = _balance(tournament, table, game, movable, before=before)
     broken = table.pk in applied.broken
+    if applied.moved or applied.broken:
+        faults.pause_point(faults.BALANCE)  # the crash tests' SIGKILL (config/faults.py)
     _bubble(tournament)
     deal = tournament.status == TournamentStatus.RUNNING
     if tournament.round_for_round:
@@ -96,6 +104,46 @@ def _after(tournament: Tournament, table: Table, game: Game, round_: Round | Non
         if not broken and game.next_round_at is None:
             schedule_deal(game)
     return "broken" if broken else ("dealt" if deal else "paused")
+
+
+def _balance(
+    tournament: Tournament,
+    table: Table,
+    game: Game,
+    movable: dict[int, list[TournamentEntry]],
+    *,
+    before: int,
+) -> Applied:
+    """The seating plan with this table alone between rounds, unless the open tables' size histogram shows it
+    could not move anyone (`table_sizes.plan_needed`): then neither every table's size is read nor the plan
+    made, and the job's cost does not grow with the tables (docs/performance.md)."""
+    size = len(movable[table.pk])
+    hist = table_sizes.resized(tournament.table_sizes or {}, old=before, new=size)
+    trusted = table_sizes.consistent(
+        hist, tables_open=tournament.tables_open, players_left=tournament.players_left
+    )
+    if trusted and not table_sizes.plan_needed(
+        hist,
+        size=size,
+        players_left=tournament.players_left,
+        tables_open=tournament.tables_open,
+        seats=tournament.seats,
+    ):
+        _keep_sizes(tournament, hist)
+        return Applied(moved=0, broken=(), receivers=())
+    sizes = open_table_sizes(tournament)
+    plan = plan_for(tournament, sizes=sizes, movable=movable)
+    applied = apply_plan(
+        tournament=tournament, plan=plan, movable=movable, games={table.pk: game}, cause="balance"
+    )
+    _keep_sizes(tournament, table_sizes.histogram(table_sizes.after_plan(sizes, plan).values()))
+    return applied
+
+
+def _keep_sizes(tournament: Tournament, hist: dict[str, int]) -> None:
+    if hist != tournament.table_sizes:
+        tournament.table_sizes = hist
+        Tournament.objects.filter(pk=tournament.pk).update(table_sizes=hist)
 
 
 def _raise_level(tournament: Tournament, next_round: int) -> None:
@@ -175,6 +223,7 @@ def _bust(tournament: Tournament, table: Table, round_: Round) -> None:
             "players_left": tournament.players_left,
         },
     )
+    faults.pause_point(faults.ROUND_END)  # the crash tests' SIGKILL (config/faults.py)
 
 
 def _bubble(tournament: Tournament) -> None:
@@ -232,8 +281,8 @@ def _release_if_all_played(tournament: Tournament) -> bool:
     for table_id, _ in tables:
         locked = lock_game(Game.objects.filter(table_id=table_id).values_list("pk", flat=True).get())
         assert locked is not None
-        if locked[1].status != GameStatus.WAITING:
-            return False
+        if locked[1].status != GameStatus.WAITING or locked[0].awaiting_job:
+            return False  # a round in play, or a table's job still to run (it releases the round itself)
         games[table_id] = locked[1]
     tournament.sync_round += 1
     tournament.save(update_fields=["sync_round"])
@@ -249,6 +298,7 @@ def _release_if_all_played(tournament: Tournament) -> bool:
         cause="round_for_round",
     )
     sizes = open_table_sizes(tournament)
+    _keep_sizes(tournament, table_sizes.histogram(sizes.values()))
     for table_id, size in sizes.items():
         if size < 2:
             # Cannot deal: it does not hold up the synchronized rounds.

@@ -22,7 +22,7 @@ from tournaments.models import (
     TournamentEntry,
     TournamentStatus,
 )
-from tournaments.services import tournament_events
+from tournaments.services import table_sizes, tournament_events
 from tournaments.services.entry_payments import entry_legs
 from tournaments.services.multi_balance import open_table_sizes, wake
 from tournaments.services.multi_seating import open_tournament_table, seat_entrant
@@ -124,7 +124,14 @@ def late_entry(*, tournament: Tournament, user: User) -> TournamentEntry:
 
 
 def _newcomers_table(tournament: Tournament) -> Table:
-    chosen = table_for_newcomer(open_table_sizes(tournament), seats=tournament.seats)
+    sizes = open_table_sizes(tournament)
+    chosen = table_for_newcomer(sizes, seats=tournament.seats)
     if chosen is None:
-        return open_tournament_table(tournament=tournament)
-    return Table.objects.select_for_update().get(pk=chosen)
+        table = open_tournament_table(tournament=tournament)
+    else:
+        table = Table.objects.select_for_update().get(pk=chosen)
+    # The size histogram the tables' jobs keep, with the newcomer counted (`table_sizes`).
+    sizes[table.pk] = sizes.get(table.pk, 0) + 1
+    tournament.table_sizes = table_sizes.histogram(sizes.values())
+    Tournament.objects.filter(pk=tournament.pk).update(table_sizes=tournament.table_sizes)
+    return table

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from django.utils import timezone
 
 from tournaments.models import Game, Table, Tournament, TournamentEntry, TournamentStatus
-from tournaments.services import tournament_events
+from tournaments.services import table_sizes, tournament_events
 from tournaments.services.multi_seating import BATCH, Seating, first_pcr, mint_account, seat_tables
 from tournaments.services.seating_plan import initial_tables
 from tournaments.services.start_common import pay_guarantee, schedule_deals
@@ -62,8 +62,11 @@ def start_multi(tournament: Tournament, entries: Sequence[TournamentEntry]) -> T
     )
     tournament.players_left = len(entries)
     tournament.tables_open = len(tables)
+    tournament.table_sizes = table_sizes.histogram(len(group) for group in groups)
     Tournament.objects.filter(pk=tournament.pk).update(
-        players_left=tournament.players_left, tables_open=tournament.tables_open
+        players_left=tournament.players_left,
+        tables_open=tournament.tables_open,
+        table_sizes=tournament.table_sizes,
     )
     schedule_deals(Game.objects.filter(table__tournament=tournament))
     tournament_events.record(

@@ -1,4 +1,4 @@
-"""`manage.py simulate_tournament --kind quick|single --entrants N --bots greedy|random --seed S`: a one-table
+"""`manage.py simulate_tournament --kind quick|single|multi --entrants N --bots greedy|random --seed S`: a
 tournament played by bots through the real services — real registrations paid with real chips, every move
 through `play.submit_move` (what the HTTP API calls), each deal and each after-round job run by the same
 functions the Celery tasks run (in this process, in order, instead of on a worker) — then its standings, prizes
@@ -6,13 +6,18 @@ and the ledger's reconciliation are printed.
 
 The same seed gives the same standings: for the run, the seat draw, the first dealer and every shuffle take their
 randomness from a generator seeded with S instead of the CSPRNG (a simulation only; play never does this).
+
+`--kind multi` (also `--instant`, `--seats`, `--starting-stack`, `--pcr-schedule`, `--rounds-per-level`,
+`--payouts`) plays a multi-table tournament: registered through `registration.register`, started through
+`tournament_admin.start`, then driven by `tournaments.simulation` (the messages the services send are
+captured and their task bodies run here in order; with `--instant` the tournament's instant rounds replace
+the bots' moves). It prints the standings, the prizes, the number of tournament events and the reconciliation.
 """
 
 from __future__ import annotations
 
 import contextlib
 import random
-import secrets
 from collections.abc import Iterator
 from typing import Any
 from unittest import mock
@@ -35,32 +40,15 @@ from tournaments.services import (
     tournament_progress,
     tournament_setup,
 )
+from tournaments.simulation import SeededSecrets
 
 MAX_ROUNDS = 300
 MAX_MOVES_PER_ROUND = 5000
 
 
-class _SeededSecrets:
-    """What the dealing code asks of `secrets`, answered from one seeded generator."""
-
-    compare_digest = staticmethod(secrets.compare_digest)
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def SystemRandom(self) -> random.Random:
-        return self.rng
-
-    def randbelow(self, n: int) -> int:
-        return self.rng.randrange(n)
-
-    def token_hex(self, nbytes: int = 32) -> str:
-        return f"{self.rng.getrandbits(8 * nbytes):0{2 * nbytes}x}"
-
-
 @contextlib.contextmanager
 def _seeded_and_in_process(seed: int) -> Iterator[None]:
-    shim = _SeededSecrets(random.Random(seed))
+    shim = SeededSecrets(random.Random(seed))
     with (
         mock.patch("tournaments.engine.deal.secrets", shim),
         mock.patch("tournaments.services.tournament_start.secrets", shim),
@@ -76,7 +64,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("--kind", choices=["quick", "single"], required=True)
+        parser.add_argument("--kind", choices=["quick", "single", "multi"], required=True)
         parser.add_argument("--entrants", type=int, default=3)
         parser.add_argument("--bots", choices=["greedy", "random"], default="greedy")
         parser.add_argument("--seed", type=int, default=0)
@@ -84,8 +72,25 @@ class Command(BaseCommand):
         parser.add_argument("--target-score", type=int, default=100, help="single: the total that ends it")
         parser.add_argument("--buy-in", type=int, default=100)
         parser.add_argument("--fee", type=int, default=10)
+        parser.add_argument("--instant", action="store_true", help="multi: instant rounds (drawn scores)")
+        parser.add_argument("--seats", type=int, default=4, help="multi: seats per table")
+        parser.add_argument("--starting-stack", type=int, default=300, help="multi: tournament chips each")
+        parser.add_argument(
+            "--pcr-schedule", default="1,2,3,5,8,12,20,30,50", help="multi: PCR by level (comma-separated)"
+        )
+        parser.add_argument(
+            "--rounds-per-level", type=int, default=1, help="multi: rounds of a table per level"
+        )
+        parser.add_argument(
+            "--payouts", default="", help="multi: percentages by place (default: a fifth paid)"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["kind"] == "multi":
+            from tournaments.management.commands import _simulate_multi
+
+            _simulate_multi.simulate(options, self.stdout)
+            return
         try:
             with _seeded_and_in_process(options["seed"]):
                 tournament = self._play(options)

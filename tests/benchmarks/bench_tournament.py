@@ -1,0 +1,834 @@
+"""Table events per second of a multi-table tournament with instant rounds, with 1, 2 and 4 Celery worker
+processes and 200 and 20,000 entrants, against a floor measured by the same workers in the same run.
+
+    make bench-tournament    # = DATABASE_URL=<test postgres> python -m tests.benchmarks.bench_tournament
+
+What runs, all on 127.0.0.1 and all stopped at the end (also on failure):
+- a scratch database `<name>_bench_tournament` next to DATABASE_URL's, dropped, recreated and migrated
+  (dropped again afterwards unless --keep);
+- for each worker count, that many `celery worker` processes (prefork, concurrency 1 each, each in its own
+  process group) on a queue of their own, with RAMINO_NEXT_ROUND_DELAY_SECONDS=0; they also import
+  `tests.benchmarks.bench_tasks`, whose signal handlers count every task run and add up its seconds in Redis
+  (per task name), and whose `bench.floor` task is the floor.
+
+For each worker count: the floor (`--floor-chains` chains of a task that only sends its successor) over
+`--floor-window` seconds, then for each entrant count a freeroll with a guarantee (no wallet to fund; the
+registrations go through `registration.register` one by one, timed, before the workers start), started
+through the real start (`tournament_admin.start`, timed: that is "the start's duration") and measured over
+`--window` seconds from the start's commit. A table event is a round start (an instant round dealt, ended and
+settled by PCR through the ledger) with its table's job (`multi_progress.after_table_round`: busts, level,
+balancing, the next deal): events/s = (round starts + jobs run in the window) / 2 / window; time per event =
+worker-seconds (workers x window) / events. The tournament is then paused and its queue emptied before the
+next one.
+
+Afterwards, in this process: the share of an event spent holding the tournament's row lock (the job's
+transaction, timed around each job of a tournament driven in-process), the open-table sizes query at 5,000 and
+62,500 tables (EXPLAIN ANALYZE), and the ledger's reconciliation.
+
+Options: --entrants 200,20000 --workers 1,2,4 --window 20 --floor-window 10 --floor-chains 50 --keep --no-docs
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.benchmarks.bench_api import _cpu_snapshot, _delete_queue
+from tests.benchmarks.scratch_db import recreate_database, scratch_url
+
+ROOT = Path(__file__).resolve().parents[2]
+COMMAND = "make bench-tournament"
+SECTION = "## Multi-table tournaments"
+GOAL_RATIO = 2.0
+START_ROUND = "tournaments.start_round"
+TABLE_ROUND_OVER = "tournaments.table_round_over"
+FLOOR = "bench.floor"
+# The tournament: a freeroll with a guarantee (registration moves no chips), instant rounds, four seats,
+# stacks that bust players from the first levels on without the 200-entrant field ending within the window.
+STARTING_STACK = 1500
+PCR_SCHEDULE = [1, 1, 2, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50]
+ROUNDS_PER_LEVEL = 2
+SEATS = 4
+GUARANTEE = 100_000
+
+
+# ========================================================================================== processes
+
+
+class Workers:
+    """`count` Celery worker processes (concurrency 1 each), each in its own process group; always stopped."""
+
+    def __init__(self, env: dict[str, str], workdir: Path, queue: str, count: int) -> None:
+        self.env = env
+        self.workdir = workdir
+        self.queue = queue
+        self.count = count
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.names: list[str] = []
+
+    def groups(self) -> dict[str, int]:
+        return {f"worker{i}": proc.pid for i, proc in enumerate(self.procs)}
+
+    def start(self) -> None:
+        for i in range(self.count):
+            name = f"bench-tournament-{os.getpid()}-{self.queue[-6:]}-{i}"
+            log_path = self.workdir / f"{self.queue}-{i}.log"
+            with log_path.open("wb") as log:
+                self.procs.append(
+                    subprocess.Popen(
+                        [
+                            sys.executable,
+                            "-m",
+                            "celery",
+                            "-A",
+                            "config",
+                            "worker",
+                            "--loglevel=WARNING",
+                            "--concurrency=1",
+                            "--pool=prefork",
+                            "-Q",
+                            f"{self.queue}-jobs,{self.queue}",
+                            "--include",
+                            "tests.benchmarks.bench_tasks",
+                            "--without-gossip",
+                            "--without-mingle",
+                            "--without-heartbeat",
+                            "-n",
+                            f"{name}@%h",
+                        ],
+                        cwd=ROOT,
+                        env=dict(
+                            self.env,
+                            CELERY_TASK_DEFAULT_QUEUE=self.queue,
+                            BENCH_JOBS_QUEUE=f"{self.queue}-jobs",
+                            BENCH_RUN=self.queue,
+                        ),
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
+                        start_new_session=True,
+                    )
+                )
+            self.names.append(f"{name}@{socket.gethostname()}")
+        from config.celery_app import app
+
+        deadline = time.monotonic() + 90
+        waiting = set(self.names)
+        while waiting and time.monotonic() < deadline:
+            for i, proc in enumerate(self.procs):
+                if proc.poll() is not None:
+                    tail = (self.workdir / f"{self.queue}-{i}.log").read_text()[-3000:]
+                    raise RuntimeError(f"worker {i} exited early:\n{tail}")
+            for reply in app.control.ping(destination=sorted(waiting), timeout=1) or []:
+                waiting -= set(reply)
+        if waiting:
+            raise RuntimeError(f"workers not ready: {sorted(waiting)}; logs in {self.workdir}")
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                with suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGTERM)
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                print(f"worker {proc.pid} did not stop on SIGTERM; killing its group", file=sys.stderr)
+            # Whatever is left of the group (the prefork child) goes too.
+            with suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            with suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=10)
+        self.procs = []
+
+
+# ============================================================================================ counters
+
+
+def _redis() -> Any:
+    import redis
+
+    return redis.Redis.from_url(os.environ["CELERY_BROKER_URL"])
+
+
+def task_counts(run: str) -> dict[str, tuple[int, float]]:
+    """{task name: (runs, seconds)} counted by the workers' signal handlers (bench_tasks) so far."""
+    client = _redis()
+    counts: dict[str, tuple[int, float]] = {}
+    for key in client.scan_iter(f"bench:{run}:count:*"):
+        name = key.decode().split(":count:", 1)[1]
+        seconds = client.get(f"bench:{run}:seconds:{name}")
+        counts[name] = (int(client.get(key) or 0), float(seconds or 0.0))
+    return counts
+
+
+def _diff(after: dict[str, tuple[int, float]], before: dict[str, tuple[int, float]]) -> dict[str, Any]:
+    return {
+        name: (runs - before.get(name, (0, 0.0))[0], seconds - before.get(name, (0, 0.0))[1])
+        for name, (runs, seconds) in after.items()
+    }
+
+
+def _queue_length(queue: str) -> int:
+    client = _redis()
+    return int(client.llen(queue)) + int(client.llen(f"{queue}-jobs"))
+
+
+@dataclass
+class Measure:
+    name: str
+    workers: int
+    entrants: int
+    window: float
+    tasks: dict[str, tuple[int, float]]
+    cpu: dict[str, float]
+    start_seconds: float = 0.0
+    tables: int = 0
+    rounds_settled: int = 0
+    busted: int = 0
+    moved: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def runs(self, name: str) -> int:
+        return int(self.tasks.get(name, (0, 0.0))[0])
+
+    def busy(self, name: str) -> float:
+        return float(self.tasks.get(name, (0, 0.0))[1])
+
+    @property
+    def events(self) -> float:
+        return (self.runs(START_ROUND) + self.runs(TABLE_ROUND_OVER)) / 2
+
+    @property
+    def rate(self) -> float:
+        return self.events / self.window
+
+    @property
+    def ms_per_event(self) -> float:
+        return 1000 * self.workers * self.window / self.events if self.events else float("nan")
+
+    @property
+    def busy_ms_per_event(self) -> float:
+        """Mean seconds inside the two task bodies (round start + job), from the workers' own timing."""
+        starts, jobs = self.runs(START_ROUND), self.runs(TABLE_ROUND_OVER)
+        if not starts or not jobs:
+            return float("nan")
+        return 1000 * (self.busy(START_ROUND) / starts + self.busy(TABLE_ROUND_OVER) / jobs)
+
+    def worker_cpu(self) -> float:
+        return sum(v for k, v in self.cpu.items() if k.startswith("worker"))
+
+
+def _windowed(
+    run: str, workers: Workers, database: str, window: float, during: Callable[[], None] | None = None
+) -> tuple[dict[str, Any], dict[str, float]]:
+    groups = workers.groups()
+    before_cpu = _cpu_snapshot(groups, database)
+    before = task_counts(run)
+    deadline = time.monotonic() + window
+    if during is not None:
+        during()
+    time.sleep(max(0.0, deadline - time.monotonic()))
+    after = task_counts(run)
+    after_cpu = _cpu_snapshot(groups, database)
+    cpu = {k: after_cpu[k] - before_cpu.get(k, 0.0) for k in after_cpu}
+    return _diff(after, before), cpu
+
+
+def measure_floor(run: str, workers: Workers, database: str, *, window: float, chains: int) -> Measure:
+    from tests.benchmarks.bench_tasks import floor
+
+    deadline = time.time() + window + 3
+    for _ in range(chains):
+        floor.apply_async(args=(f"bench:{run}:floor", deadline), queue=workers.queue)
+    time.sleep(1.0)  # the chains get going
+    tasks, cpu = _windowed(run, workers, database, window)
+    _wait_for_empty(workers.queue, timeout=30)
+    return Measure(name="floor", workers=workers.count, entrants=0, window=window, tasks=tasks, cpu=cpu)
+
+
+def _wait_for_empty(queue: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and _queue_length(queue):
+        time.sleep(0.2)
+
+
+# =========================================================================================== tournament
+
+
+def make_users(count: int) -> list[int]:
+    """`count` players (no password, no wallet: the tournaments are freerolls)."""
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    existing = list(
+        User.objects.filter(username__startswith="bench-p").order_by("pk").values_list("pk", flat=True)
+    )
+    missing = count - len(existing)
+    if missing > 0:
+        users = [User(username=f"bench-p{len(existing) + i}", password="!") for i in range(missing)]
+        User.objects.bulk_create(users, batch_size=2000)
+        existing = list(
+            User.objects.filter(username__startswith="bench-p").order_by("pk").values_list("pk", flat=True)
+        )
+    return existing[:count]
+
+
+def create_tournament(admin: Any, *, entrants: int, label: str) -> Any:
+    """A multi-table freeroll with a guarantee and instant rounds, registering (validation is not this
+    benchmark's subject: the row is written as the services' tests write it)."""
+    from django.utils import timezone
+
+    from ledger import services as ledger
+    from ledger.models import SITE_CHIPS, AccountKind
+    from tournaments.models import Tournament, TournamentStatus
+
+    tournament = Tournament.objects.create(
+        name=f"bench {label}",
+        kind="multi",
+        game="rummy500",
+        options={},
+        buy_in=0,
+        fee=0,
+        guarantee=GUARANTEE,
+        starting_stack=STARTING_STACK,
+        seats=SEATS,
+        pcr_schedule=PCR_SCHEDULE,
+        rounds_per_level=ROUNDS_PER_LEVEL,
+        min_entrants=2,
+        max_entrants=entrants,
+        starts_at=timezone.now(),
+        payouts=[40, 25, 15, 10, 10],
+        status=TournamentStatus.REGISTERING,
+        instant_rounds=True,
+        created_by=admin,
+    )
+    tournament.pool_account = ledger.open_account(
+        kind=AccountKind.PRIZE_POOL, chip_type=SITE_CHIPS, reference=f"tournament:{tournament.pk}"
+    )
+    tournament.save(update_fields=["pool_account"])
+    return tournament
+
+
+def register_all(tournament_id: int, user_ids: list[int]) -> list[float]:
+    """Every player registered through `registration.register`; the seconds of each block of 1,000."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from tournaments.services import registration
+
+    users = get_user_model().objects.in_bulk(user_ids)
+    # Each registration is its own transaction: without this each would wait for its WAL flush (this run's
+    # connection only; the service's statements are the same).
+    with connection.cursor() as cursor:
+        cursor.execute("SET synchronous_commit TO OFF")
+    blocks: list[float] = []
+    began = time.perf_counter()
+    for i, pk in enumerate(user_ids, 1):
+        registration.register(user=users[pk], tournament_id=tournament_id)
+        if i % 1000 == 0 or i == len(user_ids):
+            now = time.perf_counter()
+            blocks.append((now - began) / (1000 if i % 1000 == 0 else i % 1000))
+            began = now
+    return blocks
+
+
+def copy_entries(source_id: int, target_id: int) -> None:
+    """The registered entries of `source_id` copied into `target_id` (a freeroll's registration moves no
+    chips): the same field for the next worker count without registering it again."""
+    from tournaments.models import TournamentEntry
+
+    TournamentEntry.objects.bulk_create(
+        (
+            TournamentEntry(tournament_id=target_id, player_id=player)
+            for player in TournamentEntry.objects.filter(tournament_id=source_id)
+            .order_by("registered_at", "pk")
+            .values_list("player_id", flat=True)
+        ),
+        batch_size=2000,
+    )
+
+
+def measure_tournament(
+    run: str, workers: Workers, database: str, *, tournament_id: int, entrants: int, window: float
+) -> Measure:
+    from django.db import connection
+
+    from tournaments.models import Round, Table, Tournament, TournamentEntry, TournamentStatus
+    from tournaments.services import tournament_admin
+
+    began = time.perf_counter()
+    tournament_admin.start(tournament_id=tournament_id)
+    start_seconds = time.perf_counter() - began
+    committed = time.time()
+    tasks, cpu = _windowed(run, workers, database, window)
+    finished = not Tournament.objects.filter(pk=tournament_id, status=TournamentStatus.RUNNING).exists()
+    if not finished:
+        tournament_admin.pause(tournament_id=tournament_id)
+    from datetime import UTC, datetime, timedelta
+
+    window_end = datetime.fromtimestamp(committed, tz=UTC) + timedelta(seconds=window)
+    rounds = Round.objects.filter(game__table__tournament_id=tournament_id, settled=True)
+    measure = Measure(
+        name=f"{entrants} entrants",
+        workers=workers.count,
+        entrants=entrants,
+        window=window,
+        tasks=tasks,
+        cpu=cpu,
+        start_seconds=start_seconds,
+        extra={"finished in the window": finished},
+        tables=Table.objects.filter(tournament_id=tournament_id).count(),
+        rounds_settled=rounds.filter(ended_at__lte=window_end).count(),
+        busted=TournamentEntry.objects.filter(tournament_id=tournament_id, busted_at__isnull=False).count(),
+        moved=sum(
+            TournamentEntry.objects.filter(tournament_id=tournament_id).values_list("times_moved", flat=True)
+        ),
+    )
+    # Paused: each table's chain stops at its next deal; what is still queued is dropped.
+    _wait_for_empty(workers.queue, timeout=60)
+    connection.close()
+    return measure
+
+
+# ============================================================================================= in-process
+
+
+def in_process(tournament_id: int, *, events: int) -> dict[str, float]:
+    """Drive `events` table events of a tournament in this process (its messages captured and run in order,
+    no worker running) and time the two bodies: the round start (deal, instant end, settlement) and the job,
+    whose whole transaction holds the tournament's row lock; within the job, the open tables' sizes query.
+    Answers means in ms and the job's share of an event."""
+    from unittest import mock
+
+    from django.utils import timezone
+
+    from tournaments.models import Game, TableStatus, Tournament, TournamentStatus
+    from tournaments.services import multi_balance, multi_progress, play
+    from tournaments.simulation import CapturedDispatch
+
+    Tournament.objects.filter(pk=tournament_id).update(status=TournamentStatus.RUNNING)
+    timings: dict[str, list[float]] = {"deal": [], "job": [], "sizes": []}
+    first_jobs = min(events, 50)  # tables set going by their job (as a resume does), not timed
+    original = multi_balance.open_table_sizes
+
+    def timed_sizes(tournament: Any) -> dict[int, int]:
+        began = time.perf_counter()
+        try:
+            return original(tournament)
+        finally:
+            timings["sizes"].append(1000 * (time.perf_counter() - began))
+
+    with CapturedDispatch() as queue, mock.patch.object(multi_progress, "open_table_sizes", timed_sizes):
+        # As a resume does: each waiting table's job (which busts what is left, balances and schedules the
+        # deal); the deals and jobs it sends then follow one another here.
+        waiting = Game.objects.filter(
+            table__tournament_id=tournament_id, table__status=TableStatus.OPEN, status="waiting"
+        ).order_by("pk")
+        for table_id in waiting.values_list("table_id", flat=True)[:first_jobs]:
+            queue.push(TABLE_ROUND_OVER, [tournament_id, table_id, None])
+        while queue and len(timings["job"]) < events:
+            name, args = queue.pop()
+            began = time.perf_counter()
+            if name == START_ROUND:
+                Game.objects.filter(pk=args[0], next_round_at__isnull=False).update(
+                    next_round_at=timezone.now()
+                )
+                play.start_round(game_id=args[0])
+                timings["deal"].append(1000 * (time.perf_counter() - began))
+            elif name == TABLE_ROUND_OVER:
+                multi_progress.after_table_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
+                if args[2] is not None:  # the job of a round dealt here (not one of the first, untimed)
+                    timings["job"].append(1000 * (time.perf_counter() - began))
+    Tournament.objects.filter(pk=tournament_id, status=TournamentStatus.RUNNING).update(
+        status=TournamentStatus.PAUSED
+    )
+
+    def mean(values: list[float]) -> float:
+        return statistics.mean(values) if values else float("nan")
+
+    deal, job, sizes = mean(timings["deal"]), mean(timings["job"]), mean(timings["sizes"])
+    return {
+        "deal_ms": deal,
+        "job_ms": job,
+        "sizes_ms": sizes,
+        "share": job / (deal + job),
+        "events": float(len(timings["job"])),
+        "sizes_calls": float(len(timings["sizes"])),
+    }
+
+
+def synthetic_sizes(admin: Any, tables: int) -> dict[str, Any]:
+    """The job's open-tables sizes query on a synthetic running tournament of `tables` tables of four seated
+    players (rows bulk-written: tables, zero-balance stack accounts, seats; four users reused, a player being
+    unique only at a table): mean ms of 5 runs, and PostgreSQL's plan (EXPLAIN ANALYZE)."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from ledger.models import Account, AccountKind, tournament_chip_type
+    from tournaments.models import Seat, SeatStatus, Table
+    from tournaments.services.multi_balance import open_table_sizes
+
+    tournament = create_tournament(admin, entrants=tables * SEATS, label=f"synthetic {tables} tables")
+    users = list(get_user_model().objects.order_by("pk")[:SEATS])
+    chip_type = tournament_chip_type(tournament.pk)
+    made: list[Any] = []
+    for first in range(0, tables, 2000):
+        batch = Table.objects.bulk_create(
+            Table(
+                game="rummy500",
+                options={},
+                seats=SEATS,
+                pcr=1,
+                min_buy_in=STARTING_STACK,
+                max_buy_in=STARTING_STACK,
+                created_by=admin,
+                tournament=tournament,
+            )
+            for _ in range(first, min(tables, first + 2000))
+        )
+        accounts = Account.objects.bulk_create(
+            Account(
+                kind=AccountKind.SEAT_STACK,
+                chip_type=chip_type,
+                user=users[n],
+                reference=f"synthetic:{table.pk}:{n}",
+            )
+            for table in batch
+            for n in range(SEATS)
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                table=table,
+                player=users[n],
+                number=n,
+                stack_account=accounts[i * SEATS + n],
+                status=SeatStatus.ACTIVE,
+            )
+            for i, table in enumerate(batch)
+            for n in range(SEATS)
+        )
+        made.extend(batch)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE tournaments_table")
+        cursor.execute("ANALYZE tournaments_seat")
+    runs = []
+    for _ in range(5):
+        began = time.perf_counter()
+        sizes = open_table_sizes(tournament)
+        runs.append(1000 * (time.perf_counter() - began))
+    assert len(sizes) == tables
+    queryset_sql = _sizes_sql(tournament)
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN (ANALYZE, BUFFERS) {queryset_sql[0]}", queryset_sql[1])
+        plan = [row[0] for row in cursor.fetchall()]
+    return {"tables": tables, "ms": statistics.median(runs), "plan": plan}
+
+
+def _sizes_sql(tournament: Any) -> tuple[str, Any]:
+    from django.db.models import Count, Q
+
+    from tournaments.models import SEATED_STATUSES, Table, TableStatus
+
+    queryset = (
+        Table.objects.filter(tournament=tournament, status=TableStatus.OPEN)
+        .annotate(size=Count("seat_set", filter=Q(seat_set__status__in=SEATED_STATUSES)))
+        .values_list("pk", "size")
+    )
+    return queryset.query.sql_with_params()
+
+
+# ================================================================================================ report
+
+
+def _fmt(value: float, digits: int = 1) -> str:
+    return "-" if value != value else f"{value:,.{digits}f}"
+
+
+def markdown(floors: list[Measure], runs: list[Measure], notes: list[str]) -> str:
+    lines = [
+        "| workers | what | events/s (floor: tasks/s) | ms per event (worker-s / events) | "
+        "ms in the two bodies | round starts / jobs in the window | start s | tables | busted / moved (total) | "
+        "CPU s: workers / postgres / machine |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for floor in floors:
+        runs_floor = floor.runs(FLOOR)
+        lines.append(
+            f"| {floor.workers} | floor | {_fmt(runs_floor / floor.window, 0)} | "
+            f"{_fmt(1000 * floor.workers * floor.window / max(1, runs_floor), 2)} per task | "
+            f"{_fmt(1000 * floor.busy(FLOOR) / max(1, runs_floor), 2)} per task | - | - | - | - | "
+            f"{floor.worker_cpu():.0f} / {floor.cpu.get('postgres', 0):.0f} / {floor.cpu.get('machine', 0):.0f} |"
+        )
+        for m in (r for r in runs if r.workers == floor.workers):
+            lines.append(
+                f"| {m.workers} | {m.entrants:,} entrants | {_fmt(m.rate)} | {_fmt(m.ms_per_event)} | "
+                f"{_fmt(m.busy_ms_per_event)} | {m.runs(START_ROUND)} / {m.runs(TABLE_ROUND_OVER)} | "
+                f"{m.start_seconds:.1f} | {m.tables:,} | {m.busted:,} / {m.moved:,}"
+                f"{' (finished within the window)' if m.extra.get('finished in the window') else ''} | "
+                f"{m.worker_cpu():.0f} / {m.cpu.get('postgres', 0):.0f} / {m.cpu.get('machine', 0):.0f} |"
+            )
+    return "\n".join(lines) + "\n\n" + "\n\n".join(notes) + "\n"
+
+
+def analysis(lock: dict[int, dict[str, float]], synthetic: list[dict[str, Any]]) -> list[str]:
+    """The in-process timings and the synthetic sizes query, written up."""
+    notes = []
+    if lock:
+        notes.append(
+            "In-process (one event at a time, no worker; the same tournaments, `--lock-events` events each): "
+            + "; ".join(
+                f"{n:,} entrants: round start {t['deal_ms']:.1f} ms, job {t['job_ms']:.1f} ms (the open tables' "
+                f"sizes read by {t['sizes_calls']:.0f} of the {t['events']:.0f} jobs, {t['sizes_ms']:.1f} ms each); "
+                f"the job (its whole transaction holds the tournament's row lock) is {100 * t['share']:.0f}% of an "
+                "event"
+                for n, t in lock.items()
+            )
+            + ". The tournament's row lock serializes the jobs of one tournament: whatever the number of "
+            "workers, one tournament settles at most 1000 / (job ms) table events per second."
+        )
+    for found in synthetic:
+        notes.append(
+            f"The sizes query at {found['tables']:,} open tables ({4 * found['tables']:,} seated players, "
+            f"synthetic rows): {found['ms']:.1f} ms (median of 5). Plan:\n\n```\n"
+            + "\n".join(found["plan"])
+            + "\n```"
+        )
+    return notes
+
+
+BEGIN = "<!-- make bench-tournament: output begins -->"
+END = "<!-- make bench-tournament: output ends -->"
+
+
+def update_docs(path: Path, body: str) -> None:
+    """Replace the benchmark's output in the section (between its two markers), leaving the written-up text
+    around it and every other section as they are; a missing section is appended."""
+    text = path.read_text() if path.exists() else "# Performance\n"
+    block = f"{BEGIN}\n{body.rstrip()}\n{END}"
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        text = head + block + rest.split(END, 1)[1]
+    else:
+        text = text.rstrip() + f"\n\n{SECTION}\n\n{block}\n"
+    path.write_text(text.rstrip() + "\n")
+
+
+def _load() -> str:
+    return Path("/proc/loadavg").read_text().split(" ", 3)[:3].__str__()
+
+
+# ================================================================================================== main
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--entrants", default="200,20000")
+    parser.add_argument("--workers", default="1,2,4")
+    parser.add_argument("--window", type=float, default=20.0)
+    parser.add_argument("--floor-window", type=float, default=10.0)
+    parser.add_argument("--floor-chains", type=int, default=50)
+    parser.add_argument("--lock-events", type=int, default=300, help="in-process events timed (0: none)")
+    parser.add_argument(
+        "--synthetic", default="5000,62500", help="tables of the synthetic sizes-query measurement"
+    )
+    parser.add_argument("--floor-only", action="store_true", help="measure the floor only (no docs)")
+    parser.add_argument("--keep", action="store_true", help="keep the scratch database")
+    parser.add_argument("--no-docs", action="store_true", help="do not update docs/performance.md")
+    args = parser.parse_args(argv)
+    sizes = [int(n) for n in args.entrants.split(",")]
+    counts = [int(n) for n in args.workers.split(",")]
+    if not (all(4 <= n <= 50_000 for n in sizes) and all(1 <= w <= 8 for w in counts)):
+        parser.error("--entrants 4..50000 each, --workers 1..8 each")
+    if not (1 <= args.window <= 300 and 1 <= args.floor_window <= 300):
+        parser.error("--window and --floor-window: 1..300 s")
+
+    base_url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ramino")
+    if not base_url.startswith("postgres"):
+        print("bench-tournament needs DATABASE_URL=postgres://...", file=sys.stderr)
+        return 2
+    url, admin_url, scratch = scratch_url(base_url, "bench_tournament")
+    broker_url = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
+    os.environ.update(
+        DATABASE_URL=url,
+        DJANGO_SETTINGS_MODULE="tests.benchmarks.bench_tournament_settings",
+        RAMINO_NEXT_ROUND_DELAY_SECONDS="0",
+        CELERY_BROKER_URL=broker_url,
+        CELERY_TASK_DEFAULT_QUEUE=f"ramino-bench-tournament-{uuid.uuid4().hex[:10]}",
+        DATABASE_CONN_MAX_AGE="3600",
+        PYTHONUNBUFFERED="1",
+    )
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the cleanup below on SIGTERM too
+    workdir = Path(tempfile.mkdtemp(prefix="bench-tournament-"))
+    floors: list[Measure] = []
+    runs: list[Measure] = []
+    notes: list[str] = []
+    registration_ms: dict[int, tuple[float, float]] = {}
+    lock: dict[int, dict[str, float]] = {}
+    synthetic: list[dict[str, Any]] = []
+    ok = True
+    current: Workers | None = None
+    queues: list[str] = []
+    load_before = _load()
+    recreate_database(admin_url, scratch)
+    try:
+        import django
+
+        django.setup()
+        from django.contrib.auth import get_user_model
+        from django.core.management import call_command
+        from django.db import connection
+
+        call_command("migrate", verbosity=0)
+        admin = get_user_model().objects.create_superuser("bench-admin", password="bench-admin-pw-123")
+        user_ids = make_users(0 if args.floor_only else max(sizes))
+        # Every tournament registered before any worker runs (registrations timed per 1,000).
+        planned: dict[tuple[int, int], int] = {}
+        for n in [] if args.floor_only else sizes:
+            for w in counts:
+                tournament = create_tournament(admin, entrants=n, label=f"{w} workers, {n} entrants")
+                planned[(w, n)] = tournament.pk
+                if w != counts[0]:
+                    copy_entries(planned[(counts[0], n)], tournament.pk)
+                    continue
+                blocks = register_all(tournament.pk, user_ids[:n])
+                registration_ms[n] = (1000 * blocks[0], 1000 * blocks[-1])
+                print(
+                    f"registered {n:,} in tournament {tournament.pk}: {1000 * blocks[0]:.2f} ms each "
+                    f"(first 1,000), {1000 * blocks[-1]:.2f} ms (last)",
+                    flush=True,
+                )
+        connection.close()
+        for w in counts:
+            queue = f"ramino-bench-tournament-{uuid.uuid4().hex[:10]}"
+            queues.append(queue)
+            os.environ["CELERY_TASK_DEFAULT_QUEUE"] = queue
+            from django.conf import settings
+
+            settings.CELERY_TASK_DEFAULT_QUEUE = queue
+            from config.celery_app import app
+
+            app.conf.task_default_queue = queue
+            current = Workers(dict(os.environ), workdir, queue, w)
+            current.start()
+            floor = measure_floor(queue, current, scratch, window=args.floor_window, chains=args.floor_chains)
+            floors.append(floor)
+            print(f"{w} workers: floor {floor.runs(FLOOR) / floor.window:,.0f} tasks/s", flush=True)
+            for n in [] if args.floor_only else sizes:
+                m = measure_tournament(
+                    queue, current, scratch, tournament_id=planned[(w, n)], entrants=n, window=args.window
+                )
+                runs.append(m)
+                print(
+                    f"{w} workers, {n:,} entrants: start {m.start_seconds:.1f} s, {m.rate:.1f} events/s, "
+                    f"{m.ms_per_event:.1f} ms per event ({m.busy_ms_per_event:.1f} ms in the bodies), "
+                    f"{m.runs(START_ROUND)} starts / {m.runs(TABLE_ROUND_OVER)} jobs, {m.tables} tables, "
+                    f"{m.busted} busted, {m.moved} moves",
+                    flush=True,
+                )
+            current.stop()
+            current = None
+            _delete_queue(queue)
+            _delete_queue(f"{queue}-jobs")
+
+        from ledger.selectors import reconcile
+
+        report = reconcile()
+        ok = report.ok
+        notes.append(
+            f"Ledger reconciliation after the run: ok={report.ok} ({len(report.problems)} problems)."
+        )
+        if args.lock_events and not args.floor_only:
+            for n in sizes:
+                timed = in_process(planned[(counts[0], n)], events=args.lock_events)
+                lock[n] = timed
+                print(
+                    f"in-process, {n:,} entrants: round start {timed['deal_ms']:.1f} ms, job "
+                    f"{timed['job_ms']:.1f} ms (sizes query {timed['sizes_ms']:.1f} ms in "
+                    f"{timed['sizes_calls']:.0f} jobs), job share "
+                    f"{100 * timed['share']:.0f}% over {timed['events']:.0f} events",
+                    flush=True,
+                )
+        for tables in [] if args.floor_only else [int(t) for t in args.synthetic.split(",") if t]:
+            synthetic.append(synthetic_sizes(admin, tables))
+            print(f"sizes query at {tables:,} tables: {synthetic[-1]['ms']:.1f} ms", flush=True)
+        connection.close()
+    finally:
+        if current is not None:
+            current.stop()
+        for queue in queues:
+            _delete_queue(queue)
+            _delete_queue(f"{queue}-jobs")
+        with suppress(Exception):
+            from django.db import connections
+
+            connections.close_all()
+        if not args.keep:
+            recreate_database(admin_url, scratch, create=False)
+        for path in sorted(workdir.iterdir()):
+            path.unlink()
+        workdir.rmdir()
+
+    if args.floor_only:
+        print(markdown(floors, [], notes))
+        return 0 if ok else 1
+    by = {(m.workers, m.entrants): m for m in runs}
+    small, large = min(sizes), max(sizes)
+    ratios = [
+        by[(w, large)].ms_per_event / by[(w, small)].ms_per_event
+        for w in counts
+        if (w, large) in by and (w, small) in by
+    ]
+    growth = ", ".join(
+        f"{w}: {by[(w, n)].rate / by[(counts[0], n)].rate:.2f}x"
+        for n in sizes
+        for w in counts
+        if (w, n) in by
+    )
+    met = bool(ratios) and max(ratios) <= GOAL_RATIO
+    notes.insert(
+        0,
+        f"Time per event, {large:,} against {small:,} entrants: "
+        + ", ".join(f"{r:.2f}x" for r in ratios)
+        + f" (by worker count {counts}; goal <= {GOAL_RATIO}x: {'met' if met else 'NOT met'}). "
+        f"Events/s against {counts[0]} worker(s): {growth}. Registration: "
+        + ", ".join(
+            f"{n:,} entrants {first:.2f} ms each (first 1,000), {last:.2f} ms (last)"
+            for n, (first, last) in registration_ms.items()
+        )
+        + f". Load average before the run: {load_before}, after: {_load()}; {os.cpu_count()} cores.",
+    )
+    notes.extend(analysis(lock, synthetic))
+    table = markdown(floors, runs, notes)
+    print()
+    print(table)
+    if not args.no_docs:
+        extra = " ".join(argv if argv is not None else sys.argv[1:])
+        command = (
+            f"DJANGO_SETTINGS_MODULE=config.settings.test DATABASE_URL={base_url} "
+            f"CELERY_BROKER_URL={broker_url} .venv/bin/python -m tests.benchmarks.bench_tournament {extra}"
+        ).strip()
+        update_docs(
+            ROOT / "docs" / "performance.md",
+            f"Measured on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} with "
+            f"{'' if extra else f'`{COMMAND}`, that is '}`{command}`.\n\n" + table,
+        )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

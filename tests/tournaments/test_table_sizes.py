@@ -1,0 +1,106 @@
+"""The open tables' size histogram of a multi-table tournament (`table_sizes`): its bookkeeping, and the job's
+shortcut checked against the planner itself: whenever `plan_needed` says no, `plan_seating` with that table
+alone between rounds moves nobody and breaks nothing."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.ledger.utils import assert_reconciled
+from tests.tournaments.multi_helpers import chips_conserved, new_multi, register_all
+from tournaments.models import Game
+from tournaments.services import dispatch, multi_progress, play, table_sizes, tournament_admin
+from tournaments.services.seating_plan import Move, Plan, SeatedPlayer, TableState, plan_seating
+
+
+def test_histogram_bookkeeping() -> None:
+    hist = table_sizes.histogram([4, 4, 3, 2])
+    assert hist == {"2": 1, "3": 1, "4": 2}
+    assert table_sizes.consistent(hist, tables_open=4, players_left=13)
+    assert not table_sizes.consistent(hist, tables_open=3, players_left=13)
+    assert not table_sizes.consistent({}, tables_open=1, players_left=4)
+    assert table_sizes.resized(hist, old=4, new=2) == {"2": 2, "3": 1, "4": 1}
+    assert table_sizes.resized(hist, old=2, new=0) == {"0": 1, "3": 1, "4": 2}
+    plan = Plan(moves=(Move(entry=1, source=7, destination=8),), broken=(9,))
+    assert table_sizes.after_plan({7: 4, 8: 2, 9: 0}, plan) == {7: 3, 8: 3}
+
+
+@settings(max_examples=1000)
+@given(
+    seats=st.integers(min_value=2, max_value=10),
+    data=st.data(),
+)
+def test_no_plan_needed_means_the_planner_does_nothing(seats: int, data: st.DataObject) -> None:
+    others = data.draw(st.lists(st.integers(min_value=0, max_value=seats), min_size=1, max_size=60))
+    size = data.draw(st.integers(min_value=0, max_value=seats))
+    players_left = size + sum(others)
+    hist = table_sizes.histogram([size, *others])
+    needed = table_sizes.plan_needed(
+        hist, size=size, players_left=players_left, tables_open=len(others) + 1, seats=seats
+    )
+    if needed or players_left == 0:
+        return
+    position = data.draw(st.integers(min_value=0, max_value=len(others)))  # its id among the others'
+    ids = [i for i in range(len(others) + 1) if i != position]
+    this = TableState(
+        table=position,
+        size=size,
+        between_rounds=True,
+        players=tuple(SeatedPlayer(entry=i, times_moved=0) for i in range(size)),
+    )
+    frozen = [TableState(table=ids[i], size=s, between_rounds=False) for i, s in enumerate(others)]
+    plan = plan_seating([this, *frozen], seats=seats, rng=random.Random(0))
+    assert plan == Plan(moves=(), broken=()), (size, others)
+
+
+def test_a_table_two_larger_than_the_smallest_needs_the_plan() -> None:
+    hist = table_sizes.histogram([4, 2, 4])
+    assert table_sizes.plan_needed(hist, size=4, players_left=10, tables_open=3, seats=4)
+    assert not table_sizes.plan_needed(
+        table_sizes.histogram([4, 3, 4]), size=4, players_left=11, tables_open=3, seats=4
+    )
+
+
+def _job_statements(admin: Any, player: Any, entrants: int) -> list[list[str]]:
+    """A tournament's first deals and then its tables' jobs (no bust: deep stacks), each job's SQL."""
+    tournament = new_multi(admin, instant_rounds=True, starting_stack=1_000_000, buy_in=0, fee=0)
+    register_all(tournament, [player(f"s{entrants}-{i}", chips=0) for i in range(entrants)])
+    statements: list[list[str]] = []
+    with dispatch.captured() as queue:
+        tournament_admin.start(tournament_id=tournament.pk)
+        for name, args in list(queue):
+            if name == dispatch.START_ROUND:
+                Game.objects.filter(pk=args[0], next_round_at__isnull=False).update(
+                    next_round_at=timezone.now()
+                )
+                play.start_round(game_id=args[0])
+        for _name, args in [m for m in queue if m[0] == dispatch.TABLE_ROUND_OVER][:4]:
+            with CaptureQueriesContext(connection) as captured:
+                multi_progress.after_table_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
+            statements.append([q["sql"] for q in captured.captured_queries])
+    tournament.refresh_from_db()
+    assert table_sizes.consistent(
+        tournament.table_sizes, tables_open=tournament.tables_open, players_left=tournament.players_left
+    )
+    chips_conserved(tournament)
+    return statements
+
+
+@pytest.mark.django_db
+def test_a_job_with_nothing_to_move_reads_no_other_table(admin_user: Any, player: Any) -> None:
+    small, large = _job_statements(admin_user, player, 12), _job_statements(admin_user, player, 120)
+    aggregate = 'COUNT("tournaments_seat"'
+    # The start wrote the histogram: no job reads every table's size...
+    for job in (*small, *large):
+        assert not any(aggregate in sql for sql in job)
+    # ...and a job costs the same statements at 3 tables as at 30.
+    assert len(small[1]) == len(large[1])
+    assert_reconciled()
