@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0015_core_counters"),
+        ("tournaments", "0016_sched_template_crontab"),
     ]
 
     operations = [
