@@ -13,6 +13,48 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+# The tournament models live in their own module; everything imports them from here.
+from tournaments.tournament_models import (
+    LIVE_ENTRY_STATUSES,
+    MULTI_MAX_ENTRANTS,
+    ONE_TABLE_KINDS,
+    ONE_TABLE_MAX_ENTRANTS,
+    EntryStatus,
+    Tournament,
+    TournamentEntry,
+    TournamentEvent,
+    TournamentKind,
+    TournamentStage,
+    TournamentStatus,
+    TournamentTemplate,
+)
+
+__all__ = [
+    "LIVE_ENTRY_STATUSES",
+    "MULTI_MAX_ENTRANTS",
+    "ONE_TABLE_KINDS",
+    "ONE_TABLE_MAX_ENTRANTS",
+    "SEATED_STATUSES",
+    "EntryStatus",
+    "Game",
+    "GameEvent",
+    "GameStatus",
+    "IdempotentRequest",
+    "MoveLog",
+    "Round",
+    "Seat",
+    "SeatStatus",
+    "Table",
+    "TableStatus",
+    "Tournament",
+    "TournamentEntry",
+    "TournamentEvent",
+    "TournamentKind",
+    "TournamentStage",
+    "TournamentStatus",
+    "TournamentTemplate",
+]
+
 
 class TableStatus(models.TextChoices):
     OPEN = "open", "open"
@@ -298,308 +340,3 @@ class IdempotentRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.method} {self.path} by user {self.user_id} (key {self.key[:16]})"
-
-
-# --- tournaments (RULES §5; API.md "Tournaments, in detail") ------------------------------------------
-
-
-class TournamentKind(models.TextChoices):
-    QUICK = "quick", "quick game"
-    SINGLE = "single", "single-table (sit-and-go)"
-    MULTI = "multi", "multi-table"
-
-
-class TournamentStatus(models.TextChoices):
-    SCHEDULED = "scheduled", "scheduled"
-    REGISTERING = "registering", "registering"
-    RUNNING = "running", "running"
-    PAUSED = "paused", "paused"
-    FINISHED = "finished", "finished"
-    CANCELLED = "cancelled", "cancelled"
-
-
-class TournamentStage(models.TextChoices):
-    """Where a running one-table tournament is: the main rounds, or tie-breaker rounds among the tied."""
-
-    MAIN = "main", "main rounds"
-    TIEBREAK = "tiebreak", "tie-breaker rounds"
-
-
-# The kinds that play at one table, and their entrant bounds (RULES §5).
-ONE_TABLE_KINDS = (TournamentKind.QUICK, TournamentKind.SINGLE)
-ONE_TABLE_MAX_ENTRANTS = 4
-MULTI_MAX_ENTRANTS = 250_000
-
-
-class Tournament(models.Model):
-    name = models.CharField(max_length=100)
-    kind = models.CharField(max_length=16, choices=TournamentKind.choices)
-    game = models.CharField(max_length=32)
-    options = models.JSONField(default=dict, blank=True)
-    status = models.CharField(
-        max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.REGISTERING
-    )
-    buy_in = models.BigIntegerField()
-    fee = models.BigIntegerField(default=0)
-    guarantee = models.BigIntegerField(default=0)
-    starting_stack = models.BigIntegerField(null=True, blank=True)  # multi
-    seats = models.PositiveSmallIntegerField(default=4)
-    pcr_schedule = models.JSONField(default=list, blank=True)  # multi: PCR by level
-    rounds_per_level = models.PositiveSmallIntegerField(null=True, blank=True)  # multi
-    multiplier = models.PositiveIntegerField(default=1)
-    target_score = models.PositiveIntegerField(null=True, blank=True)  # single
-    rounds = models.PositiveSmallIntegerField(null=True, blank=True)  # quick
-    tiebreak_rounds = models.PositiveSmallIntegerField(default=5)
-    min_entrants = models.PositiveIntegerField(default=2)
-    max_entrants = models.PositiveIntegerField()
-    starts_at = models.DateTimeField(null=True, blank=True)  # multi
-    late_registration_levels = models.PositiveSmallIntegerField(default=0)
-    reentry = models.BooleanField(default=False)
-    # Percentages by place, summing to 100 (a database trigger refuses any other sum: 0012's migration).
-    payouts = models.JSONField(default=list)
-    # The ledger account (kind prize_pool, reference "tournament:<id>") the buy-ins are paid into.
-    pool_account = models.OneToOneField(
-        "ledger.Account", on_delete=models.PROTECT, null=True, blank=True, related_name="tournament"
-    )
-    stage = models.CharField(max_length=16, choices=TournamentStage.choices, default=TournamentStage.MAIN)
-    # Tie-breaker rounds played so far (at most `tiebreak_rounds`), and the number of the game's first one:
-    # the rounds before it are the main rounds (`total`), from it on the tie-breaker's (`tiebreak_total`).
-    tiebreaks_played = models.PositiveSmallIntegerField(default=0)
-    tiebreak_from_round = models.PositiveIntegerField(null=True, blank=True)
-    # Multi: when a scheduled tournament opens its registration (null: open when created).
-    registration_opens_at = models.DateTimeField(null=True, blank=True)
-    # Multi: the ledger account (kind tournament_mint, chip type `tournament:<id>`) the tournament chips are
-    # minted from at the start and retired to at the end: its balance is minus the chips in play.
-    mint_account = models.OneToOneField(
-        "ledger.Account",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="minting_tournament",
-        editable=False,
-    )
-    # Multi: the highest level any table has reached (0 before the start).
-    level = models.PositiveIntegerField(default=0)
-    # Multi, at the bubble: tables deal round-for-round; `sync_round` is the synchronized round released.
-    round_for_round = models.BooleanField(default=False)
-    sync_round = models.PositiveIntegerField(default=0)
-    # Multi: how many bust groups so far (a group: the players busted by one settlement); orders the busts.
-    bust_groups = models.PositiveIntegerField(default=0)
-    # Multi, kept by the runtime under the tournament's lock so that a table's job never counts entries or
-    # tables: the entries still playing (seated with chips or waiting at a table) and the tables still open.
-    players_left = models.PositiveIntegerField(default=0, editable=False)
-    tables_open = models.PositiveIntegerField(default=0, editable=False)
-    # Multi: how many open tables seat how many players ({"size": tables}, `services.table_sizes`), kept by the
-    # tables' jobs under the same lock: a job reads every table only when its plan could move someone.
-    table_sizes = models.JSONField(default=dict, blank=True, editable=False)
-    # Bumped by every `TournamentEvent` (the lobby's live updates follow it).
-    version = models.PositiveIntegerField(default=0)
-    # A simulation's tournament (`simulate_tournament --instant`): each round's scores are drawn at random
-    # instead of played. Never set for a real tournament.
-    instant_rounds = models.BooleanField(default=False, editable=False)
-    template = models.ForeignKey(
-        "TournamentTemplate", on_delete=models.SET_NULL, null=True, blank=True, related_name="tournaments"
-    )
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_tournaments"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-id"]
-        constraints = [
-            models.CheckConstraint(condition=Q(kind__in=TournamentKind.values), name="tournament_kind_known"),
-            models.CheckConstraint(
-                condition=Q(status__in=TournamentStatus.values), name="tournament_status_known"
-            ),
-            models.CheckConstraint(
-                condition=Q(buy_in__gte=0, fee__gte=0, guarantee__gte=0), name="tournament_chips_non_negative"
-            ),
-            models.CheckConstraint(
-                condition=Q(min_entrants__gte=2, max_entrants__gte=models.F("min_entrants")),
-                name="tournament_entrant_range",
-            ),
-            models.CheckConstraint(
-                condition=~Q(kind__in=[k.value for k in ONE_TABLE_KINDS])
-                | Q(max_entrants__lte=ONE_TABLE_MAX_ENTRANTS),
-                name="tournament_one_table_at_most_four",
-            ),
-            models.CheckConstraint(
-                condition=~Q(kind=TournamentKind.QUICK)
-                | Q(rounds__isnull=False, rounds__gte=1, rounds__lte=3),
-                name="tournament_quick_has_rounds",
-            ),
-            models.CheckConstraint(
-                condition=~Q(kind=TournamentKind.SINGLE) | Q(target_score__isnull=False, target_score__gte=1),
-                name="tournament_single_has_target",
-            ),
-            models.CheckConstraint(
-                condition=~Q(kind=TournamentKind.MULTI)
-                | Q(
-                    starting_stack__isnull=False,
-                    starting_stack__gte=1,
-                    rounds_per_level__isnull=False,
-                    rounds_per_level__gte=1,
-                    starts_at__isnull=False,
-                ),
-                name="tournament_multi_has_stack_levels_and_start",
-            ),
-            models.CheckConstraint(
-                condition=Q(tiebreaks_played__lte=models.F("tiebreak_rounds")),
-                name="tournament_tiebreaks_within_cap",
-            ),
-            models.CheckConstraint(
-                condition=Q(stage=TournamentStage.MAIN) | Q(tiebreak_from_round__isnull=False),
-                name="tournament_tiebreak_has_first_round",
-            ),
-            models.CheckConstraint(
-                condition=Q(finished_at__isnull=True) | Q(status__in=["finished", "cancelled"]),
-                name="tournament_finished_at_only_when_over",
-            ),
-            # A template's beat firing twice creates one tournament (`tournament_templates.create_from_template`).
-            models.UniqueConstraint(
-                fields=["template", "starts_at"],
-                condition=Q(template__isnull=False),
-                name="tournament_one_per_template_start",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"tournament {self.pk} ({self.kind}: {self.name})"
-
-
-class EntryStatus(models.TextChoices):
-    REGISTERED = "registered", "registered"
-    PLAYING = "playing", "playing"
-    BUSTED = "busted", "busted"
-    FINISHED = "finished", "finished"
-    # History: the entry was refunded before the start (unregistered, or the tournament cancelled).
-    UNREGISTERED = "unregistered", "unregistered"
-    REFUNDED = "refunded", "refunded"
-
-
-LIVE_ENTRY_STATUSES = (EntryStatus.REGISTERED, EntryStatus.PLAYING, EntryStatus.BUSTED, EntryStatus.FINISHED)
-
-
-class TournamentEntry(models.Model):
-    """One player's entry into one tournament (a new row when registering again after unregistering)."""
-
-    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="entries")
-    player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournament_entries"
-    )
-    status = models.CharField(max_length=16, choices=EntryStatus.choices, default=EntryStatus.REGISTERED)
-    registered_at = models.DateTimeField(auto_now_add=True)
-    # Points of the main rounds (quick, single), and of the tie-breaker rounds scored on their own.
-    total = models.BigIntegerField(default=0)
-    in_tiebreak = models.BooleanField(default=False)
-    tiebreak_total = models.BigIntegerField(default=0)
-    place = models.PositiveIntegerField(null=True, blank=True)
-    prize = models.BigIntegerField(default=0)
-    table = models.ForeignKey(
-        Table, on_delete=models.PROTECT, null=True, blank=True, related_name="tournament_entries"
-    )
-    # Multi: the seat the entry plays from (its stack account holds the entry's tournament chips).
-    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
-    # Multi: how often balancing moved this player (the planner moves those moved least often first).
-    times_moved = models.PositiveIntegerField(default=0)
-    # Multi: re-entries paid after busting (`reentry`), each a new buy-in and a new starting stack.
-    reentries = models.PositiveIntegerField(default=0)
-    # Multi, once busted: the bust group (`Tournament.bust_groups` at the time) and the keys ranking the busts
-    # of one group (RULES §5): chips at the start of that round, then the round's melded-and-built value.
-    bust_group = models.PositiveIntegerField(null=True, blank=True)
-    bust_start_chips = models.BigIntegerField(null=True, blank=True)
-    bust_melded = models.BigIntegerField(null=True, blank=True)
-    busted_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["tournament_id", "registered_at", "id"]
-        verbose_name_plural = "tournament entries"
-        constraints = [
-            models.UniqueConstraint(
-                fields=["tournament", "player"],
-                condition=Q(status__in=[s.value for s in LIVE_ENTRY_STATUSES]),
-                name="tournament_entry_one_live_per_player",
-            ),
-            models.CheckConstraint(
-                condition=Q(status__in=EntryStatus.values), name="tournament_entry_status_known"
-            ),
-            models.CheckConstraint(condition=Q(prize__gte=0), name="tournament_entry_prize_non_negative"),
-            models.CheckConstraint(
-                condition=Q(prize=0) | Q(place__isnull=False), name="tournament_entry_prize_has_place"
-            ),
-            models.CheckConstraint(
-                condition=Q(place__isnull=True) | Q(place__gte=1), name="tournament_entry_place_positive"
-            ),
-            models.CheckConstraint(
-                condition=Q(place__isnull=True) | Q(status__in=["busted", "finished"]),
-                name="tournament_entry_place_only_when_out",
-            ),
-            models.CheckConstraint(
-                condition=Q(bust_group__isnull=True) | Q(status__in=["busted", "finished"]),
-                name="tournament_entry_bust_group_only_when_out",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"entry {self.pk} of {self.player_id} in tournament {self.tournament_id}"
-
-
-class TournamentEvent(models.Model):
-    """What happened in a tournament at each version (the lobby's live updates): started, level, busted,
-    moved, table_broken, round_for_round, final_table, paused, resumed, finished, cancelled. Append-only."""
-
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.PROTECT, related_name="events", db_index=False
-    )
-    version = models.PositiveIntegerField()
-    kind = models.CharField(max_length=32)
-    data = models.JSONField(default=dict)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["tournament_id", "version"]
-        constraints = [
-            models.UniqueConstraint(fields=["tournament", "version"], name="tournament_event_version_unique"),
-        ]
-
-    def __str__(self) -> str:
-        return f"event {self.version} ({self.kind}) of tournament {self.tournament_id}"
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.pk is not None and not kwargs.get("force_insert"):
-            raise ValueError("tournament events are append-only")
-        super().save(*args, **kwargs)
-
-
-class TournamentTemplate(models.Model):
-    """A recurring multi-table tournament: a django-celery-beat periodic task (`periodic_task`, editable in the
-    admin) creates a tournament from `settings` each time it fires, registering from then on and starting
-    `registration_minutes` later."""
-
-    name = models.CharField(max_length=100, unique=True)
-    # The tournament's settings as `tournament_setup.validate` takes them (name and times excluded).
-    tournament_settings = models.JSONField(default=dict)
-    registration_minutes = models.PositiveIntegerField(default=60)
-    # When it fires: a cron line "minute hour day-of-month month day-of-week" in `crontab_timezone`, copied to
-    # the periodic task's CrontabSchedule by `tournament_templates.save_template`.
-    crontab = models.CharField(max_length=100, default="0 20 * * *")
-    crontab_timezone = models.CharField(max_length=63, default="UTC")
-    active = models.BooleanField(default=True)
-    periodic_task = models.OneToOneField(
-        "django_celery_beat.PeriodicTask",
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="tournament_template",
-    )
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["name"]
-
-    def __str__(self) -> str:
-        return f"template {self.name}"
