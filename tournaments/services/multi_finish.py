@@ -27,7 +27,7 @@ from tournaments.models import (
 from tournaments.services import prizes, tournament_events
 from tournaments.services.between_rounds import wind_down
 from tournaments.services.bust_ranking import Bust, final_places
-from tournaments.services.tournament_progress import pay
+from tournaments.services.tournament_progress import pay, pay_cancellation
 from tournaments.services.tournament_status import move_to
 
 
@@ -146,17 +146,10 @@ def cancel_running(*, tournament: Tournament) -> list[object]:
     seat_order = [e.player.get_username() for e in order]
     transfers: list[object] = []
     shares: dict[str, int] = {}
-    assert tournament.pool_account_id is not None
-    pool = Account.objects.select_for_update().get(pk=tournament.pool_account_id).balance
     by_name = {e.player.get_username(): e for e in entries}
     if seat_order:
-        shares = prizes.cancel_split(pool=pool, weights=chips, seat_order=seat_order)
-        transfer = pay(
-            tournament=tournament,
-            shares=shares,
-            entries=by_name,
-            key=f"tournament:{tournament.pk}:cancel",
-            why="cancellation",
+        shares, transfer = pay_cancellation(
+            tournament=tournament, weights=chips, seat_order=seat_order, entries=by_name
         )
         if transfer is not None:
             transfers.append(transfer)

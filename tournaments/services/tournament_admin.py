@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from ledger.models import Account, Transfer
+from ledger.models import Transfer
 from tournaments.models import (
     EntryStatus,
     Seat,
@@ -17,7 +17,7 @@ from tournaments.models import (
 )
 from tournaments.services import dispatch, multi_finish, multi_progress, prizes, tournament_events
 from tournaments.services.registration import live_entries, refund
-from tournaments.services.tournament_progress import close_tables, pay
+from tournaments.services.tournament_progress import close_tables, pay_cancellation
 from tournaments.services.tournament_start import start_locked
 from tournaments.services.tournament_status import lock_tournament, move_to
 
@@ -99,15 +99,8 @@ def cancel(*, tournament_id: int) -> tuple[Tournament, list[Transfer]]:
         seat_order = sorted(still_in, key=lambda p: (seat_numbers.get(p, 0), p))
         # At one table a player's weight is their total (RULES §5 speaks of the chips of a multi-table one).
         weights = {p: e.total for p, e in still_in.items()}
-        assert tournament.pool_account_id is not None
-        pool = Account.objects.select_for_update().get(pk=tournament.pool_account_id).balance
-        shares = prizes.cancel_split(pool=pool, weights=weights, seat_order=seat_order)
-        transfer = pay(
-            tournament=tournament,
-            shares=shares,
-            entries=still_in,
-            key=f"tournament:{tournament.pk}:cancel",
-            why="cancellation",
+        shares, transfer = pay_cancellation(
+            tournament=tournament, weights=weights, seat_order=seat_order, entries=still_in
         )
         if transfer is not None:
             transfers.append(transfer)
