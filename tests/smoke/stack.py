@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
 START_SECONDS = 180.0
 STOP_SECONDS = 30.0
+REAP_SECONDS = 10.0
 # Settings a developer's shell may export that would take the run off the embedded default.
 CLEARED = ("DJANGO_SETTINGS_MODULE", "CACHE_URL", "CELERY_TASK_DEFAULT_QUEUE", "CELERY_TASK_ALWAYS_EAGER")
 
@@ -136,6 +137,11 @@ class Stack:
             if _alive(pid):
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(group, signal.SIGKILL)
+        # A process SIGKILLed a moment ago may still be running its exit on a loaded machine: give the kernel
+        # a few seconds before calling it a leftover.
+        deadline = time.monotonic() + REAP_SECONDS
+        while any(_alive(pid) for pid in self.seen) and time.monotonic() < deadline:
+            time.sleep(0.1)
         self.leftovers = [pid for pid in self.seen if _alive(pid)]
 
     def _note_processes(self) -> None:
