@@ -24,6 +24,7 @@ HOST = "127.0.0.1"
 START_SECONDS = 180.0
 STOP_SECONDS = 30.0
 REAP_SECONDS = 10.0
+LOGINS_SECONDS = 15.0
 # Settings a developer's shell may export that would take the run off the embedded default.
 CLEARED = ("DJANGO_SETTINGS_MODULE", "CACHE_URL", "CELERY_TASK_DEFAULT_QUEUE", "CELERY_TASK_ALWAYS_EAGER")
 
@@ -111,11 +112,19 @@ class Stack:
 
     def logins(self) -> dict[str, tuple[str, str]]:
         """The demo logins load_demo printed (role -> (username, password))."""
-        found = re.findall(r"^\s+(admin|staff)\s+(\S+) / (\S+)\s*$", self.log(), flags=re.MULTILINE)
-        logins = {role: (username, password) for role, username, password in found}
-        if set(logins) != {"admin", "staff"}:
-            raise StackFailed("load_demo printed no admin and staff logins")
-        return logins
+        # load_demo's lines (some end with a note in brackets) come before the launcher's banner, which a
+        # thread prints once the web process answers: wait a little for either rather than race the banner.
+        deadline = time.monotonic() + LOGINS_SECONDS
+        while True:
+            found = re.findall(
+                r"^\s+(admin|staff)\s+(\S+) / (\S+)(?:\s+\(.*\))?\s*$", self.log(), flags=re.MULTILINE
+            )
+            logins = {role: (username, password) for role, username, password in found}
+            if set(logins) == {"admin", "staff"}:
+                return logins
+            if time.monotonic() >= deadline:
+                raise StackFailed("load_demo printed no admin and staff logins")
+            time.sleep(0.2)
 
     # ---------------------------------------------------------------------------------------- stop
 
