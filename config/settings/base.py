@@ -245,5 +245,9 @@ RAMINO_EVENTS_MAX_WAITING_PER_USER = env.int("RAMINO_EVENTS_MAX_WAITING_PER_USER
 RAMINO_IDEMPOTENCY_KEEP_HOURS = env.float("RAMINO_IDEMPOTENCY_KEEP_HOURS", default=24.0)
 # A clock this many seconds overdue is re-sent by the beat sweeper (lost in a broker restart or a worker crash).
 RAMINO_CLOCK_SWEEP_GRACE_SECONDS = env.float("RAMINO_CLOCK_SWEEP_GRACE_SECONDS", default=5.0)
+# A multi-table tournament's scheduled start failing on a transient fault (the database or the broker away) is
+# tried again by the next beat run (every 10 s), at most this many attempts in all; then, or at once on any other
+# failure, the tournament is cancelled with its reason and every entry refunded (tournament_schedule).
+RAMINO_TOURNAMENT_START_ATTEMPTS = max(1, env.int("RAMINO_TOURNAMENT_START_ATTEMPTS", default=30))
 # The shortest `turn_seconds` a table may have may be lowered below the 5 s floor (tests and demos), never raised.
 RAMINO_MIN_TURN_SECONDS = env.int("RAMINO_MIN_TURN_SECONDS", default=5)
