@@ -30,7 +30,7 @@ from tournaments.models import (
     TournamentEvent,
     TournamentStatus,
 )
-from tournaments.services import multi_start, registration, tournament_schedule
+from tournaments.services import multi_seating, multi_start, registration, tournament_schedule
 
 NOTHING = {"opened": 0, "started": 0, "cancelled": 0, "failed": 0}
 FAILED = {**NOTHING, "failed": 1}
@@ -46,7 +46,7 @@ def _balance(account: Account) -> int:
 def _break_the_start(monkeypatch: pytest.MonkeyPatch, *failures: Exception) -> list[int]:
     """The start raises each of `failures` in turn (then works), half-way through its work. Answers the list of
     the calls made (one per attempt)."""
-    real = multi_start.seat_tables
+    real = multi_seating.seat_tables  # what multi_start calls, by the name it imported
     calls: list[int] = []
 
     def seat_tables(**kwargs: Any) -> Any:
