@@ -31,10 +31,6 @@ def start_locked(tournament: Tournament) -> Table:
     """Start now with the entrants registered (a multi-table tournament: `multi_start`; answers its first
     table). Caller holds the tournament's lock."""
     entries = entrants_to_start(tournament)
-    if tournament.error:
-        # A scheduled start that failed before (tournament_schedule) and now succeeds: the reason is moot.
-        tournament.error = ""
-        tournament.save(update_fields=["error"])
     if tournament.kind == TournamentKind.MULTI:
         return start_multi(tournament, entries)
     move_to(tournament, TournamentStatus.RUNNING)
