@@ -15,7 +15,7 @@ from django.db.models import QuerySet, Sum
 
 from ledger import selectors as ledger
 from ledger.models import Account, AccountKind, Entry, Transfer, TransferKind
-from tournaments.models import Round, Seat, Table, TournamentEntry
+from tournaments.models import Round, Seat, Table, Tournament, TournamentEntry
 
 SETTLEMENT_KINDS = (TransferKind.SETTLEMENT, TransferKind.BONUS_SETTLEMENT)
 # A chart past this many points says no more than one of this many.
@@ -287,6 +287,9 @@ class PayoutReport:
     by_player: dict[str, dict[str, int]]
     standings: list[tuple[str, int]]
     places: dict[str, int] = field(default_factory=dict)
+    # The tournament's status, and why its scheduled start failed ("" if it did not; docs/tournaments.md).
+    status: str = ""
+    error: str = ""
 
     @property
     def rows(self) -> list[tuple[str, int | None, dict[str, int]]]:
@@ -311,10 +314,16 @@ def payout_report(*, tournament_id: int) -> PayoutReport:
         ).values_list("player__username", "place")
         if place is not None
     }
+    status, error = Tournament.objects.filter(pk=tournament_id).values_list("status", "error").first() or (
+        "",
+        "",
+    )
     return PayoutReport(
         tournament_id=tournament_id,
         transfers=transfers,
         by_player={name: dict(kinds) for name, kinds in by_player.items()},
         standings=standings,
         places=places,
+        status=status,
+        error=error,
     )

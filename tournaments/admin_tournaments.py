@@ -135,11 +135,14 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "max_entrants",
         "starts_at",
         "created_at",
+        "error",
     )
     list_filter = ("kind", "status", "game")
     search_fields = ("name", "entries__player__username")
     readonly_fields = (
         "status",
+        "error",
+        "start_failures",
         "stage",
         "tiebreaks_played",
         "pool_account",

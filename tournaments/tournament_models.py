@@ -114,6 +114,11 @@ class Tournament(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Multi: why its scheduled start failed (`tournament_schedule`), empty otherwise. While the tournament is
+    # still registering, the last failure being retried; once cancelled, why it could not start. A start that
+    # succeeds clears it; `start_failures` keeps the count of the attempts that failed.
+    error = models.CharField(max_length=500, blank=True, default="", editable=False)
+    start_failures = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-id"]

@@ -121,6 +121,8 @@ def _row(t: Tournament, entry_status: str | None, entrants: int, reentries: int)
         "tiebreaks_played": t.tiebreaks_played,
         "started_at": t.started_at,
         "finished_at": t.finished_at,
+        "error": t.error or None,
+        "start_failures": t.start_failures,
         "version": t.version,
     }
 

@@ -135,6 +135,12 @@ class TournamentSerializer(serializers.Serializer[Any]):
     tiebreaks_played = serializers.IntegerField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+    error = serializers.CharField(
+        allow_null=True,
+        help_text="multi: why its scheduled start failed, or null. While `registering`, the last failure of a "
+        "start being retried; once `cancelled`, why it could not start (every entry was refunded)",
+    )
+    start_failures = serializers.IntegerField(help_text="multi: scheduled start attempts that failed")
     version = serializers.IntegerField(
         help_text="the version of the tournament's event log: `events/?after=` it for what happens next"
     )

@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import environ
 from csp.constants import NONE, SELF, UNSAFE_INLINE
@@ -24,12 +25,17 @@ ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'ramino.sqlite3'}"),
 }
+# SQLite under a worker, beat and the web process at once: wait up to 20 s for the write lock instead of failing,
+# and take it when a transaction begins (BEGIN IMMEDIATE). A transaction begun as a reader that then writes while
+# another process holds the write lock is refused at once with "database is locked", whatever the timeout (SQLite
+# cannot wait there without risking a deadlock): the tables' jobs of a multi-table tournament did exactly that
+# (read the tournament, then write) while moves were being written.
+SQLITE_OPTIONS: dict[str, Any] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Django's backend with a flush that the append-only triggers allow (config/db/sqlite3).
     DATABASES["default"]["ENGINE"] = "config.db.sqlite3"
-    # SQLite under a worker, beat and the web process at once: wait for the write lock instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    DATABASES["default"].setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
 else:
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # Django's backend plus server-side binding for the move's hot statements (config/db/postgresql).
@@ -245,5 +251,9 @@ RAMINO_EVENTS_MAX_WAITING_PER_USER = env.int("RAMINO_EVENTS_MAX_WAITING_PER_USER
 RAMINO_IDEMPOTENCY_KEEP_HOURS = env.float("RAMINO_IDEMPOTENCY_KEEP_HOURS", default=24.0)
 # A clock this many seconds overdue is re-sent by the beat sweeper (lost in a broker restart or a worker crash).
 RAMINO_CLOCK_SWEEP_GRACE_SECONDS = env.float("RAMINO_CLOCK_SWEEP_GRACE_SECONDS", default=5.0)
+# A multi-table tournament's scheduled start failing on a transient fault (the database or the broker away) is
+# tried again by the next beat run (every 10 s), at most this many attempts in all; then, or at once on any other
+# failure, the tournament is cancelled with its reason and every entry refunded (tournament_schedule).
+RAMINO_TOURNAMENT_START_ATTEMPTS = max(1, env.int("RAMINO_TOURNAMENT_START_ATTEMPTS", default=30))
 # The shortest `turn_seconds` a table may have may be lowered below the 5 s floor (tests and demos), never raised.
 RAMINO_MIN_TURN_SECONDS = env.int("RAMINO_MIN_TURN_SECONDS", default=5)

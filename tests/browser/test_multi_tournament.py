@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import OperationalError, transaction
+from django.test import override_settings
 from django.utils import timezone
 
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
 from tests.tournaments import multi_read_helpers as multi
 from tournaments.models import Tournament
-from tournaments.services import tournament_events
+from tournaments.services import multi_start, tournament_events, tournament_schedule
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -96,4 +97,40 @@ def test_a_running_tournaments_standings_update_after_an_event(browser: Any, liv
     names = [e.text for e in viewer.find_all("[data-role=standing-name]")]
     assert names[0] == "ann" and names[-1] == "bob"
     viewer.screenshot("multi-standings-updated")
+    assert_reconciled()
+
+
+def test_a_scheduled_start_that_failed_is_told_in_words_on_the_page_and_in_the_lobby(
+    browser: Any, live_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    boss = make_user("boss", is_staff=True, is_superuser=True)
+    people = [make_user(name) for name in ("ann", "bob")]
+    for person in people:
+        funded_wallet(person, 1000)
+    t = multi.multi_tournament(boss, name="Broken Multi")
+    multi.register_all(t, people)
+
+    def broken(**kwargs: Any) -> None:
+        raise OperationalError("the database restarted")
+
+    monkeypatch.setattr(multi_start, "seat_tables", broken)
+    assert t.starts_at is not None
+    assert tournament_schedule.run_schedule(now=t.starts_at)["failed"] == 1
+    ann = browser("viewer")
+    _sign_up(ann, "viewer")
+    ann.open(f"/play/#/tournament/{t.pk}")
+    ann.wait_present("[data-role=tournament-error]", "the delayed start said")
+    assert "trying again" in ann.text("[data-role=tournament-error]")
+    assert ann.text("[data-role=tournament-status]") == "registering"
+    assert "OperationalError" in ann.text("[data-role=tournament-error]")
+
+    with override_settings(RAMINO_TOURNAMENT_START_ATTEMPTS=2):
+        assert tournament_schedule.run_schedule(now=t.starts_at)["cancelled"] == 1
+    ann.wait_text("[data-role=tournament-status]", "cancelled", message="the cancellation followed live")
+    said = ann.text("[data-role=tournament-error]")
+    assert "could not start" in said and "buy-in and fee back" in said
+    ann.screenshot("multi-start-failed")
+    ann.open("/play/")
+    row = f"[data-role=tournament-row][data-tournament='{t.pk}']"
+    ann.wait_text(f"{row} [data-role=tournament-status]", "cancelled: could not start (refunded)")
     assert_reconciled()

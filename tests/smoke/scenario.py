@@ -1,23 +1,20 @@
 """What the smoke test does over HTTP: new players register, are funded by the demo admin, sit at a
-table and play rounds to settlement, moved by the engine's greedy bot; then they leave, and a full
-reconciliation run on the worker must find the ledger clean with every chip accounted for."""
+table and play rounds to settlement, moved by the engine's greedy bot; then they leave. Then a multi-table
+tournament is played to its payout (`multi`), and a full reconciliation run on the worker must find the ledger
+clean with every chip accounted for."""
 
 from __future__ import annotations
 
-import json
-import sqlite3
 import time
 import uuid
 from collections import Counter
-from contextlib import closing
-from pathlib import Path
 from typing import Any
-
-import requests
 
 from tournaments.engine import state_from_dict
 from tournaments.engine.bots import greedy_move
 
+from . import multi
+from .api import Client, expect, fund, game_state, register
 from .stack import Stack, StackFailed
 
 PLAYERS = 3
@@ -38,25 +35,6 @@ TABLE = {
 }
 
 
-class Client:
-    def __init__(self, base: str, username: str) -> None:
-        self.base = base
-        self.username = username
-        self.session = requests.Session()
-
-    def login(self, password: str) -> None:
-        answer = self.call("POST", "/auth/token/", json={"username": self.username, "password": password})
-        self.session.headers["Authorization"] = f"Token {answer['token']}"
-
-    def call(self, method: str, path: str, *, expect: tuple[int, ...] = (200,), **kwargs: Any) -> Any:
-        response = self.session.request(method, f"{self.base}/api/v1{path}", timeout=40, **kwargs)
-        if response.status_code not in expect:
-            raise StackFailed(
-                f"{self.username}: {method} {path} -> {response.status_code} {response.text[:500]}"
-            )
-        return response.json() if response.content else None
-
-
 def run(stack: Stack, log: Any) -> None:
     logins = stack.logins()
     admin = Client(stack.base, logins["admin"][0])
@@ -64,19 +42,9 @@ def run(stack: Stack, log: Any) -> None:
     staff = Client(stack.base, logins["staff"][0])
     staff.login(logins["staff"][1])
 
-    players = [_register(stack.base, f"smoke-{uuid.uuid4().hex[:8]}") for _ in range(PLAYERS)]
+    players = [register(stack.base, f"smoke-{uuid.uuid4().hex[:8]}") for _ in range(PLAYERS)]
     for player in players:
-        funding: dict[str, Any] = {
-            "json": {"username": player.username, "amount": FUNDING, "reason": "smoke test"},
-            "headers": {"Idempotency-Key": f"smoke-fund-{player.username}"},
-        }
-        first = admin.call("POST", "/ledger/adjustments/", expect=(200, 201), **funding)
-        # a retry with the same key answers the same and posts nothing (the ledger's replay path)
-        again = admin.call("POST", "/ledger/adjustments/", expect=(200, 201), **funding)
-        _expect(again == first, f"a replayed adjustment answered {again}, first {first}")
-        _expect(
-            player.call("GET", "/wallet/")["balance"] == FUNDING, f"{player.username} was not funded once"
-        )
+        fund(admin, player, FUNDING)
     log(f"registered and funded {', '.join(p.username for p in players)}")
 
     table = admin.call("POST", "/tables/", expect=(201,), json=TABLE)
@@ -92,21 +60,14 @@ def run(stack: Stack, log: Any) -> None:
     log("everyone left; stacks cashed out")
 
     rounds = [r for r in players[0].call("GET", f"/games/{game_id}/rounds/")["results"] if r["ended_at"]]
-    _expect(len(rounds) >= ROUNDS and all(r["settled"] for r in rounds), f"rounds not settled: {rounds}")
+    expect(len(rounds) >= ROUNDS and all(r["settled"] for r in rounds), f"rounds not settled: {rounds}")
     _check_settlements(staff, table["id"], rounds)
     wallets = {p.username: p.call("GET", "/wallet/")["balance"] for p in players}
-    _expect(sum(wallets.values()) == FUNDING * PLAYERS, f"chips not conserved: {wallets}")
+    expect(sum(wallets.values()) == FUNDING * PLAYERS, f"chips not conserved: {wallets}")
     log(f"settlements match the rounds' transfers; wallets {wallets}")
+    multi.run(stack, log, admin=admin, staff=staff)
     run_id = _reconcile(stack, staff)
     log(f"reconciliation run #{run_id} on the worker: ok")
-
-
-def _register(base: str, username: str) -> Client:
-    client = Client(base, username)
-    password = f"pw-{uuid.uuid4().hex}"
-    client.call("POST", "/auth/register/", expect=(201,), json={"username": username, "password": password})
-    client.login(password)
-    return client
 
 
 def _play(stack: Stack, players: list[Client], staff: Client, game_id: int) -> int:
@@ -125,7 +86,7 @@ def _play(stack: Stack, players: list[Client], staff: Client, game_id: int) -> i
             view = player.call("GET", f"/games/{game_id}/")
             if not view.get("legal_moves"):
                 continue
-            version, state = _game_state(stack.database, game_id)
+            version, state = game_state(stack.database, game_id)
             if version != view["version"] or state is None:
                 continue
             move = greedy_move(state_from_dict(state), player.username)
@@ -139,12 +100,12 @@ def _play(stack: Stack, players: list[Client], staff: Client, game_id: int) -> i
                 if moves == 0:
                     # a retried move answers the same and changes nothing (the move's replay path)
                     again = player.call("POST", f"/games/{game_id}/moves/", **request)
-                    _expect(again == answer, f"a replayed move answered {again}, first {answer}")
+                    expect(again == answer, f"a replayed move answered {again}, first {answer}")
                 moves += 1
                 acted = True
         if not acted:
             # between rounds: a spectator's view (staff) too, then the first player long-polls
-            _expect(staff.call("GET", f"/games/{game_id}/").get("hand") is None, "staff saw a hand")
+            expect(staff.call("GET", f"/games/{game_id}/").get("hand") is None, "staff saw a hand")
             polled = players[0].call("GET", f"/games/{game_id}/events/?after={after}&wait=5")
             after = polled["next_after"]
     return moves
@@ -152,14 +113,6 @@ def _play(stack: Stack, players: list[Client], staff: Client, game_id: int) -> i
 
 def _settled_rounds(client: Client, game_id: int) -> int:
     return sum(1 for r in client.call("GET", f"/games/{game_id}/rounds/")["results"] if r["settled"])
-
-
-def _game_state(database: Path, game_id: int) -> tuple[int, dict[str, Any] | None]:
-    with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=20)) as db:
-        row = db.execute("SELECT version, state FROM tournaments_game WHERE id = ?", [game_id]).fetchone()
-    if row is None:
-        raise StackFailed(f"game {game_id} is not in {database}")
-    return int(row[0]), None if row[1] is None else json.loads(row[1])
 
 
 def _wait_until_empty(stack: Stack, admin: Client, table_id: int) -> None:
@@ -177,8 +130,8 @@ def _check_settlements(staff: Client, table_id: int, rounds: list[dict[str, Any]
     posted = staff.call("GET", f"/ledger/transfers/?table={table_id}&kind=settlement")["results"]
     posted.sort(key=lambda transfer: transfer["id"])
     paying = [r for r in rounds if r["transfers"]]
-    _expect(paying != [], "no round moved any chips")
-    _expect(len(posted) == len(paying), f"{len(posted)} settlement transfers for {len(paying)} rounds")
+    expect(paying != [], "no round moved any chips")
+    expect(len(posted) == len(paying), f"{len(posted)} settlement transfers for {len(paying)} rounds")
     for round_, transfer in zip(paying, posted, strict=True):
         expected: Counter[str] = Counter()
         for row in round_["transfers"]:
@@ -186,9 +139,9 @@ def _check_settlements(staff: Client, table_id: int, rounds: list[dict[str, Any]
             expected[row["to"]] += row["amount"]
         actual: Counter[str] = Counter()
         for entry in transfer["entries"]:
-            _expect(entry["account_kind"] == "seat_stack", f"settlement entry off the seats: {entry}")
+            expect(entry["account_kind"] == "seat_stack", f"settlement entry off the seats: {entry}")
             actual[entry["user"]] += entry["amount"]
-        _expect(
+        expect(
             {k: v for k, v in actual.items() if v} == {k: v for k, v in expected.items() if v},
             f"round {round_['number']}: settled {dict(actual)}, the round says {dict(expected)}",
         )
@@ -202,7 +155,7 @@ def _reconcile(stack: Stack, staff: Client) -> int:
     while True:
         runs = staff.call("GET", "/ledger/reconciliation/runs/")["results"]
         run = next((r for r in runs if r["id"] == run_id), None)
-        _expect(run is not None, f"reconciliation run {run_id} is not listed: {runs}")
+        expect(run is not None, f"reconciliation run {run_id} is not listed: {runs}")
         assert run is not None
         if run["status"] in ("finished", "failed"):
             break
@@ -212,17 +165,12 @@ def _reconcile(stack: Stack, staff: Client) -> int:
             )
         stack.check_alive()
         time.sleep(0.5)
-    _expect(
+    expect(
         run["status"] == "finished" and run["ok"] is True and run["problems"] == [], f"reconciliation: {run}"
     )
     report = staff.call("GET", "/ledger/reconciliation/")
-    _expect(
+    expect(
         report["run"] == run_id and report["ok"] is True and report["stale"] is False,
         f"reconciliation served: {report}",
     )
     return run_id
-
-
-def _expect(condition: bool, message: str) -> None:
-    if not condition:
-        raise StackFailed(message)

@@ -28,7 +28,9 @@ def start_multi(tournament: Tournament, entries: Sequence[TournamentEntry]) -> T
     move_to(tournament, TournamentStatus.RUNNING)
     tournament.started_at = timezone.now()
     tournament.level = 1
-    tournament.save(update_fields=["status", "started_at", "level"])
+    # A scheduled start that failed before (tournament_schedule) and now succeeds: its reason is moot.
+    tournament.error = ""
+    tournament.save(update_fields=["status", "started_at", "level", "error"])
     pay_guarantee(tournament, entrants=len(entries))
     mint_account(tournament)
     by_id = {entry.pk: entry for entry in entries}

@@ -165,14 +165,24 @@
       h("td", { dataset: { role: "entrants" } }, `${t.entrants} / ${t.max_entrants}`),
       h("td", {}, `${chips(t.buy_in)} + ${chips(t.fee)}`),
       h("td", {}, chips(t.prize_pool)),
-      h("td", { dataset: { role: "tournament-status" } }, t.status),
+      h("td", { dataset: { role: "tournament-status" } }, statusWords(t)),
       h("td", {}, action));
   }
+
+  // A scheduled start that failed (`error`) says so: delayed while retried, then cancelled with every entry refunded.
+  function statusWords(t) {
+    if (!t.error) return t.status;
+    return t.status === "cancelled" ? "cancelled: could not start (refunded)" : `${t.status}: start delayed`;
+  }
+
+  const DAY_MS = 24 * 3600 * 1000;
 
   async function renderTournaments(where, go) {
     try {
       const page = await R.api.get("/tournaments/?page_size=50");
-      const shown = page.results.filter((t) => t.status !== "cancelled" && (t.status !== "finished" || t.registered));
+      // Cancelled tournaments are hidden, but for a day not those whose start failed: their entrants look for them.
+      const failedLately = (t) => t.error && t.finished_at && Date.now() - Date.parse(t.finished_at) < DAY_MS;
+      const shown = page.results.filter((t) => (t.status !== "cancelled" || failedLately(t)) && (t.status !== "finished" || t.registered));
       if (!shown.length) {
         clear(where).append(h("p", { class: "empty", dataset: { role: "tournaments-empty" } }, "No tournaments are open yet."));
         return;

@@ -24,6 +24,16 @@
       facts.map(([name, value, role]) => [h("dt", {}, name), h("dd", { dataset: role ? { role } : {} }, value)]));
   }
 
+  // A scheduled start that failed (API `error`): retried for a while, then the tournament is cancelled and refunded.
+  function startProblem(t) {
+    if (!t.error) return null;
+    const words = t.status === "cancelled"
+      ? "This tournament could not start, so it was cancelled. Every entrant got their buy-in and fee back in their wallet."
+      : "The start is late: it failed and the server is trying again every few seconds. If it keeps failing, the tournament is cancelled and every buy-in and fee refunded.";
+    return h("div", { class: "error", dataset: { role: "tournament-error" } },
+      h("p", {}, words), h("p", { class: "hint" }, `Reason: ${t.error}`));
+  }
+
   function standingsTable(rows) {
     if (!rows.length) return h("p", { class: "empty", dataset: { role: "standings-empty" } }, "Nobody has registered yet.");
     return h("table", { class: "grid", dataset: { role: "standings" } },
@@ -77,7 +87,7 @@
     clear(p.root).append(
       h("section", { class: "tournament", dataset: { role: "tournament", tournament: t.id, version: p.version } },
         h("div", { class: "lobby-head" }, h("h1", {}, t.name), h("p", {}, h("a", { href: "#/lobby" }, "Back to the lobby"))),
-        h("section", { class: "panel" }, summary(t), actions(p)),
+        h("section", { class: "panel" }, startProblem(t), summary(t), actions(p)),
         h("section", { class: "panel" }, h("h2", {}, "Standings"), standingsTable(p.standings),
           p.standingsCount > p.standings.length ? h("p", { class: "empty" }, `First ${p.standings.length} of ${p.standingsCount}.`) : null),
         h("section", { class: "panel" }, h("h2", {}, "Tables"), tablesTable(p.tables))));

@@ -1,0 +1,67 @@
+"""The smoke test's HTTP client and the helpers both of its scenarios use (a ring table, a multi-table
+tournament): a signed-in player, a new funded player, a game's full state read from the database for the bot."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import uuid
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import requests
+
+from .stack import StackFailed
+
+
+class Client:
+    def __init__(self, base: str, username: str) -> None:
+        self.base = base
+        self.username = username
+        self.session = requests.Session()
+
+    def login(self, password: str) -> None:
+        answer = self.call("POST", "/auth/token/", json={"username": self.username, "password": password})
+        self.session.headers["Authorization"] = f"Token {answer['token']}"
+
+    def call(self, method: str, path: str, *, expect: tuple[int, ...] = (200,), **kwargs: Any) -> Any:
+        response = self.session.request(method, f"{self.base}/api/v1{path}", timeout=40, **kwargs)
+        if response.status_code not in expect:
+            raise StackFailed(
+                f"{self.username}: {method} {path} -> {response.status_code} {response.text[:500]}"
+            )
+        return response.json() if response.content else None
+
+
+def register(base: str, username: str) -> Client:
+    client = Client(base, username)
+    password = f"pw-{uuid.uuid4().hex}"
+    client.call("POST", "/auth/register/", expect=(201,), json={"username": username, "password": password})
+    client.login(password)
+    return client
+
+
+def fund(admin: Client, player: Client, amount: int) -> None:
+    """The admin credits the wallet once (a replay of the adjustment answers the same and posts nothing)."""
+    funding: dict[str, Any] = {
+        "json": {"username": player.username, "amount": amount, "reason": "smoke test"},
+        "headers": {"Idempotency-Key": f"smoke-fund-{player.username}"},
+    }
+    first = admin.call("POST", "/ledger/adjustments/", expect=(200, 201), **funding)
+    again = admin.call("POST", "/ledger/adjustments/", expect=(200, 201), **funding)
+    expect(again == first, f"a replayed adjustment answered {again}, first {first}")
+    expect(player.call("GET", "/wallet/")["balance"] == amount, f"{player.username} was not funded once")
+
+
+def game_state(database: Path, game_id: int) -> tuple[int, dict[str, Any] | None]:
+    with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=20)) as db:
+        row = db.execute("SELECT version, state FROM tournaments_game WHERE id = ?", [game_id]).fetchone()
+    if row is None:
+        raise StackFailed(f"game {game_id} is not in {database}")
+    return int(row[0]), None if row[1] is None else json.loads(row[1])
+
+
+def expect(condition: bool, message: str) -> None:
+    if not condition:
+        raise StackFailed(message)
