@@ -132,7 +132,11 @@ def test_no_import_cycle() -> None:
 def _lower(module: str) -> bool:
     """Services and selectors: what views, tasks, serializers and the admin are built on."""
     parts = module.split(".")
-    return parts[0] in ("ledger", "tournaments", "audit") and len(parts) > 1 and parts[1] in ("services", "selectors")
+    return (
+        parts[0] in ("ledger", "tournaments", "audit")
+        and len(parts) > 1
+        and parts[1] in ("services", "selectors")
+    )
 
 
 def test_services_and_selectors_never_import_views_or_tasks() -> None:
