@@ -1,6 +1,8 @@
+from __future__ import annotations
+
 import logging
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import kombu.exceptions
 from celery import Celery, Task
@@ -19,7 +21,13 @@ TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
 )
 
 
-class RetryTransient(Task):  # type: ignore[misc]
+if TYPE_CHECKING:
+    _TaskBase = Task[Any, Any]
+else:  # Celery's Task is generic only in its type stubs
+    _TaskBase = Task
+
+
+class RetryTransient(_TaskBase):
     """Every task's base: a transient fault is a WARNING with its reason and a retry after 1, 2, 4, 8, 16 s
     (the tasks are idempotent, so running again is safe); one that outlasts the retries fails as any other
     exception does, logged by Celery as an ERROR. Alerts counting errors then count only real failures."""
@@ -52,7 +60,7 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-def prepare_publishing(celery_app: Celery = app) -> None:
+def prepare_publishing(celery_app: Celery[Any] = app) -> None:
     """Load the broker's transport and open a pooled connection now, in a web process's start-up, rather
     than inside the first request that enqueues a task: lazily that request paid about 70 ms of imports on
     an idle machine and up to 0.7 s under load (docs/performance.md). A broker that is down is not an

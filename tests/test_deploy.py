@@ -212,7 +212,7 @@ def _dockerfile_env() -> dict[str, str]:
     env: dict[str, str] = {}
     for instruction, args in _dockerfile_instructions():
         if instruction == "ENV":
-            env.update(arg.split("=", 1) for arg in args if "=" in arg)
+            env.update({key: value for key, _, value in (arg.partition("=") for arg in args if "=" in arg)})
     return env
 
 

@@ -97,7 +97,7 @@ def test_a_task_s_transient_fault_is_a_warning_and_a_retry(
 
     monkeypatch.setattr(play, "start_round", flaky)
     with caplog.at_level(logging.INFO):
-        result = tasks.start_round.apply(args=[41])
+        result = tasks.start_round.apply(args=(41,))
     assert result.successful() and result.result is False
     assert calls == [41, 41]  # retried with the same arguments
     assert _at(caplog, logging.ERROR) == []
@@ -120,10 +120,12 @@ def test_a_fault_that_outlasts_the_retries_is_an_error(
 
     monkeypatch.setattr(play, "start_round", down)
     with caplog.at_level(logging.INFO):
-        result = tasks.start_round.apply(args=[42])
+        result = tasks.start_round.apply(args=(42,))
     assert result.failed() and isinstance(result.result, OperationalError)
-    assert len(calls) == 1 + tasks.start_round.max_retries
-    assert len(_at(caplog, logging.WARNING)) == tasks.start_round.max_retries
+    retries = tasks.start_round.max_retries
+    assert retries == 5
+    assert len(calls) == 1 + retries
+    assert len(_at(caplog, logging.WARNING)) == retries
     (error,) = _at(caplog, logging.ERROR)
     assert "the database system is shutting down" in error.getMessage()
 
@@ -139,7 +141,7 @@ def test_any_other_task_failure_is_an_error_at_once(
 
     monkeypatch.setattr(play, "start_round", bug)
     with caplog.at_level(logging.INFO):
-        result = tasks.start_round.apply(args=[43])
+        result = tasks.start_round.apply(args=(43,))
     assert result.failed() and calls == [43]
     assert _at(caplog, logging.WARNING) == []
     assert len(_at(caplog, logging.ERROR)) == 1

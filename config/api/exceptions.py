@@ -9,7 +9,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import InterfaceError, OperationalError
-from django.http import Http404, HttpResponseBase
+from django.http import Http404, HttpResponse
 from django.utils.log import log_response
 from rest_framework import exceptions, status
 from rest_framework.renderers import JSONRenderer
@@ -74,7 +74,7 @@ def _details_for(exc: exceptions.APIException) -> dict[str, Any]:
     return {}
 
 
-def log_handled_fault(response: HttpResponseBase, request: Any, *, reason: str) -> None:
+def log_handled_fault(response: HttpResponse, request: Any, *, reason: str) -> None:
     """Log a 5xx the service answers on purpose (retryable: nothing was done) at WARNING with its reason, on
     Django's request logger, which then does not log it again as an ERROR: alerts that count errors count
     only real failures (an unhandled exception's 500 stays an ERROR with its traceback)."""

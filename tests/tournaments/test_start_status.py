@@ -15,7 +15,7 @@ from tournaments.models import Tournament, TournamentEntry, TournamentStatus
 pytestmark = pytest.mark.django_db
 
 S = TournamentStatus
-EXPECTED = {
+EXPECTED: dict[str, str] = {
     S.SCHEDULED: "tournament.invalid_transition",
     S.REGISTERING: "tournament.too_few_entrants",
     S.RUNNING: "tournament.invalid_transition",
