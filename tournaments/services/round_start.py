@@ -9,7 +9,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from config.celery_app import TRANSIENT_ERRORS
+from config.celery_app import TRANSIENT_ERRORS as TRANSIENT_ERRORS  # re-exported for the services
 from tournaments.errors import PlayError
 from tournaments.models import SEATED_STATUSES, GameStatus, Round, Seat, TableStatus
 from tournaments.services import engine_io, table_policy, table_settings
