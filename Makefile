@@ -53,10 +53,16 @@ pytest: install
 smoke: install
 	$(BIN)/python -m tests.smoke
 
-test: lint typecheck migrations-check schema-check pytest smoke
+test: ensure-browser lint typecheck migrations-check schema-check pytest smoke
+
+# Debian's chromium and chromium-driver for the browser tests: installed when missing and possible (root,
+# apt-get), else the run stops here with the one line to run (deploy/ensure_browser.sh).
+.PHONY: ensure-browser
+ensure-browser:
+	@bash deploy/ensure_browser.sh
 
 # Only the browser tests (headless Chromium; docs/web.md). `make test` runs them with the rest.
-test-browser: install
+test-browser: ensure-browser install
 	$(TEST_ENV) $(BIN)/pytest -m browser $(PYTEST_ARGS)
 
 bench: bench-ledger bench-engine bench-api

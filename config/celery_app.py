@@ -1,18 +1,66 @@
+from __future__ import annotations
+
 import logging
 import os
+from typing import TYPE_CHECKING, Any
 
-from celery import Celery
+import kombu.exceptions
+from celery import Celery, Task
+from django.db import InterfaceError, OperationalError
 
 logger = logging.getLogger(__name__)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
-app = Celery("ramino")
+# A task that fails with one of these did nothing and may succeed in a moment: the database restarting or a
+# connection cut, a lock or deadlock timeout, the broker away while the task sends its successor.
+TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
+    OperationalError,
+    InterfaceError,
+    kombu.exceptions.OperationalError,
+)
+
+
+if TYPE_CHECKING:
+    _TaskBase = Task[Any, Any]
+else:  # Celery's Task is generic only in its type stubs
+    _TaskBase = Task
+
+
+class RetryTransient(_TaskBase):
+    """Every task's base: a transient fault is a WARNING with its reason and a retry after 1, 2, 4, 8, 16 s
+    (the tasks are idempotent, so running again is safe); one that outlasts the retries fails as any other
+    exception does, logged by Celery as an ERROR. Alerts counting errors then count only real failures."""
+
+    max_retries = 5
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().__call__(*args, **kwargs)
+        except TRANSIENT_ERRORS as exc:
+            retries = self.request.retries
+            if self.request.called_directly or retries >= self.max_retries:
+                raise
+            countdown = 2**retries
+            reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
+            logger.warning(
+                "task %s[%s]: transient fault (%s); retry %d of %d in %d s",
+                self.name,
+                self.request.id,
+                reason,
+                retries + 1,
+                self.max_retries,
+                countdown,
+            )
+            raise self.retry(exc=exc, countdown=countdown) from exc
+
+
+app = Celery("ramino", task_cls=RetryTransient)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-def prepare_publishing(celery_app: Celery = app) -> None:
+def prepare_publishing(celery_app: Celery[Any] = app) -> None:
     """Load the broker's transport and open a pooled connection now, in a web process's start-up, rather
     than inside the first request that enqueues a task: lazily that request paid about 70 ms of imports on
     an idle machine and up to 0.7 s under load (docs/performance.md). A broker that is down is not an

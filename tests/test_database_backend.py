@@ -3,6 +3,7 @@ use (Django's health checks), one that dies in use answered with 503 and replace
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -136,7 +137,9 @@ def test_a_connection_that_died_idle_is_replaced_before_use(fresh_connection: No
     assert _backend_pid() != old_pid
 
 
-def test_a_connection_that_died_in_use_gives_503_then_recovers(fresh_connection: None) -> None:
+def test_a_connection_that_died_in_use_gives_503_then_recovers(
+    fresh_connection: None, caplog: pytest.LogCaptureFixture
+) -> None:
     client = _client("health-c")
     assert _request(client).status_code == 200
     old_pid = _backend_pid()
@@ -150,11 +153,16 @@ def test_a_connection_that_died_in_use_gives_503_then_recovers(fresh_connection:
             _kill(old_pid)
         return execute(sql, params, many, context)
 
-    with connection.execute_wrapper(die_after_the_first_statement):
+    with connection.execute_wrapper(die_after_the_first_statement), caplog.at_level(logging.INFO):
         response = _request(client)
     assert response.status_code == 503, response.content
     assert response.json()["error"]["code"] == "service.unavailable"
     assert response["Retry-After"] == "1"
+    # A handled, retryable fault: one WARNING with the driver's reason, no ERROR (tests/test_fault_logging.py).
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    (warning,) = [r for r in caplog.records if r.name == "django.request"]
+    assert warning.levelno == logging.WARNING
+    assert "Service Unavailable" in warning.getMessage() and "database unavailable" in warning.getMessage()
     # The request's end closed the broken connection; the next request opens a new one.
     response = _request(client)
     assert response.status_code == 200, response.content

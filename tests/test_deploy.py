@@ -5,10 +5,15 @@ Docker is not available to the suite, so these check what can be checked without
 
 from __future__ import annotations
 
+import fnmatch
 import importlib.util
+import os
 import re
 import runpy
+import shutil
+import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -164,3 +169,141 @@ def test_run_local_prints_the_logins_load_demo_creates() -> None:
 def test_run_local_falls_back_when_load_demo_is_missing(tmp_path: Path) -> None:
     (lines,) = _run_local().demo_logins(tmp_path / "missing.py")
     assert "load_demo" in lines
+
+
+# --- The image's file set (deploy/Dockerfile), built without Docker -------------------------------------------
+
+# Run a manage.py command as the image does, from its /app: only what the Dockerfile copied is importable from
+# the project (the editable install's finder for this checkout is removed; the installed libraries remain).
+IMAGE_BOOTSTRAP = """
+import os, runpy, sys
+sys.meta_path[:] = [f for f in sys.meta_path if not getattr(f, "__module__", "").startswith("__editable__")]
+root = sys.argv.pop(1)
+sys.path[:] = ["."] + [p for p in sys.path if p and os.path.realpath(p) != root]
+sys.argv[0] = "manage.py"
+runpy.run_path("manage.py", run_name="__main__")
+"""
+
+
+def _dockerfile_instructions() -> list[tuple[str, list[str]]]:
+    """(instruction, arguments) per line of the Dockerfile, continuation lines joined."""
+    text = re.sub(r"\\\n", " ", (DEPLOY / "Dockerfile").read_text())
+    found: list[tuple[str, list[str]]] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            instruction, _, rest = stripped.partition(" ")
+            found.append((instruction.upper(), rest.split()))
+    return found
+
+
+def _dockerfile_copies() -> list[tuple[list[str], str]]:
+    """The build context's paths each COPY takes and where they land, relative to the image's WORKDIR."""
+    copies: list[tuple[list[str], str]] = []
+    for instruction, args in _dockerfile_instructions():
+        if instruction == "COPY":
+            paths = [arg for arg in args if not arg.startswith("--")]
+            assert len(paths) >= 2, f"COPY {args}"
+            copies.append((paths[:-1], paths[-1]))
+    return copies
+
+
+def _dockerfile_env() -> dict[str, str]:
+    env: dict[str, str] = {}
+    for instruction, args in _dockerfile_instructions():
+        if instruction == "ENV":
+            env.update({key: value for key, _, value in (arg.partition("=") for arg in args if "=" in arg)})
+    return env
+
+
+def _build_image_files(app: Path) -> None:
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", ".env")
+    for sources, destination in _dockerfile_copies():
+        for source in sources:
+            origin = ROOT / source
+            target = app / destination
+            if destination.endswith("/"):
+                target = target / origin.name
+            if origin.is_dir():
+                shutil.copytree(origin, target, ignore=ignore)
+            else:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(origin, target)
+
+
+def _project_apps() -> set[str]:
+    """The top-level packages of this repository that INSTALLED_APPS names (config.accounts counts as config)."""
+    from django.conf import settings
+
+    apps = {name.split(".")[0] for name in settings.INSTALLED_APPS}
+    return {name for name in apps if (ROOT / name / "__init__.py").is_file()}
+
+
+def _manage_in_image(app: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    image_env = _dockerfile_env()
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("DJANGO_", "DATABASE_", "CELERY_", "RAMINO_")) and key != "PYTHONPATH"
+    }
+    env.update(
+        DJANGO_SETTINGS_MODULE=image_env["DJANGO_SETTINGS_MODULE"],
+        DJANGO_STATIC_ROOT=str(app / "staticfiles"),
+        # As the Dockerfile's collectstatic step: no database or broker is contacted.
+        DJANGO_SECRET_KEY="image-check-" + "k" * 40 + "-not-a-secret-0123456789",
+        DATABASE_URL=f"sqlite:///{app / 'image-check.sqlite3'}",
+        CELERY_BROKER_URL="redis://localhost:6379/0",
+    )
+    return subprocess.run(
+        [sys.executable, "-c", IMAGE_BOOTSTRAP, str(ROOT), *args],
+        cwd=app,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+
+
+def test_the_image_file_set_passes_check_deploy_and_collects_static(tmp_path: Path) -> None:
+    app = tmp_path / "app"
+    _build_image_files(app)
+    assert _project_apps() <= {path.name for path in app.iterdir()}, "the Dockerfile misses an app"
+
+    checked = _manage_in_image(app, "check", "--deploy")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    issues = set(re.findall(r"\(([a-z_]+\.[EW]\d+)\)", checked.stdout + checked.stderr))
+    # HSTS stays off until it is configured on purpose (config/settings/production.py says why).
+    assert issues <= {"security.W004"}, checked.stdout + checked.stderr
+
+    collected = _manage_in_image(app, "collectstatic", "--noinput")
+    assert collected.returncode == 0, collected.stdout + collected.stderr
+    static = app / "staticfiles"
+    assert (static / "staticfiles.json").is_file()  # the manifest the production storage serves from
+    for package in ("play", "audit"):  # each app's own static files made it into the image
+        assert list((static / package).rglob("*.js")) or list((static / package).rglob("*.css")), package
+
+
+def test_the_image_file_set_misses_nothing_the_check_would_miss(tmp_path: Path) -> None:
+    """The check above runs the image's files, not this checkout's: an app left out fails it."""
+    app = tmp_path / "app"
+    _build_image_files(app)
+    shutil.rmtree(app / "audit")
+    checked = _manage_in_image(app, "check", "--deploy")
+    assert checked.returncode != 0
+    assert "No module named 'audit'" in checked.stderr
+
+
+def test_every_installed_project_app_is_packaged_copied_and_architecture_checked() -> None:
+    from tests import test_architecture
+
+    apps = _project_apps()
+    assert {"config", "ledger", "tournaments", "play", "audit"} <= apps  # the scan works
+    include = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"][
+        "include"
+    ]
+    # setuptools matches `include` with fnmatch, on every package and subpackage
+    unpackaged = {app for app in apps if not any(fnmatch.fnmatchcase(app, pattern) for pattern in include)}
+    assert not unpackaged, f"pyproject.toml's packages.find omits {sorted(unpackaged)}"
+    copied = {Path(destination).name for _, destination in _dockerfile_copies()}
+    assert not apps - copied, f"deploy/Dockerfile does not copy {sorted(apps - copied)}"
+    assert not apps - set(test_architecture.PACKAGES), "tests/test_architecture.py does not read every app"

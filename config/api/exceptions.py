@@ -4,13 +4,13 @@ Services raise a `config.errors.ServiceError` (its `code`, `message`, `details`,
 `retry_after`), mapped here once; DRF's and Django's own errors are mapped to the API's codes (`ApiCode`).
 """
 
-import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import InterfaceError, OperationalError
-from django.http import Http404
+from django.http import Http404, HttpResponse
+from django.utils.log import log_response
 from rest_framework import exceptions, status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -20,9 +20,6 @@ from rest_framework.views import set_rollback
 from config.api.errors import ApiCode
 from config.api.params import InvalidParameter
 from config.errors import ServiceError
-
-logger = logging.getLogger(__name__)
-
 
 _CODES: dict[type[exceptions.APIException], ApiCode] = {
     InvalidParameter: ApiCode.INVALID_PARAMETER,
@@ -77,6 +74,23 @@ def _details_for(exc: exceptions.APIException) -> dict[str, Any]:
     return {}
 
 
+def log_handled_fault(response: HttpResponse, request: Any, *, reason: str) -> None:
+    """Log a 5xx the service answers on purpose (retryable: nothing was done) at WARNING with its reason, on
+    Django's request logger, which then does not log it again as an ERROR: alerts that count errors count
+    only real failures (an unhandled exception's 500 stays an ERROR with its traceback)."""
+    path = getattr(request, "path", "?")
+    reason = " ".join(reason.split())[:300]
+    log_response(
+        "%s: %s (%s)",
+        response.reason_phrase,
+        path,
+        reason,
+        response=response,
+        request=request,
+        level="warning",
+    )
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     response = _handle(exc, context)
     request = context.get("request")
@@ -96,12 +110,13 @@ def _handle(exc: Exception, context: dict[str, Any]) -> Response | None:
         )
         if exc.retry_after is not None:
             answer["Retry-After"] = str(exc.retry_after)
+        if exc.http_status >= 500:
+            log_handled_fault(answer, context.get("request"), reason=f"{exc.code}: {exc.message}")
         return answer
     if isinstance(exc, OperationalError | InterfaceError):
         # The database went away or refused us (restart, failover, a connection that died idle, a lock or
         # deadlock timeout): nothing was done, and the same request may succeed in a moment. Django closes
         # the broken connection at the request's end (config/db/postgresql).
-        logger.warning("database unavailable: %s", exc)
         set_rollback()
         unavailable = error_response(
             code=ApiCode.SERVICE_UNAVAILABLE,
@@ -109,6 +124,9 @@ def _handle(exc: Exception, context: dict[str, Any]) -> Response | None:
             http_status=status.HTTP_503_SERVICE_UNAVAILABLE,
         )
         unavailable["Retry-After"] = "1"
+        log_handled_fault(
+            unavailable, context.get("request"), reason=f"database unavailable: {type(exc).__name__}: {exc}"
+        )
         return unavailable
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(

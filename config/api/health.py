@@ -3,6 +3,7 @@
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 
+from config.api.exceptions import log_handled_fault
 from config.celery_app import app as celery_app
 
 
@@ -35,7 +36,13 @@ def ready(request: HttpRequest) -> JsonResponse:
     db_ok, db_detail = _database_ok()
     broker_ok, broker_detail = _broker_ok()
     ok = db_ok and broker_ok
-    return JsonResponse(
+    response = JsonResponse(
         {"status": "ok" if ok else "unavailable", "database": db_detail, "broker": broker_detail},
         status=200 if ok else 503,
     )
+    if not ok:
+        # Not ready is an answer, not a failure of this service: probes repeat it every few seconds.
+        log_handled_fault(
+            response, request, reason=f"not ready: database {db_detail}, broker {broker_detail}"
+        )
+    return response

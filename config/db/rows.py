@@ -163,7 +163,7 @@ def from_row(model: type[M], values: Sequence[Any]) -> M | None:
             value = conv(value, None, db)
         converted.append(value)
     # Public API rather than the constructor bypassed by hand, which saved 26 µs per move, under 1% of its
-    # server CPU (docs/performance.md, "Seventh pass", item 2).
+    # server CPU (docs/performance.md, "The database backend, measured").
     return model.from_db(db.alias, attnames, converted)
 
 

@@ -1349,9 +1349,11 @@ def main(argv: list[str] | None = None) -> int:
             f"DJANGO_SETTINGS_MODULE=config.settings.test DATABASE_URL={base_url} "
             f"CELERY_BROKER_URL={broker_url} .venv/bin/python -m tests.benchmarks.bench_api {extra}"
         ).strip()
+        load = "/".join(f"{value:.1f}" for value in os.getloadavg())
         update_docs(
             ROOT / "docs" / "performance.md",
-            f"Measured on {time.strftime('%Y-%m-%d')} with {'' if extra else f'`{COMMAND}`, that is'}\n"
+            f"Measured on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} (load average {load} at the end "
+            f"over 1/5/15 minutes; the CPU columns give each phase's) with {'' if extra else f'`{COMMAND}`, that is'}\n"
             f"`{command}`.\n\n" + table,
         )
     return 0 if met and ok_checks else 1

@@ -1,5 +1,5 @@
 """Settings of the API benchmark's gunicorn: the test settings plus the floor's URL, and the database
-variants compared in docs/performance.md ("The database backend, re-measured").
+variants compared in docs/performance.md ("The database backend, measured").
 
 `BENCH_DB_ENGINE` replaces the engine (e.g. Django's own `django.db.backends.postgresql`),
 `BENCH_DB_OPTIONS` (JSON) is merged into the connection's OPTIONS (e.g. `{"pool": true}`,

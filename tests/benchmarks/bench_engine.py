@@ -13,6 +13,7 @@ box do not inflate them; wall-clock p99 is shown next to it for honesty.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import re
@@ -189,12 +190,14 @@ def bench_greedy(rounds: int, preset: str) -> tuple[list[str], float]:
 
 def report(args: argparse.Namespace) -> str:
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     out = [
         "## Engine",
         "",
         f"Command: `{COMMAND}`. Measured {started} on {platform.python_implementation()} "
         f"{platform.python_version()}, {platform.machine()}, one thread (the box had "
-        f"{_cores()} cores shared with other jobs; times are the thread's CPU time).",
+        f"{_cores()} cores shared with other jobs, load average {load} at the start; times are the thread's "
+        "CPU time).",
         "",
         "### Solver: `best_arrangement` (exact), rummy500 values",
         "",
@@ -229,8 +232,8 @@ def report(args: argparse.Namespace) -> str:
         "",
         f"Goal: the greedy bot outscores the random bot in >= {GREEDY_GOAL:.0%} of {args.greedy_rounds} "
         f"rummy500 rounds: **{verdict}**. The unit suite (tests/engine/test_bots.py) plays the first 300 "
-        "seeds (held to the same 80 % bar) to stay fast. Basic family (issue 13: the greedy bot beats the "
-        f"random bot in most rounds of each preset): **{basic_verdict}**; a win is a higher settlement score "
+        "seeds (held to the same 80 % bar) to stay fast. Basic family (the greedy bot beats the random bot "
+        f"in most rounds of each preset): **{basic_verdict}**; a win is a higher settlement score "
         "(`result.scores`), Wrotham rounds cycle through deals 1-6; the unit suite plays the first 40 seeds "
         "of each preset (at least 32 wins).",
         "",

@@ -2,10 +2,11 @@
 
 Each `browser()` is a browser context of its own (a fresh profile directory: its own sessionStorage,
 localStorage and cookies), so two of them are two people. Missing Chromium fails the run, never skips it
-(.ci/run installs the packages)."""
+(`make test` installs the packages first when it can, deploy/ensure_browser.sh)."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import tempfile
@@ -24,8 +25,9 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "var" / "screenshots"
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
+# Debian's paths unless told otherwise (deploy/ensure_browser.sh, which `make test` runs first, reads the same).
+CHROMIUM = os.environ.get("RAMINO_CHROMIUM") or "/usr/bin/chromium"
+CHROMEDRIVER = os.environ.get("RAMINO_CHROMEDRIVER") or "/usr/bin/chromedriver"
 # Headless as root on a CI box without a GPU, and quiet: no sync, updates or other calls out of the machine.
 FLAGS = (
     "--headless",
@@ -144,7 +146,7 @@ def chromium() -> None:
     if missing:
         pytest.fail(
             f"Browser tests need Debian's chromium and chromium-driver ({', '.join(missing)} missing): "
-            "apt-get install -y chromium chromium-driver (.ci/run does it).",
+            "apt-get install -y chromium chromium-driver (`make test` does it when it can).",
             pytrace=False,
         )
     # this run's screenshots only (CI keeps the folder as an artifact)

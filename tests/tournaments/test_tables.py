@@ -120,6 +120,23 @@ def test_private_table_is_404_to_others_staff_included(
     assert not Seat.objects.exists()
 
 
+def test_the_creator_of_a_private_table_sits_by_id(make_table: Any, player: Any, client_for: Any) -> None:
+    ann = player("ann")
+    table = make_table(private=True, creator=ann)
+    response = client_for(ann).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 300}, format="json")
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["code"] == table.code
+    assert body["players"] == [{"username": "ann", "seat": 0, "chips": 300, "status": "active"}]
+    assert wallet(ann) == 10_000 - 300
+    # anyone else still needs the code, even with the id
+    bob = player("bob")
+    assert_envelope(client_for(bob).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 300}), 404)
+    assert wallet(bob) == 10_000
+    assert list(Seat.objects.values_list("player__username", flat=True)) == ["ann"]
+    assert_reconciled()
+
+
 def test_sit_moves_chips_from_wallet_to_stack(make_table: Any, player: Any, client_for: Any) -> None:
     table = make_table()
     ann = player("ann")

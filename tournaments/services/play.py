@@ -8,12 +8,13 @@ the event log, `game_locks` and `move_context` lock and read, `dispatch` sends t
 
 from __future__ import annotations
 
+from config.celery_app import TRANSIENT_ERRORS
 from tournaments.services.between_rounds import schedule_round_start_if_ready, wind_down
 from tournaments.services.clock_runs import run_close_claims, run_turn_clock, sweep_clocks
 from tournaments.services.clocks import rearm_clock_now_if_turn
 from tournaments.services.game_log import event_for
 from tournaments.services.moves import submit_move
-from tournaments.services.round_start import TRANSIENT_ERRORS, fail_table, start_round
+from tournaments.services.round_start import fail_table, start_round
 
 __all__ = [
     "TRANSIENT_ERRORS",

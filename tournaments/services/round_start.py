@@ -6,10 +6,10 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-import kombu.exceptions
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import transaction
 from django.utils import timezone
 
+from config.celery_app import TRANSIENT_ERRORS as TRANSIENT_ERRORS  # re-exported for the services
 from tournaments.errors import PlayError
 from tournaments.models import SEATED_STATUSES, GameStatus, Round, Seat, TableStatus
 from tournaments.services import engine_io, table_policy, table_settings
@@ -22,13 +22,8 @@ from tournaments.services.round_end import settle_result
 
 logger = logging.getLogger(__name__)
 
-# A round start that fails with one of these did nothing and may succeed in a moment (the database restarting,
-# a lock timeout, the broker away while the next clock is sent): it is left to the beat sweeper to retry.
-TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
-    OperationalError,
-    InterfaceError,
-    kombu.exceptions.OperationalError,
-)
+# A round start that fails with one of these (config.celery_app) did nothing and may succeed in a moment: it
+# does not put the table in error; the task retries it, and after that the beat sweeper.
 
 
 def start_round(*, game_id: int) -> Round | None:

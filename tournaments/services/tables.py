@@ -126,7 +126,9 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False) -> Sea
     with transaction.atomic():
         table, game = _lock_table(table_id)
         seat = _current_seat(table, user)
-        if seat is None and table.private and not by_code:
+        # A private table is sat at by id only by those who may read it (its creator, its seated players);
+        # anyone else needs its code (`join`), and learns nothing from a 404.
+        if seat is None and table.private and not by_code and table.created_by_id != user.pk:
             raise NotFound("No such table.", code=PlayCode.TABLE_NOT_FOUND)
         _refuse_tournament_table(table)
         if table.status == TableStatus.ERROR:

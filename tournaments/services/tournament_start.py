@@ -22,7 +22,7 @@ from tournaments.models import (
 )
 from tournaments.services.multi_start import start_multi
 from tournaments.services.start_common import entrants_to_start, pay_guarantee, schedule_deal
-from tournaments.services.tournament_status import move_to
+from tournaments.services.tournament_status import move_to, refuse
 
 __all__ = ["schedule_deal", "start_locked"]
 
@@ -30,6 +30,10 @@ __all__ = ["schedule_deal", "start_locked"]
 def start_locked(tournament: Tournament) -> Table:
     """Start now with the entrants registered (a multi-table tournament: `multi_start`; answers its first
     table). Caller holds the tournament's lock."""
+    # The status first: only a registering tournament starts (a paused one resumes instead), and any other
+    # is refused for its status before its entrants are counted (none are left registered once it runs).
+    if tournament.status != TournamentStatus.REGISTERING:
+        raise refuse(tournament, TournamentStatus.RUNNING)
     entries = entrants_to_start(tournament)
     if tournament.kind == TournamentKind.MULTI:
         return start_multi(tournament, entries)

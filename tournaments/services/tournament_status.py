@@ -23,15 +23,20 @@ def may_move(current: str, to: str) -> bool:
     return to in TRANSITIONS[current]
 
 
+def refuse(tournament: Tournament, to: str) -> Conflict:
+    """The 409 for a move the status does not allow: `tournament.over` once finished or cancelled."""
+    over = tournament.status in (S.FINISHED, S.CANCELLED)
+    return Conflict(
+        f"A {tournament.status} tournament cannot become {to}.",
+        code=PlayCode.TOURNAMENT_OVER if over else PlayCode.TOURNAMENT_INVALID_TRANSITION,
+        details={"status": tournament.status, "to": to},
+    )
+
+
 def move_to(tournament: Tournament, to: str) -> None:
     """Change the status (the caller holds the tournament's lock and saves the row), or refuse with 409."""
     if not may_move(tournament.status, to):
-        over = tournament.status in (S.FINISHED, S.CANCELLED)
-        raise Conflict(
-            f"A {tournament.status} tournament cannot become {to}.",
-            code=PlayCode.TOURNAMENT_OVER if over else PlayCode.TOURNAMENT_INVALID_TRANSITION,
-            details={"status": tournament.status, "to": to},
-        )
+        raise refuse(tournament, to)
     tournament.status = to
 
 

@@ -7,7 +7,7 @@ value is quoted into the statement's text, which PostgreSQL then parses and plan
 statements run on every move (config/db/rows.py) this cursor sends the values apart from the text and
 psycopg prepares each statement once per connection. The ORM keeps Django's cursors. Django's public
 alternative, `OPTIONS={"server_side_binding": True}` for every cursor, was measured in its place: moves at
-0.52-0.63x the floor against 0.59-1.13x in the same hours (docs/performance.md, "Seventh pass").
+0.52-0.63x the floor against 0.59-1.13x in the same hours (docs/performance.md, "The database backend, measured").
 """
 
 from __future__ import annotations
