@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import os
 import random
 import re
@@ -79,9 +80,9 @@ PCR = 1
 # Long enough that a bot, not the clock, plays nearly every turn on a loaded machine.
 TURN_SECONDS = 20
 T_BUY_IN, T_FEE = 100, 10
-T_STACK = 1000
+T_STACK = 500
 T_PCR_SCHEDULE = [1, 2, 3, 5, 8, 12, 20, 30, 50, 80]
-T_ROUNDS_PER_LEVEL = 2
+T_ROUNDS_PER_LEVEL = 1
 T_SEATS = 4
 # A request is retried this long (503 after Retry-After, dropped connections) before it counts as failed.
 RETRY_SECONDS = 90.0
@@ -89,6 +90,8 @@ RETRY_SECONDS = 90.0
 STALL_SECONDS = 240.0
 WIND_DOWN_SECONDS = 240.0
 LOG_ERROR = re.compile(r"Traceback \(most recent call last\)| (ERROR|CRITICAL)[ /:]|\[(ERROR|CRITICAL)\]")
+# The first line of a log record (Django's, Celery's, gunicorn's): a traceback's lines are not.
+LOG_RECORD = re.compile(r"^\[?\d{4}-\d\d-\d\d")
 ACCESS_STATUS = re.compile(r"\" (\d{3}) ")
 
 T = TypeVar("T")
@@ -838,29 +841,31 @@ def check_reconciliation() -> Check:
 
 
 def scan_logs(logs: Path) -> tuple[Check, dict[str, int]]:
-    """Tracebacks and ERROR/CRITICAL lines in every process log (with what follows them), and the access
-    log's statuses."""
-    found: list[str] = []
+    """Tracebacks and ERROR/CRITICAL lines in every process log, each with the lines up to the next record
+    (its traceback), grouped by what they say; and the access log's statuses."""
+    first: dict[str, str] = {}  # kind of error -> its first record, shortened
+    kinds: Counter[str] = Counter()
     for path in sorted(logs.glob("*.log")):
         if path.name == "access.log":
             continue
         lines = path.read_text(errors="replace").splitlines()
         i = 0
         while i < len(lines):
-            if LOG_ERROR.search(lines[i]):
-                block = lines[i : i + 40]
-                end = next(
-                    (
-                        j
-                        for j in range(1, len(block))
-                        if re.match(r"^(\[?\d{4}-\d\d-\d\d|\S+:\s*$)", block[j])
-                    ),
-                    len(block),
-                )
-                found.append(f"{path.name}:{i + 1}: " + "\n    ".join(block[:end]))
-                i += max(1, end)
-            else:
+            if not LOG_ERROR.search(lines[i]):
                 i += 1
+                continue
+            end = next(
+                (j for j in range(i + 1, min(len(lines), i + 400)) if LOG_RECORD.match(lines[j])),
+                min(len(lines), i + 400),
+            )
+            block = [line for line in lines[i:end] if line.strip()]
+            # What it says, without its time, ids and numbers: one group per kind of error.
+            head = re.sub(r"^\[?[\d\- :,]+\]?:?\s*", "", block[0])
+            head = re.sub(r"\[[0-9a-f-]{36}\]|\d+", "#", head)[:200]
+            shown = block[:1] + (["...", *block[-3:]] if len(block) > 4 else block[1:])
+            first.setdefault(head, f"{path.name}:{i + 1}: " + "\n    ".join(shown))
+            kinds[head] += 1
+            i = max(end, i + 1)
     statuses: Counter[str] = Counter()
     access = logs / "access.log"
     if access.exists():
@@ -869,16 +874,40 @@ def scan_logs(logs: Path) -> tuple[Check, dict[str, int]]:
             if match:
                 statuses[match.group(1)] += 1
     bad = {s: n for s, n in statuses.items() if s.startswith("5") and s != "503"}
-    evidence = found[:15] + [f"access log: {n} answers {s}" for s, n in sorted(bad.items())]
+    evidence = [f"{n} x {head}\n  first: {first[head]}" for head, n in kinds.most_common()]
+    evidence += [f"access log: {n} answers {s}" for s, n in sorted(bad.items())]
     return (
         Check(
             "no traceback or ERROR line in any log, no 5xx but 503",
-            not found and not bad,
-            f"{len(found)} error blocks in the process logs; access log {dict(sorted(statuses.items()))}",
+            not kinds and not bad,
+            f"{sum(kinds.values())} error records in the process logs ({len(kinds)} kinds); access log "
+            f"{dict(sorted(statuses.items()))}",
             evidence,
         ),
         dict(statuses),
     )
+
+
+def round_gaps() -> tuple[float, float, int]:
+    """Seconds between a ring round's end and the next round's deal at its table: (median, max, count). A
+    start message lost with a killed worker waits for beat's sweeper; this shows how long."""
+    import statistics
+
+    from tournaments.models import Round
+
+    rows = list(
+        Round.objects.filter(game__table__tournament__isnull=True)
+        .order_by("game_id", "number")
+        .values_list("game_id", "started_at", "ended_at")
+    )
+    gaps = [
+        (nxt[1] - cur[2]).total_seconds()
+        for cur, nxt in itertools.pairwise(rows)
+        if cur[0] == nxt[0] and cur[2] is not None
+    ]
+    if not gaps:
+        return 0.0, 0.0, 0
+    return statistics.median(gaps), max(gaps), len(gaps)
 
 
 # ================================================================================================ report
@@ -893,6 +922,7 @@ def summary(
     args: argparse.Namespace,
     load: tuple[str, str],
     incarnations: int,
+    gaps: tuple[float, float, int],
 ) -> str:
     total = sum(counts.values())
     ring = ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if not k.startswith("tournament:"))
@@ -910,7 +940,9 @@ def summary(
         f"{record.backs}.",
         f"Chaos: {len(record.kills)} SIGKILLs of the worker ({incarnations} incarnations), "
         f"{len(record.cuts)} connection cuts ending {sum(n for _, n in record.cuts)} backends "
-        f"({', '.join(str(n) for _, n in record.cuts)}).",
+        f"({', '.join(str(n) for _, n in record.cuts)}). Pause between a ring round's end and the next deal: "
+        f"median {gaps[0]:.1f} s, longest {gaps[1]:.1f} s (the next deal is due 1 s after; a start lost with "
+        f"the worker waits for beat's sweeper: every 30 s, 5 s of grace).",
         f"Load average before: {load[0]}, after: {load[1]} ({os.cpu_count()} cores, shared).",
         "",
         "| check | result | figures |",
@@ -989,26 +1021,32 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--rounds", type=int, default=1000, help="settled rounds to reach (all tables)")
-    parser.add_argument("--kills", type=int, default=20, help="SIGKILLs of the worker")
-    parser.add_argument("--cuts", type=int, default=5, help="terminations of every database connection")
-    parser.add_argument("--tables", type=int, default=7, help="ring tables (presets cycle)")
-    parser.add_argument("--tournaments", type=int, default=1, help="multi-table tournaments, at least")
-    parser.add_argument("--entrants", type=int, default=12, help="entrants of each tournament")
+    full = {"rounds": 1000, "kills": 20, "cuts": 5, "tables": 7, "tournaments": 1, "entrants": 12}
+    quick = {"rounds": 80, "kills": 3, "cuts": 2, "tables": 4, "tournaments": 1, "entrants": 8}
+    parser.add_argument(
+        "--rounds", type=int, help=f"settled rounds to reach, all tables (default {full['rounds']})"
+    )
+    parser.add_argument("--kills", type=int, help=f"SIGKILLs of the worker (default {full['kills']})")
+    parser.add_argument(
+        "--cuts", type=int, help=f"terminations of every database connection (default {full['cuts']})"
+    )
+    parser.add_argument("--tables", type=int, help=f"ring tables, presets in turn (default {full['tables']})")
+    parser.add_argument(
+        "--tournaments", type=int, help=f"multi-table tournaments, at least (default {full['tournaments']})"
+    )
+    parser.add_argument(
+        "--entrants", type=int, help=f"entrants of each tournament (default {full['entrants']})"
+    )
     parser.add_argument("--tournament-game", default="rummy500", choices=PRESETS)
     parser.add_argument("--seed", type=int, default=None, help="the chaos plan's seed (default: random)")
     parser.add_argument("--timeout", type=float, default=3 * 3600.0, help="seconds before the run gives up")
-    parser.add_argument(
-        "--quick", action="store_true", help="80 rounds, 3 kills, 2 cuts, 4 tables, 8 entrants"
-    )
+    parser.add_argument("--quick", action="store_true", help=f"defaults for development: {quick}")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     parser.add_argument("--no-docs", action="store_true", help="do not update docs/operations.md")
     args = parser.parse_args(argv)
-    if args.quick:
-        defaults = {"rounds": 80, "kills": 3, "cuts": 2, "tables": 4, "entrants": 8}
-        for name, value in defaults.items():
-            if getattr(args, name) == parser.get_default(name):
-                setattr(args, name, value)
+    for name, value in (quick if args.quick else full).items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
     if not (1 <= args.rounds <= 1_000_000 and 0 <= args.kills <= 1000 and 0 <= args.cuts <= 1000):
         parser.error("--rounds 1..1000000, --kills and --cuts 0..1000")
     if not (1 <= args.tables <= 30 and 0 <= args.tournaments <= 100 and 2 <= args.entrants <= 64):
@@ -1161,6 +1199,7 @@ def main(argv: list[str] | None = None) -> int:
         _delete_queue(queue)
 
     incarnations = services.incarnation
+    gaps = (0.0, 0.0, 0)
     started_tournaments = list(tournaments.started) if tournaments is not None else []
     try:
         from django.db import connections
@@ -1171,6 +1210,7 @@ def main(argv: list[str] | None = None) -> int:
         checks.extend(check_rounds())
         checks.append(check_tournaments(started_tournaments, required=args.tournaments))
         checks.append(check_reconciliation())
+        gaps = round_gaps()
     except Exception:
         checks.append(Check("the checks ran", False, "exception", [traceback.format_exc()]))
     checks.append(
@@ -1206,6 +1246,7 @@ def main(argv: list[str] | None = None) -> int:
         args=args,
         load=(load_before, _load()),
         incarnations=incarnations,
+        gaps=gaps,
     )
     print()
     print(body)
