@@ -1268,10 +1268,9 @@ def main(argv: list[str] | None = None) -> int:
         extra = " ".join(argv if argv is not None else sys.argv[1:])
         update_docs(
             ROOT / "docs" / "operations.md",
-            f"Run on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} with `{COMMAND}`"
-            + (f" (`{extra}`)" if extra else "")
-            + f", seed {args.seed}: {'every check passed' if ok else 'SOME CHECKS FAILED'}.\n\n"
-            + body,
+            f"Run on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} with `{COMMAND} "
+            f"TEST_DATABASE_URL={base_url}" + (f' SOAK_ARGS="{extra}"' if extra else "") + "`"
+            f", seed {args.seed}: {'every check passed' if ok else 'SOME CHECKS FAILED'}.\n\n" + body,
         )
     return 0 if ok else 1
 
