@@ -35,7 +35,8 @@ ring players leave (the worker plays out their last round) and, once every game 
 It prints a summary (rounds per preset, kills, cuts, rounds/s, answers, checks) and exits 1 with the
 evidence when a check fails. Logs stay in var/soak/<time>/.
 
-Options: --rounds 1000 --kills 20 --cuts 5 --tables 7 --tournaments 1 --entrants 12 --seed S --quick --keep
+Options: --rounds 1000 --kills 20 --cuts 5 --tables 7 --tournaments 1 --entrants 12 --tournament-game rummy500
+--seed S --timeout 10800 --quick --keep
 --no-docs (the figures go to docs/operations.md, "Soak", unless --quick or --no-docs).
 """
 
