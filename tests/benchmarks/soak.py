@@ -591,6 +591,30 @@ def _group_alive(pgid: int) -> bool:
     return True
 
 
+def forget_unacked(queue: str) -> int:
+    """Drop this run's messages that SIGKILLed workers left in kombu's Redis `unacked` hash (and its index),
+    and the queue itself: an hour later any worker on this Redis would put them back on the queue, which
+    nothing consumes after the run. How many were dropped."""
+    import json
+
+    import redis
+
+    broker = os.environ.get("CELERY_BROKER_URL", "")
+    if not broker.startswith("redis"):
+        return 0
+    client = redis.Redis.from_url(broker)
+    tags = []
+    for tag, payload in client.hscan_iter("unacked"):
+        with suppress(ValueError, TypeError):
+            if json.loads(payload)[2] == queue:
+                tags.append(tag)
+    for i in range(0, len(tags), 500):
+        client.hdel("unacked", *tags[i : i + 500])
+        client.zrem("unacked_index", *tags[i : i + 500])
+    client.delete(queue)
+    return len(tags)
+
+
 def cut_connections(admin_url: str, database: str) -> int:
     """Terminate every backend connected to the soak's database (and no other); how many were ended."""
     import psycopg
@@ -1198,6 +1222,8 @@ def main(argv: list[str] | None = None) -> int:
         stop.set()
         services.stop()
         _delete_queue(queue)
+        with suppress(Exception):
+            print(f"{forget_unacked(queue)} messages the killed workers held dropped from the broker")
 
     incarnations = services.incarnation
     gaps = (0.0, 0.0, 0)
