@@ -11,7 +11,7 @@ TEST_BROKER_URL ?= redis://127.0.0.1:6379/0
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL)
 
 .PHONY: install run demo migrate test lint typecheck migrations-check schema-check pytest smoke test-browser \
-        bench bench-ledger bench-engine bench-api bench-tournament clean
+        bench bench-ledger bench-engine bench-api bench-tournament soak clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -79,6 +79,12 @@ bench-api: install
 # Multi-table tournaments with instant rounds: 1, 2 and 4 worker processes, 200 and 20,000 entrants (docs/performance.md).
 bench-tournament: install
 	$(TEST_ENV) $(BIN)/python -m tests.benchmarks.bench_tournament $(BENCH_ARGS)
+
+# Chaos while playing (not in CI; tens of minutes): >= 1,000 rounds over HTTP at ring tables and multi-table
+# tournaments while the worker is SIGKILLed and the database connections cut, then exactly-once checks
+# (docs/operations.md, "Soak"). SOAK_ARGS=--quick for a few minutes.
+soak: install
+	$(TEST_ENV) $(BIN)/python -m tests.benchmarks.soak $(SOAK_ARGS)
 
 clean:
 	rm -rf var/broker var/*.sqlite3 var/openapi.yaml .pytest_cache .mypy_cache .ruff_cache
