@@ -13,7 +13,6 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 from config.api.fields import StrictIntegerField
-
 from tournaments.move_input import MoveField
 from tournaments.services import table_settings
 from tournaments.services.table_settings import MAX_BUY_IN

@@ -8,7 +8,6 @@ from typing import Any
 from rest_framework import serializers
 
 from config.api.fields import MAX_DAYS_AHEAD, HorizonDateTimeField, StrictIntegerField
-
 from tournaments.models import MULTI_MAX_ENTRANTS, TournamentKind, TournamentStatus
 from tournaments.services import tournament_setup
 from tournaments.services.table_settings import MAX_BUY_IN, MAX_MULTIPLIER, MAX_PCR
