@@ -12,6 +12,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from config.api.fields import StrictIntegerField
 from tournaments.move_input import MoveField
 from tournaments.services import table_settings
 from tournaments.services.table_settings import MAX_BUY_IN
@@ -23,11 +24,11 @@ class TableCreateSerializer(serializers.Serializer[Any]):
 
     game = serializers.CharField(max_length=32)
     options = serializers.DictField(required=False, default=dict)
-    seats = serializers.IntegerField(min_value=table_settings.MIN_SEATS, max_value=10)
-    pcr = serializers.IntegerField(min_value=1, max_value=table_settings.MAX_PCR)
-    min_buy_in = serializers.IntegerField(min_value=1, max_value=MAX_BUY_IN)
-    max_buy_in = serializers.IntegerField(min_value=1, max_value=MAX_BUY_IN)
-    multiplier = serializers.IntegerField(
+    seats = StrictIntegerField(min_value=table_settings.MIN_SEATS, max_value=10)
+    pcr = StrictIntegerField(min_value=1, max_value=table_settings.MAX_PCR)
+    min_buy_in = StrictIntegerField(min_value=1, max_value=MAX_BUY_IN)
+    max_buy_in = StrictIntegerField(min_value=1, max_value=MAX_BUY_IN)
+    multiplier = StrictIntegerField(
         min_value=1, max_value=table_settings.MAX_MULTIPLIER, required=False, default=1
     )
     private = serializers.BooleanField(required=False, default=False)
@@ -39,7 +40,7 @@ class TableCreateSerializer(serializers.Serializer[Any]):
 
 
 class BuyInSerializer(serializers.Serializer[Any]):
-    buy_in = serializers.IntegerField(min_value=1, max_value=MAX_BUY_IN)
+    buy_in = StrictIntegerField(min_value=1, max_value=MAX_BUY_IN)
 
 
 class JoinSerializer(BuyInSerializer):

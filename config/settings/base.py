@@ -76,6 +76,10 @@ MIDDLEWARE = [
     # Static files (the admin's, Swagger UI's) from the web process itself, in every environment.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
+    # Before anything reads the cookie, a header or the query (the session's database lookup first): a request
+    # holding NUL characters, or over the URI and header limits, is refused (config/api/boundary.py). After the
+    # three above, so that its answers carry the security headers.
+    "config.api.boundary.RequestGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -137,7 +141,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["config.api.boundary.JSONParser"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.api.negotiation.JSONFirstNegotiation",
     "DEFAULT_PAGINATION_CLASS": "config.api.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
