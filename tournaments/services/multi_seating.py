@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import connection
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from ledger import services as ledger
@@ -203,25 +204,27 @@ def seat_tables(*, tournament: Tournament, seatings: Sequence[Seating], stack: i
         entry.status = EntryStatus.PLAYING
         entry.table = table
         entry.seat = seat
-    _mark_playing(
-        [(entry.pk, table.pk, seat.pk) for (table, _n, entry), seat in zip(pairs, seats, strict=True)]
-    )
+    _mark_playing([(entry.pk, seat.pk) for (_t, _n, entry), seat in zip(pairs, seats, strict=True)])
     return seats
 
 
-def _mark_playing(rows: Sequence[tuple[int, int, int]]) -> None:
-    """Entries (id, table, seat) PLAYING there: one UPDATE ... FROM (VALUES ...) per batch (Django's
-    `bulk_update` builds a CASE per row and field: 4.5 s for 2,000 entries instead of 0.1 s)."""
-    entry_table = TournamentEntry._meta.db_table
-    with connection.cursor() as cursor:
-        for at in range(0, len(rows), BATCH):
-            batch = rows[at : at + BATCH]
-            values = ", ".join(["(%s::bigint, %s::bigint, %s::bigint)"] * len(batch))
-            cursor.execute(
-                f"UPDATE {entry_table} AS e SET status = %s, table_id = v.t, seat_id = v.s"
-                f" FROM (VALUES {values}) AS v(id, t, s) WHERE e.id = v.id",
-                [EntryStatus.PLAYING.value, *(x for row in batch for x in row)],
-            )
+def _mark_playing(rows: Sequence[tuple[int, int]]) -> None:
+    """Entries (id, seat id) PLAYING at those seats. One UPDATE per batch, each entry's seat and table read by a
+    subquery from the batch's seats of its player: a player has one live entry in a tournament, so one seat in
+    the batch. Portable, unlike the PostgreSQL-only `UPDATE ... FROM (VALUES ...)` it replaces (1.4x its time
+    for 20,000 entries on PostgreSQL: 3.7 s against 2.7 s, median of 5, load 7 on 2 cores), and linear in the
+    batch, unlike `bulk_update`'s CASE with a branch per row and field (4.5 s for 2,000 entries)."""
+    # The batch's seat ids appear in both subqueries: three parameters a row (SQLite allows 999 a statement).
+    fields = [TournamentEntry._meta.pk, Seat._meta.pk, Seat._meta.pk]
+    size = max(1, min(BATCH, connection.ops.bulk_batch_size(fields, rows)))
+    for at in range(0, len(rows), size):
+        batch = rows[at : at + size]
+        seat = Seat.objects.filter(pk__in=[s for _e, s in batch], player_id=OuterRef("player_id")).order_by()
+        TournamentEntry.objects.filter(pk__in=[e for e, _s in batch]).update(
+            status=EntryStatus.PLAYING,
+            table_id=Subquery(seat.values("table_id")),
+            seat_id=Subquery(seat.values("pk")),
+        )
 
 
 def move_entrant(
