@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 
 from config.db.sqlite3.base import triggers_on
@@ -69,6 +70,9 @@ BRANCHES = {
     ),
     ("tournaments/migrations/0013_tournament_payouts_sum_to_100.py", "run"): (
         "test_the_migrations_sqlite_triggers_hold"
+    ),
+    ("config/accounts/migrations/0004_sqlite_username_index_after_remake.py", "restore"): (
+        "test_usernames_are_unique_in_any_case_on_sqlite"
     ),
 }
 
@@ -135,6 +139,19 @@ def test_the_migrations_sqlite_triggers_hold(django_user_model: Any) -> None:
     with pytest.raises(IntegrityError, match="summing to 100"), transaction.atomic():
         Tournament.objects.filter(pk=tournament.pk).update(payouts=[60, 40.5])
     assert_reconciled()
+
+
+def test_usernames_are_unique_in_any_case_on_sqlite() -> None:
+    # auth's migrations remake the user table on SQLite, which dropped 0001's index; 0004 makes it again.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'accounts_username_folded_uniq'"
+        )
+        assert "UPPER" in cursor.fetchone()[0]
+    make_user("Bob")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        make_user("bOB")
+    assert get_user_model().objects.filter(username__iexact="bob").count() == 1
 
 
 def test_ledger_postings_replay_and_refuse_on_sqlite(vendor_sides: Sides) -> None:
