@@ -43,7 +43,6 @@ BRANCHES = {
     ("config/db/rows.py", "insert_sql"): FLOWS,
     # SQLite runs a move's writes one statement at a time (vendor_sides: sqlite:rows_execute_one_by_one).
     ("config/db/rows.py", "execute"): FLOWS,
-    ("config/db/rows.py", "insert"): "test_ring_table (every event and move row)",
     # The ledger: `_post_locked` (vendor_sides: sqlite:ledger_post), its statements, the key's lookup.
     ("ledger/services.py", "post_transfer"): f"{FLOWS}, test_ledger_postings_replay_and_refuse_on_sqlite",
     ("ledger/services.py", "_statements"): "test_ledger_postings_replay_and_refuse_on_sqlite",
