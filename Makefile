@@ -8,10 +8,12 @@ STAMP := $(VENV)/.installed
 # The test suite runs on PostgreSQL and a real broker; override on the command line or in the environment.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/ramino
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/0
+# The SQLite leg's files (make pytest-sqlite runs their tests marked `sqlite`).
+SQLITE_TESTS := tests/sqlite tests/tournaments/test_simulate_tournament.py
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL)
 
-.PHONY: install run demo migrate test lint typecheck migrations-check schema-check pytest smoke test-browser \
-        bench bench-ledger bench-engine bench-api bench-tournament soak clean
+.PHONY: install run demo migrate test lint typecheck migrations-check schema-check pytest pytest-sqlite smoke \
+        test-browser bench bench-ledger bench-engine bench-api bench-tournament soak clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -48,12 +50,20 @@ schema-check: install
 pytest: install
 	$(TEST_ENV) $(BIN)/pytest $(PYTEST_ARGS)
 
+# The SQLite leg: the tests marked `sqlite` (tournaments/flows from registration to payout, the SQLite side of
+# every vendor branch) on the embedded default's database, in a throwaway directory; the tasks' bodies run in
+# the tests' process, so neither the test database nor the test broker is used.
+pytest-sqlite: install
+	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	DJANGO_SETTINGS_MODULE=config.settings.test DATABASE_URL=sqlite:///$$tmp/ramino.sqlite3 \
+	CELERY_BROKER_URL=memory:// $(BIN)/pytest -m sqlite -p no:cacheprovider $(PYTEST_SQLITE_ARGS) $(SQLITE_TESTS)
+
 # The embedded default end to end: `make run` in a throwaway directory on a free port, played over HTTP
 # (tests/smoke). It uses neither the test database nor the test broker.
 smoke: install
 	$(BIN)/python -m tests.smoke
 
-test: ensure-browser lint typecheck migrations-check schema-check pytest smoke
+test: ensure-browser lint typecheck migrations-check schema-check pytest pytest-sqlite smoke
 
 # Debian's chromium and chromium-driver for the browser tests: installed when missing and possible (root,
 # apt-get), else the run stops here with the one line to run (deploy/ensure_browser.sh).

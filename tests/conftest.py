@@ -2,6 +2,11 @@
 
 The suite runs on PostgreSQL with a real broker. When either is unreachable the run stops with an
 error instead of skipping (CI sets CI=true; the same holds on a laptop).
+
+The SQLite leg (`make pytest-sqlite`): on SQLite, the embedded default, only the tests marked `sqlite` run
+(tests/sqlite, collected on SQLite only): the flows from registration to payout and the SQLite side of every
+`connection.vendor` branch, with the tasks' bodies run in the test's process (no broker, no worker). A run on
+SQLite that selects any other test stops at once, as one on PostgreSQL without PostgreSQL does.
 """
 
 from __future__ import annotations
@@ -43,8 +48,46 @@ def _reachable(url: str, default_port: int) -> bool:
     return True
 
 
+SQLITE_ENGINES = ("django.db.backends.sqlite3", "config.db.sqlite3")
+SQLITE_TESTS = ROOT / "tests" / "sqlite"
+
+
+def on_sqlite() -> bool:
+    return bool(settings.DATABASES["default"]["ENGINE"] in SQLITE_ENGINES)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "sqlite: runs in the SQLite leg (make pytest-sqlite) as well as on PostgreSQL"
+    )
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    # tests/sqlite checks the SQLite side of the vendor branches: it has nothing to say on PostgreSQL.
+    if collection_path == SQLITE_TESTS and not on_sqlite():
+        return True
+    return None
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    if not on_sqlite():
+        return
+    others = [item.nodeid for item in session.items if item.get_closest_marker("sqlite") is None]
+    if others:
+        pytest.exit(
+            f"On SQLite only the tests marked `sqlite` run (make pytest-sqlite); {len(others)} selected are "
+            f"not, e.g. {others[0]}. The rest of the suite runs on PostgreSQL: make pytest.",
+            returncode=3,
+        )
+    if not session.items:
+        pytest.exit("The SQLite leg selected no test.", returncode=3)
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     db = settings.DATABASES["default"]
+    if db["ENGINE"] in SQLITE_ENGINES:
+        # The SQLite leg: its tests run the tasks' bodies in process and need no broker.
+        return
     if db["ENGINE"] not in ("django.db.backends.postgresql", "config.db.postgresql"):
         pytest.exit(
             "The test suite runs on PostgreSQL: set DATABASE_URL=postgres://... (make test does).",

@@ -237,20 +237,6 @@ def mark_saved(obj: models.Model, pk: Any) -> None:
     obj._state.db = _db().alias
 
 
-def insert(obj: models.Model) -> None:
-    """`obj.save(force_insert=True)` as one INSERT; sets the primary key."""
-    db = _db()
-    sql, params = insert_sql([obj])
-    with statement_cursor() as cursor:
-        if db.features.can_return_columns_from_insert:
-            cursor.execute(f"{sql} RETURNING {db.ops.quote_name(obj._meta.pk.column)}", params)
-            pk = cursor.fetchone()[0]
-        else:
-            cursor.execute(sql, params)
-            pk = cursor.lastrowid
-    mark_saved(obj, pk)
-
-
 def execute(statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
     """Run INSERT/UPDATE statements in order; on PostgreSQL as one statement (data-modifying CTEs, each run
     exactly once), saving the round trips (docs/performance.md#hand-written-statements: move-write).

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from tests.ledger.utils import assert_reconciled
 from tournaments.models import Tournament, TournamentStatus
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
 
 def simulate(*args: str) -> str:
