@@ -7,7 +7,17 @@ from typing import Any
 
 from rest_framework import serializers
 
-from tournaments.models import MULTI_MAX_ENTRANTS, TournamentKind, TournamentStatus
+from ledger.models import TransferKind
+from tournaments.models import (
+    MULTI_MAX_ENTRANTS,
+    EntryStatus,
+    SeatStatus,
+    TableStatus,
+    TournamentKind,
+    TournamentStage,
+    TournamentStatus,
+)
+from tournaments.schema_fields import PresetField
 from tournaments.services import tournament_setup
 from tournaments.services.table_settings import MAX_BUY_IN, MAX_MULTIPLIER, MAX_PCR
 
@@ -15,7 +25,7 @@ from tournaments.services.table_settings import MAX_BUY_IN, MAX_MULTIPLIER, MAX_
 class TournamentCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=tournament_setup.MAX_NAME)
     kind = serializers.ChoiceField(choices=TournamentKind.choices)
-    game = serializers.CharField(max_length=32)
+    game = PresetField(max_length=32)
     options = serializers.DictField(required=False, default=dict)
     buy_in = serializers.IntegerField(min_value=0, max_value=MAX_BUY_IN)
     fee = serializers.IntegerField(min_value=0, max_value=MAX_BUY_IN, required=False, default=0)
@@ -95,7 +105,7 @@ class TournamentSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     kind = serializers.ChoiceField(choices=TournamentKind.choices)
-    game = serializers.CharField()
+    game = PresetField()
     options = serializers.DictField()
     status = serializers.ChoiceField(choices=TournamentStatus.choices)
     buy_in = serializers.IntegerField()
@@ -126,12 +136,15 @@ class TournamentSerializer(serializers.Serializer[Any]):
     prize_pool = serializers.IntegerField()
     level = serializers.IntegerField(allow_null=True)
     registered = serializers.BooleanField(help_text="whether the caller has a live entry")
-    entry_status = serializers.CharField(
+    entry_status = serializers.ChoiceField(
+        choices=EntryStatus.choices,
         allow_null=True,
         help_text="the caller's live entry's status (registered, playing, busted, finished), or null: a busted "
         "player may re-enter while late registration lasts (`reentry`)",
     )
-    stage = serializers.CharField(help_text="main, or tiebreak (tie-breaker rounds among the tied)")
+    stage = serializers.ChoiceField(
+        choices=TournamentStage.choices, help_text="main, or tiebreak (tie-breaker rounds among the tied)"
+    )
     tiebreaks_played = serializers.IntegerField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -143,14 +156,16 @@ class TournamentSerializer(serializers.Serializer[Any]):
 class EntrySerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     username = serializers.CharField()
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=EntryStatus.choices)
     registered_at = serializers.DateTimeField()
 
 
 class StandingSerializer(serializers.Serializer[Any]):
     place = serializers.IntegerField(allow_null=True, help_text="null while still playing")
     username = serializers.CharField()
-    status = serializers.CharField(help_text="registered, playing, busted or finished")
+    status = serializers.ChoiceField(
+        choices=EntryStatus.choices, help_text="registered, playing, busted or finished"
+    )
     total = serializers.IntegerField(allow_null=True, help_text="quick and single: points")
     tiebreak_total = serializers.IntegerField(
         allow_null=True, help_text="points of the tie-breaker rounds, if played"
@@ -164,13 +179,13 @@ class TournamentSeatSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
     seat = serializers.IntegerField()
     chips = serializers.IntegerField(allow_null=True)
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=SeatStatus.choices)
 
 
 class TournamentTableSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField()
     game = serializers.IntegerField(allow_null=True)
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=TableStatus.choices)
     players = TournamentSeatSerializer(many=True)
     level = serializers.IntegerField(allow_null=True)
     pcr = serializers.IntegerField(allow_null=True)
@@ -221,7 +236,7 @@ class LegSerializer(serializers.Serializer[Any]):
 
 class CancelTransferSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
-    kind = serializers.CharField()
+    kind = serializers.ChoiceField(choices=TransferKind.choices)
     legs = LegSerializer(many=True)
 
 
