@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.utils.dateparse import parse_date, parse_datetime
 from rest_framework import serializers
 
+from config.api.fields import StrictIntegerField
 from ledger.models import Account, AccountKind, Entry, ReconciliationRun, Transfer, TransferKind
 
 MAX_ADJUSTMENT = 10**12
@@ -169,15 +170,6 @@ class ReconciliationSerializer(serializers.Serializer[Any]):
 class WalletSerializer(serializers.Serializer[Any]):
     balance = serializers.IntegerField()
     currency = serializers.CharField()
-
-
-class StrictIntegerField(serializers.IntegerField):
-    """A JSON integer: chips are never strings, floats or booleans."""
-
-    def to_internal_value(self, data: Any) -> int:
-        if isinstance(data, bool) or not isinstance(data, int):
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
 
 class AdjustmentInputSerializer(serializers.Serializer[Any]):

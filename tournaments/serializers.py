@@ -12,6 +12,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from config.api.fields import StrictIntegerField
 from ledger.models import TransferKind
 from tournaments.engine.state import PHASES
 from tournaments.models import GameStatus, SeatStatus, TableStatus
@@ -27,11 +28,11 @@ class TableCreateSerializer(serializers.Serializer[Any]):
 
     game = PresetField(max_length=32)
     options = serializers.DictField(required=False, default=dict)
-    seats = serializers.IntegerField(min_value=table_settings.MIN_SEATS, max_value=10)
-    pcr = serializers.IntegerField(min_value=1, max_value=table_settings.MAX_PCR)
-    min_buy_in = serializers.IntegerField(min_value=1, max_value=MAX_BUY_IN)
-    max_buy_in = serializers.IntegerField(min_value=1, max_value=MAX_BUY_IN)
-    multiplier = serializers.IntegerField(
+    seats = StrictIntegerField(min_value=table_settings.MIN_SEATS, max_value=10)
+    pcr = StrictIntegerField(min_value=1, max_value=table_settings.MAX_PCR)
+    min_buy_in = StrictIntegerField(min_value=1, max_value=MAX_BUY_IN)
+    max_buy_in = StrictIntegerField(min_value=1, max_value=MAX_BUY_IN)
+    multiplier = StrictIntegerField(
         min_value=1, max_value=table_settings.MAX_MULTIPLIER, required=False, default=1
     )
     private = serializers.BooleanField(required=False, default=False)
@@ -43,7 +44,7 @@ class TableCreateSerializer(serializers.Serializer[Any]):
 
 
 class BuyInSerializer(serializers.Serializer[Any]):
-    buy_in = serializers.IntegerField(min_value=1, max_value=MAX_BUY_IN)
+    buy_in = StrictIntegerField(min_value=1, max_value=MAX_BUY_IN)
 
 
 class JoinSerializer(BuyInSerializer):

@@ -7,6 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from config.api.fields import StrictIntegerField
 from ledger.models import TransferKind
 from tournaments.models import (
     MULTI_MAX_ENTRANTS,
@@ -27,55 +28,55 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=TournamentKind.choices)
     game = PresetField(max_length=32)
     options = serializers.DictField(required=False, default=dict)
-    buy_in = serializers.IntegerField(min_value=0, max_value=MAX_BUY_IN)
-    fee = serializers.IntegerField(min_value=0, max_value=MAX_BUY_IN, required=False, default=0)
-    guarantee = serializers.IntegerField(min_value=0, max_value=MAX_BUY_IN, required=False, default=0)
-    max_entrants = serializers.IntegerField(
+    buy_in = StrictIntegerField(min_value=0, max_value=MAX_BUY_IN)
+    fee = StrictIntegerField(min_value=0, max_value=MAX_BUY_IN, required=False, default=0)
+    guarantee = StrictIntegerField(min_value=0, max_value=MAX_BUY_IN, required=False, default=0)
+    max_entrants = StrictIntegerField(
         help_text=f"quick and single: 2-4; multi: 2 to {MULTI_MAX_ENTRANTS} (400 tournament.invalid otherwise)"
     )
-    min_entrants = serializers.IntegerField(required=False, default=2, help_text="2 to max_entrants")
-    target_score = serializers.IntegerField(
+    min_entrants = StrictIntegerField(required=False, default=2, help_text="2 to max_entrants")
+    target_score = StrictIntegerField(
         min_value=1,
         max_value=tournament_setup.MAX_TARGET_SCORE,
         required=False,
         allow_null=True,
         default=None,
     )
-    rounds = serializers.IntegerField(
+    rounds = StrictIntegerField(
         min_value=1, max_value=tournament_setup.MAX_ROUNDS, required=False, allow_null=True, default=None
     )
-    tiebreak_rounds = serializers.IntegerField(
+    tiebreak_rounds = StrictIntegerField(
         min_value=0,
         max_value=tournament_setup.MAX_TIEBREAK_ROUNDS,
         required=False,
         default=tournament_setup.DEFAULT_TIEBREAK_ROUNDS,
     )
-    multiplier = serializers.IntegerField(min_value=1, max_value=MAX_MULTIPLIER, required=False, default=1)
+    multiplier = StrictIntegerField(min_value=1, max_value=MAX_MULTIPLIER, required=False, default=1)
     payouts = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=100),
+        child=StrictIntegerField(min_value=1, max_value=100),
         required=False,
         default=lambda: [100],
         help_text="Percentages by place (first place first), never rising, summing to 100.",
     )
     # Multi-table only: a quick or single tournament leaves these out. Their ranges are the service's
     # (`tournament_setup.validate`, 400 tournament.invalid with details.field), listed in docs/api.md.
-    seats = serializers.IntegerField(
+    seats = StrictIntegerField(
         required=False,
         allow_null=True,
         default=None,
         help_text="multi: seats per table, 2 to the game's most [4]",
     )
-    starting_stack = serializers.IntegerField(
+    starting_stack = StrictIntegerField(
         required=False, allow_null=True, default=None, help_text="multi: tournament chips per entrant"
     )
     pcr_schedule = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=StrictIntegerField(),
         required=False,
         allow_null=True,
         default=None,
         help_text=f"multi: the PCR of each level, 1 to {tournament_setup.MAX_LEVELS} levels, each 1 to {MAX_PCR}",
     )
-    rounds_per_level = serializers.IntegerField(
+    rounds_per_level = StrictIntegerField(
         required=False,
         allow_null=True,
         default=None,
@@ -90,7 +91,7 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         default=None,
         help_text="multi: when registration opens (at most starts_at; default: at once)",
     )
-    late_registration_levels = serializers.IntegerField(
+    late_registration_levels = StrictIntegerField(
         required=False,
         allow_null=True,
         default=None,
