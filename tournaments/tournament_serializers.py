@@ -7,7 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from config.api.fields import StrictIntegerField
+from config.api.fields import MAX_DAYS_AHEAD, HorizonDateTimeField, StrictIntegerField
 from ledger.models import TransferKind
 from tournaments.models import (
     MULTI_MAX_ENTRANTS,
@@ -82,10 +82,13 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         default=None,
         help_text=f"multi: rounds of a table per level, 1 to {tournament_setup.MAX_ROUNDS_PER_LEVEL}",
     )
-    starts_at = serializers.DateTimeField(
-        required=False, allow_null=True, default=None, help_text="multi: the scheduled start (in the future)"
+    starts_at = HorizonDateTimeField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=f"multi: the scheduled start (in the future, at most {MAX_DAYS_AHEAD} days ahead)",
     )
-    registration_opens_at = serializers.DateTimeField(
+    registration_opens_at = HorizonDateTimeField(
         required=False,
         allow_null=True,
         default=None,

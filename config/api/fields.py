@@ -1,16 +1,21 @@
-"""A serializer field of the API's request bodies that reads JSON as JSON: no coercion of one type into another.
+"""Serializer fields of the API's request bodies: JSON read as JSON, and dates within a horizon.
 
 DRF's `IntegerField` takes `"100"`, `100.0` and `1e3` for 100 (it reads form data, where everything is a
 string); a JSON client that sends a string or a float for a chip amount has a bug, which the API reports instead
-of guessing (docs/api.md, "Numbers and dates"). The field renders in the schema as DRF's does
-(`type: integer`, its bounds included).
+of guessing (docs/api.md, "Numbers and dates"). The fields render in the schema as DRF's do (`type: integer`
+with its bounds, `format: date-time`).
 """
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.utils import timezone
 from rest_framework import serializers
+
+# How far ahead a date-time in a request body may lie (a tournament's `starts_at`).
+MAX_DAYS_AHEAD = 366
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -23,3 +28,16 @@ class StrictIntegerField(serializers.IntegerField):
             self.fail("invalid")
         return int(super().to_internal_value(data))
 
+
+
+class HorizonDateTimeField(serializers.DateTimeField):
+    """A date-time no further ahead than `MAX_DAYS_AHEAD` days: nothing is scheduled further out, and a year
+    such as 9999 is a client's mistake, not a plan (docs/api.md, "Numbers and dates")."""
+
+    default_error_messages = {"too_far": f"Must be at most {MAX_DAYS_AHEAD} days ahead."}
+
+    def to_internal_value(self, value: Any) -> datetime:
+        moment = super().to_internal_value(value)
+        if moment > timezone.now() + timedelta(days=MAX_DAYS_AHEAD):
+            self.fail("too_far")
+        return moment

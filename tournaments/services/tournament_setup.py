@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -41,9 +41,6 @@ MAX_NAME = 100
 MAX_LEVELS = 50
 MAX_ROUNDS_PER_LEVEL = 100
 MAX_PAID_PLACES = 1000
-# How far ahead a multi-table tournament may be scheduled: nothing is planned further out, and a start in the
-# year 9999 is a client's mistake (docs/api.md, "Numbers and dates").
-MAX_DAYS_AHEAD = 366
 DEFAULT_MULTI_SEATS = 4
 # The settings only a multi-table tournament takes; a one-table one leaves them out (or at these neutral values,
 # which are what a one-table tournament stores).
@@ -290,10 +287,6 @@ def _validate_multi(*, name: str, game: Any, options: Any, now: datetime, **v: A
     starts_at = _moment("starts_at", v["starts_at"])
     if starts_at <= now:
         raise _invalid("starts_at", "starts_at must be in the future.")
-    if starts_at > now + timedelta(days=MAX_DAYS_AHEAD):
-        raise _invalid(
-            "starts_at", f"starts_at must be at most {MAX_DAYS_AHEAD} days ahead.", days=MAX_DAYS_AHEAD
-        )
     opens_at = v["registration_opens_at"]
     if opens_at is not None:
         opens_at = _moment("registration_opens_at", opens_at)
