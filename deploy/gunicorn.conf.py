@@ -4,8 +4,11 @@ Requests are short (a move, a ledger read) apart from the events long-poll; the 
 Scale by adding web containers rather than raising the worker count far.
 """
 
+import json
 import multiprocessing
 import os
+
+from gunicorn import util
 
 bind = os.environ.get("GUNICORN_BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
 # 2 x cores + 1 processes, capped, each with a few threads: the events endpoint long-polls (up to
@@ -41,3 +44,34 @@ worker_tmp_dir = "/dev/shm"
 # nothing here uses it. Setting GUNICORN_CONTROL_SOCKET to a writable path turns it on.
 control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET", "/tmp/gunicorn.ctl")
 control_socket_disable = "GUNICORN_CONTROL_SOCKET" not in os.environ
+
+# Request limits: gunicorn's ceilings sit above Django's (config/api/boundary.py: a URI over 4096 characters is
+# 414, a header over 8192 is 431, both in the API's JSON envelope), so that Django answers them. The request line
+# is at gunicorn's own maximum (8190); a header field may be 32 KiB; at most 100 headers.
+limit_request_line = 8190
+limit_request_field_size = 32768
+limit_request_fields = 100
+
+# What gunicorn still answers itself (past those ceilings, a malformed request, a crash outside Django) it
+# writes with `util.write_error`, as HTML; every answer of the service is the API's envelope instead
+# (docs/api.md, "Limits of a request"). Patched here, in the master, before the workers fork.
+_GUNICORN_CODES = {
+    403: "auth.forbidden",
+    414: "request.uri_too_long",
+    417: "request.malformed",
+    431: "request.headers_too_large",
+    501: "request.malformed",
+}
+
+
+def _write_json_error(sock: object, status_int: int, reason: str, mesg: str) -> None:
+    code = _GUNICORN_CODES.get(status_int, "server.error" if status_int >= 500 else "request.malformed")
+    body = json.dumps({"error": {"code": code, "message": reason + ".", "details": {}}}).encode()
+    head = (
+        f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    )
+    util.write_nonblock(sock, head.encode("latin-1") + body)
+
+
+util.write_error = _write_json_error

@@ -12,6 +12,10 @@ class ApiCode(StrEnum):
     REQUEST_MALFORMED = "request.malformed"
     REQUEST_INVALID = "request.invalid"
     INVALID_PARAMETER = "request.invalid_parameter"
+    # The request's own limits (config.api.boundary, docs/api.md "Limits of a request").
+    BODY_TOO_LARGE = "request.too_large"
+    URI_TOO_LONG = "request.uri_too_long"
+    HEADERS_TOO_LARGE = "request.headers_too_large"
     METHOD_NOT_ALLOWED = "request.method_not_allowed"
     NOT_ACCEPTABLE = "request.not_acceptable"
     UNSUPPORTED_MEDIA_TYPE = "request.unsupported_media_type"

@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
+from config.api.boundary import BodyTooLarge
 from config.api.errors import ApiCode
 from config.api.params import InvalidParameter
 from config.errors import ServiceError
@@ -26,6 +27,7 @@ logger = logging.getLogger(__name__)
 
 _CODES: dict[type[exceptions.APIException], ApiCode] = {
     InvalidParameter: ApiCode.INVALID_PARAMETER,
+    BodyTooLarge: ApiCode.BODY_TOO_LARGE,
     exceptions.ParseError: ApiCode.REQUEST_MALFORMED,
     exceptions.ValidationError: ApiCode.REQUEST_INVALID,
     exceptions.NotAuthenticated: ApiCode.NOT_AUTHENTICATED,

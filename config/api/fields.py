@@ -29,7 +29,6 @@ class StrictIntegerField(serializers.IntegerField):
         return int(super().to_internal_value(data))
 
 
-
 class HorizonDateTimeField(serializers.DateTimeField):
     """A date-time no further ahead than `MAX_DAYS_AHEAD` days: nothing is scheduled further out, and a year
     such as 9999 is a client's mistake, not a plan (docs/api.md, "Numbers and dates")."""

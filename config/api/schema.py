@@ -5,10 +5,11 @@ Every operation lists the error statuses it can answer, each with the one error 
 
 - 400 for every operation: any request may carry a `?format=` no renderer offers (config.api.negotiation),
   besides a bad body or query parameter; 406 for every operation, an `Accept` header no renderer serves;
+  414 and 431 for every operation, a URI or headers over the limits (config.api.boundary);
 - 401 when the view reads a token (a bad one is refused where a token is optional too); 403 when its
   permissions check more than that, or for an unsafe method a session may send (CSRF);
 - 404 for a path with an id in it, and for a page-number list (a page past the end);
-- 415 for an operation with a request body (it must be JSON);
+- 413 and 415 for an operation with a request body (at most 64 KiB of JSON);
 - 429 when the view is throttled; 503 for every operation (the database was briefly unreachable).
 
 What only the services know (a 404 without an id in the path, a 403 from a rule, every 409 and 422) the view
@@ -39,9 +40,12 @@ ERROR_DESCRIPTIONS: dict[int, str] = {
     404: "No such object, or one the caller may not see (`not_found`, `table.not_found`, ...).",
     406: "No renderer serves the `Accept` header (`request.not_acceptable`).",
     409: "Conflicts with the current state (e.g. `game.stale_version`, `idempotency.key_reused`).",
+    413: "The body is larger than the API takes (`request.too_large`).",
+    414: "The path and query string are longer than the API takes (`request.uri_too_long`).",
     415: "The body is not JSON (`request.unsupported_media_type`).",
     422: "Well-formed but refused by the rules (a rule's code, `ledger.insufficient_funds`, ...).",
     429: "Throttled (`throttled`); retry after `Retry-After` seconds.",
+    431: "A header, or all of them, longer than the API takes (`request.headers_too_large`).",
     503: "The database was briefly unavailable; nothing was done (`service.unavailable`).",
 }
 # An operation without a body can only be refused its parameters.
@@ -136,7 +140,7 @@ class AutoSchema(openapi.AutoSchema):
         return responses
 
     def error_statuses(self) -> set[int]:
-        statuses = {400, 406, 503}
+        statuses = {400, 406, 414, 431, 503}
         view_permissions = self.view.get_permissions()
         # A view that reads a token refuses a bad one (401 `auth.failed`), also where a token is optional.
         if self.view.get_authenticators():
@@ -153,7 +157,7 @@ class AutoSchema(openapi.AutoSchema):
         if self._is_list_view() and isinstance(paginator, PageNumberPagination):
             statuses.add(404)
         if self._has_request_body():
-            statuses.add(415)
+            statuses |= {413, 415}
         if self.view.get_throttles():
             statuses.add(429)
         handler = getattr(self.view, self.method.lower(), None)

@@ -66,6 +66,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a request holding NUL characters, or over the URI and header limits, is refused before anything
+    # reads it (config/api/boundary.py).
+    "config.api.boundary.RequestGuardMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files (the admin's, Swagger UI's) from the web process itself, in every environment.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -131,7 +134,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["config.api.boundary.JSONParser"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.api.negotiation.JSONFirstNegotiation",
     "DEFAULT_PAGINATION_CLASS": "config.api.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,

@@ -24,7 +24,9 @@ from tournaments.engine.state import PHASES
 from tournaments.errors import PlayCode
 
 ENVELOPE = "#/components/schemas/ErrorEnvelope"
-ERROR_STATUSES = {"400", "401", "403", "404", "406", "409", "415", "422", "429", "503"}
+ERROR_STATUSES = {"400", "401", "403", "404", "406", "409", "413", "414", "415", "422", "429", "431", "503"}
+# Every operation can be refused its URI or headers as too long (config.api.boundary); one with a body, its size.
+LIMITS = {414, 431}
 
 # The list operations and their pagination (API.md: cursor pagination for statements and transfers).
 LIST_OPERATIONS = {
@@ -140,7 +142,7 @@ def test_every_operation_lists_its_errors_with_the_envelope(spec: dict[str, Any]
         responses = operation["responses"]
         errors = {code for code in responses if not code.startswith("2")}
         where = f"{method.upper()} {path}"
-        assert {"400", "406", "503"} <= errors, where
+        assert {"400", "406", "414", "431", "503"} <= errors, where
         assert errors <= ERROR_STATUSES, where
         # A token read (a security scheme named), even where it is optional (`{}` beside it: the tournament
         # reads, which say whether the caller is registered), is refused when bad: 401. Register and token
@@ -150,7 +152,7 @@ def test_every_operation_lists_its_errors_with_the_envelope(spec: dict[str, Any]
         if "requestBody" not in operation:
             # Nothing in the wrong media type without a body, nor refused by the rules, but for an entry
             # the wallet cannot pay (API.md: register answers 422 ledger.insufficient_funds).
-            assert "415" not in errors, where
+            assert "415" not in errors and "413" not in errors, where
             assert ("422" in errors) is ((method, path) in BODILESS_REFUSALS), where
         for code in errors:
             assert responses[code]["description"], (where, code)
@@ -166,7 +168,7 @@ def test_error_statuses_of_each_operation(spec: dict[str, Any]) -> None:
         for method, path, operation in operations(spec)
     }
     for key, expected in EXPECTED_ERRORS.items():
-        assert listed.get(key) == expected, key
+        assert listed.get(key) == expected | LIMITS | ({413} if 415 in expected else set()), key
 
 
 def test_no_success_is_a_bare_array(spec: dict[str, Any]) -> None:
@@ -319,7 +321,7 @@ def test_the_conformance_check_names_the_operation_and_the_json_path(
         "GET /api/v1/wallet/ 200: $: 'balance' is a required property"
     ]
     assert problems(spec, "get", "/api/v1/wallet/", 418, {}) == [
-        "GET /api/v1/wallet/ 418: status not listed (documented: 200, 400, 401, 406, 503)"
+        "GET /api/v1/wallet/ 418: status not listed (documented: 200, 400, 401, 406, 414, 431, 503)"
     ]
     game = f"/api/v1/games/{world.game.pk}/"
     view = world.client("ann").get(game).json()

@@ -104,7 +104,9 @@ def test_table_settings_are_json_integers(admin_user: Any, client_for: Any, fiel
 
 @pytest.mark.parametrize("form", BAD_FORMS)
 def test_table_options_are_json_integers(admin_user: Any, client_for: Any, form: str) -> None:
-    response = post(client_for(admin_user), "/api/v1/tables/", raw_body(TABLE, ("options", "turn_seconds"), form))
+    response = post(
+        client_for(admin_user), "/api/v1/tables/", raw_body(TABLE, ("options", "turn_seconds"), form)
+    )
     assert response.status_code == 400, response.content
     assert response.json()["error"]["code"] == "table.invalid_options"
     assert not Table.objects.exists()
@@ -116,9 +118,7 @@ def test_the_same_table_with_integers_is_created(admin_user: Any, client_for: An
 
 
 @pytest.mark.parametrize("form", [*BAD_FORMS, "300.5", "[300]", '{"n": 300}', "null"])
-def test_a_sit_buy_in_is_a_json_integer(
-    make_table: Any, player: Any, client_for: Any, form: str
-) -> None:
+def test_a_sit_buy_in_is_a_json_integer(make_table: Any, player: Any, client_for: Any, form: str) -> None:
     table = make_table()
     ann = player("ann", chips=5_000)
     transfers = Transfer.objects.count()
@@ -137,9 +137,7 @@ def test_a_sit_buy_in_is_a_json_integer(
 
 
 @pytest.mark.parametrize("form", BAD_FORMS)
-def test_a_join_buy_in_is_a_json_integer(
-    make_table: Any, player: Any, client_for: Any, form: str
-) -> None:
+def test_a_join_buy_in_is_a_json_integer(make_table: Any, player: Any, client_for: Any, form: str) -> None:
     table = make_table(private=True)
     ann = player("ann", chips=5_000)
     transfers = Transfer.objects.count()
@@ -164,7 +162,9 @@ MULTI_FIELDS = ["seats", "starting_stack", "rounds_per_level", "late_registratio
 
 @pytest.mark.parametrize("form", BAD_FORMS)
 @pytest.mark.parametrize("field", TOURNAMENT_FIELDS)
-def test_tournament_numbers_are_json_integers(admin_user: Any, client_for: Any, field: str, form: str) -> None:
+def test_tournament_numbers_are_json_integers(
+    admin_user: Any, client_for: Any, field: str, form: str
+) -> None:
     response = post(client_for(admin_user), "/api/v1/tournaments/", raw_body(SINGLE, (field,), form))
     assert_refused(response, field)
     assert not Tournament.objects.exists()
@@ -172,7 +172,9 @@ def test_tournament_numbers_are_json_integers(admin_user: Any, client_for: Any, 
 
 @pytest.mark.parametrize("form", BAD_FORMS)
 @pytest.mark.parametrize("field", MULTI_FIELDS)
-def test_multi_table_numbers_are_json_integers(admin_user: Any, client_for: Any, field: str, form: str) -> None:
+def test_multi_table_numbers_are_json_integers(
+    admin_user: Any, client_for: Any, field: str, form: str
+) -> None:
     response = post(client_for(admin_user), "/api/v1/tournaments/", raw_body(multi(), (field,), form))
     assert_refused(response, field)
     assert not Tournament.objects.exists()
@@ -209,12 +211,16 @@ def test_a_start_past_the_horizon_is_refused(admin_user: Any, client_for: Any, s
 
 def test_a_start_within_the_horizon_is_accepted(admin_user: Any, client_for: Any) -> None:
     starts_at = timezone.now() + timedelta(days=MAX_DAYS_AHEAD - 1)
-    response = post(client_for(admin_user), "/api/v1/tournaments/", json.dumps(multi(starts_at=starts_at.isoformat())))
+    response = post(
+        client_for(admin_user), "/api/v1/tournaments/", json.dumps(multi(starts_at=starts_at.isoformat()))
+    )
     assert response.status_code == 201, response.content
 
 
 @pytest.mark.parametrize("form", BAD_FORMS)
-def test_an_adjustment_amount_is_a_json_integer(admin_user: Any, player: Any, client_for: Any, form: str) -> None:
+def test_an_adjustment_amount_is_a_json_integer(
+    admin_user: Any, player: Any, client_for: Any, form: str
+) -> None:
     player("ann", chips=0)
     transfers = Transfer.objects.count()
     body = raw_body({"username": "ann", "amount": 100, "reason": "goodwill"}, ("amount",), form)
