@@ -12,7 +12,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from config.api.fields import StrictIntegerField
+from config.api.fields import StrictBooleanField, StrictIntegerField
 from ledger.models import TransferKind
 from tournaments.engine.state import PHASES
 from tournaments.models import GameStatus, SeatStatus, TableStatus
@@ -35,7 +35,7 @@ class TableCreateSerializer(serializers.Serializer[Any]):
     multiplier = StrictIntegerField(
         min_value=1, max_value=table_settings.MAX_MULTIPLIER, required=False, default=1
     )
-    private = serializers.BooleanField(required=False, default=False)
+    private = StrictBooleanField(required=False, default=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["max_buy_in"] < attrs["min_buy_in"]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from config.api.fields import MAX_DAYS_AHEAD, HorizonDateTimeField, StrictIntegerField
+from config.api.fields import MAX_DAYS_AHEAD, HorizonDateTimeField, StrictBooleanField, StrictIntegerField
 from ledger.models import TransferKind
 from tournaments.models import (
     MULTI_MAX_ENTRANTS,
@@ -100,7 +100,7 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         default=None,
         help_text="multi: late registration and re-entry until this level, 0 to the levels [0]",
     )
-    reentry = serializers.BooleanField(
+    reentry = StrictBooleanField(
         required=False, allow_null=True, default=None, help_text="multi: re-entry after busting [false]"
     )
 

@@ -65,14 +65,11 @@ _HEADERS: dict[int, dict[str, Any]] = {
 class ErrorDetailsSerializer(serializers.Serializer[Any]):
     """Machine-readable context: the keys below where the code uses them, and a code's own (`docs/api.md`)."""
 
-    fields = serializers.DictField(
-        required=False,
-        help_text="`request.invalid`: each invalid field's messages (a list; an object for a nested field).",
-    )
     field = serializers.CharField(
         required=False, help_text="The one field refused (`table.invalid_options`, ...)."
     )
     parameter = serializers.CharField(required=False, help_text="`request.invalid_parameter`: which one.")
+    header = serializers.CharField(required=False, help_text="A header refused at the boundary: which one.")
     version = serializers.IntegerField(
         required=False, help_text="`game.stale_version`: the game's version now."
     )
@@ -81,6 +78,15 @@ class ErrorDetailsSerializer(serializers.Serializer[Any]):
         required=False, help_text="`throttled`, `auth.locked_out`: as `Retry-After`."
     )
     error = serializers.CharField(required=False, help_text="`table.error`: why the table is in error.")
+
+    def get_fields(self) -> dict[str, Any]:
+        # `fields` would shadow the serializer's own `fields`: declared through the mapping.
+        declared: dict[str, Any] = dict(super().get_fields())
+        declared["fields"] = serializers.DictField(
+            required=False,
+            help_text="`request.invalid`: each invalid field's messages (a list; an object for a nested field).",
+        )
+        return declared
 
 
 class ErrorSerializer(serializers.Serializer[Any]):

@@ -73,7 +73,12 @@ KNOWN_REFUSALS: dict[str, dict[str, set[str] | None]] = {
         "request.invalid": {"max_buy_in"},
     },
     # Each kind's own settings and their relations (docs/tournaments.md, "Scheduling and templates").
-    "POST /api/v1/tournaments/": {"tournament.invalid": None, "tournament.invalid_payouts": None},
+    # The game and its options are checked as a table's (docs/api.md, "Tournaments").
+    "POST /api/v1/tournaments/": {
+        "tournament.invalid": None,
+        "tournament.invalid_payouts": None,
+        "table.invalid_options": None,
+    },
     # A card or tile code of the right shape that names no card of this game.
     "POST /api/v1/games/{game_id}/moves/": {"card.unknown": None, "card.malformed": None},
     # A cursor is the server's to hand out (in `next`/`previous`); `to` before `from`.

@@ -72,6 +72,13 @@ def config_file(world: dict[str, Any], path: Path) -> Path:
         "[checks.positive_data_acceptance]",
         'expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "422", "429", "5xx"]',
         "",
+        # A NUL character or a lone surrogate anywhere in a request is refused at the boundary, 400 (docs/api.md;
+        # tests/api/test_boundary.py): a rule over every string, which JSON Schema would need a pattern on
+        # each to say. The fuzzer is told so instead.
+        "[generation]",
+        "allow-x00 = false",
+        'codec = "utf-8"',
+        "",
         "[parameters]",
         f'"path.table_id" = {world["table"]}',
         f'"path.game_id" = {world["game"]}',
@@ -152,7 +159,7 @@ def test_schemathesis_finds_nothing(live_server: Any, settings: Any, tmp_path: P
     world = seed()
     out = ROOT / "var" / "fuzz-report.txt"
     result = run_schemathesis(
-        live_server.url, world, config_file(world, tmp_path / "schemathesis.toml"), out, max_examples=10
+        live_server.url, world, config_file(world, tmp_path / "schemathesis.toml"), out, max_examples=5
     )
     assert_reconciled()
     assert result.returncode == 0, f"schemathesis found failures; see {out}"

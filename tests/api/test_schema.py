@@ -454,7 +454,9 @@ def test_cursor_lists_declare_their_link_header(spec: dict[str, Any]) -> None:
 
 def test_idempotency_keys_say_their_limits(spec: dict[str, Any]) -> None:
     def key(path: str) -> dict[str, Any]:
-        header = next(p for p in spec["paths"][path]["post"]["parameters"] if p["name"] == "Idempotency-Key")
+        header: dict[str, Any] = next(
+            p for p in spec["paths"][path]["post"]["parameters"] if p["name"] == "Idempotency-Key"
+        )
         return header
 
     adjustment = key("/api/v1/ledger/adjustments/")

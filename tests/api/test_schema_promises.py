@@ -71,3 +71,14 @@ def test_a_bad_token_is_refused_where_a_token_is_optional(tournament: Any) -> No
     response = client.get(f"/api/v1/tournaments/{tournament.pk}/")
     assert response.status_code == 401
     assert response.json()["error"]["code"] == "auth.failed"
+
+
+@pytest.mark.parametrize("junk", [0, 1, "true", "yes", None])
+def test_a_boolean_of_a_body_is_a_json_boolean(world: World, junk: Any) -> None:
+    """The schema says `boolean`; DRF's field would take `0`, `1`, `"true"` or `"yes"` for one."""
+    body = {"game": "rummy500", "seats": 2, "pcr": 1, "min_buy_in": 100, "max_buy_in": 200, "private": junk}
+    response = world.client("ann").post("/api/v1/tables/", body, format="json")
+    assert response.status_code == 400, response.content
+    assert set(response.json()["error"]["details"]["fields"]) == {"private"}
+    created = world.client("ann").post("/api/v1/tables/", {**body, "private": True}, format="json")
+    assert created.status_code == 201, created.content
