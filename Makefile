@@ -10,7 +10,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/ramino
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/0
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL)
 
-.PHONY: install run demo migrate test lint typecheck migrations-check schema-check pytest smoke test-browser \
+.PHONY: install run demo migrate test lint typecheck migrations-check schema-check pytest smoke test-browser fuzz-api \
         bench bench-ledger bench-engine bench-api bench-tournament clean
 
 $(STAMP): pyproject.toml
@@ -54,6 +54,11 @@ smoke: install
 	$(BIN)/python -m tests.smoke
 
 test: lint typecheck migrations-check schema-check pytest smoke
+
+# Only schemathesis against a live server, every operation with every check (tests/api/test_fuzz.py; `make test`
+# runs it with the rest of pytest). Its report: var/fuzz-report.txt.
+fuzz-api: install
+	$(TEST_ENV) $(BIN)/pytest tests/api/test_fuzz.py $(PYTEST_ARGS)
 
 # Only the browser tests (headless Chromium; docs/web.md). `make test` runs them with the rest.
 test-browser: install

@@ -195,6 +195,52 @@ class TournamentTableSerializer(serializers.Serializer[Any]):
     pcr = serializers.IntegerField(allow_null=True)
 
 
+class BustedPlayerSerializer(serializers.Serializer[Any]):
+    entry = serializers.IntegerField()
+    player = serializers.CharField()
+    place = serializers.IntegerField(
+        allow_null=True, help_text="null while late registration could bring players back"
+    )
+
+
+class TournamentEventDataSerializer(serializers.Serializer[Any]):
+    """What an event's kind names (docs/api.md, "Tournaments"): each key below where its kinds use it; a kind
+    may add its own context, so the object stays open."""
+
+    starts_at = serializers.DateTimeField(required=False, allow_null=True, help_text="registration_open")
+    entrants = serializers.IntegerField(required=False, help_text="started; cancelled (too few entrants)")
+    tables = serializers.IntegerField(required=False, help_text="started: tables dealt")
+    starting_stack = serializers.IntegerField(required=False, help_text="started")
+    level = serializers.IntegerField(required=False, help_text="started, level")
+    table = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="busted, late_registered, reentered, table_broken, final_table",
+    )
+    round = serializers.IntegerField(required=False, help_text="busted: the table's round")
+    group = serializers.IntegerField(required=False, help_text="busted: the bust group's number")
+    players = BustedPlayerSerializer(many=True, required=False, help_text="busted")
+    players_left = serializers.IntegerField(required=False, help_text="busted")
+    entry = serializers.IntegerField(required=False, help_text="late_registered, reentered")
+    player = serializers.CharField(required=False, help_text="late_registered, reentered")
+    reentries = serializers.IntegerField(required=False, help_text="late_registered, reentered")
+    moves = serializers.ListField(
+        child=serializers.DictField(), required=False, help_text="moved: each player moved, from and to"
+    )
+    why = serializers.CharField(required=False, help_text="moved")
+    on = serializers.BooleanField(required=False, help_text="round_for_round")
+    sync_round = serializers.IntegerField(required=False, help_text="round_for_round, sync_round")
+    winners = serializers.ListField(child=serializers.CharField(), required=False, help_text="finished")
+    prizes = serializers.DictField(
+        child=serializers.IntegerField(), required=False, help_text="finished: chips by player"
+    )
+    shares = serializers.DictField(
+        child=serializers.IntegerField(), required=False, help_text="cancelled (running): chips by player"
+    )
+    refunded = serializers.IntegerField(required=False, help_text="cancelled (before the start): refunds")
+    reason = serializers.CharField(required=False, help_text="cancelled: why")
+
+
 class TournamentEventSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     kind = serializers.CharField(
@@ -206,7 +252,7 @@ class TournamentEventSerializer(serializers.Serializer[Any]):
     def get_fields(self) -> dict[str, Any]:
         # `data` would shadow the serializer's own `data`: declared through the fields mapping.
         fields: dict[str, Any] = dict(super().get_fields())
-        fields["data"] = serializers.DictField(help_text="what the kind names (docs/api.md)")
+        fields["data"] = TournamentEventDataSerializer(help_text="what the kind names (docs/api.md)")
         return fields
 
 

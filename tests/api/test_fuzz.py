@@ -163,3 +163,54 @@ def test_schemathesis_finds_nothing(live_server: Any, settings: Any, tmp_path: P
     )
     assert_reconciled()
     assert result.returncode == 0, f"schemathesis found failures; see {out}"
+
+
+# --- the harness itself --------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=False)
+def test_each_operation_is_called_by_its_role() -> None:
+    from tests.api.fuzz_hooks import role
+
+    assert role("post", "/api/v1/ledger/adjustments/") == "admin"
+    assert role("post", "/api/v1/tournaments/{tournament_id}/cancel/") == "admin"
+    assert role("post", "/api/v1/tables/") == "admin"
+    assert role("get", "/api/v1/tables/") == "player"
+    assert role("get", "/api/v1/ledger/transfers/") == "staff"
+    assert role("get", "/api/v1/tournaments/{tournament_id}/payouts/") == "staff"
+    assert role("post", "/api/v1/games/{game_id}/moves/") == "player"
+
+
+@pytest.mark.django_db(transaction=False)
+def test_a_schema_valid_refusal_passes_only_with_a_known_code() -> None:
+    """Not vacuous: the exemption of `positive_data_acceptance` holds each 400 to its documented codes."""
+    from types import SimpleNamespace
+
+    from tests.api.fuzz_hooks import positive_refusals_are_known
+
+    def case(method: str, path: str, positive: bool = True) -> Any:
+        mode = SimpleNamespace(is_positive=positive)
+        return SimpleNamespace(
+            meta=SimpleNamespace(generation=SimpleNamespace(mode=mode)),
+            operation=SimpleNamespace(method=method, path=path),
+        )
+
+    def answer(code: str, **details: Any) -> Any:
+        body = {"error": {"code": code, "message": "", "details": details}}
+        return SimpleNamespace(status_code=400, json=lambda: body)
+
+    cursor = answer("request.invalid_parameter", parameter="cursor")
+    assert positive_refusals_are_known(None, cursor, case("GET", "/api/v1/ledger/transfers/")) is None
+    with pytest.raises(AssertionError, match="refused for"):
+        page_size = answer("request.invalid_parameter", parameter="page_size")
+        positive_refusals_are_known(None, page_size, case("GET", "/api/v1/ledger/transfers/"))
+    with pytest.raises(AssertionError, match="refused with"):
+        positive_refusals_are_known(
+            None, answer("move.malformed"), case("POST", "/api/v1/games/{game_id}/moves/")
+        )
+    # Negative data, and operations without an exemption, are left to the built-in checks.
+    assert positive_refusals_are_known(None, answer("x"), case("GET", "/api/v1/tables/")) is None
+    assert (
+        positive_refusals_are_known(None, answer("x"), case("POST", "/api/v1/tables/", positive=False))
+        is None
+    )

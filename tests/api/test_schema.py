@@ -523,3 +523,16 @@ def test_bonuses_and_settlement_transfers_are_typed(spec: dict[str, Any]) -> Non
     assert schemas["RoundOverEvent"]["properties"]["transfers"]["items"] == {
         "$ref": "#/components/schemas/TransferRow"
     }
+
+
+def test_tournament_event_data_names_its_keys(spec: dict[str, Any]) -> None:
+    schemas = spec["components"]["schemas"]
+    data = schemas["TournamentEvent"]["properties"]["data"]
+    refs = [data.get("$ref")] + [s.get("$ref") for s in data.get("allOf", [])]
+    assert "#/components/schemas/TournamentEventData" in refs
+    typed = schemas["TournamentEventData"]
+    assert typed["additionalProperties"] is True
+    assert {"starts_at", "entrants", "level", "players", "winners", "prizes", "shares", "reason"} <= set(
+        typed["properties"]
+    )
+    assert typed["properties"]["players"]["items"] == {"$ref": "#/components/schemas/BustedPlayer"}
