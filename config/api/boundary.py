@@ -132,7 +132,8 @@ def refusal(request: HttpRequest) -> JsonResponse | None:
 
 
 class RequestGuardMiddleware:
-    """First of the middleware: refuses what `refusal` refuses, in the API's envelope, on every path."""
+    """Refuses what `refusal` refuses, in the API's envelope, on every path, before the session or any view
+    reads the request (config/settings/base.py, MIDDLEWARE)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

@@ -66,13 +66,14 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: a request holding NUL characters, or over the URI and header limits, is refused before anything
-    # reads it (config/api/boundary.py).
-    "config.api.boundary.RequestGuardMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files (the admin's, Swagger UI's) from the web process itself, in every environment.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
+    # Before anything reads the cookie, a header or the query (the session's database lookup first): a request
+    # holding NUL characters, or over the URI and header limits, is refused (config/api/boundary.py). After the
+    # three above, so that its answers carry the security headers.
+    "config.api.boundary.RequestGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
