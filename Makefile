@@ -13,7 +13,7 @@ SQLITE_TESTS := tests/sqlite tests/tournaments/test_simulate_tournament.py
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL)
 
 .PHONY: install run demo migrate test lint typecheck migrations-check schema-check pytest pytest-sqlite smoke \
-        test-browser bench bench-ledger bench-engine bench-api bench-tournament soak clean
+        test-browser fuzz-api bench bench-ledger bench-engine bench-api bench-tournament soak clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -70,6 +70,11 @@ test: ensure-browser lint typecheck migrations-check schema-check pytest pytest-
 .PHONY: ensure-browser
 ensure-browser:
 	@bash deploy/ensure_browser.sh
+
+# Only schemathesis against a live server, every operation with every check (tests/api/test_fuzz.py; `make test`
+# runs it with the rest of pytest). Its report: var/fuzz-report.txt.
+fuzz-api: install
+	$(TEST_ENV) $(BIN)/pytest tests/api/test_fuzz.py $(PYTEST_ARGS)
 
 # Only the browser tests (headless Chromium; docs/web.md). `make test` runs them with the rest.
 test-browser: ensure-browser install

@@ -47,3 +47,9 @@ class IdempotencyKeyRequired(LedgerError):
     code = ApiCode.IDEMPOTENCY_KEY_REQUIRED
     http_status = 400
     default_message = "This request needs an Idempotency-Key header (at most 200 characters)."
+
+
+class IdempotencyKeyInvalid(LedgerError):
+    code = ApiCode.IDEMPOTENCY_KEY_INVALID
+    http_status = 400
+    default_message = "The Idempotency-Key header is at most 200 characters."

@@ -5,6 +5,7 @@ from __future__ import annotations
 import django_filters
 from django import forms
 from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema_field
 
 from ledger.models import Account, AccountKind, Transfer, TransferKind
 from ledger.selectors import transfers_of_player
@@ -12,6 +13,7 @@ from ledger.selectors import transfers_of_player
 MAX_ID = 2**63 - 1
 
 
+@extend_schema_field({"type": "integer", "minimum": 1, "maximum": MAX_ID})
 class IdFilter(django_filters.NumberFilter):  # type: ignore[misc]
     """A row id: an integer the database can hold (anything else is a 400, not a driver overflow)."""
 

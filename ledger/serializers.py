@@ -10,7 +10,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 from rest_framework import serializers
 
 from config.api.fields import StrictIntegerField
-from ledger.models import Account, Entry, ReconciliationRun, Transfer
+from ledger.models import Account, AccountKind, Entry, ReconciliationRun, Transfer, TransferKind
 
 MAX_ADJUSTMENT = 10**12
 # PostgreSQL's timestamptz takes UTC offsets up to 15:59; instants are sent in UTC anyway, but an offset
@@ -28,7 +28,7 @@ class AccountSerializer(serializers.ModelSerializer[Account]):
 
 
 class TransferEntrySerializer(serializers.ModelSerializer[Entry]):
-    account_kind = serializers.CharField(source="account.kind", read_only=True)
+    account_kind = serializers.ChoiceField(choices=AccountKind.choices, source="account.kind", read_only=True)
     user = serializers.CharField(source="account.user.username", allow_null=True, read_only=True)
     reference = serializers.CharField(source="account.reference", read_only=True)
 
@@ -71,7 +71,7 @@ class TransferSerializer(serializers.ModelSerializer[Transfer]):
 
 
 class StatementEntrySerializer(serializers.ModelSerializer[Entry]):
-    kind = serializers.CharField(source="transfer.kind", read_only=True)
+    kind = serializers.ChoiceField(choices=TransferKind.choices, source="transfer.kind", read_only=True)
     reason = serializers.CharField(source="transfer.reason", read_only=True)
     running_balance = serializers.IntegerField(source="balance_after", read_only=True)
 
@@ -84,7 +84,7 @@ class StatementEntrySerializer(serializers.ModelSerializer[Entry]):
 class WalletEntrySerializer(serializers.ModelSerializer[Entry]):
     """One line of a player's wallet history: what moved in or out, why, and the balance after it."""
 
-    kind = serializers.CharField(source="transfer.kind", read_only=True)
+    kind = serializers.ChoiceField(choices=TransferKind.choices, source="transfer.kind", read_only=True)
     reason = serializers.CharField(source="transfer.reason", read_only=True)
     table = serializers.IntegerField(source="transfer.table_id", allow_null=True, read_only=True)
     round = serializers.IntegerField(source="transfer.round_id", allow_null=True, read_only=True)

@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 
 from config.api.schema import raises
 from ledger import selectors, services
-from ledger.errors import IdempotencyKeyRequired
+from ledger.errors import IdempotencyKeyInvalid, IdempotencyKeyRequired
 from ledger.filters import AccountFilter, TransferFilter
 from ledger.models import Account, Entry, ReconciliationRun, Transfer
 from ledger.pagination import LedgerCursorPagination, NewestFirstCursorPagination
@@ -45,6 +45,16 @@ FORMAT_PARAMETER = OpenApiParameter(
     "format", OpenApiTypes.STR, enum=["json", "csv"], description="`csv` exports the answer as CSV."
 )
 
+# Cursor-paginated answers carry their `next`/`previous` links in an RFC 8288 header too, which is where a CSV
+# export (no room for them in its body) is walked from (ledger.pagination).
+LINK_HEADER = OpenApiParameter(
+    "Link",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    response=[200],
+    description='The next and previous pages, when there are any: `<url>; rel="next", <url>; rel="prev"`.',
+)
+
 
 class StaffAuditMixin:
     permission_classes: Sequence[Any] = [IsStaff]
@@ -62,7 +72,7 @@ class WalletView(APIView):
         )
 
 
-@extend_schema(tags=["ledger"])
+@extend_schema(tags=["ledger"], parameters=[LINK_HEADER])
 class WalletHistoryView(generics.ListAPIView[Entry]):
     """The caller's own wallet history, newest first (cursor-paginated): every credit and debit of their
     wallet with its kind, reason, table and round, and the balance after it."""
@@ -88,18 +98,21 @@ class AdjustmentView(APIView):
         parameters=[
             OpenApiParameter(
                 "Idempotency-Key",
-                OpenApiTypes.STR,
+                {"type": "string", "minLength": 1, "maxLength": MAX_IDEMPOTENCY_KEY, "pattern": r"\S"},
                 OpenApiParameter.HEADER,
                 required=True,
-                description="Replays with the same key and body return the first answer; another body is 409.",
+                description="Replays with the same key and body return the first answer; another body is 409. "
+                "Blank is `idempotency.key_required`, longer than 200 characters `idempotency.key_invalid`.",
             )
         ],
         description="Credit (amount > 0) or debit (amount < 0) a player's wallet against the house cashier.",
     )
     def post(self, request: Request) -> Response:
         key = request.headers.get("Idempotency-Key", "").strip()
-        if not key or len(key) > MAX_IDEMPOTENCY_KEY:
+        if not key:
             raise IdempotencyKeyRequired()
+        if len(key) > MAX_IDEMPOTENCY_KEY:
+            raise IdempotencyKeyInvalid()
         data = AdjustmentInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         admin: AbstractBaseUser = request.user  # type: ignore[assignment]
@@ -136,7 +149,12 @@ class StatementView(StaffAuditMixin, APIView):
                 "at", OpenApiTypes.DATETIME, description="Also answer the balance at this instant."
             ),
             OpenApiParameter("cursor", OpenApiTypes.STR, description="The pagination cursor."),
-            OpenApiParameter("page_size", OpenApiTypes.INT, description="Entries per page (at most 1000)."),
+            OpenApiParameter(
+                "page_size",
+                {"type": "integer", "minimum": 1, "maximum": LedgerCursorPagination.max_page_size},
+                description="Entries per page (at most 1000).",
+            ),
+            LINK_HEADER,
         ],
         description="Every entry of the account with its running balance, oldest first (cursor-paginated).",
     )
@@ -171,7 +189,7 @@ class StatementView(StaffAuditMixin, APIView):
         return response
 
 
-@extend_schema(tags=["ledger"], parameters=[FORMAT_PARAMETER])
+@extend_schema(tags=["ledger"], parameters=[FORMAT_PARAMETER, LINK_HEADER])
 class TransferListView(StaffAuditMixin, generics.ListAPIView[Transfer]):
     """Transfers with their reason and the computation behind them, oldest first (cursor-paginated)."""
 

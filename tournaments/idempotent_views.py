@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,12 +16,13 @@ from tournaments.services import idempotency
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
-    OpenApiTypes.STR,
+    {"type": "string", "maxLength": idempotency.MAX_KEY_LENGTH},
     OpenApiParameter.HEADER,
     required=False,
     description=(
         "Send a fresh key per intended action and the same key on its retries: a replay returns the first "
-        "answer (refusals included); the same key with another body is 409 idempotency.key_reused."
+        "answer (refusals included); the same key with another body is 409 idempotency.key_reused. Longer than "
+        "255 characters: 400 idempotency.key_invalid."
     ),
 )
 

@@ -12,8 +12,12 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from config.api.fields import StrictIntegerField
+from config.api.fields import StrictBooleanField, StrictIntegerField
+from ledger.models import TransferKind
+from tournaments.engine.state import PHASES
+from tournaments.models import GameStatus, SeatStatus, TableStatus
 from tournaments.move_input import MoveField
+from tournaments.schema_fields import PresetField
 from tournaments.services import table_settings
 from tournaments.services.table_settings import MAX_BUY_IN
 
@@ -22,7 +26,7 @@ class TableCreateSerializer(serializers.Serializer[Any]):
     """The request's shape; what a table may be is checked by `table_settings.validate` (the admin's too),
     whose bounds these repeat for the schema and for field-by-field errors."""
 
-    game = serializers.CharField(max_length=32)
+    game = PresetField(max_length=32)
     options = serializers.DictField(required=False, default=dict)
     seats = StrictIntegerField(min_value=table_settings.MIN_SEATS, max_value=10)
     pcr = StrictIntegerField(min_value=1, max_value=table_settings.MAX_PCR)
@@ -31,7 +35,7 @@ class TableCreateSerializer(serializers.Serializer[Any]):
     multiplier = StrictIntegerField(
         min_value=1, max_value=table_settings.MAX_MULTIPLIER, required=False, default=1
     )
-    private = serializers.BooleanField(required=False, default=False)
+    private = StrictBooleanField(required=False, default=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["max_buy_in"] < attrs["min_buy_in"]:
@@ -51,12 +55,12 @@ class TablePlayerSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
     seat = serializers.IntegerField()
     chips = serializers.IntegerField()
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=SeatStatus.choices)
 
 
 class TableSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
-    game = serializers.CharField()
+    game = PresetField()
     options = serializers.DictField()
     seats = serializers.IntegerField()
     pcr = serializers.IntegerField()
@@ -65,7 +69,10 @@ class TableSerializer(serializers.Serializer[Any]):
     multiplier = serializers.IntegerField()
     private = serializers.BooleanField()
     code = serializers.CharField(allow_null=True)
-    status = serializers.CharField(help_text="open, closed, or error (a round could not be dealt; see error)")
+    status = serializers.ChoiceField(
+        choices=TableStatus.choices,
+        help_text="open, closed, or error (a round could not be dealt; see error)",
+    )
     error = serializers.CharField(allow_null=True, help_text="why the table is in error (null otherwise)")
     players = TablePlayerSerializer(many=True)
     current_game = serializers.IntegerField(allow_null=True)
@@ -91,7 +98,9 @@ class GamePlayerSerializer(serializers.Serializer[Any]):
         help_text="This player's settlement score in each finished round of the table, oldest first.",
     )
     chips = serializers.IntegerField(allow_null=True)
-    status = serializers.CharField(help_text="The seat's status; `left` for a player who has left.")
+    status = serializers.ChoiceField(
+        choices=SeatStatus.choices, help_text="The seat's status; `left` for a player who has left."
+    )
     time_bank = serializers.FloatField(
         allow_null=True,
         required=False,
@@ -130,10 +139,18 @@ class BoardDealSerializer(serializers.Serializer[Any]):
     pending = serializers.ListField(child=serializers.CharField(), help_text="Who has still to answer.")
 
 
+class BonusSerializer(serializers.Serializer[Any]):
+    """A bonus of the round, settled on its own after the scores (RULES §4: Board Rummy's trump bonus)."""
+
+    player = serializers.CharField()
+    points = serializers.IntegerField(help_text="Paid by each opponent.")
+    reason = serializers.ChoiceField(choices=["trump"])
+
+
 class ResultSerializer(serializers.Serializer[Any]):
     scores = serializers.DictField(child=serializers.IntegerField())
     game_points = serializers.DictField(child=serializers.IntegerField())
-    bonuses = serializers.ListField(child=serializers.DictField())
+    bonuses = BonusSerializer(many=True)
     details = serializers.DictField()
     redeal = serializers.BooleanField()
     deck = serializers.ListField(child=serializers.CharField())
@@ -146,10 +163,10 @@ class GameSerializer(serializers.Serializer[Any]):
 
     id = serializers.IntegerField()
     table = serializers.IntegerField()
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=GameStatus.choices)
     version = serializers.IntegerField()
     round = serializers.IntegerField(allow_null=True)
-    phase = serializers.CharField(allow_null=True)
+    phase = serializers.ChoiceField(choices=PHASES, allow_null=True)
     turn = TurnSerializer(allow_null=True)
     players = GamePlayerSerializer(many=True)
     hand = serializers.ListField(child=serializers.CharField(), required=False)
@@ -159,7 +176,7 @@ class GameSerializer(serializers.Serializer[Any]):
     legal_moves = serializers.ListField(child=MoveField(), required=False)
     deal_commitment = serializers.CharField(allow_null=True)
     next_round_at = serializers.DateTimeField(allow_null=True, help_text="When the next round is dealt.")
-    game = serializers.CharField(required=False, help_text="The round's preset.")
+    game = PresetField(required=False, help_text="The round's preset.")
     dealer = serializers.CharField(required=False)
     may_act = serializers.ListField(
         child=serializers.CharField(), required=False, help_text="Who may move now."
@@ -211,6 +228,18 @@ def _literal(value: str) -> serializers.Field[Any, Any, Any, Any]:
     return field
 
 
+class TransferRowSerializer(serializers.Serializer[Any]):
+    # `from` is a keyword: declared through the fields mapping below.
+    to = serializers.CharField()
+    amount = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=TransferKind.choices)
+
+    def get_fields(self) -> dict[str, Any]:
+        fields: dict[str, Any] = dict(super().get_fields())
+        fields["from"] = serializers.CharField()
+        return fields
+
+
 class EventSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     at = serializers.DateTimeField()
@@ -225,12 +254,15 @@ class RoundStartedEventSerializer(EventSerializer):
 
 
 class MoveEventSerializer(EventSerializer):
+    """A move: `move` is its public part (a stock draw names no card)."""
+
     kind = _literal("move")
     round = serializers.IntegerField()
     player = serializers.CharField()
-    move = MoveField(help_text="The public part of the move (a stock draw names no card).")
+    # No help_text: a described `$ref` becomes `allOf: [$ref]`, where generated clients lose the union.
+    move = MoveField()
     server_played = serializers.BooleanField()
-    phase = serializers.CharField()
+    phase = serializers.ChoiceField(choices=PHASES)
     card = serializers.CharField(required=False, help_text="The card drawn from the stock (the drawer only).")
     cards = serializers.ListField(
         child=serializers.CharField(), required=False, help_text="The cards drawn (the drawer only)."
@@ -240,7 +272,7 @@ class MoveEventSerializer(EventSerializer):
 class ClaimsClosedEventSerializer(EventSerializer):
     kind = _literal("claims_closed")
     round = serializers.IntegerField()
-    phase = serializers.CharField()
+    phase = serializers.ChoiceField(choices=PHASES)
 
 
 class RoundOverEventSerializer(EventSerializer):
@@ -248,9 +280,9 @@ class RoundOverEventSerializer(EventSerializer):
     round = serializers.IntegerField()
     scores = serializers.DictField(child=serializers.IntegerField())
     game_points = serializers.DictField(child=serializers.IntegerField())
-    bonuses = serializers.ListField(child=serializers.DictField())
+    bonuses = BonusSerializer(many=True)
     redeal = serializers.BooleanField()
-    transfers = serializers.ListField(child=serializers.DictField(), help_text="The settlement transfers.")
+    transfers = TransferRowSerializer(many=True, help_text="The settlement transfers.")
     deal_commitment = serializers.CharField()
     deck = serializers.ListField(child=serializers.CharField())
     salt = serializers.CharField()
@@ -295,18 +327,6 @@ class EventsSerializer(serializers.Serializer[Any]):
     next_after = serializers.IntegerField()
 
 
-class TransferRowSerializer(serializers.Serializer[Any]):
-    # `from` is a keyword: declared through the fields mapping below.
-    to = serializers.CharField()
-    amount = serializers.IntegerField()
-    kind = serializers.CharField()
-
-    def get_fields(self) -> dict[str, Any]:
-        fields: dict[str, Any] = dict(super().get_fields())
-        fields["from"] = serializers.CharField()
-        return fields
-
-
 class LoggedMoveSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     player = serializers.CharField()
@@ -320,7 +340,7 @@ class RoundSerializer(serializers.Serializer[Any]):
     dealer = serializers.CharField(allow_null=True)
     scores = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
     game_points = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
-    bonuses = serializers.ListField(child=serializers.DictField(), allow_null=True)
+    bonuses = BonusSerializer(many=True, allow_null=True)
     transfers = TransferRowSerializer(many=True)
     settled = serializers.BooleanField()
     deal_commitment = serializers.CharField()

@@ -7,8 +7,18 @@ from typing import Any
 
 from rest_framework import serializers
 
-from config.api.fields import MAX_DAYS_AHEAD, HorizonDateTimeField, StrictIntegerField
-from tournaments.models import MULTI_MAX_ENTRANTS, TournamentKind, TournamentStatus
+from config.api.fields import MAX_DAYS_AHEAD, HorizonDateTimeField, StrictBooleanField, StrictIntegerField
+from ledger.models import TransferKind
+from tournaments.models import (
+    MULTI_MAX_ENTRANTS,
+    EntryStatus,
+    SeatStatus,
+    TableStatus,
+    TournamentKind,
+    TournamentStage,
+    TournamentStatus,
+)
+from tournaments.schema_fields import PresetField
 from tournaments.services import tournament_setup
 from tournaments.services.table_settings import MAX_BUY_IN, MAX_MULTIPLIER, MAX_PCR
 
@@ -16,7 +26,7 @@ from tournaments.services.table_settings import MAX_BUY_IN, MAX_MULTIPLIER, MAX_
 class TournamentCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=tournament_setup.MAX_NAME)
     kind = serializers.ChoiceField(choices=TournamentKind.choices)
-    game = serializers.CharField(max_length=32)
+    game = PresetField(max_length=32)
     options = serializers.DictField(required=False, default=dict)
     buy_in = StrictIntegerField(min_value=0, max_value=MAX_BUY_IN)
     fee = StrictIntegerField(min_value=0, max_value=MAX_BUY_IN, required=False, default=0)
@@ -90,7 +100,7 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         default=None,
         help_text="multi: late registration and re-entry until this level, 0 to the levels [0]",
     )
-    reentry = serializers.BooleanField(
+    reentry = StrictBooleanField(
         required=False, allow_null=True, default=None, help_text="multi: re-entry after busting [false]"
     )
 
@@ -99,7 +109,7 @@ class TournamentSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     kind = serializers.ChoiceField(choices=TournamentKind.choices)
-    game = serializers.CharField()
+    game = PresetField()
     options = serializers.DictField()
     status = serializers.ChoiceField(choices=TournamentStatus.choices)
     buy_in = serializers.IntegerField()
@@ -130,12 +140,15 @@ class TournamentSerializer(serializers.Serializer[Any]):
     prize_pool = serializers.IntegerField()
     level = serializers.IntegerField(allow_null=True)
     registered = serializers.BooleanField(help_text="whether the caller has a live entry")
-    entry_status = serializers.CharField(
+    entry_status = serializers.ChoiceField(
+        choices=EntryStatus.choices,
         allow_null=True,
         help_text="the caller's live entry's status (registered, playing, busted, finished), or null: a busted "
         "player may re-enter while late registration lasts (`reentry`)",
     )
-    stage = serializers.CharField(help_text="main, or tiebreak (tie-breaker rounds among the tied)")
+    stage = serializers.ChoiceField(
+        choices=TournamentStage.choices, help_text="main, or tiebreak (tie-breaker rounds among the tied)"
+    )
     tiebreaks_played = serializers.IntegerField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -153,14 +166,16 @@ class TournamentSerializer(serializers.Serializer[Any]):
 class EntrySerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     username = serializers.CharField()
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=EntryStatus.choices)
     registered_at = serializers.DateTimeField()
 
 
 class StandingSerializer(serializers.Serializer[Any]):
     place = serializers.IntegerField(allow_null=True, help_text="null while still playing")
     username = serializers.CharField()
-    status = serializers.CharField(help_text="registered, playing, busted or finished")
+    status = serializers.ChoiceField(
+        choices=EntryStatus.choices, help_text="registered, playing, busted or finished"
+    )
     total = serializers.IntegerField(allow_null=True, help_text="quick and single: points")
     tiebreak_total = serializers.IntegerField(
         allow_null=True, help_text="points of the tie-breaker rounds, if played"
@@ -174,16 +189,62 @@ class TournamentSeatSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
     seat = serializers.IntegerField()
     chips = serializers.IntegerField(allow_null=True)
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=SeatStatus.choices)
 
 
 class TournamentTableSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField()
     game = serializers.IntegerField(allow_null=True)
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=TableStatus.choices)
     players = TournamentSeatSerializer(many=True)
     level = serializers.IntegerField(allow_null=True)
     pcr = serializers.IntegerField(allow_null=True)
+
+
+class BustedPlayerSerializer(serializers.Serializer[Any]):
+    entry = serializers.IntegerField()
+    player = serializers.CharField()
+    place = serializers.IntegerField(
+        allow_null=True, help_text="null while late registration could bring players back"
+    )
+
+
+class TournamentEventDataSerializer(serializers.Serializer[Any]):
+    """What an event's kind names (docs/api.md, "Tournaments"): each key below where its kinds use it; a kind
+    may add its own context, so the object stays open."""
+
+    starts_at = serializers.DateTimeField(required=False, allow_null=True, help_text="registration_open")
+    entrants = serializers.IntegerField(required=False, help_text="started; cancelled (too few entrants)")
+    tables = serializers.IntegerField(required=False, help_text="started: tables dealt")
+    starting_stack = serializers.IntegerField(required=False, help_text="started")
+    level = serializers.IntegerField(required=False, help_text="started, level")
+    table = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="busted, late_registered, reentered, table_broken, final_table",
+    )
+    round = serializers.IntegerField(required=False, help_text="busted: the table's round")
+    group = serializers.IntegerField(required=False, help_text="busted: the bust group's number")
+    players = BustedPlayerSerializer(many=True, required=False, help_text="busted")
+    players_left = serializers.IntegerField(required=False, help_text="busted")
+    entry = serializers.IntegerField(required=False, help_text="late_registered, reentered")
+    player = serializers.CharField(required=False, help_text="late_registered, reentered")
+    reentries = serializers.IntegerField(required=False, help_text="late_registered, reentered")
+    moves = serializers.ListField(
+        child=serializers.DictField(), required=False, help_text="moved: each player moved, from and to"
+    )
+    why = serializers.CharField(required=False, help_text="moved")
+    on = serializers.BooleanField(required=False, help_text="round_for_round")
+    sync_round = serializers.IntegerField(required=False, help_text="round_for_round, sync_round")
+    winners = serializers.ListField(child=serializers.CharField(), required=False, help_text="finished")
+    prizes = serializers.DictField(
+        child=serializers.IntegerField(), required=False, help_text="finished: chips by player"
+    )
+    shares = serializers.DictField(
+        child=serializers.IntegerField(), required=False, help_text="cancelled (running): chips by player"
+    )
+    refunded = serializers.IntegerField(required=False, help_text="cancelled (before the start): refunds")
+    reason = serializers.CharField(required=False, help_text="cancelled: why")
 
 
 class TournamentEventSerializer(serializers.Serializer[Any]):
@@ -197,7 +258,7 @@ class TournamentEventSerializer(serializers.Serializer[Any]):
     def get_fields(self) -> dict[str, Any]:
         # `data` would shadow the serializer's own `data`: declared through the fields mapping.
         fields: dict[str, Any] = dict(super().get_fields())
-        fields["data"] = serializers.DictField(help_text="what the kind names (docs/api.md)")
+        fields["data"] = TournamentEventDataSerializer(help_text="what the kind names (docs/api.md)")
         return fields
 
 
@@ -231,7 +292,7 @@ class LegSerializer(serializers.Serializer[Any]):
 
 class CancelTransferSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
-    kind = serializers.CharField()
+    kind = serializers.ChoiceField(choices=TransferKind.choices)
     legs = LegSerializer(many=True)
 
 

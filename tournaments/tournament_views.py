@@ -25,6 +25,7 @@ from ledger.permissions import IsAdmin, IsStaff
 from ledger.renderers import CSVRenderer
 from tournaments import multi_selectors, wakeups
 from tournaments import tournament_selectors as selectors
+from tournaments.engine.rules import PRESETS
 from tournaments.errors import InvalidRequest
 from tournaments.idempotent_views import IDEMPOTENCY_HEADER, answer_once
 from tournaments.models import Tournament, TournamentKind, TournamentStatus
@@ -39,7 +40,7 @@ from tournaments.tournament_serializers import (
     TournamentSerializer,
     TournamentTableSerializer,
 )
-from tournaments.views import max_wait_seconds, number_param
+from tournaments.views import EVENTS_PARAMETERS, max_wait_seconds, number_param, version_param
 
 FILTERS = [
     OpenApiParameter("kind", OpenApiTypes.STR, enum=TournamentKind.values),
@@ -50,7 +51,7 @@ FILTERS = [
         many=True,
         description="One status or several (`?status=running&status=paused`, or `?status=running,paused`).",
     ),
-    OpenApiParameter("game", OpenApiTypes.STR, description="a preset name, e.g. rummy500"),
+    OpenApiParameter("game", OpenApiTypes.STR, enum=PRESETS, description="a preset name, e.g. rummy500"),
 ]
 
 
@@ -145,13 +146,15 @@ class TournamentListView(APIView):
         return [AllowAny()] if self.request.method == "GET" else [IsAdmin()]
 
     @extend_schema(
-        parameters=FILTERS, responses={200: TournamentSerializer(many=True)}, operation_id="tournaments_list"
+        parameters=FILTERS,
+        responses={200: TournamentSerializer(many=True)},
+        operation_id="v1_tournaments_list",
     )
     def get(self, request: Request) -> Response:
         found = selectors.tournaments(
             kind=_filter(request, "kind", TournamentKind.values),
             statuses=_statuses(request),
-            game=_filter(request, "game"),
+            game=_filter(request, "game", PRESETS),
         )
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(found, request, view=self)
@@ -162,7 +165,7 @@ class TournamentListView(APIView):
     @extend_schema(
         request=TournamentCreateSerializer,
         responses={201: TournamentSerializer},
-        operation_id="tournaments_create",
+        operation_id="v1_tournaments_create",
     )
     def post(self, request: Request) -> Response:
         data = TournamentCreateSerializer(data=request.data)
@@ -290,15 +293,10 @@ class EventsView(APIView):
 
     @extend_schema(
         responses={200: TournamentEventsSerializer},
-        parameters=[
-            OpenApiParameter("after", OpenApiTypes.INT, description="Events after this version (default 0)."),
-            OpenApiParameter(
-                "wait", OpenApiTypes.NUMBER, description="Seconds to wait for one (at most 25; default 0)."
-            ),
-        ],
+        parameters=EVENTS_PARAMETERS,
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        after = int(number_param(request, "after", 0, minimum=0, maximum=2**31))
+        after = version_param(request, "after")
         wait = number_param(request, "wait", 0, minimum=0, maximum=max_wait_seconds())
         deadline = time.monotonic() + wait
         # Anyone may follow a tournament: an anonymous caller's waits are counted by address (as the throttles

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any, cast
 
@@ -24,6 +25,7 @@ from rest_framework.views import APIView
 from config.accounts.authentication import TokenAuthentication, token_text
 from config.api.errors import ApiCode
 from config.api.pagination import PageNumberPagination
+from config.api.params import MAX_POSITIVE
 from config.api.schema import raises
 from config.db import rows
 from tournaments import selectors, wakeups
@@ -62,7 +64,7 @@ def max_wait_seconds() -> float:
 class TableListView(APIView):
     pagination_class = PageNumberPagination
 
-    @extend_schema(responses={200: TableSerializer(many=True)}, operation_id="tables_list")
+    @extend_schema(responses={200: TableSerializer(many=True)}, operation_id="v1_tables_list")
     def get(self, request: Request) -> Response:
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(selectors.visible_tables(user=request.user), request, view=self)
@@ -71,7 +73,7 @@ class TableListView(APIView):
 
     @raises(403, 409)
     @extend_schema(
-        request=TableCreateSerializer, responses={201: TableSerializer}, operation_id="tables_create"
+        request=TableCreateSerializer, responses={201: TableSerializer}, operation_id="v1_tables_create"
     )
     def post(self, request: Request) -> Response:
         data = TableCreateSerializer(data=request.data)
@@ -215,21 +217,61 @@ class GameMovesView(APIView):
         return Response(result)
 
 
+_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+
+
+def _invalid_parameter(name: str, message: str) -> InvalidRequest:
+    return InvalidRequest(message, code=ApiCode.INVALID_PARAMETER, details={"parameter": name})
+
+
 def number_param(request: Request, name: str, default: float, *, minimum: float, maximum: float) -> float:
+    """A JSON number (no `inf`, `nan`, `1_000` or spaces, which Python's float() would take), at least
+    `minimum`; above `maximum` it is read as `maximum` (a wait is capped, not refused)."""
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise InvalidRequest(
-            f"{name} must be a number.", code=ApiCode.INVALID_PARAMETER, details={"parameter": name}
-        ) from None
-    if value != value or value < minimum:  # NaN or below the floor
-        raise InvalidRequest(
-            f"{name} must be at least {minimum}.", code=ApiCode.INVALID_PARAMETER, details={"parameter": name}
-        )
+    if not _NUMBER.fullmatch(raw):
+        raise _invalid_parameter(name, f"{name} must be a number.")
+    value = float(raw)
+    if value < minimum:
+        raise _invalid_parameter(name, f"{name} must be at least {minimum}.")
     return min(value, maximum)
+
+
+def version_param(request: Request, name: str) -> int:
+    """An event version: an integer from 0 (the default) to `MAX_POSITIVE`."""
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return 0
+    if not raw.isascii() or not raw.isdigit():
+        raise _invalid_parameter(name, f"{name} must be an integer of at least 0.")
+    if len(raw) > 18 or int(raw) > MAX_POSITIVE:
+        raise _invalid_parameter(name, f"{name} must be at most {MAX_POSITIVE}.")
+    return int(raw)
+
+
+# The long-polls' parameters, and the header of an answer given at once because too many wait already
+# (docs/api.md): the schema says what `version_param` and `number_param` take.
+EVENTS_PARAMETERS = [
+    OpenApiParameter(
+        "after",
+        {"type": "integer", "minimum": 0, "maximum": MAX_POSITIVE},
+        description="Events after this version (default 0).",
+    ),
+    OpenApiParameter(
+        "wait",
+        {"type": "number", "minimum": 0},
+        description="Seconds to wait for an event (default 0); more than the server's most (25 s) waits that long.",
+    ),
+    OpenApiParameter(
+        "Retry-After",
+        OpenApiTypes.INT,
+        OpenApiParameter.HEADER,
+        response=[200],
+        description="Sent (`1`) when the server answered at once because too many requests wait already: "
+        "call again after that many seconds.",
+    ),
+]
 
 
 class GameEventsView(APIView):
@@ -240,15 +282,10 @@ class GameEventsView(APIView):
     @extend_schema(
         auth=PLAY_AUTH_SCHEMA,  # type: ignore[arg-type]
         responses={200: EventsSerializer},
-        parameters=[
-            OpenApiParameter("after", OpenApiTypes.INT, description="Events after this version (default 0)."),
-            OpenApiParameter(
-                "wait", OpenApiTypes.NUMBER, description="Seconds to wait for one (at most 25)."
-            ),
-        ],
+        parameters=EVENTS_PARAMETERS,
     )
     def get(self, request: Request, game_id: int) -> Response:
-        after = int(number_param(request, "after", 0, minimum=0, maximum=2**31))
+        after = version_param(request, "after")
         wait = number_param(request, "wait", 0, minimum=0, maximum=max_wait_seconds())
         deadline = time.monotonic() + wait
         with wakeups.waiting(game_id=game_id, after=after, seconds=wait, user_id=_user(request).pk) as watch:

@@ -40,3 +40,14 @@ class HorizonDateTimeField(serializers.DateTimeField):
         if moment > timezone.now() + timedelta(days=MAX_DAYS_AHEAD):
             self.fail("too_far")
         return moment
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """A JSON boolean: never `0`, `1`, `"true"` or `"yes"`, which DRF's field takes (form data again)."""
+
+    default_error_messages = {"invalid": "Must be a JSON boolean (true or false)."}
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data

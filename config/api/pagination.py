@@ -11,7 +11,19 @@ from rest_framework import pagination
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 
-from config.api.params import InvalidParameter, positive_int_param
+from config.api.params import MAX_POSITIVE, InvalidParameter, positive_int_param
+
+
+def _query(name: str, description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    # An empty value is no value (config.api.params), which OpenAPI says with `allowEmptyValue`.
+    return {
+        "name": name,
+        "required": False,
+        "in": "query",
+        "description": description,
+        "schema": schema,
+        "allowEmptyValue": True,
+    }
 
 
 class _StrictPageSize:
@@ -24,6 +36,14 @@ class _StrictPageSize:
             return self.page_size
         size = positive_int_param(request, self.page_size_query_param, maximum=self.max_page_size)
         return size if size is not None else self.page_size
+
+    def page_size_parameter(self, description: str) -> dict[str, Any]:
+        assert self.page_size_query_param is not None and self.max_page_size is not None
+        return _query(
+            self.page_size_query_param,
+            description,
+            {"type": "integer", "minimum": 1, "maximum": self.max_page_size},
+        )
 
 
 class PageNumberPagination(_StrictPageSize, pagination.PageNumberPagination):
@@ -38,6 +58,18 @@ class PageNumberPagination(_StrictPageSize, pagination.PageNumberPagination):
         # A well-formed page past the end stays DRF's 404: that page does not exist.
         return positive_int_param(request, self.page_query_param) or 1
 
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        page = {
+            "oneOf": [
+                {"type": "integer", "minimum": 1, "maximum": MAX_POSITIVE},
+                {"type": "string", "enum": list(self.last_page_strings)},
+            ]
+        }
+        return [
+            _query(self.page_query_param, str(self.page_query_description), page),
+            self.page_size_parameter(str(self.page_size_query_description)),
+        ]
+
 
 class CursorPagination(_StrictPageSize, pagination.CursorPagination):
     """For append-only streams (statements, transfers): stable under concurrent inserts."""
@@ -47,6 +79,12 @@ class CursorPagination(_StrictPageSize, pagination.CursorPagination):
     max_page_size = 1000
     ordering = "id"
     page_size_query_description = "Results per page, 1 to 1000 (default 100)."
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        return [
+            _query(self.cursor_query_param, str(self.cursor_query_description), {"type": "string"}),
+            self.page_size_parameter(str(self.page_size_query_description)),
+        ]
 
     def decode_cursor(self, request: Request) -> pagination.Cursor | None:
         invalid = InvalidParameter(self.cursor_query_param, "The cursor is invalid.")

@@ -13,6 +13,8 @@ from rest_framework import exceptions, status
 from rest_framework.request import Request
 
 _DIGITS = re.compile(r"[0-9]+")
+# Past 18 digits no page or size makes sense (and int() refuses past 4300).
+MAX_POSITIVE = 10**18 - 1
 
 
 class InvalidParameter(exceptions.APIException):
@@ -32,8 +34,7 @@ def positive_int_param(request: Request, name: str, *, maximum: int | None = Non
         return None
     if not _DIGITS.fullmatch(raw) or int(raw) < 1:
         raise InvalidParameter(name, f"{name} must be a positive integer.")
-    # Past 18 digits no page or size makes sense (and int() refuses past 4300).
-    limit = maximum if maximum is not None else 10**18 - 1
+    limit = maximum if maximum is not None else MAX_POSITIVE
     if len(raw) > 18 or int(raw) > limit:
         raise InvalidParameter(name, f"{name} must be at most {limit}.")
     return int(raw)

@@ -6,8 +6,8 @@ Every operation lists the error statuses it can answer, each with the one error 
 - 400 for every operation: any request may carry a `?format=` no renderer offers (config.api.negotiation),
   besides a bad body or query parameter; 406 for every operation, an `Accept` header no renderer serves;
   414 and 431 for every operation, a URI or headers over the limits (config.api.boundary);
-- 401 when the view requires authentication; 403 when its permissions check more than that, or for an
-  unsafe method a session may send (CSRF);
+- 401 when the view reads a token (a bad one is refused where a token is optional too); 403 when its
+  permissions check more than that, or for an unsafe method a session may send (CSRF);
 - 404 for a path with an id in it, and for a page-number list (a page past the end);
 - 413 and 415 for an operation with a request body (at most 64 KiB of JSON);
 - 429 when the view is throttled; 503 for every operation (the database was briefly unreachable).
@@ -62,10 +62,37 @@ _HEADERS: dict[int, dict[str, Any]] = {
 }
 
 
+class ErrorDetailsSerializer(serializers.Serializer[Any]):
+    """Machine-readable context: the keys below where the code uses them, and a code's own (`docs/api.md`)."""
+
+    field = serializers.CharField(
+        required=False, help_text="The one field refused (`table.invalid_options`, ...)."
+    )
+    parameter = serializers.CharField(required=False, help_text="`request.invalid_parameter`: which one.")
+    header = serializers.CharField(required=False, help_text="A header refused at the boundary: which one.")
+    version = serializers.IntegerField(
+        required=False, help_text="`game.stale_version`: the game's version now."
+    )
+    card = serializers.CharField(required=False, help_text="`card.unknown`, `card.malformed`: the code sent.")
+    retry_after_seconds = serializers.IntegerField(
+        required=False, help_text="`throttled`, `auth.locked_out`: as `Retry-After`."
+    )
+    error = serializers.CharField(required=False, help_text="`table.error`: why the table is in error.")
+
+    def get_fields(self) -> dict[str, Any]:
+        # `fields` would shadow the serializer's own `fields`: declared through the mapping.
+        declared: dict[str, Any] = dict(super().get_fields())
+        declared["fields"] = serializers.DictField(
+            required=False,
+            help_text="`request.invalid`: each invalid field's messages (a list; an object for a nested field).",
+        )
+        return declared
+
+
 class ErrorSerializer(serializers.Serializer[Any]):
     code = serializers.CharField(help_text="Stable and dotted, e.g. `game.stale_version` (docs/api.md).")
     message = serializers.CharField(help_text="For humans; may change.")
-    details = serializers.DictField(help_text="Machine-readable context; `fields` for field errors.")
+    details = ErrorDetailsSerializer()
 
 
 class ErrorEnvelopeSerializer(serializers.Serializer[Any]):
@@ -86,6 +113,20 @@ def raises(*statuses: int) -> Callable[[_Decorated], _Decorated]:
 
 
 class AutoSchema(openapi.AutoSchema):
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        operation: dict[str, Any] | None = super().get_operation(*args, **kwargs)
+        if operation is None:
+            return None
+        for parameter in operation.get("parameters", []):
+            # The API reads an empty query value as no value (`?game=`, `?page=`): OpenAPI says so with
+            # `allowEmptyValue`, so that a client (or a fuzzer) knows the empty value is accepted.
+            if parameter["in"] == "query" and not parameter.get("required"):
+                parameter["allowEmptyValue"] = True
+        if not self.view.get_authenticators():
+            # No credentials read at all (register, token): no security requirement, not even an optional one.
+            operation["security"] = []
+        return operation
+
     def _get_response_bodies(self, direction: Direction = "response") -> dict[str, Any]:
         responses: dict[str, Any] = super()._get_response_bodies(direction)
         for code, response in responses.items():
@@ -107,7 +148,8 @@ class AutoSchema(openapi.AutoSchema):
     def error_statuses(self) -> set[int]:
         statuses = {400, 406, 414, 431, 503}
         view_permissions = self.view.get_permissions()
-        if any(not isinstance(p, permissions.AllowAny) for p in view_permissions):
+        # A view that reads a token refuses a bad one (401 `auth.failed`), also where a token is optional.
+        if self.view.get_authenticators():
             statuses.add(401)
         if any(type(p) not in (permissions.AllowAny, permissions.IsAuthenticated) for p in view_permissions):
             statuses.add(403)
@@ -138,3 +180,25 @@ class AutoSchema(openapi.AutoSchema):
 
     def _has_request_body(self) -> bool:
         return bool(self._get_request_body())  # type: ignore[no-untyped-call]
+
+
+def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """What drf-spectacular cannot say from the views: a move's body is closed and required (the engine's
+    `move.unknown_field` refuses any other field; `tournaments.move_input.parse_move`); an error's details
+    and a tournament event's data are open (a code or kind adds its own context beside the keys named)."""
+    schemas = result.get("components", {}).get("schemas", {})
+    # Besides the keys it names, a code adds its own context (docs/api.md): the object stays open.
+    for name in ("ErrorDetails", "TournamentEventData"):
+        if name in schemas:
+            schemas[name]["additionalProperties"] = True
+    move_request = schemas.get("MoveRequest", {})
+    for ref in move_request.get("discriminator", {}).get("mapping", {}).values():
+        schemas[ref.rsplit("/", 1)[-1]]["additionalProperties"] = False
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            body = operation.get("requestBody") if isinstance(operation, dict) else None
+            if body and body["content"].get("application/json", {}).get("schema") == {
+                "$ref": "#/components/schemas/MoveRequest"
+            }:
+                body["required"] = True
+    return result

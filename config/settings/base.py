@@ -181,7 +181,25 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     # Several components have a `kind`: name each enum after what it lists.
-    "ENUM_NAME_OVERRIDES": {"TournamentKindEnum": "tournaments.models.TournamentKind"},
+    "ENUM_NAME_OVERRIDES": {
+        "TournamentKindEnum": "tournaments.models.TournamentKind",
+        "TournamentStatusEnum": "tournaments.models.TournamentStatus",
+        "TournamentStageEnum": "tournaments.models.TournamentStage",
+        "EntryStatusEnum": "tournaments.models.EntryStatus",
+        "TableStatusEnum": "tournaments.models.TableStatus",
+        "SeatStatusEnum": "tournaments.models.SeatStatus",
+        "GameStatusEnum": "tournaments.models.GameStatus",
+        "PhaseEnum": "tournaments.engine.state.PHASES",
+        "GameEnum": "tournaments.engine.rules.PRESETS",
+        "TransferKindEnum": "ledger.models.TransferKind",
+        "AccountKindEnum": "ledger.models.AccountKind",
+        "ReconciliationStatusEnum": "ledger.models.ReconciliationStatus",
+    },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.api.schema.postprocess",
+        "tournaments.schema_hooks.error_code_enum",
+    ],
 }
 
 # Content-Security-Policy on every response (django-csp): scripts only from this origin and never inline

@@ -94,7 +94,8 @@ def test_a_nul_in_a_query_parameter_name_is_400(world: World) -> None:
 def test_the_same_filters_without_nul_still_work() -> None:
     response = APIClient().get("/api/v1/tournaments/?game=rummy500&status=registering,running")
     assert response.status_code == 200, response.content
-    assert APIClient().get("/api/v1/tournaments/?game=caf%C3%A9").status_code == 200
+    # UTF-8 passes the boundary (`game` itself is one of the presets, so a parameter the view ignores).
+    assert APIClient().get("/api/v1/tournaments/?note=caf%C3%A9").status_code == 200
 
 
 def test_a_nul_in_every_filter_of_every_list_is_400(world: World) -> None:
@@ -179,7 +180,7 @@ def test_a_body_at_the_limit_is_read(world: World) -> None:
 
 
 def test_a_uri_over_the_limit_is_414() -> None:
-    url = "/api/v1/tournaments/?game="
+    url = "/api/v1/tournaments/?note="
     assert APIClient().get(url + "x" * (MAX_URI_LENGTH - len(url))).status_code == 200
     error = assert_error(
         APIClient().get(url + "x" * (MAX_URI_LENGTH - len(url) + 1)), 414, "request.uri_too_long"

@@ -11,10 +11,17 @@ import requests
 from jsonschema.exceptions import ValidationError
 from openapi_schema_validator import validate
 
+from config.accounts.errors import AccountCode
+from config.api.errors import ApiCode
+from ledger.errors import LedgerCode
 from tests.api.conformance import Answer, Recording, ResponseValidator, check_answers, problems, summary
 from tests.api.conftest import World
+from tests.engine.test_architecture import _raised_codes
 from tournaments.engine.families import move_fields
 from tournaments.engine.move_fields import FIELD_SCHEMAS
+from tournaments.engine.rules import PRESETS
+from tournaments.engine.state import PHASES
+from tournaments.errors import PlayCode
 
 ENVELOPE = "#/components/schemas/ErrorEnvelope"
 ERROR_STATUSES = {"400", "401", "403", "404", "406", "409", "413", "414", "415", "422", "429", "431", "503"}
@@ -65,16 +72,16 @@ EXPECTED_ERRORS = {
     ("post", "/api/v1/games/{game_id}/moves/"): {400, 406, 401, 403, 404, 409, 415, 422, 503},
     ("get", "/api/v1/games/{game_id}/events/"): {400, 406, 401, 403, 404, 503},
     ("get", "/api/v1/games/{game_id}/rounds/"): {400, 406, 401, 403, 404, 503},
-    ("get", "/api/v1/tournaments/"): {400, 406, 404, 503},
+    ("get", "/api/v1/tournaments/"): {400, 401, 404, 406, 503},
     ("post", "/api/v1/tournaments/"): {400, 406, 401, 403, 415, 503},
-    ("get", "/api/v1/tournaments/{tournament_id}/"): {400, 406, 404, 503},
+    ("get", "/api/v1/tournaments/{tournament_id}/"): {400, 401, 404, 406, 503},
     ("post", "/api/v1/tournaments/{tournament_id}/register/"): {400, 406, 401, 403, 404, 409, 422, 503},
     ("post", "/api/v1/tournaments/{tournament_id}/unregister/"): {400, 406, 401, 403, 404, 409, 503},
     ("post", "/api/v1/tournaments/{tournament_id}/back/"): {400, 406, 401, 403, 404, 409, 503},
-    ("get", "/api/v1/tournaments/{tournament_id}/standings/"): {400, 406, 404, 503},
-    ("get", "/api/v1/tournaments/{tournament_id}/tables/"): {400, 406, 404, 503},
-    ("get", "/api/v1/tournaments/{tournament_id}/tables/{table_id}/"): {400, 406, 404, 503},
-    ("get", "/api/v1/tournaments/{tournament_id}/events/"): {400, 406, 404, 503},
+    ("get", "/api/v1/tournaments/{tournament_id}/standings/"): {400, 401, 404, 406, 503},
+    ("get", "/api/v1/tournaments/{tournament_id}/tables/"): {400, 401, 404, 406, 503},
+    ("get", "/api/v1/tournaments/{tournament_id}/tables/{table_id}/"): {400, 401, 404, 406, 503},
+    ("get", "/api/v1/tournaments/{tournament_id}/events/"): {400, 401, 404, 406, 503},
     ("post", "/api/v1/tournaments/{tournament_id}/start/"): {400, 406, 401, 403, 404, 409, 503},
     ("post", "/api/v1/tournaments/{tournament_id}/pause/"): {400, 406, 401, 403, 404, 409, 503},
     ("post", "/api/v1/tournaments/{tournament_id}/resume/"): {400, 406, 401, 403, 404, 409, 503},
@@ -114,7 +121,20 @@ def test_the_error_envelope_is_a_component(spec: dict[str, Any]) -> None:
     assert envelope["required"] == ["error"]
     error = resolved(spec, envelope["properties"]["error"])
     assert set(error["required"]) == {"code", "message", "details"}
-    assert error["properties"]["details"]["type"] == "object"
+    details = resolved(spec, error["properties"]["details"])
+    assert details["type"] == "object" and details["additionalProperties"] is True
+    assert details["properties"]["parameter"]["type"] == "string"
+    assert details["properties"]["version"]["type"] == "integer"
+
+
+def test_error_codes_are_a_closed_set(spec: dict[str, Any]) -> None:
+    """`Error.code` is the enum of every code the API answers: each app's codes and the engine's rule codes."""
+    error = resolved(spec, {"$ref": ENVELOPE})["properties"]["error"]
+    code = resolved(spec, resolved(spec, error)["properties"]["code"])
+    everything = {m.value for enum in (ApiCode, AccountCode, LedgerCode, PlayCode) for m in enum}
+    everything |= _raised_codes()
+    assert set(code["enum"]) == everything
+    assert {"game.stale_version", "turn.not_your_turn", "idempotency.key_invalid"} <= set(code["enum"])
 
 
 def test_every_operation_lists_its_errors_with_the_envelope(spec: dict[str, Any]) -> None:
@@ -124,10 +144,11 @@ def test_every_operation_lists_its_errors_with_the_envelope(spec: dict[str, Any]
         where = f"{method.upper()} {path}"
         assert {"400", "406", "414", "431", "503"} <= errors, where
         assert errors <= ERROR_STATUSES, where
-        # `{}` among the security requirements: no credentials needed (a token is optional, e.g. the
-        # tournament reads, which say whether the caller is registered).
-        anonymous = {} in (operation.get("security") or [])
-        assert ("401" in errors) is not anonymous, where
+        # A token read (a security scheme named), even where it is optional (`{}` beside it: the tournament
+        # reads, which say whether the caller is registered), is refused when bad: 401. Register and token
+        # read none (`security: []`).
+        reads_a_token = any(requirement for requirement in operation["security"])
+        assert ("401" in errors) is reads_a_token, where
         if "requestBody" not in operation:
             # Nothing in the wrong media type without a body, nor refused by the rules, but for an entry
             # the wallet cannot pay (API.md: register answers 422 ledger.insufficient_funds).
@@ -370,3 +391,148 @@ def test_a_live_servers_answers_are_checked_too(live_server: Any, answers_confor
     assert [(a.method, a.path, a.status) for a in answers_conform.answers] == [
         ("get", "/api/v1/tables/", 401)
     ]
+
+
+# --- what a generated client reads: closed sets, required bodies, headers, parameters -------------------
+
+
+def test_register_and_token_read_no_credentials(spec: dict[str, Any]) -> None:
+    for path in ("/api/v1/auth/register/", "/api/v1/auth/token/"):
+        assert spec["paths"][path]["post"]["security"] == [], path
+
+
+def test_every_operation_id_has_the_prefix(spec: dict[str, Any]) -> None:
+    ids = [operation["operationId"] for _m, _p, operation in operations(spec)]
+    assert len(ids) == len(set(ids))
+    assert [i for i in ids if not i.startswith("v1_")] == []
+
+
+def query_parameters(spec: dict[str, Any], method: str, path: str) -> dict[str, dict[str, Any]]:
+    return {p["name"]: p for p in spec["paths"][path][method].get("parameters", []) if p["in"] == "query"}
+
+
+def test_every_optional_query_parameter_may_be_empty(spec: dict[str, Any]) -> None:
+    """An empty value is no value (`?game=`, `?page=`): the schema says so, and the fuzz test holds the
+    server to it."""
+    for method, path, _operation in operations(spec):
+        for name, parameter in query_parameters(spec, method, path).items():
+            assert parameter.get("required") or parameter["allowEmptyValue"] is True, (method, path, name)
+
+
+def test_pagination_parameters_say_their_bounds(spec: dict[str, Any]) -> None:
+    for path, kind in LIST_OPERATIONS.items():
+        parameters = query_parameters(spec, "get", path)
+        size = parameters["page_size"]["schema"]
+        assert size["type"] == "integer" and size["minimum"] == 1 and size["maximum"] in (500, 1000), path
+        if kind == "page":
+            assert parameters["page"]["schema"] == {
+                "oneOf": [
+                    {"type": "integer", "minimum": 1, "maximum": 10**18 - 1},
+                    {"type": "string", "enum": ["last"]},
+                ]
+            }, path
+
+
+def test_event_versions_and_waits_have_bounds(spec: dict[str, Any]) -> None:
+    for path in ("/api/v1/games/{game_id}/events/", "/api/v1/tournaments/{tournament_id}/events/"):
+        parameters = query_parameters(spec, "get", path)
+        assert parameters["after"]["schema"] == {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}
+        assert parameters["wait"]["schema"] == {"type": "number", "minimum": 0}
+        # The busy answer (too many waiting) tells the client when to call again.
+        headers = spec["paths"][path]["get"]["responses"]["200"]["headers"]
+        assert headers["Retry-After"]["schema"] == {"type": "integer"}, path
+
+
+def test_cursor_lists_declare_their_link_header(spec: dict[str, Any]) -> None:
+    for path in (
+        "/api/v1/ledger/transfers/",
+        "/api/v1/ledger/accounts/{id}/statement/",
+        "/api/v1/wallet/transfers/",
+    ):
+        assert "Link" in spec["paths"][path]["get"]["responses"]["200"]["headers"], path
+
+
+def test_idempotency_keys_say_their_limits(spec: dict[str, Any]) -> None:
+    def key(path: str) -> dict[str, Any]:
+        header: dict[str, Any] = next(
+            p for p in spec["paths"][path]["post"]["parameters"] if p["name"] == "Idempotency-Key"
+        )
+        return header
+
+    adjustment = key("/api/v1/ledger/adjustments/")
+    assert adjustment["required"] is True
+    assert adjustment["schema"] == {"type": "string", "minLength": 1, "maxLength": 200, "pattern": r"\S"}
+    for path in ("/api/v1/tables/{table_id}/sit/", "/api/v1/games/{game_id}/moves/"):
+        assert key(path)["schema"] == {"type": "string", "maxLength": 255}, path
+
+
+def test_the_move_body_is_required_and_closed(spec: dict[str, Any]) -> None:
+    body = spec["paths"]["/api/v1/games/{game_id}/moves/"]["post"]["requestBody"]
+    assert body["required"] is True
+    mapping = spec["components"]["schemas"]["MoveRequest"]["discriminator"]["mapping"]
+    for ref in mapping.values():
+        assert resolved(spec, {"$ref": ref})["additionalProperties"] is False, ref
+
+
+def test_a_move_event_names_its_move_by_reference(spec: dict[str, Any]) -> None:
+    """A `$ref` beside a description is `allOf: [$ref]`, where TypeScript generators lose the union."""
+    move = spec["components"]["schemas"]["MoveEvent"]["properties"]["move"]
+    assert move == {"$ref": "#/components/schemas/Move"}
+
+
+CLOSED_SETS = {
+    ("Table", "status"): "TableStatusEnum",
+    ("Table", "game"): "GameEnum",
+    ("TablePlayer", "status"): "SeatStatusEnum",
+    ("Game", "status"): "GameStatusEnum",
+    ("Game", "phase"): "PhaseEnum",
+    ("Game", "game"): "GameEnum",
+    ("MoveEvent", "phase"): "PhaseEnum",
+    ("Tournament", "status"): "TournamentStatusEnum",
+    ("Tournament", "game"): "GameEnum",
+    ("Tournament", "entry_status"): "EntryStatusEnum",
+    ("Tournament", "stage"): "TournamentStageEnum",
+    ("Standing", "status"): "EntryStatusEnum",
+    ("TournamentTable", "status"): "TableStatusEnum",
+    ("TransferRow", "kind"): "TransferKindEnum",
+    ("Transfer", "kind"): "TransferKindEnum",
+    ("WalletEntry", "kind"): "TransferKindEnum",
+    ("CancelTransfer", "kind"): "TransferKindEnum",
+    ("TableCreateRequest", "game"): "GameEnum",
+    ("TournamentCreateRequest", "game"): "GameEnum",
+}
+
+
+def test_closed_sets_are_enums(spec: dict[str, Any]) -> None:
+    schemas = spec["components"]["schemas"]
+    for (component, field), enum in CLOSED_SETS.items():
+        schema = schemas[component]["properties"][field]
+        refs = [schema.get("$ref")] + [
+            s.get("$ref") for s in schema.get("allOf", []) + schema.get("oneOf", [])
+        ]
+        assert f"#/components/schemas/{enum}" in refs, (component, field, schema)
+    assert schemas["GameEnum"]["enum"] == list(PRESETS)
+    assert schemas["PhaseEnum"]["enum"] == list(PHASES)
+
+
+def test_bonuses_and_settlement_transfers_are_typed(spec: dict[str, Any]) -> None:
+    schemas = spec["components"]["schemas"]
+    for component in ("Result", "RoundOverEvent", "Round"):
+        assert schemas[component]["properties"]["bonuses"]["items"] == {"$ref": "#/components/schemas/Bonus"}
+    assert set(schemas["Bonus"]["required"]) == {"player", "points", "reason"}
+    assert schemas["RoundOverEvent"]["properties"]["transfers"]["items"] == {
+        "$ref": "#/components/schemas/TransferRow"
+    }
+
+
+def test_tournament_event_data_names_its_keys(spec: dict[str, Any]) -> None:
+    schemas = spec["components"]["schemas"]
+    data = schemas["TournamentEvent"]["properties"]["data"]
+    refs = [data.get("$ref")] + [s.get("$ref") for s in data.get("allOf", [])]
+    assert "#/components/schemas/TournamentEventData" in refs
+    typed = schemas["TournamentEventData"]
+    assert typed["additionalProperties"] is True
+    assert {"starts_at", "entrants", "level", "players", "winners", "prizes", "shares", "reason"} <= set(
+        typed["properties"]
+    )
+    assert typed["properties"]["players"]["items"] == {"$ref": "#/components/schemas/BustedPlayer"}

@@ -201,9 +201,15 @@ def test_idempotency_keys_are_scoped_to_the_admin(admin_client_api: APIClient, p
     "body, headers, code",
     [
         ({"username": "ann", "amount": 5, "reason": "x"}, {}, "idempotency.key_required"),
+        # docs/api.md: a key too long is invalid (not missing); a blank one is missing.
         (
             {"username": "ann", "amount": 5, "reason": "x"},
             {"HTTP_IDEMPOTENCY_KEY": "k" * 201},
+            "idempotency.key_invalid",
+        ),
+        (
+            {"username": "ann", "amount": 5, "reason": "x"},
+            {"HTTP_IDEMPOTENCY_KEY": "   "},
             "idempotency.key_required",
         ),
         ({"username": "ann", "amount": 0, "reason": "x"}, {"HTTP_IDEMPOTENCY_KEY": "k"}, "request.invalid"),

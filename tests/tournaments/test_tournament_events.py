@@ -16,6 +16,9 @@ from tournaments import wakeups
 from tournaments.models import Tournament, TournamentEvent
 from tournaments.services import tournament_events
 
+# A bust as multi_progress records it (docs/api.md: `players` [{entry, player, place}]).
+BUST = {"entry": 1, "player": "ann", "place": None}
+
 
 def _record(tournament_id: int, kind: str, **data: Any) -> None:
     with transaction.atomic():
@@ -156,7 +159,7 @@ def test_a_long_poll_is_answered_when_an_event_is_recorded_by_another_thread(
 
     def busts() -> None:
         try:
-            _record(t.pk, "busted", players=["ann"])
+            _record(t.pk, "busted", players=[BUST])
         finally:
             connection.close()
 
@@ -167,7 +170,7 @@ def test_a_long_poll_is_answered_when_an_event_is_recorded_by_another_thread(
     waiter.join(timeout=20)
     assert answer["status"] == 200
     assert [(e["version"], e["kind"], e["data"]) for e in answer["body"]["events"]] == [
-        (2, "busted", {"players": ["ann"]})
+        (2, "busted", {"players": [BUST]})
     ]
     assert answer["body"]["version"] == 2
     assert time.monotonic() - recorded_at < 3
