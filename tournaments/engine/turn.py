@@ -134,25 +134,37 @@ def measure(t: Turn) -> tuple[int, int]:
 
 def feasible(t: Turn, rules: Ruleset) -> bool:
     """Whether the turn can still be completed: obligations met and a legal ending left."""
-    return _feasible(t, rules, {})
+    return _feasible(t, rules, None)
 
 
-def _feasible(t: Turn, rules: Ruleset, seen: dict[Turn, bool]) -> bool:
-    # ``seen``: positions reached in two orders (two jokers laid off one after the other) are judged once.
+def _feasible(t: Turn, rules: Ruleset, seen: dict[Turn, bool] | None) -> bool:
+    # ``seen``: positions reached in two orders (two jokers laid off one after the other) are judged once;
+    # the position asked about is never reached again, so the memory starts below it (most questions end
+    # there, and hashing a position costs about as much as judging a simple one).
     if can_end(t, rules):
         return True
-    known = seen.get(t)
-    if known is not None:
-        return known
+    root = seen is None
+    if seen is None:
+        seen = {}
+    else:
+        known = seen.get(t)
+        if known is not None:
+            return known
     targets: list[str] = []
     if t.must_use is not None:
         targets.append(t.must_use)
     if t.jokers_to_meld:
         targets.append(JOKER)
     if not targets:
-        # Every card held may not be discarded: placing one frees an identical copy of it for the discard
-        # (a second joker, a second 7H with two decks) or, without a final discard, goes out.
-        targets = sorted(set(t.reserved) & set(t.hand))
+        # Every card held may not be discarded. Without a final discard, placing them all goes out. With
+        # one, only a card held in more copies than are reserved can be freed: placing the reserved copies
+        # (a joker retrieved beside one already held, a second 7H with two decks) leaves one to discard;
+        # placements take a card from hand and reserve alike, so no other card ever becomes free.
+        targets = sorted(
+            c
+            for c in set(t.reserved) & set(t.hand)
+            if not rules.final_discard_required or t.hand.count(c) > t.reserved.count(c)
+        )
     found = False
     for target in targets:
         for placement in placements_with(t, target, rules):
@@ -164,5 +176,6 @@ def _feasible(t: Turn, rules: Ruleset, seen: dict[Turn, bool]) -> bool:
                 break
         if found:
             break
-    seen[t] = found
+    if not root:
+        seen[t] = found
     return found
