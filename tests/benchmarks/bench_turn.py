@@ -25,7 +25,11 @@ from tournaments.engine.turn import Turn, can_end, feasible, placements_with
 
 # The modules that call the check (by their own name for it); Rummy 500's ``draw`` module is shadowed in its
 # package by the function of that name, hence import_module.
-_CALLERS = (placements_module, listing_module, importlib.import_module("tournaments.engine.families.rummy500.draw"))
+_CALLERS = (
+    placements_module,
+    listing_module,
+    importlib.import_module("tournaments.engine.families.rummy500.draw"),
+)
 
 
 def three_deep(t: Turn, rules: RulesetType, depth: int = 3) -> bool:
@@ -65,7 +69,10 @@ def record_positions(rounds: int) -> list[tuple[Turn, RulesetType]]:
     for c in _CALLERS:
         c.feasible = spy  # type: ignore[attr-defined]
     try:
-        for rules in (Ruleset.preset("rummy500"), Ruleset.preset("rummy500", swapped_joker_must_be_melded=True)):
+        for rules in (
+            Ruleset.preset("rummy500"),
+            Ruleset.preset("rummy500", swapped_joker_must_be_melded=True),
+        ):
             for seed in range(rounds):
                 state = new_round(rules, ["a", "b", "c", "d"], dealer=seed % 4, seed=seed)
                 play_round(state, {p: RandomBot(seed * 10 + i) for i, p in enumerate("abcd")})

@@ -125,10 +125,12 @@ def test_the_player_dealt_the_trumps_twin_gets_the_bonus_even_when_nobody_closes
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
-def test_the_trump_bonus_counts_100_per_opponent_in_game_points(n: int):
+def test_the_trump_bonus_counts_100_per_opponent_in_game_points(n: int) -> None:
     # RULES §4 (decided): the twin's holder is paid 100 by each opponent, and game_points adds 100 per
     # opponent; 3 players, trump K7, the third player holds the twin, the second closes at once.
-    hands: list[list[str]] = [["Y7"], SIMPLE.split(), ["K7"], []][:n] if n > 2 else [["Y7", "K7"], SIMPLE.split()]
+    hands: list[list[str]] = (
+        [["Y7"], SIMPLE.split(), ["K7"], []][:n] if n > 2 else [["Y7", "K7"], SIMPLE.split()]
+    )
     s = board_round(hands, trump="K7", stock=["Y13"])
     twin = "cid" if n > 2 else "ann"
     assert s.players[s.own["trump_seat"]] == twin

@@ -50,7 +50,12 @@ CHOSEN_SLOT = _set("7S", "JK:7H", "7D")  # the chosen 7H is placed only by swapp
 
 def _deep(jokers_held: int, sets: int) -> Turn:
     """Jokers already retrieved this turn (each owed), the chosen 7H still owed, ``sets`` open sets."""
-    open_sets = [_set("4S", "4H", "4D"), _set("8S", "8H", "8D"), _set("QS", "QH", "QD"), _set("3S", "3H", "3D")]
+    open_sets = [
+        _set("4S", "4H", "4D"),
+        _set("8S", "8H", "8D"),
+        _set("QS", "QH", "QD"),
+        _set("3S", "3H", "3D"),
+    ]
     melds = _numbered([CHOSEN_SLOT, *open_sets[:sets]])
     hand = sort_cards(["7H", "2C", *[JOKER] * jokers_held])
     return Turn(hand, melds, "7H", ("7H", *[JOKER] * jokers_held), jokers_held)
@@ -60,7 +65,7 @@ def _deep(jokers_held: int, sets: int) -> Turn:
 
 
 @pytest.mark.parametrize(("jokers_held", "placements"), [(1, 3), (2, 4), (3, 5)])
-def test_a_turn_needing_four_or_five_placements_is_completable(jokers_held: int, placements: int):
+def test_a_turn_needing_four_or_five_placements_is_completable(jokers_held: int, placements: int) -> None:
     # The swap of 7H retrieves one more joker: 1 + (jokers_held + 1) placements, each joker on a set of its
     # own (the 7s once the swap is made, and one open set per joker held).
     t = _deep(jokers_held, sets=jokers_held)
@@ -69,7 +74,7 @@ def test_a_turn_needing_four_or_five_placements_is_completable(jokers_held: int,
 
 
 @pytest.mark.parametrize("jokers_held", [1, 2, 3])
-def test_a_deep_turn_with_one_set_too_few_is_not_completable(jokers_held: int):
+def test_a_deep_turn_with_one_set_too_few_is_not_completable(jokers_held: int) -> None:
     t = _deep(jokers_held, sets=jokers_held - 1)
     assert fewest_placements(t, MUST_MELD) is None
     assert not feasible(t, MUST_MELD)
@@ -157,7 +162,13 @@ def test_a_kept_top_card_with_its_twin_in_hand_is_taken_when_one_copy_can_be_lai
     base = stacked_round(rules, [["2C"], ["2S"], ["3S"], ["4S"], ["5S"]], dealer=4)
     hands = list(base.hands)
     hands[0] = ("7H",)
-    s = replace(base, hands=tuple(hands), phase="draw", discard=("2H", "7H"), melds=_numbered([_set("7S", "7D", "7C")]))
+    s = replace(
+        base,
+        hands=tuple(hands),
+        phase="draw",
+        discard=("2H", "7H"),
+        melds=_numbered([_set("7S", "7D", "7C")]),
+    )
     after = apply_move(s, "ann", pile("7H", 1))  # refused as turn.cannot_complete before
     illegal(after, "ann", disc("7H"), "discard.chosen_card")
     after = apply_move(after, "ann", lay("m1", "7H"))
@@ -206,8 +217,16 @@ def _placements(t: Turn, rules: RulesetType) -> Iterator[tuple[tuple[str, ...], 
                     rest = _minus(hand, [natural])
                     assert rest is not None
                     melds = list(t.melds)
-                    melds[i] = Meld(meld.id, meld.owner, (*meld.cards[:idx], natural, *meld.cards[idx + 1 :]), meld.placers)
-                    yield (natural,), _after(t, (natural,), [*rest, JOKER], tuple(melds), retrieved=True, rules=rules)
+                    melds[i] = Meld(
+                        meld.id,
+                        meld.owner,
+                        (*meld.cards[:idx], natural, *meld.cards[idx + 1 :]),
+                        meld.placers,
+                    )
+                    yield (
+                        (natural,),
+                        _after(t, (natural,), [*rest, JOKER], tuple(melds), retrieved=True, rules=rules),
+                    )
 
 
 def _minus(hand: Sequence[str], cards: Sequence[str]) -> list[str] | None:
@@ -221,7 +240,13 @@ def _minus(hand: Sequence[str], cards: Sequence[str]) -> list[str] | None:
 
 
 def _after(
-    t: Turn, placed: Sequence[str], rest: list[str], melds: tuple[Meld, ...], *, retrieved: bool, rules: RulesetType
+    t: Turn,
+    placed: Sequence[str],
+    rest: list[str],
+    melds: tuple[Meld, ...],
+    *,
+    retrieved: bool,
+    rules: RulesetType,
 ) -> Turn:
     must_use = t.must_use
     reserved = Counter(t.reserved)

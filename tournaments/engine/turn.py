@@ -21,6 +21,7 @@ from .melds import enumerate_lay_offs, enumerate_melds, joker_slots
 from .rules import Ruleset
 from .state import Meld, RoundState
 
+
 @dataclass(frozen=True)
 class Turn:
     """The part of the state the turn-completion search changes."""

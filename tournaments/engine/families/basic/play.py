@@ -34,6 +34,7 @@ from .gates import (
 )
 from .presets import options_of
 
+
 def _groups(move: Mapping[str, Any], state: RoundState) -> list[Group]:
     """The melds of a ``meld`` move, canonical, in canonical order."""
     if ("cards" in move) == ("melds" in move):
