@@ -195,7 +195,8 @@ def report(args: argparse.Namespace) -> str:
         "",
         f"Command: `{COMMAND}`. Measured {started} on {platform.python_implementation()} "
         f"{platform.python_version()}, {platform.machine()}, one thread (the box had "
-        f"{_cores()} cores shared with other jobs; times are the thread's CPU time).",
+        f"{_cores()} cores shared with other jobs, load average {_load()} at the start; times are the "
+        "thread's CPU time).",
         "",
         "### Solver: `best_arrangement` (exact), rummy500 values",
         "",
@@ -241,6 +242,12 @@ def report(args: argparse.Namespace) -> str:
         "",
     ]
     return "\n".join(out)
+
+
+def _load() -> str:
+    import os
+
+    return ", ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def _cores() -> int:
