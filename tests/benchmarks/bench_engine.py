@@ -31,6 +31,7 @@ from tournaments.engine.cards import NATURAL_CARDS
 from tournaments.engine.solver import best_arrangement
 
 from .bench_board import bench_board
+from .bench_turn import bench_turn
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "performance.md"
@@ -211,6 +212,10 @@ def report(args: argparse.Namespace) -> str:
         "",
         *bench_rounds(args.rounds),
         "",
+        "### Turn-completion check (`turn.feasible`, RULES §1)",
+        "",
+        *bench_turn(args.turn_rounds),
+        "",
         "### Greedy bot against the random bot (two players, seeds 0..N-1, dealer alternating)",
         "",
         "| preset | rounds | greedy wins | ties | random wins | ms / round |",
@@ -268,12 +273,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--board-samples", type=int, default=300)
     parser.add_argument("--board-naive-samples", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=100)
+    parser.add_argument("--turn-rounds", type=int, default=50)
     parser.add_argument("--greedy-rounds", type=int, default=1000)
     parser.add_argument("--household-rounds", type=int, default=200)
     parser.add_argument("--basic-rounds", type=int, default=200)
     args = parser.parse_args(argv)
     if args.quick:
-        args.samples, args.naive_samples, args.rounds = 40, 10, 4
+        args.samples, args.naive_samples, args.rounds, args.turn_rounds = 40, 10, 4, 3
         args.board_samples, args.board_naive_samples = 20, 1
         args.greedy_rounds, args.household_rounds, args.basic_rounds, args.no_write = 20, 0, 10, True
     section = report(args)

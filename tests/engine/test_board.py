@@ -124,6 +124,24 @@ def test_the_player_dealt_the_trumps_twin_gets_the_bonus_even_when_nobody_closes
     assert dict(over.result.game_points) == {"ann": 0, "bob": 100} and over.result.redeal is False
 
 
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_trump_bonus_counts_100_per_opponent_in_game_points(n: int) -> None:
+    # RULES §4 (decided): the twin's holder is paid 100 by each opponent, and game_points adds 100 per
+    # opponent; 3 players, trump K7, the third player holds the twin, the second closes at once.
+    hands: list[list[str]] = (
+        [["Y7"], SIMPLE.split(), ["K7"], []][:n] if n > 2 else [["Y7", "K7"], SIMPLE.split()]
+    )
+    s = board_round(hands, trump="K7", stock=["Y13"])
+    twin = "cid" if n > 2 else "ann"
+    assert s.players[s.own["trump_seat"]] == twin
+    over = play(s, ("ann", disc("Y7")), ("bob", STOCK), ("bob", close("Y13")))
+    assert over.result is not None and over.result.details["closer"] == "bob"
+    assert [dict(b) for b in over.result.bonuses] == [{"player": twin, "points": 100, "reason": "trump"}]
+    assert over.result.scores == {p: (250 if p == "bob" else 0) for p in over.players}
+    expected = {p: (250 if p == "bob" else 0) + (100 * (n - 1) if p == twin else 0) for p in over.players}
+    assert dict(over.result.game_points) == expected
+
+
 def test_no_bonus_when_the_twin_stays_in_the_stock():
     s = board_round([[], []], trump="B4", stock=["B4"])
     assert s.own["trump_seat"] is None

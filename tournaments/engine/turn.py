@@ -2,9 +2,12 @@
 
 A move is legal only if, after it, the turn can still be completed: every pending obligation met
 (the chosen card of a deep draw, a retrieved joker that must be melded) and a legal ending left (a
-card that may be discarded, or going out where no final discard is required). Obligations are met
-one placement each, so a shallow search (``FEASIBILITY_DEPTH``) decides it exactly. Every meld family
-shares this search; what it reads of the state is a ``Turn``.
+card that may be discarded, or going out where no final discard is required). An obligation is met by a
+placement that contains it (RULES §1: "one meld, one lay-off or one joker swap containing it"), so the
+search places only cards still owed, in every order, as deep as it takes: a chosen card placed by a joker
+swap owes one more joker, and jokers retrieved earlier in the turn may each need a placement of their own.
+It needs no depth cut (``measure``: every placement lowers it, so every chain of placements ends) and
+judges each position once. Every meld family shares this search; what it reads of the state is a ``Turn``.
 """
 
 from __future__ import annotations
@@ -17,9 +20,6 @@ from .hands import add, remove
 from .melds import enumerate_lay_offs, enumerate_melds, joker_slots
 from .rules import Ruleset
 from .state import Meld, RoundState
-
-# Depth of the search that proves a turn can still be completed (obligations are met one placement each).
-FEASIBILITY_DEPTH = 3
 
 
 @dataclass(frozen=True)
@@ -126,26 +126,57 @@ def placements_with(t: Turn, card: str, rules: Ruleset) -> Iterable[Placement]:
                     yield Placement((card,), i, True, after)
 
 
-def feasible(t: Turn, rules: Ruleset, depth: int = FEASIBILITY_DEPTH) -> bool:
+def measure(t: Turn) -> tuple[int, int]:
+    """(cards in hand, natural cards in hand): a meld or a lay-off takes at least one card from the hand, a
+    joker swap trades a natural card of it for a joker, so every placement lowers this (lexicographically)
+    and a chain of placements is never longer than twice the hand."""
+    return len(t.hand), sum(1 for c in t.hand if c != JOKER)
+
+
+def feasible(t: Turn, rules: Ruleset) -> bool:
     """Whether the turn can still be completed: obligations met and a legal ending left."""
+    return _feasible(t, rules, None)
+
+
+def _feasible(t: Turn, rules: Ruleset, seen: dict[Turn, bool] | None) -> bool:
+    # ``seen``: positions reached in two orders (two jokers laid off one after the other) are judged once;
+    # the position asked about is never reached again, so the memory starts below it (most questions end
+    # there, and hashing a position costs about as much as judging a simple one).
     if can_end(t, rules):
         return True
-    if depth == 0:
-        return False
+    root = seen is None
+    if seen is None:
+        seen = {}
+    else:
+        known = seen.get(t)
+        if known is not None:
+            return known
     targets: list[str] = []
     if t.must_use is not None:
         targets.append(t.must_use)
     if t.jokers_to_meld:
         targets.append(JOKER)
     if not targets:
-        if rules.final_discard_required or not t.hand:
-            return False
-        targets = sorted(set(t.reserved) & set(t.hand))  # going out by placing what may not be discarded
+        # Every card held may not be discarded. Without a final discard, placing them all goes out. With
+        # one, only a card held in more copies than are reserved can be freed: placing the reserved copies
+        # (a joker retrieved beside one already held, a second 7H with two decks) leaves one to discard;
+        # placements take a card from hand and reserve alike, so no other card ever becomes free.
+        targets = sorted(
+            c
+            for c in set(t.reserved) & set(t.hand)
+            if not rules.final_discard_required or t.hand.count(c) > t.reserved.count(c)
+        )
+    found = False
     for target in targets:
         for placement in placements_with(t, target, rules):
             nxt = placement.after
             if rules.final_discard_required and not nxt.hand:
                 continue
-            if feasible(nxt, rules, depth - 1):
-                return True
-    return False
+            if _feasible(nxt, rules, seen):
+                found = True
+                break
+        if found:
+            break
+    if not root:
+        seen[t] = found
+    return found

@@ -20,8 +20,8 @@ from ...melds import MeldError, read_meld
 from ...moves import Move, card_list, meld_index
 from ...placements import lay_off_move, meld, swap_joker
 from ...state import RoundState
-from ...turn import can_end, placed_obligations, turn_of
-from .book import placed
+from ...turn import Turn, can_end, placed_obligations, turn_of
+from .book import Book, book_of, placed
 from .gates import (
     Group,
     check_lay_off,
@@ -33,10 +33,6 @@ from .gates import (
     opening_ok,
 )
 from .presets import options_of
-
-# How many further placements ``can_finish`` tries; a hand of only reserved cards holds at most the
-# chosen pile card and the jokers retrieved this turn, each placed by one move.
-FINISH_DEPTH = 3
 
 
 def _groups(move: Mapping[str, Any], state: RoundState) -> list[Group]:
@@ -93,22 +89,36 @@ def place(
     return new, logged
 
 
-def can_finish(state: RoundState, depth: int = FINISH_DEPTH) -> bool:
+def can_finish(state: RoundState) -> bool:
     """Whether the player in turn can still end the turn: a card that may be discarded, going out, or a
-    placement the family allows that leads there."""
+    chain of placements the family allows that leads there.
+
+    No depth cut: every placement lowers ``turn.measure``, so every chain ends. The search runs only on a
+    hand of cards that may not be discarded (the chosen pile card and the jokers retrieved this turn),
+    which is small; a position reached in two orders is judged once."""
+    return _can_finish(state, {})
+
+
+def _can_finish(state: RoundState, seen: dict[tuple[Turn, Book], bool]) -> bool:
     t = turn_of(state)
     if not t.hand or can_end(t, state.rules):
         return True
-    if depth == 0:
-        return False
+    # What the family's limits read of a position besides the cards: its book (opened, melds this turn).
+    key = (t, book_of(state))
+    known = seen.get(key)
+    if known is not None:
+        return known
+    found = False
     for move in _candidates(state):
         try:
             after, _ = place(state, move["type"], move, check=False)
         except IllegalMove:
             continue
-        if can_finish(after, depth - 1):
-            return True
-    return False
+        if _can_finish(after, seen):
+            found = True
+            break
+    seen[key] = found
+    return found
 
 
 def _candidates(state: RoundState) -> list[Move]:

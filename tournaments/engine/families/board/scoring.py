@@ -4,7 +4,9 @@
 them); 0 for everyone when nobody closes (the stock ran out, the round stalled) or the deal was refused.
 ``bonuses``: the trump bonus, 100 points paid by each opponent to the player dealt the trump tile's twin,
 settled on its own whether or not anyone closes; none after a refused deal, which voids the deal.
-``game_points``: ``scores`` with the trump bonus added to its player (both are points from each opponent).
+``game_points``: ``scores`` with the trump bonus added to its player as 100 per opponent (RULES §4: it is
+paid by each opponent), so 100 with two players, 200 with three, 300 with four. The bonus entry itself
+keeps the per-opponent 100 that settlement makes each opponent pay.
 """
 
 from __future__ import annotations
@@ -60,8 +62,9 @@ def score(state: RoundState, reason: str, seat: int | None) -> Result:
     if twin is not None and not redeal:
         bonuses.append({"player": players[twin], "points": TRUMP_BONUS, "reason": "trump"})
     game_points = dict(scores)
+    opponents = len(players) - 1
     for b in bonuses:
-        game_points[b["player"]] += b["points"]
+        game_points[b["player"]] += b["points"] * opponents
     return make_result(
         scores=scores,
         game_points=game_points,
