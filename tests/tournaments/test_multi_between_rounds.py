@@ -143,6 +143,29 @@ def test_a_deal_waits_for_the_job_of_a_table_with_players_to_bust(
     assert_reconciled()
 
 
+def test_a_waiting_table_the_plan_would_break_is_sent_its_job_instead_of_dealt(
+    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 3 + 3 + 2 players fit in two tables of four: the table of two, waiting for its deal, is to be broken.
+    tournament, tables, _ = seated(admin_user, player, [[500] * 3, [500] * 3, [500] * 2], seats=4)
+    Tournament.objects.filter(pk=tournament.pk).update(table_sizes=table_sizes.histogram([3, 3, 2]))
+    monkeypatch.setattr(round_start, "instant_result", _even)
+    small = Game.objects.get(table=tables[2])
+    with dispatch.captured() as sent:
+        assert round_start.start_round(game_id=small.pk) is None
+    assert sent == [(dispatch.TABLE_ROUND_OVER, [tournament.pk, tables[2].pk, None])]
+    assert Game.objects.get(pk=small.pk).next_round_at is None
+    assert not Round.objects.filter(game=small).exists()
+    assert _job(tournament, tables[2], None)[0] == "broken"
+    assert (_size(tables[0]), _size(tables[1])) == (4, 4)
+    # A table the plan keeps is dealt as usual.
+    with dispatch.captured():
+        dealt = round_start.start_round(game_id=Game.objects.get(table=tables[0]).pk)
+    assert dealt is not None and len(dealt.players) == 4
+    chips_conserved(tournament)
+    assert_reconciled()
+
+
 # --- Any interleaving of deals, round ends and jobs across tables (hypothesis) ---------------------------------
 
 
