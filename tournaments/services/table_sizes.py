@@ -5,8 +5,8 @@ anything (docs/performance.md "Multi-table tournaments"). Pure: plain values in,
 A table's job plans with this table and the tables waiting for their next deal between rounds
 (`multi_balance`). The tables waiting were balanced by the jobs before (no two of them differ by more than one,
 and only a job changes a table's size), so only this table's new size can unbalance them: the plan is needed
-when this table is more than one player larger than the smallest table or smaller than the largest (any of
-them may be waiting), or when there are more tables than the players need and it is among the smallest. When
+when this table is more than one player larger than the smallest table or smaller than the largest (either
+may be waiting), or when there are more tables than the players need and it is among the smallest. When
 none holds, this table is within one player of every table and the job skips the plan, with its query of every
 open table's size and the waiting tables' players: at 5,000 tables that query and the plan over every table
 were most of a job. (A waiting table that a break could take is then left for a later plan, as a table
