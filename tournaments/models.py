@@ -130,6 +130,11 @@ class Table(models.Model):
                 condition=~Q(status="error") | ~Q(error=""), name="table_error_has_reason"
             ),
         ]
+        indexes = [
+            # A multi-table tournament's deal asks whether another table awaits its job with busts pending
+            # (`MultiTablePolicy.holds_deal`): the few such tables, not every table of the tournament.
+            models.Index(fields=["tournament"], condition=Q(awaiting_job=True), name="table_awaiting_job"),
+        ]
 
     def __str__(self) -> str:
         return f"table {self.pk} ({self.game})"

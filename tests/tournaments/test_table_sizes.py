@@ -1,6 +1,6 @@
 """The open tables' size histogram of a multi-table tournament (`table_sizes`): its bookkeeping, and the job's
-shortcut checked against the planner itself: whenever `plan_needed` says no, `plan_seating` with that table
-alone between rounds moves nobody and breaks nothing."""
+shortcut checked against the planner itself: whenever `plan_needed` says no, the table is within one player of
+every other and `plan_seating` with that table alone between rounds moves nobody and breaks nothing."""
 
 from __future__ import annotations
 
@@ -48,6 +48,9 @@ def test_no_plan_needed_means_the_planner_does_nothing(seats: int, data: st.Data
     )
     if needed or players_left == 0:
         return
+    # Within one player of every other table: of those waiting for their deal (between rounds, the job plans
+    # with them), none is more than one away from this one.
+    assert all(abs(size - other) <= 1 for other in others), (size, others)
     position = data.draw(st.integers(min_value=0, max_value=len(others)))  # its id among the others'
     ids = [i for i in range(len(others) + 1) if i != position]
     this = TableState(
@@ -61,11 +64,44 @@ def test_no_plan_needed_means_the_planner_does_nothing(seats: int, data: st.Data
     assert plan == Plan(moves=(), broken=()), (size, others)
 
 
+@settings(max_examples=1000)
+@given(seats=st.integers(min_value=2, max_value=10), data=st.data())
+def test_a_table_to_break_is_broken_by_the_plan(seats: int, data: st.DataObject) -> None:
+    """`to_break` (a deal sends its table's job instead) always means the plan with that table between rounds
+    breaks it: the job it sends never finds nothing to do and deals it again."""
+    others = data.draw(st.lists(st.integers(min_value=0, max_value=seats), min_size=1, max_size=60))
+    size = data.draw(st.integers(min_value=0, max_value=seats))
+    players_left = size + sum(others)
+    hist = table_sizes.histogram([size, *others])
+    if players_left == 0 or not table_sizes.to_break(
+        hist, size=size, players_left=players_left, tables_open=len(others) + 1, seats=seats
+    ):
+        return
+    assert table_sizes.plan_needed(
+        hist, size=size, players_left=players_left, tables_open=len(others) + 1, seats=seats
+    )
+    position = data.draw(st.integers(min_value=0, max_value=len(others)))
+    ids = [i for i in range(len(others) + 1) if i != position]
+    this = TableState(
+        table=position,
+        size=size,
+        between_rounds=True,
+        players=tuple(SeatedPlayer(entry=i, times_moved=0) for i in range(size)),
+    )
+    frozen = [TableState(table=ids[i], size=s, between_rounds=False) for i, s in enumerate(others)]
+    plan = plan_seating([this, *frozen], seats=seats, rng=random.Random(0))
+    assert position in plan.broken, (size, others)
+
+
 def test_a_table_two_larger_than_the_smallest_needs_the_plan() -> None:
     hist = table_sizes.histogram([4, 2, 4])
     assert table_sizes.plan_needed(hist, size=4, players_left=10, tables_open=3, seats=4)
     assert not table_sizes.plan_needed(
         table_sizes.histogram([4, 3, 4]), size=4, players_left=11, tables_open=3, seats=4
+    )
+    # Two smaller than the largest: it may take a player from a table waiting for its deal.
+    assert table_sizes.plan_needed(
+        table_sizes.histogram([2, 4, 3]), size=2, players_left=9, tables_open=3, seats=4
     )
 
 

@@ -1,14 +1,17 @@
 """Balancing and breaking the tables of a multi-table tournament (RULES §5), applying `seating_plan.plan_seating`.
 
-At a table's round end only that table is between rounds: it alone may give players or be broken; every other
-open table enters the plan by its size only (one aggregate query), so the cost of a table's job does not grow
-with the number of tables beyond that query. At the release of a synchronized round (round-for-round play)
-every table is between rounds and all are planned with their players.
+A table is between rounds from its round's end until its next deal starts. At a table's job, the tables between
+rounds that may give players or be broken are this table and every open table whose own job has run and whose
+next deal has not started (`waiting_for_deal`: their games locked, so none of them is dealt meanwhile); a table
+whose round is over but whose job has not run yet (`Table.awaiting_job`: its busts are its job's) and a table
+mid-round enter the plan by their size only and may only receive. All sizes come from one aggregate query. At
+the release of a synchronized round (round-for-round play) every table is between rounds and all are planned
+with their players.
 
 Locks (the caller holds the tournament's row and the games of the tables between rounds): the receiving
 tables' rows in primary-key order (their seat numbers are given out under them). Nothing but a tournament's
 own job, holding the tournament's lock, locks a tournament table's row, so this cannot deadlock with play,
-which locks games only.
+which locks games only (one each: a deal, a move, a round's end).
 """
 
 from __future__ import annotations
@@ -50,6 +53,37 @@ def open_table_sizes(tournament: Tournament) -> dict[int, int]:
         .annotate(size=Count("seat_set", filter=Q(seat_set__status__in=SEATED_STATUSES)))
         .values_list("pk", "size")
     )
+
+
+def waiting_for_deal(tournament: Tournament, *, besides: int) -> dict[int, Game]:
+    """The open tables other than `besides` whose job has run and whose next deal has not started, by table,
+    their games locked (primary-key order, one statement). Caller holds the tournament's lock and the game of
+    `besides`. A game dealt while the lock was awaited is left out (the lock re-reads its status); so is one
+    whose round ended too, and whose job is thus still to run (its table re-read once the games are locked)."""
+    candidates = list(
+        Game.objects.filter(
+            table__tournament=tournament,
+            table__status=TableStatus.OPEN,
+            table__awaiting_job=False,
+            status=GameStatus.WAITING,
+        )
+        .exclude(table_id=besides)
+        .values_list("pk", flat=True)
+    )
+    if not candidates:
+        return {}
+    games = {
+        game.table_id: game
+        for game in Game.objects.select_for_update(of=("self",))
+        .filter(pk__in=candidates, status=GameStatus.WAITING)
+        .order_by("pk")
+    }
+    still = set(
+        Table.objects.filter(pk__in=list(games), status=TableStatus.OPEN, awaiting_job=False).values_list(
+            "pk", flat=True
+        )
+    )
+    return {table: game for table, game in games.items() if table in still}
 
 
 def players_at(tables: Iterable[int]) -> dict[int, list[TournamentEntry]]:

@@ -8,13 +8,27 @@ play (the bubble) a table deals only the synchronized round it has not played ye
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime, timedelta
 from typing import Any
 
-from tournaments.models import Round, Seat, SeatStatus, Table, Tournament, TournamentStatus
-from tournaments.services import dispatch, engine_io
+from tournaments.models import (
+    SEATED_STATUSES,
+    Game,
+    Round,
+    Seat,
+    SeatStatus,
+    Table,
+    TableStatus,
+    Tournament,
+    TournamentStatus,
+)
+from tournaments.services import dispatch, engine_io, table_sizes
 from tournaments.services.levels import level_of, pcr_for
 from tournaments.services.policy_types import AfterRound
 from tournaments.services.seats import cash_out
+
+# How long a deal held for another table's job (`MultiTablePolicy.holds_deal`) waits before it is tried again.
+HOLD_SECONDS = 1.0
 
 
 def level_pcr(tournament: Tournament, round_number: int) -> tuple[int, int]:
@@ -51,6 +65,58 @@ class MultiTablePolicy:
         melded = engine_io.melded_values(result, engine_io.build_rules(self.table.game, self.table.options))
         out = engine_io.went_out(result)
         return {player: (value, 1 if player == out else 0) for player, value in melded.items()}
+
+    def holds_deal(self, *, game: Game, now: datetime) -> bool:
+        """The table is between rounds until it is dealt, so a plan may still take its players (RULES §5:
+        nobody is moved during a round; between rounds no two tables differ by more than one). The deal waits
+        while another table's round is over with a seat left without chips and its job still to run (that
+        job's plan may take players from this table): it is tried again in `HOLD_SECONDS`. And a table the
+        plan would break (more tables than the players need, this one among the smallest: the size
+        histogram says so without reading the other tables) is not dealt but sent its job, which breaks it
+        (or deals it). A message lost meanwhile is re-sent by the sweeper (a deal due, or a table waiting
+        with nothing scheduled)."""
+        if self._busts_pending_elsewhere():
+            game.next_round_at = now + timedelta(seconds=HOLD_SECONDS)
+            game.save(update_fields=["next_round_at", "updated_at"])
+            dispatch.enqueue(dispatch.START_ROUND, [game.pk], HOLD_SECONDS)
+            return True
+        if self._to_be_broken():
+            game.next_round_at = None
+            game.save(update_fields=["next_round_at", "updated_at"])
+            dispatch.enqueue(dispatch.TABLE_ROUND_OVER, [self.tournament.pk, self.table.pk, None], 0)
+            return True
+        return False
+
+    def _busts_pending_elsewhere(self) -> bool:
+        return (
+            Seat.objects.filter(
+                table__tournament_id=self.tournament.pk,
+                table__awaiting_job=True,
+                table__status=TableStatus.OPEN,
+                status__in=SEATED_STATUSES,
+                stack_account__balance__lte=0,
+            )
+            .exclude(table_id=self.table.pk)
+            .exists()
+        )
+
+    def _to_be_broken(self) -> bool:
+        tournament = self.tournament
+        hist = tournament.table_sizes or {}
+        if tournament.round_for_round or not table_sizes.consistent(
+            hist, tables_open=tournament.tables_open, players_left=tournament.players_left
+        ):
+            return False  # the release plans every table; an untrusted histogram: the next job's plan
+        if tournament.tables_open <= max(1, -(-tournament.players_left // tournament.seats)):
+            return False
+        size = Seat.objects.filter(table=self.table, status__in=SEATED_STATUSES).count()
+        return table_sizes.to_break(
+            hist,
+            size=size,
+            players_left=tournament.players_left,
+            tables_open=tournament.tables_open,
+            seats=tournament.seats,
+        )
 
     def deals_in(self, *, seat: Seat, stack: int) -> bool:
         # Until the job of the round before has run, nobody is released (its busts are the job's).

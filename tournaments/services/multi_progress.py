@@ -43,6 +43,7 @@ from tournaments.services.multi_balance import (
     plan_for,
     players_at,
     seated_count,
+    waiting_for_deal,
     wake,
 )
 from tournaments.services.multi_finish import finish
@@ -88,9 +89,7 @@ def _after(tournament: Tournament, table: Table, game: Game, round_: Round | Non
     if tournament.players_left <= 1:
         finish(tournament=tournament)
         return "finished"
-    movable = players_at([table.pk])
-    movable.setdefault(table.pk, [])
-    applied = _balance(tournament, table, game, movable, before=before)
+    applied = _balance(tournament, table, game, before=before)
     broken = table.pk in applied.broken
     if applied.moved or applied.broken:
         faults.pause_point(faults.BALANCE)  # the crash tests' SIGKILL (config/faults.py)
@@ -106,18 +105,13 @@ def _after(tournament: Tournament, table: Table, game: Game, round_: Round | Non
     return "broken" if broken else ("dealt" if deal else "paused")
 
 
-def _balance(
-    tournament: Tournament,
-    table: Table,
-    game: Game,
-    movable: dict[int, list[TournamentEntry]],
-    *,
-    before: int,
-) -> Applied:
-    """The seating plan with this table alone between rounds, unless the open tables' size histogram shows it
-    could not move anyone (`table_sizes.plan_needed`): then neither every table's size is read nor the plan
-    made, and the job's cost does not grow with the tables (docs/performance.md)."""
-    size = len(movable[table.pk])
+def _balance(tournament: Tournament, table: Table, game: Game, *, before: int) -> Applied:
+    """The seating plan with this table and every table waiting for its next deal between rounds
+    (`multi_balance.waiting_for_deal`), unless the open tables' size histogram shows that this table is within
+    one player of every other and could be broken by no plan (`table_sizes.plan_needed`): then neither every
+    table's size nor the waiting tables' players are read, and the job's cost does not grow with the tables
+    (docs/performance.md)."""
+    size = seated_count(table)
     hist = table_sizes.resized(tournament.table_sizes or {}, old=before, new=size)
     trusted = table_sizes.consistent(
         hist, tables_open=tournament.tables_open, players_left=tournament.players_left
@@ -132,10 +126,12 @@ def _balance(
         _keep_sizes(tournament, hist)
         return Applied(moved=0, broken=(), receivers=())
     sizes = open_table_sizes(tournament)
+    games = {table.pk: game, **waiting_for_deal(tournament, besides=table.pk)}
+    movable = players_at(list(games))
+    for table_id in games:
+        movable.setdefault(table_id, [])
     plan = plan_for(tournament, sizes=sizes, movable=movable)
-    applied = apply_plan(
-        tournament=tournament, plan=plan, movable=movable, games={table.pk: game}, cause="balance"
-    )
+    applied = apply_plan(tournament=tournament, plan=plan, movable=movable, games=games, cause="balance")
     _keep_sizes(tournament, table_sizes.histogram(table_sizes.after_plan(sizes, plan).values()))
     return applied
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any, Protocol
 
-from tournaments.models import Round, Seat, Table
+from tournaments.models import Game, Round, Seat, Table
 
 
 class AfterRound(enum.Enum):
@@ -40,6 +41,11 @@ class TablePolicy(Protocol):
 
     def tie_break_keys(self, *, result: Mapping[str, Any]) -> Mapping[str, tuple[Any, ...]] | None:
         """Keys breaking a tie for the round's top score (`ledger.settlement`); None: a tie is shared."""
+        ...
+
+    def holds_deal(self, *, game: Game, now: datetime) -> bool:
+        """At a due deal, under the game's lock and before anything is changed: does the deal wait? Then the
+        policy has stored and sent what comes next (the deal again later, or the tournament's job)."""
         ...
 
     def deals_in(self, *, seat: Seat, stack: int) -> bool:

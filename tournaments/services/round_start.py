@@ -85,6 +85,8 @@ def _deal(*, game_id: int) -> Round | None:
         policy = table_policy.policy_for(table)
         if policy.deals_only_when_scheduled and game.next_round_at is None:
             return None  # not scheduled by the tournament's job (a late or duplicated message)
+        if policy.holds_deal(game=game, now=now):
+            return None  # the policy sent what comes next
         seats = list(
             Seat.objects.select_for_update(of=("self",))
             .filter(table=table, status__in=SEATED_STATUSES)

@@ -12,11 +12,13 @@ The decisions are pure (plain values in, a decision out); `release` is the one t
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 
 from tournaments.models import (
+    Game,
     Round,
     Seat,
     SeatStatus,
@@ -53,6 +55,9 @@ class RingTablePolicy:
 
     def tie_break_keys(self, *, result: Mapping[str, Any]) -> Mapping[str, tuple[Any, ...]] | None:
         return None  # a tie for the top score is shared
+
+    def holds_deal(self, *, game: Game, now: datetime) -> bool:
+        return False
 
     def deals_in(self, *, seat: Seat, stack: int) -> bool:
         # No chips and no top-up during the pause: unseated (RULES §5).
@@ -122,6 +127,9 @@ class OneTableTournamentPolicy:
 
     def tie_break_keys(self, *, result: Mapping[str, Any]) -> Mapping[str, tuple[Any, ...]] | None:
         return None  # a tie for the top total is the tournament's (tie-breaker rounds)
+
+    def holds_deal(self, *, game: Game, now: datetime) -> bool:
+        return False
 
     def deals_in(self, *, seat: Seat, stack: int) -> bool:
         # Tie-breaker rounds are played by the tied players only; everyone else is out.
