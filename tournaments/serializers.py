@@ -17,7 +17,7 @@ from ledger.models import TransferKind
 from tournaments.engine.state import PHASES
 from tournaments.models import GameStatus, SeatStatus, TableStatus
 from tournaments.move_input import MoveField
-from tournaments.schema_fields import PresetField
+from tournaments.schema_fields import PresetField, RoundDetailsField
 from tournaments.services import table_settings
 from tournaments.services.table_settings import MAX_BUY_IN
 
@@ -151,7 +151,7 @@ class ResultSerializer(serializers.Serializer[Any]):
     scores = serializers.DictField(child=serializers.IntegerField())
     game_points = serializers.DictField(child=serializers.IntegerField())
     bonuses = BonusSerializer(many=True)
-    details = serializers.DictField()
+    details = RoundDetailsField()
     redeal = serializers.BooleanField()
     deck = serializers.ListField(child=serializers.CharField())
     salt = serializers.CharField()
@@ -348,5 +348,5 @@ class RoundSerializer(serializers.Serializer[Any]):
     salt = serializers.CharField(allow_null=True)
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True)
-    details = serializers.DictField(required=False, allow_null=True, help_text="Once the round is over.")
+    details = RoundDetailsField(required=False, allow_null=True, help_text="Once the round is over.")
     moves = LoggedMoveSerializer(many=True, required=False, help_text="The move log, once the round is over.")
