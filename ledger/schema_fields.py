@@ -19,6 +19,8 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from ledger.settlement import TIE_RULE_BROKEN, TIE_RULE_BROKEN_SHARED, TIE_RULE_NONE, TIE_RULE_SHARED
+
 _INT: dict[str, Any] = {"type": "integer"}
 _STR: dict[str, Any] = {"type": "string"}
 _NAMES: dict[str, Any] = {"type": "array", "items": _STR}
@@ -26,7 +28,12 @@ _PER_PLAYER_INT: dict[str, Any] = {"type": "object", "additionalProperties": _IN
 
 
 def _closed(properties: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
 
 
 _SHARE = _closed(
@@ -70,7 +77,10 @@ COMPUTATION_SCHEMA: dict[str, Any] = {
             "additionalProperties": {"type": "array", "items": {}},
             "description": "Each tied player's tie-break key; null where a tie is shared.",
         },
-        "tie_rule": _STR,
+        "tie_rule": {
+            "type": "string",
+            "enum": [TIE_RULE_NONE, TIE_RULE_SHARED, TIE_RULE_BROKEN, TIE_RULE_BROKEN_SHARED],
+        },
         "winners": _NAMES,
         "payers": {"type": "array", "items": _PAYER},
         "transfers": {

@@ -56,7 +56,9 @@ RUMMY500_DETAILS = _object(
     {
         "reason": {"type": "string", "enum": ["out", "stall", "stock", "end_round"]},
         "went_out": _WENT_OUT,
-        "players": _per_player(_object({"placed": _CARDS, "placed_value": _INT, "hand": _CARDS, "hand_value": _INT})),
+        "players": _per_player(
+            _object({"placed": _CARDS, "placed_value": _INT, "hand": _CARDS, "hand_value": _INT})
+        ),
     }
 )
 BOARD_DETAILS = _object(

@@ -36,7 +36,9 @@ def test_a_settlement_record_conforms(published_spec: dict[str, Any]) -> None:
     )
     record = {**settlement.computation(), "table_pcr": 3, "multiplier": 1}
     assert _errors(published_spec, "Transfer", "computation", record) == []
-    assert _errors(published_spec, "Transfer", "computation", {"buy_in": 100, "fee": 5, "why": "cancel"}) == []
+    assert (
+        _errors(published_spec, "Transfer", "computation", {"buy_in": 100, "fee": 5, "why": "cancel"}) == []
+    )
     assert _errors(published_spec, "Transfer", "computation", {}) == []
 
 
