@@ -11,6 +11,7 @@ from rest_framework import serializers
 
 from config.api.fields import StrictIntegerField
 from ledger.models import Account, AccountKind, Entry, ReconciliationRun, Transfer, TransferKind
+from ledger.schema_fields import ComputationField
 
 MAX_ADJUSTMENT = 10**12
 # PostgreSQL's timestamptz takes UTC offsets up to 15:59; instants are sent in UTC anyway, but an offset
@@ -46,6 +47,7 @@ class TransferSerializer(serializers.ModelSerializer[Transfer]):
     posted_by = serializers.CharField(source="posted_by.username", allow_null=True, read_only=True)
     reversed_by = serializers.IntegerField(source="reversed_by.id", allow_null=True, read_only=True)
     entries = TransferEntrySerializer(many=True, read_only=True)
+    computation = ComputationField(read_only=True)
 
     class Meta:
         model = Transfer

@@ -13,12 +13,12 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 from config.api.fields import StrictBooleanField, StrictIntegerField
-from ledger.models import TransferKind
 from tournaments.engine.state import PHASES
 from tournaments.models import GameStatus, SeatStatus, TableStatus
 from tournaments.move_input import MoveField
-from tournaments.schema_fields import PresetField
+from tournaments.schema_fields import PresetField, RoundDetailsField
 from tournaments.services import table_settings
+from tournaments.services.round_end import ROW_KINDS
 from tournaments.services.table_settings import MAX_BUY_IN
 
 
@@ -151,7 +151,7 @@ class ResultSerializer(serializers.Serializer[Any]):
     scores = serializers.DictField(child=serializers.IntegerField())
     game_points = serializers.DictField(child=serializers.IntegerField())
     bonuses = BonusSerializer(many=True)
-    details = serializers.DictField()
+    details = RoundDetailsField()
     redeal = serializers.BooleanField()
     deck = serializers.ListField(child=serializers.CharField())
     salt = serializers.CharField()
@@ -232,7 +232,7 @@ class TransferRowSerializer(serializers.Serializer[Any]):
     # `from` is a keyword: declared through the fields mapping below.
     to = serializers.CharField()
     amount = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=TransferKind.choices)
+    kind = serializers.ChoiceField(choices=ROW_KINDS, help_text="`bonus`: the round's bonus settlement.")
 
     def get_fields(self) -> dict[str, Any]:
         fields: dict[str, Any] = dict(super().get_fields())
@@ -348,5 +348,5 @@ class RoundSerializer(serializers.Serializer[Any]):
     salt = serializers.CharField(allow_null=True)
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True)
-    details = serializers.DictField(required=False, allow_null=True, help_text="Once the round is over.")
+    details = RoundDetailsField(required=False, allow_null=True, help_text="Once the round is over.")
     moves = LoggedMoveSerializer(many=True, required=False, help_text="The move log, once the round is over.")

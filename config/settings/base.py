@@ -192,6 +192,7 @@ SPECTACULAR_SETTINGS = {
         "PhaseEnum": "tournaments.engine.state.PHASES",
         "GameEnum": "tournaments.engine.rules.PRESETS",
         "TransferKindEnum": "ledger.models.TransferKind",
+        "SettlementRowKindEnum": "tournaments.services.round_end.ROW_KINDS",
         "AccountKindEnum": "ledger.models.AccountKind",
         "ReconciliationStatusEnum": "ledger.models.ReconciliationStatus",
     },

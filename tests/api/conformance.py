@@ -35,6 +35,7 @@ def template_of(url: str) -> str:
 
 
 _ALL_OF = OAS30ReadValidator.VALIDATORS["allOf"]
+_ANY_OF = OAS30ReadValidator.VALIDATORS["anyOf"]
 
 
 def _allof_or_null(validator: Any, all_of: Any, instance: Any, schema: dict[str, Any]) -> Iterator[Any]:
@@ -46,7 +47,15 @@ def _allof_or_null(validator: Any, all_of: Any, instance: Any, schema: dict[str,
     yield from _ALL_OF(validator, all_of, instance, schema)
 
 
-ResponseValidator = validators.extend(OAS30ReadValidator, {"allOf": _allof_or_null})
+def _anyof_or_null(validator: Any, any_of: Any, instance: Any, schema: dict[str, Any]) -> Iterator[Any]:
+    # The same for a nullable field whose schema is a union (`{anyOf: [...], nullable: true}`: a round's
+    # `details`).
+    if instance is None and schema.get("nullable") is True:
+        return
+    yield from _ANY_OF(validator, any_of, instance, schema)
+
+
+ResponseValidator = validators.extend(OAS30ReadValidator, {"allOf": _allof_or_null, "anyOf": _anyof_or_null})
 
 
 def closed(schema: Any) -> Any:

@@ -494,7 +494,7 @@ CLOSED_SETS = {
     ("Tournament", "stage"): "TournamentStageEnum",
     ("Standing", "status"): "EntryStatusEnum",
     ("TournamentTable", "status"): "TableStatusEnum",
-    ("TransferRow", "kind"): "TransferKindEnum",
+    ("TransferRow", "kind"): "SettlementRowKindEnum",
     ("Transfer", "kind"): "TransferKindEnum",
     ("WalletEntry", "kind"): "TransferKindEnum",
     ("CancelTransfer", "kind"): "TransferKindEnum",

@@ -26,6 +26,9 @@ logger = logging.getLogger(__name__)
 
 # What `finish_round` writes to the round row.
 ROUND_END_FIELDS = ("result", "scores", "ended_at", "transfers", "settled")
+# The `kind` of a round's settlement rows (its `transfers`, the `round_over` event's): the ledger transfer they
+# belong to, the round's settlement or its bonus settlement.
+ROW_KINDS = ("settlement", "bonus")
 
 
 def _from_dealers_left(round_: Round) -> list[str]:
@@ -73,7 +76,7 @@ def _post_settlement(
             computation=computation,
             posted_by_system="tournaments.settle_round",
         )
-    label = "bonus" if kind == TransferKind.BONUS_SETTLEMENT else "settlement"
+    label = ROW_KINDS[1] if kind == TransferKind.BONUS_SETTLEMENT else ROW_KINDS[0]
     return [
         {"from": payer, "to": payee, "amount": chips, "kind": label}
         for payer, payee, chips in settlement.transfers
