@@ -106,6 +106,8 @@ def test_a_transient_error_is_left_to_the_sweeper(
     assert_reconciled()
 
 
+# A game the API refuses is written into the table's row (a preset removed since): no answer the schema allows.
+@pytest.mark.off_contract
 def test_an_errored_table_answers_409_shows_its_reason_and_can_be_closed(
     make_table: Any, player: Any, admin_user: Any, staff_user: Any, client_for: Any
 ) -> None:
