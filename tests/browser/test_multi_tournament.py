@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
 from tests.tournaments import multi_read_helpers as multi
-from tournaments.models import Tournament
+from tournaments.models import Tournament, TournamentEntry
 from tournaments.services import multi_start, tournament_events, tournament_schedule
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -86,7 +86,8 @@ def test_a_running_tournaments_standings_update_after_an_event(browser: Any, liv
     multi.bust(t, loser=people["bob"], winner=people["ann"], place=4, key="bust-bob")
     time.sleep(2.5)
     assert viewer.text(f"{ann_row} [data-role=standing-chips]") == "1,000"
-    _record(t, "busted", players=["bob"])
+    bob_entry = TournamentEntry.objects.get(tournament=t, player=people["bob"])
+    _record(t, "busted", players=[{"entry": bob_entry.pk, "player": "bob", "place": 4}])
     viewer.wait_text(
         f"{ann_row} [data-role=standing-chips]", "2,000", message="the event refreshed the standings"
     )
