@@ -15,7 +15,8 @@ from django.db.models import QuerySet, Sum
 
 from ledger import selectors as ledger
 from ledger.models import Account, AccountKind, Entry, Transfer, TransferKind
-from tournaments.models import Round, Seat, Table, Tournament, TournamentEntry
+from tournaments.live.models import Round, Seat, Table
+from tournaments.tournament.models import Tournament, TournamentEntry
 
 SETTLEMENT_KINDS = (TransferKind.SETTLEMENT, TransferKind.BONUS_SETTLEMENT)
 # A chart past this many points says no more than one of this many.

@@ -214,7 +214,7 @@ def django_db_setup(django_db_setup: None) -> Iterator[None]:
     """pytest-django's, plus: the long-poll's listener connection is closed before the test database is
     dropped."""
     yield
-    from tournaments import wakeups
+    from tournaments.live import wakeups
 
     wakeups.stop_current_hub()
 

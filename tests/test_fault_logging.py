@@ -18,7 +18,7 @@ from config.api import health
 from ledger import selectors
 from tests.ledger.utils import make_user
 from tournaments import tasks
-from tournaments.services import play
+from tournaments.live import round_start
 
 pytestmark = pytest.mark.django_db
 
@@ -95,7 +95,7 @@ def test_a_task_s_transient_fault_is_a_warning_and_a_retry(
         if len(calls) == 1:
             raise OperationalError("could not connect to server: Connection refused")
 
-    monkeypatch.setattr(play, "start_round", flaky)
+    monkeypatch.setattr(round_start, "start_round", flaky)
     with caplog.at_level(logging.INFO):
         result = tasks.start_round.apply(args=(41,))
     assert result.successful() and result.result is False
@@ -118,7 +118,7 @@ def test_a_fault_that_outlasts_the_retries_is_an_error(
         calls.append(game_id)
         raise OperationalError("the database system is shutting down")
 
-    monkeypatch.setattr(play, "start_round", down)
+    monkeypatch.setattr(round_start, "start_round", down)
     with caplog.at_level(logging.INFO):
         result = tasks.start_round.apply(args=(42,))
     assert result.failed() and isinstance(result.result, OperationalError)
@@ -139,7 +139,7 @@ def test_any_other_task_failure_is_an_error_at_once(
         calls.append(game_id)
         raise RuntimeError("a real bug")
 
-    monkeypatch.setattr(play, "start_round", bug)
+    monkeypatch.setattr(round_start, "start_round", bug)
     with caplog.at_level(logging.INFO):
         result = tasks.start_round.apply(args=(43,))
     assert result.failed() and calls == [43]

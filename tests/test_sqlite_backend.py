@@ -12,7 +12,7 @@ from django.core.management.color import no_style
 from django.db.utils import ConnectionHandler
 
 from config.db.sqlite3.base import triggers_on
-from tournaments.models import MoveLog
+from tournaments.live.models import MoveLog
 
 REFUSE_DELETE = (
     "CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table} BEGIN SELECT RAISE(ABORT, 'append-only'); END"

@@ -8,35 +8,30 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments.services import (
-    dispatch,
-    idempotency,
-    multi_progress,
-    play,
-    tournament_progress,
-    tournament_schedule,
-    tournament_templates,
-)
+from tournaments.live import clock_runs, dispatch, idempotency, round_start
+from tournaments.multi_table import progress as multi_progress
+from tournaments.multi_table import recurring, schedule
+from tournaments.single_table import progress as tournament_progress
 
 
 @shared_task(name=dispatch.TURN_CLOCK, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def turn_clock(game_id: int, version: int) -> bool:
-    return play.run_turn_clock(game_id=game_id, version=version)
+    return clock_runs.run_turn_clock(game_id=game_id, version=version)
 
 
 @shared_task(name=dispatch.CLOSE_CLAIMS, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def close_claims(game_id: int, version: int) -> bool:
-    return play.run_close_claims(game_id=game_id, version=version)
+    return clock_runs.run_close_claims(game_id=game_id, version=version)
 
 
 @shared_task(name=dispatch.START_ROUND, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def start_round(game_id: int) -> bool:
-    return play.start_round(game_id=game_id) is not None
+    return round_start.start_round(game_id=game_id) is not None
 
 
 @shared_task(name=dispatch.SWEEP_CLOCKS, acks_late=True, ignore_result=True)
 def sweep_clocks() -> int:
-    return play.sweep_clocks()
+    return clock_runs.sweep_clocks()
 
 
 @shared_task(name=dispatch.FORGET_IDEMPOTENCY_KEYS, acks_late=True, ignore_result=True)
@@ -51,14 +46,14 @@ def advance_tournament(tournament_id: int, round_id: int | None) -> str:
 
 @shared_task(name=dispatch.RUN_TOURNAMENT_SCHEDULE, acks_late=True, ignore_result=True)
 def run_tournament_schedule() -> dict[str, int]:
-    return tournament_schedule.run_schedule()
+    return schedule.run_schedule()
 
 
 @shared_task(
     name=dispatch.CREATE_FROM_TEMPLATE, acks_late=True, reject_on_worker_lost=True, ignore_result=True
 )
 def create_from_template(template_id: int) -> int | None:
-    tournament = tournament_templates.create_from_template(template_id=template_id)
+    tournament = recurring.create_from_template(template_id=template_id)
     return None if tournament is None else tournament.pk
 
 

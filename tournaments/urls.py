@@ -1,7 +1,7 @@
 from django.urls import URLPattern, URLResolver, path
 
-from tournaments import tournament_views as tv
-from tournaments import views
+from tournaments.live import views
+from tournaments.tournament import views as tv
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("tables/", views.TableListView.as_view(), name="tables"),

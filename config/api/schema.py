@@ -184,7 +184,7 @@ class AutoSchema(openapi.AutoSchema):
 
 def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     """What drf-spectacular cannot say from the views: a move's body is closed and required (the engine's
-    `move.unknown_field` refuses any other field; `tournaments.move_input.parse_move`); an error's details
+    `move.unknown_field` refuses any other field; `tournaments.live.move_input.parse_move`); an error's details
     and a tournament event's data are open (a code or kind adds its own context beside the keys named)."""
     schemas = result.get("components", {}).get("schemas", {})
     # Besides the keys it names, a code adds its own context (docs/api.md): the object stays open.

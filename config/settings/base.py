@@ -192,7 +192,7 @@ SPECTACULAR_SETTINGS = {
         "PhaseEnum": "tournaments.engine.state.PHASES",
         "GameEnum": "tournaments.engine.rules.PRESETS",
         "TransferKindEnum": "ledger.models.TransferKind",
-        "SettlementRowKindEnum": "tournaments.services.round_end.ROW_KINDS",
+        "SettlementRowKindEnum": "tournaments.live.round_end.ROW_KINDS",
         "AccountKindEnum": "ledger.models.AccountKind",
         "ReconciliationStatusEnum": "ledger.models.ReconciliationStatus",
     },
@@ -259,7 +259,7 @@ CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 RAMINO_NEXT_ROUND_DELAY_SECONDS = env.float("RAMINO_NEXT_ROUND_DELAY_SECONDS", default=3.0)
 RAMINO_EVENTS_MAX_WAIT_SECONDS = env.int("RAMINO_EVENTS_MAX_WAIT_SECONDS", default=25)
 RAMINO_EVENTS_POLL_SECONDS = env.float("RAMINO_EVENTS_POLL_SECONDS", default=0.2)
-# PostgreSQL LISTEN/NOTIFY wakes long-polling requests when their game changes (tournaments/wakeups.py);
+# PostgreSQL LISTEN/NOTIFY wakes long-polling requests when their game changes (tournaments/live/wakeups.py);
 # off, or on another database, waiting requests poll every RAMINO_EVENTS_POLL_SECONDS.
 RAMINO_EVENTS_WAKEUPS = env.bool("RAMINO_EVENTS_WAKEUPS", default=True)
 RAMINO_EVENTS_RECHECK_SECONDS = env.float("RAMINO_EVENTS_RECHECK_SECONDS", default=5.0)
@@ -270,7 +270,7 @@ RAMINO_EVENTS_MAX_WAITING = max(0, env.int("GUNICORN_THREADS", default=4) - 1)
 # second table or an overlapping retry), so that one user cannot take every slot and refuse everyone else.
 RAMINO_EVENTS_MAX_WAITING_PER_USER = env.int("RAMINO_EVENTS_MAX_WAITING_PER_USER", default=2)
 # How long the first answer given under an Idempotency-Key is kept for sit, join, leave and refused moves
-# (tournaments/services/idempotency.py); a beat job deletes older ones. Accepted moves keep theirs for good.
+# (tournaments/live/idempotency.py); a beat job deletes older ones. Accepted moves keep theirs for good.
 RAMINO_IDEMPOTENCY_KEEP_HOURS = env.float("RAMINO_IDEMPOTENCY_KEEP_HOURS", default=24.0)
 # A clock this many seconds overdue is re-sent by the beat sweeper (lost in a broker restart or a worker crash).
 RAMINO_CLOCK_SWEEP_GRACE_SECONDS = env.float("RAMINO_CLOCK_SWEEP_GRACE_SECONDS", default=5.0)

@@ -13,8 +13,8 @@ from rest_framework.test import APIClient
 from ledger import services as ledger
 from ledger.models import Transfer
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
-from tournaments.models import Game, Table
-from tournaments.services import play, tables
+from tournaments.live import round_start, tables
+from tournaments.live.models import Game, Table
 
 
 @dataclass
@@ -70,7 +70,7 @@ def world(db: None) -> Iterator[World]:
     for name in ("ann", "bob"):
         tables.sit(user=users[name], table_id=table.pk, buy_in=300)
     game = Game.objects.get(table=table)
-    play.start_round(game_id=game.pk)
+    round_start.start_round(game_id=game.pk)
     ledger.run_reconciliation(trigger="manual")
     yield World(table=table, game=game, users=users)
     assert_reconciled()

@@ -20,7 +20,7 @@ from config.api.boundary import (
 )
 from ledger.models import Transfer
 from tests.api.conftest import World
-from tournaments.models import Seat, Table
+from tournaments.live.models import Seat, Table
 
 pytestmark = pytest.mark.django_db
 

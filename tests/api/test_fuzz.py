@@ -19,8 +19,8 @@ from ledger.models import Transfer
 from tests.api.fuzz_hooks import KNOWN_REFUSALS
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
 from tests.tournaments.tournament_helpers import new_tournament
-from tournaments.models import Game
-from tournaments.services import play, tables
+from tournaments.live import round_start, tables
+from tournaments.live.models import Game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 
@@ -51,7 +51,7 @@ def seed() -> dict[str, Any]:
     for name in ("ann", "bob"):
         tables.sit(user=users[name], table_id=table.pk, buy_in=300)
     game = Game.objects.get(table=table)
-    play.start_round(game_id=game.pk)
+    round_start.start_round(game_id=game.pk)
     tournament = new_tournament(users["admin"], max_entrants=4)
     ledger.run_reconciliation(trigger="manual")
     return {

@@ -27,8 +27,8 @@ from rest_framework.test import APIClient
 from config.accounts import services
 from ledger.models import Transfer
 from tests.api.conftest import World
-from tournaments.models import Tournament
-from tournaments.services import tournament_setup
+from tournaments.tournament import setup
+from tournaments.tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -226,7 +226,7 @@ def assert_answer(
 
 @pytest.fixture
 def sender(world: World) -> Iterator[Sender]:
-    tournament = tournament_setup.create_tournament(
+    tournament = setup.create_tournament(
         user=world.users["admin"],
         settings={
             "name": "Hostile",

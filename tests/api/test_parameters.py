@@ -9,7 +9,7 @@ import pytest
 
 from ledger import services as ledger
 from tests.api.conftest import World
-from tournaments.models import Seat
+from tournaments.live.models import Seat
 
 pytestmark = pytest.mark.django_db
 

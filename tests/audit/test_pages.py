@@ -15,7 +15,7 @@ from ledger.models import Entry, ReconciliationRun, ReconciliationStatus, Transf
 from tests.ledger.utils import assert_reconciled
 from tests.security.test_csp import assert_runs_under_the_policy
 from tests.tournaments.helpers import hidden_cards, leaked, settle_a_round_that_moves_chips
-from tournaments.models import Round, Seat
+from tournaments.live.models import Round, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -166,7 +166,7 @@ def test_the_chip_flow_has_one_point_per_transfer_and_no_dip_at_a_buy_in(
     make_table: Any, player: Any, staff_user: Any
 ) -> None:
     from audit.selectors import chip_flow
-    from tournaments.services import tables
+    from tournaments.live import tables
 
     ann = player("ann", chips=1_000)
     table = make_table()

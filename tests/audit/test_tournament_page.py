@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 
 from tests.tournaments.tournament_helpers import new_tournament, play_to_the_end
-from tournaments.models import TournamentEntry
-from tournaments.services import registration
+from tournaments.tournament import registration
+from tournaments.tournament.models import TournamentEntry
 
 pytestmark = pytest.mark.django_db
 

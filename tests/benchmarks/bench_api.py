@@ -739,8 +739,8 @@ def _prepare(n_tables: int, seat_counts: list[int]) -> list[dict[str, Any]]:
     from config.accounts.services import create_token
     from ledger import services as ledger
     from tests.benchmarks.bench_api_urls import FLOOR_DDL
-    from tournaments.models import Game
-    from tournaments.services import tables as table_services
+    from tournaments.live import tables as table_services
+    from tournaments.live.models import Game
 
     call_command("migrate", verbosity=0)
     with connection.cursor() as cursor:
@@ -781,7 +781,7 @@ def _prepare(n_tables: int, seat_counts: list[int]) -> list[dict[str, Any]]:
 
 
 def _wait_for_rounds(game_ids: list[int], timeout: float) -> None:
-    from tournaments.models import Game, GameStatus
+    from tournaments.live.models import Game, GameStatus
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -1267,7 +1267,7 @@ def main(argv: list[str] | None = None) -> int:
             connection.close()
 
         from ledger.selectors import reconcile
-        from tournaments.models import MoveLog, Round
+        from tournaments.live.models import MoveLog, Round
 
         report = reconcile()
         server_played = MoveLog.objects.filter(server_played=True).count()

@@ -38,7 +38,7 @@ def _rows() -> list[tuple[type[models.Model], tuple[str, ...], list[Any]]]:
     from django.utils import timezone
     from knox.models import get_token_model
 
-    from tournaments.models import Game, Round, Table
+    from tournaments.live.models import Game, Round, Table
 
     now = timezone.now()
     user_model = get_user_model()
@@ -97,8 +97,8 @@ def _writes(results: dict[str, list[float]], number: int, repeat: int) -> None:
     from django.db import connections
     from django.utils import timezone
 
-    from tournaments.models import Game, GameEvent, MoveLog
-    from tournaments.services.game_log import GAME_PLAY_FIELDS
+    from tournaments.live.game_log import GAME_PLAY_FIELDS
+    from tournaments.live.models import Game, GameEvent, MoveLog
 
     now = timezone.now()
     _, attnames, values = _rows()[2]

@@ -14,9 +14,9 @@ What runs, all on 127.0.0.1 and all stopped at the end (also on failure):
 For each worker count: the floor (`--floor-chains` chains of a task that only sends its successor) over
 `--floor-window` seconds, then for each entrant count a freeroll with a guarantee (no wallet to fund; the
 registrations go through `registration.register` one by one, timed, before the workers start), started
-through the real start (`tournament_admin.start`, timed: that is "the start's duration") and measured over
+through the real start (`admin_actions.start`, timed: that is "the start's duration") and measured over
 `--window` seconds from the start's commit. A table event is a round start (an instant round dealt, ended and
-settled by PCR through the ledger) with its table's job (`multi_progress.after_table_round`: busts, level,
+settled by PCR through the ledger) with its table's job (`progress.after_table_round`: busts, level,
 balancing, the next deal): events/s = (round starts + jobs run in the window) / 2 / window; time per event =
 worker-seconds (workers x window) / events. The tournament is then paused and its queue emptied before the
 next one.
@@ -48,6 +48,7 @@ from typing import Any
 
 from tests.benchmarks.bench_api import _cpu_snapshot, _delete_queue
 from tests.benchmarks.scratch_db import recreate_database, scratch_url
+from tournaments.live import round_start
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMAND = "make bench-tournament"
@@ -293,7 +294,7 @@ def create_tournament(admin: Any, *, entrants: int, label: str) -> Any:
 
     from ledger import services as ledger
     from ledger.models import SITE_CHIPS, AccountKind
-    from tournaments.models import Tournament, TournamentStatus
+    from tournaments.tournament.models import Tournament, TournamentStatus
 
     tournament = Tournament.objects.create(
         name=f"bench {label}",
@@ -327,7 +328,7 @@ def register_all(tournament_id: int, user_ids: list[int]) -> list[float]:
     from django.contrib.auth import get_user_model
     from django.db import connection
 
-    from tournaments.services import registration
+    from tournaments.tournament import registration
 
     users = get_user_model().objects.in_bulk(user_ids)
     # Each registration is its own transaction: without this each would wait for its WAL flush (this run's
@@ -348,7 +349,7 @@ def register_all(tournament_id: int, user_ids: list[int]) -> list[float]:
 def copy_entries(source_id: int, target_id: int) -> None:
     """The registered entries of `source_id` copied into `target_id` (a freeroll's registration moves no
     chips): the same field for the next worker count without registering it again."""
-    from tournaments.models import TournamentEntry
+    from tournaments.tournament.models import TournamentEntry
 
     TournamentEntry.objects.bulk_create(
         (
@@ -366,17 +367,18 @@ def measure_tournament(
 ) -> Measure:
     from django.db import connection
 
-    from tournaments.models import Round, Table, Tournament, TournamentEntry, TournamentStatus
-    from tournaments.services import tournament_admin
+    from tournaments.live.models import Round, Table
+    from tournaments.tournament import admin_actions
+    from tournaments.tournament.models import Tournament, TournamentEntry, TournamentStatus
 
     began = time.perf_counter()
-    tournament_admin.start(tournament_id=tournament_id)
+    admin_actions.start(tournament_id=tournament_id)
     start_seconds = time.perf_counter() - began
     committed = time.time()
     tasks, cpu = _windowed(run, workers, database, window)
     finished = not Tournament.objects.filter(pk=tournament_id, status=TournamentStatus.RUNNING).exists()
     if not finished:
-        tournament_admin.pause(tournament_id=tournament_id)
+        admin_actions.pause(tournament_id=tournament_id)
     from datetime import UTC, datetime, timedelta
 
     window_end = datetime.fromtimestamp(committed, tz=UTC) + timedelta(seconds=window)
@@ -415,9 +417,11 @@ def in_process(tournament_id: int, *, events: int) -> dict[str, float]:
 
     from django.utils import timezone
 
-    from tournaments.models import Game, TableStatus, Tournament, TournamentStatus
-    from tournaments.services import multi_balance, multi_progress, play
-    from tournaments.simulation import CapturedDispatch
+    from tournaments.live.models import Game, TableStatus
+    from tournaments.multi_table import balance as multi_balance
+    from tournaments.multi_table import progress
+    from tournaments.multi_table.simulation import CapturedDispatch
+    from tournaments.tournament.models import Tournament, TournamentStatus
 
     Tournament.objects.filter(pk=tournament_id).update(status=TournamentStatus.RUNNING)
     timings: dict[str, list[float]] = {"deal": [], "job": [], "sizes": []}
@@ -431,7 +435,7 @@ def in_process(tournament_id: int, *, events: int) -> dict[str, float]:
         finally:
             timings["sizes"].append(1000 * (time.perf_counter() - began))
 
-    with CapturedDispatch() as queue, mock.patch.object(multi_progress, "open_table_sizes", timed_sizes):
+    with CapturedDispatch() as queue, mock.patch.object(progress, "open_table_sizes", timed_sizes):
         # As a resume does: each waiting table's job (which busts what is left, balances and schedules the
         # deal); the deals and jobs it sends then follow one another here.
         waiting = Game.objects.filter(
@@ -446,10 +450,10 @@ def in_process(tournament_id: int, *, events: int) -> dict[str, float]:
                 Game.objects.filter(pk=args[0], next_round_at__isnull=False).update(
                     next_round_at=timezone.now()
                 )
-                play.start_round(game_id=args[0])
+                round_start.start_round(game_id=args[0])
                 timings["deal"].append(1000 * (time.perf_counter() - began))
             elif name == TABLE_ROUND_OVER:
-                multi_progress.after_table_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
+                progress.after_table_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
                 if args[2] is not None:  # the job of a round dealt here (not one of the first, untimed)
                     timings["job"].append(1000 * (time.perf_counter() - began))
     Tournament.objects.filter(pk=tournament_id, status=TournamentStatus.RUNNING).update(
@@ -478,8 +482,8 @@ def synthetic_sizes(admin: Any, tables: int) -> dict[str, Any]:
     from django.db import connection
 
     from ledger.models import Account, AccountKind, tournament_chip_type
-    from tournaments.models import Seat, SeatStatus, Table
-    from tournaments.services.multi_balance import open_table_sizes
+    from tournaments.live.models import Seat, SeatStatus, Table
+    from tournaments.multi_table.balance import open_table_sizes
 
     tournament = create_tournament(admin, entrants=tables * SEATS, label=f"synthetic {tables} tables")
     users = list(get_user_model().objects.order_by("pk")[:SEATS])
@@ -540,7 +544,7 @@ def synthetic_sizes(admin: Any, tables: int) -> dict[str, Any]:
 def _sizes_sql(tournament: Any) -> tuple[str, Any]:
     from django.db.models import Count, Q
 
-    from tournaments.models import SEATED_STATUSES, Table, TableStatus
+    from tournaments.live.models import SEATED_STATUSES, Table, TableStatus
 
     queryset = (
         Table.objects.filter(tournament=tournament, status=TableStatus.OPEN)

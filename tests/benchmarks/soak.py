@@ -225,7 +225,7 @@ def register(base: str, username: str, record: Record, admin: Player) -> Player:
 
 
 def _game_row(game_id: int) -> tuple[str, int, Any]:
-    from tournaments.models import Game
+    from tournaments.live.models import Game
 
     return db(lambda: Game.objects.values_list("status", "version", "state").get(pk=game_id))
 
@@ -300,7 +300,7 @@ class RingTable(threading.Thread):
         self.left = True
 
     def _sit_again(self) -> None:
-        from tournaments.models import SEATED_STATUSES, Seat
+        from tournaments.live.models import SEATED_STATUSES, Seat
 
         seated = set(
             db(
@@ -363,7 +363,8 @@ class Tournaments(threading.Thread):
             connection.close()
 
     def _one(self, number: int) -> None:
-        from tournaments.models import Game, Seat, SeatStatus, Tournament
+        from tournaments.live.models import Game, Seat, SeatStatus
+        from tournaments.tournament.models import Tournament
 
         entrants = len(self.players)
         created = self.admin.expect(
@@ -698,7 +699,7 @@ def settled_counts() -> dict[str, int]:
     """Settled rounds by preset at ring tables, and `tournament:<preset>` for tournament tables."""
     from django.db.models import Count
 
-    from tournaments.models import Round
+    from tournaments.live.models import Round
 
     def read() -> dict[str, int]:
         rows = (
@@ -717,7 +718,7 @@ def settled_counts() -> dict[str, int]:
 
 def wind_down(tables: list[RingTable], timeout: float) -> list[str]:
     """Wait until every ring seat has left, no game is playing and every round is settled; what is not."""
-    from tournaments.models import SEATED_STATUSES, Game, Round, Seat
+    from tournaments.live.models import SEATED_STATUSES, Game, Round, Seat
 
     deadline = time.monotonic() + timeout
     pending: list[str] = []
@@ -755,7 +756,7 @@ def check_rounds() -> list[Check]:
     from collections import defaultdict
 
     from ledger.models import Entry, Transfer, TransferKind
-    from tournaments.models import Round
+    from tournaments.live.models import Round
 
     rounds = list(Round.objects.values("pk", "settled", "ended_at", "transfers", "game_id"))
     unsettled = [r["pk"] for r in rounds if not r["settled"] or r["ended_at"] is None]
@@ -818,7 +819,7 @@ def check_rounds() -> list[Check]:
 
 def check_tournaments(started: list[int], *, required: int) -> Check:
     from ledger.models import Account, Entry, Transfer, TransferKind, tournament_chip_type
-    from tournaments.models import Tournament, TournamentEntry
+    from tournaments.tournament.models import Tournament, TournamentEntry
 
     evidence: list[str] = []
     for tid in started:
@@ -918,7 +919,7 @@ def round_gaps() -> tuple[float, float, int]:
     start message lost with a killed worker waits for beat's sweeper; this shows how long."""
     import statistics
 
-    from tournaments.models import Round
+    from tournaments.live.models import Round
 
     rows = list(
         Round.objects.filter(game__table__tournament__isnull=True)
@@ -1303,7 +1304,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def stalled_games() -> str:
-    from tournaments.models import Game
+    from tournaments.live.models import Game
 
     rows = db(
         lambda: list(

@@ -16,8 +16,10 @@ from django.utils import timezone
 
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
 from tests.tournaments import multi_read_helpers as multi
-from tournaments.models import Tournament, TournamentEntry
-from tournaments.services import multi_start, tournament_events, tournament_schedule
+from tournaments.multi_table import schedule
+from tournaments.multi_table import start as multi_start
+from tournaments.tournament import events as tournament_events
+from tournaments.tournament.models import Tournament, TournamentEntry
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -116,7 +118,7 @@ def test_a_scheduled_start_that_failed_is_told_in_words_on_the_page_and_in_the_l
 
     monkeypatch.setattr(multi_start, "seat_tables", broken)
     assert t.starts_at is not None
-    assert tournament_schedule.run_schedule(now=t.starts_at)["failed"] == 1
+    assert schedule.run_schedule(now=t.starts_at)["failed"] == 1
     ann = browser("viewer")
     _sign_up(ann, "viewer")
     ann.open(f"/play/#/tournament/{t.pk}")
@@ -126,7 +128,7 @@ def test_a_scheduled_start_that_failed_is_told_in_words_on_the_page_and_in_the_l
     assert "OperationalError" in ann.text("[data-role=tournament-error]")
 
     with override_settings(RAMINO_TOURNAMENT_START_ATTEMPTS=2):
-        assert tournament_schedule.run_schedule(now=t.starts_at)["cancelled"] == 1
+        assert schedule.run_schedule(now=t.starts_at)["cancelled"] == 1
     ann.wait_text("[data-role=tournament-status]", "cancelled", message="the cancellation followed live")
     said = ann.text("[data-role=tournament-error]")
     assert "could not start" in said and "buy-in and fee back" in said

@@ -17,8 +17,8 @@ from ledger import selectors as ledger_selectors
 from ledger import services as ledger_services
 from tests.browser.conftest import Browser
 from tests.ledger.utils import assert_reconciled
-from tournaments.models import Game, Round, Seat
-from tournaments.services import tables
+from tournaments.live import tables
+from tournaments.live.models import Game, Round, Seat
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 

@@ -10,15 +10,15 @@ from django.contrib.auth import get_user_model
 
 from ledger import services as ledger_services
 from tests.ledger.utils import assert_reconciled
-from tournaments.models import TournamentEntry
-from tournaments.services import tournament_setup
+from tournaments.tournament import setup
+from tournaments.tournament.models import TournamentEntry
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 
 def test_a_player_registers_and_unregisters_from_the_lobby(browser: Any, live_server: Any) -> None:
     boss = get_user_model().objects.create_superuser("boss", password="boss-pw-123456")
-    tournament = tournament_setup.create_tournament(
+    tournament = setup.create_tournament(
         user=boss,
         settings={
             "name": "Evening sit-and-go",

@@ -12,8 +12,8 @@ import requests
 from django.contrib.auth import get_user_model
 
 from tests.tournaments.helpers import hidden_cards, leaked
-from tournaments.models import Game
-from tournaments.services import engine_io
+from tournaments.live import engine_io
+from tournaments.live.models import Game
 
 
 class Client:

@@ -12,7 +12,7 @@ import pytest
 from ledger.models import Account, AccountKind
 from tests.e2e.players import make_client, play_until_finished
 from tests.ledger.utils import assert_reconciled
-from tournaments.models import Tournament
+from tournaments.tournament.models import Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e, pytest.mark.worker]
 

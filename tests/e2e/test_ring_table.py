@@ -13,8 +13,8 @@ import requests
 from django.contrib.auth import get_user_model
 
 from tests.tournaments.helpers import expected_transfers, hidden_cards, leaked
-from tournaments.models import Game, Round
-from tournaments.services import engine_io
+from tournaments.live import engine_io
+from tournaments.live.models import Game, Round
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e, pytest.mark.worker]
 

@@ -19,8 +19,8 @@ import requests
 from django.contrib.auth import get_user_model
 
 from tests.ledger.utils import assert_reconciled
-from tournaments.models import Game, Round
-from tournaments.services import engine_io
+from tournaments.live import engine_io
+from tournaments.live.models import Game, Round
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e, pytest.mark.worker]
 

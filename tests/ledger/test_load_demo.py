@@ -9,7 +9,8 @@ from django.core.management import call_command
 from ledger.models import Transfer
 from ledger.selectors import wallet_balance
 from tests.ledger.utils import assert_reconciled
-from tournaments.models import Table, Tournament, TournamentTemplate
+from tournaments.live.models import Table
+from tournaments.tournament.models import Tournament, TournamentTemplate
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 from config.api.auth import AuthThrottle
 from tests.ledger.utils import make_user
 from tests.security.conftest import assert_error
-from tournaments.throttling import JoinAddressThrottle
+from tournaments.live.throttling import JoinAddressThrottle
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,7 @@ from django.core.cache import cache
 from config.db import rows
 from ledger import services as ledger_services
 from tests.sqlite.harness import Site, site
-from tournaments import game_rows
-from tournaments.services import move_context
+from tournaments.live import game_rows, move_context
 
 
 @pytest.fixture

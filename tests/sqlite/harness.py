@@ -24,8 +24,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 import tournaments.tasks  # noqa: F401  (the task bodies, registered with the Celery app as a worker has them)
-from tournaments.models import Game, GameStatus
-from tournaments.services import dispatch, engine_io, play
+from tournaments.live import clock_runs, dispatch, engine_io
+from tournaments.live.models import Game, GameStatus
 
 # Clock messages: the driver fires clocks itself (see the module's docstring).
 CLOCKS = (dispatch.TURN_CLOCK, dispatch.CLOSE_CLAIMS)
@@ -155,7 +155,7 @@ class Site:
                 continue
             if not self.step(games()):
                 # Nothing queued, nothing in play, not done: what beat's sweeper would re-send.
-                play.sweep_clocks(grace_seconds=0)
+                clock_runs.sweep_clocks(grace_seconds=0)
                 if not self.queue:
                     raise AssertionError("stalled: nothing queued, nothing in play")
         raise AssertionError(f"not done after {MAX_STEPS} steps")

@@ -18,8 +18,10 @@ from tests.ledger.utils import assert_reconciled
 from tests.sqlite.conftest import Sides
 from tests.sqlite.harness import Player, Site
 from tests.tournaments.multi_helpers import chips_conserved
-from tournaments.models import EntryStatus, Game, Tournament, TournamentEntry, TournamentStatus
-from tournaments.services import dispatch, multi_seating
+from tournaments.live import dispatch
+from tournaments.live.models import Game
+from tournaments.multi_table import seating
+from tournaments.tournament.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus
 
 pytestmark = [pytest.mark.sqlite, pytest.mark.django_db]
 
@@ -143,7 +145,7 @@ def test_the_start_marks_every_entry_playing_across_statement_batches(
     sqlite_site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Batches of two rows: the entries' update runs in several statements, each matching seats to entries.
-    monkeypatch.setattr(multi_seating, "BATCH", 2)
+    monkeypatch.setattr(seating, "BATCH", 2)
     site = sqlite_site
     admin = site.admin()
     tid = _create(admin)

@@ -13,7 +13,8 @@ from ledger.models import Transfer
 from tests.ledger.utils import assert_reconciled
 from tests.sqlite.conftest import Sides
 from tests.sqlite.harness import Site
-from tournaments.models import Game, Tournament, TournamentStatus
+from tournaments.live.models import Game
+from tournaments.tournament.models import Tournament, TournamentStatus
 
 pytestmark = [pytest.mark.sqlite, pytest.mark.django_db(transaction=True)]
 

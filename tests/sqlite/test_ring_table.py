@@ -15,9 +15,8 @@ from ledger.models import Transfer, TransferKind
 from tests.ledger.utils import assert_reconciled
 from tests.sqlite.conftest import Sides
 from tests.sqlite.harness import Site
-from tournaments import wakeups
-from tournaments.models import Game, GameStatus, IdempotentRequest, MoveLog, Round
-from tournaments.services import engine_io
+from tournaments.live import engine_io, wakeups
+from tournaments.live.models import Game, GameStatus, IdempotentRequest, MoveLog, Round
 
 pytestmark = [pytest.mark.sqlite, pytest.mark.django_db(transaction=True)]
 

@@ -24,8 +24,8 @@ from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
 from tests.sqlite.conftest import Sides
 from tests.sqlite.harness import Site
 from tests.tournaments.multi_helpers import new_multi
-from tournaments import wakeups
-from tournaments.models import Tournament
+from tournaments.live import wakeups
+from tournaments.tournament.models import Tournament
 
 pytestmark = [pytest.mark.sqlite, pytest.mark.django_db]
 
@@ -50,16 +50,19 @@ BRANCHES = {
     ("ledger/services.py", "_find_by_key"): "test_ledger_postings_replay_and_refuse_on_sqlite",
     ("ledger/services.py", "_post_pg"): "PostgreSQL only (vendor_sides: never called here)",
     # The move's lock and read (vendor_sides: sqlite:move_context:keyed / unkeyed).
-    ("tournaments/services/game_locks.py", "lock_game_row"): FLOWS,
-    ("tournaments/services/game_locks.py", "_lock_game_sql"): FLOWS,
-    ("tournaments/services/game_locks.py", "seats_with_stacks"): FLOWS,
-    ("tournaments/services/move_context.py", "lock_for_move"): FLOWS,
-    ("tournaments/services/move_context.py", "_move_context_pg_sql"): "PostgreSQL only (never called here)",
+    ("tournaments/live/game_locks.py", "lock_game_row"): FLOWS,
+    ("tournaments/live/game_locks.py", "_lock_game_sql"): FLOWS,
+    ("tournaments/live/game_locks.py", "seats_with_stacks"): FLOWS,
+    ("tournaments/live/move_context.py", "lock_for_move"): FLOWS,
+    ("tournaments/live/move_context.py", "_move_context_pg_sql"): "PostgreSQL only (never called here)",
     # The reads' ORM sides (vendor_sides: game_rows' statements never called).
-    ("tournaments/selectors.py", "game_access"): "test_ring_table (players' and a spectator's views)",
-    ("tournaments/selectors.py", "events_after"): "test_ring_table (events, the long-poll)",
-    ("tournaments/selectors.py", "readable_events_after"): "test_ring_table (a player's, a bystander's 403)",
-    ("tournaments/wakeups.py", "enabled"): "test_long_polls_wait_by_reading_again_without_a_listener",
+    ("tournaments/live/selectors.py", "game_access"): "test_ring_table (players' and a spectator's views)",
+    ("tournaments/live/selectors.py", "events_after"): "test_ring_table (events, the long-poll)",
+    (
+        "tournaments/live/selectors.py",
+        "readable_events_after",
+    ): "test_ring_table (a player's, a bystander's 403)",
+    ("tournaments/live/wakeups.py", "enabled"): "test_long_polls_wait_by_reading_again_without_a_listener",
     # Migrations, run by this leg's test database: the SQLite triggers (0004 is PostgreSQL only).
     ("ledger/migrations/0002_database_invariants.py", "run"): "test_the_migrations_sqlite_triggers_hold",
     ("ledger/migrations/0004_cheaper_balance_trigger.py", "run"): "PostgreSQL only (a function it replaces)",

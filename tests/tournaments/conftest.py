@@ -10,8 +10,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.ledger.utils import funded_wallet, make_user
-from tournaments.models import Table
-from tournaments.services import tables
+from tournaments.live import round_start, tables
+from tournaments.live.models import Table
 
 _serial = itertools.count(1)
 
@@ -82,14 +82,13 @@ def make_table(admin_user: Any) -> Callable[..., Table]:
 @pytest.fixture
 def dealt(make_table: Any, player: Any, client_for: Any) -> dict[str, Any]:
     """ann and bob at a fresh ring table with round 1 dealt: {"game", "mover" (the player to act), "users"}."""
-    from tournaments.models import Game
-    from tournaments.services import play
+    from tournaments.live.models import Game
 
     table = make_table()
     users = {name: player(name) for name in ("ann", "bob")}
     for user in users.values():
         client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 200})
     game = Game.objects.get(table=table)
-    play.start_round(game_id=game.pk)
+    round_start.start_round(game_id=game.pk)
     game.refresh_from_db()
     return {"game": game, "mover": users[game.turn_player], "users": users}

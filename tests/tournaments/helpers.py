@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from ledger.models import Account, Transfer, TransferKind
 from ledger.settlement import pcr_transfers
-from tournaments.models import Game, GameStatus, Round, Seat
-from tournaments.services import play
+from tournaments.live import clock_runs, round_start
+from tournaments.live.models import Game, GameStatus, Round, Seat
 
 # A player's cards (a natural card or a joker) as they would appear in a JSON body.
 CARD_CODES = {r + s for r in "A23456789TJQK" for s in "SHDC"}
@@ -52,7 +52,7 @@ def stacks(table_id: int) -> dict[str, int]:
 
 def hidden_cards(game: Game, viewer: str | None) -> set[str]:
     """Cards the viewer must not see now: other players' hands and the stock (empty once the round is over)."""
-    from tournaments.services import engine_io
+    from tournaments.live import engine_io
 
     if game.state is None:
         return set()
@@ -94,7 +94,7 @@ def settle_a_round_that_moves_chips(dealt: dict[str, Any], client_for: Any) -> R
         assert round_.settled
         if Transfer.objects.filter(round_id=round_.pk, kind=TransferKind.SETTLEMENT).exists():
             return round_
-        assert play.start_round(game_id=game.pk) is not None
+        assert round_start.start_round(game_id=game.pk) is not None
     raise AssertionError("five rounds in a row ended without moving chips")
 
 
@@ -110,9 +110,9 @@ def play_out_by_clock(game: Game) -> Round:
             return round_
         if game.claims_deadline is not None:
             Game.objects.filter(pk=game.pk).update(claims_deadline=timezone.now())
-            assert play.run_close_claims(game_id=game.pk, version=game.version)
+            assert clock_runs.run_close_claims(game_id=game.pk, version=game.version)
         else:
             Seat.objects.filter(table_id=game.table_id).update(timeouts_in_row=0)
             Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now())
-            assert play.run_turn_clock(game_id=game.pk, version=game.turn_version)
+            assert clock_runs.run_turn_clock(game_id=game.pk, version=game.turn_version)
     raise AssertionError("the round did not end")

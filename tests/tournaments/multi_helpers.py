@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from ledger import services as ledger
 from ledger.models import SITE_CHIPS, Account, AccountKind, tournament_chip_type
-from tournaments.models import Tournament, TournamentKind, TournamentStatus
+from tournaments.tournament.models import Tournament, TournamentKind, TournamentStatus
 
 FAST = {"turn_seconds": 30, "time_bank_seconds": 0, "max_timeouts": 20, "max_timeouts_per_round": 100}
 
@@ -60,7 +60,7 @@ def chips_conserved(tournament: Tournament) -> int:
 
 
 def register_all(tournament: Tournament, users: list[Any]) -> None:
-    from tournaments.services import registration
+    from tournaments.tournament import registration
 
     for user in users:
         registration.register(user=user, tournament_id=tournament.pk)
@@ -71,8 +71,8 @@ def seated(
 ) -> tuple[Tournament, list[Any], dict[str, Any]]:
     """A running tournament whose tables hold players with the given stacks (named t<table>p<seat>), built
     with the seating services (no start); answers (tournament, tables, entries by name)."""
-    from tournaments.models import TournamentEntry
-    from tournaments.services import multi_seating
+    from tournaments.multi_table import seating as multi_seating
+    from tournaments.tournament.models import TournamentEntry
 
     fields: dict[str, Any] = {"status": TournamentStatus.RUNNING, "level": 1, "instant_rounds": True}
     tournament = new_multi(admin, **{**fields, **overrides})
@@ -92,7 +92,7 @@ def seated(
                 key=f"test:{tournament.pk}:{name}",
             )
             entries[name] = entry
-    from tournaments.models import Game
+    from tournaments.live.models import Game
 
     # Every table's first deal scheduled, as the start does.
     Game.objects.filter(table__in=opened).update(next_round_at=timezone.now())

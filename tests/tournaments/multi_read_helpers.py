@@ -13,20 +13,15 @@ from django.utils import timezone
 
 from ledger import services as ledger
 from ledger.models import SITE_CHIPS, Account, AccountKind, TransferKind, tournament_chip_type
-from tournaments.models import (
+from tournaments.live.models import Game, Round, Seat, SeatStatus, Table, TableStatus
+from tournaments.tournament import registration
+from tournaments.tournament.models import (
     EntryStatus,
-    Game,
-    Round,
-    Seat,
-    SeatStatus,
-    Table,
-    TableStatus,
     Tournament,
     TournamentEntry,
     TournamentKind,
     TournamentStatus,
 )
-from tournaments.services import registration
 
 _names = itertools.count(1)
 

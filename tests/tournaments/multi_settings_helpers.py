@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from ledger.models import Account
 from tests.tournaments.tournament_helpers import FAST
-from tournaments.models import Tournament
-from tournaments.services import tournament_setup
+from tournaments.tournament import setup as tournament_setup
+from tournaments.tournament.models import Tournament
 
 
 def multi_settings(*, starts_in: timedelta = timedelta(hours=1), **overrides: Any) -> dict[str, Any]:

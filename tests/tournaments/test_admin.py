@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 
 from tests.tournaments.helpers import hidden_cards, leaked, simple_move
-from tournaments.models import Game, Round, Seat
-from tournaments.services import engine_io, play
+from tournaments.live import engine_io, moves, round_start
+from tournaments.live.models import Game, Round, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,7 @@ def test_admin_pages_hide_running_round_and_open_finished_one(
     for name in ("ann", "bob"):
         client_for(player(name)).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 300})
     game = Game.objects.get(table=table)
-    play.start_round(game_id=game.pk)
+    round_start.start_round(game_id=game.pk)
     browser = Client()
     browser.force_login(admin_user)
     game.refresh_from_db()
@@ -63,7 +63,7 @@ def test_admin_pages_hide_running_round_and_open_finished_one(
             break
         state = engine_io.load_state(game.state or {})
         view = {"legal_moves": engine_io.legal_moves(state, game.turn_player)}
-        play.submit_move(
+        moves.submit_move(
             user=Seat.objects.get(table=table, player__username=game.turn_player).player,
             game_id=game.pk,
             move=simple_move(view),
@@ -84,8 +84,8 @@ def test_the_close_action_closes_tables_and_cashes_out_for_superusers_only(
 
     from ledger import services as ledger
     from tests.ledger.utils import assert_reconciled
-    from tournaments.models import GameStatus, SeatStatus, Table, TableStatus
-    from tournaments.services import tables
+    from tournaments.live import tables
+    from tournaments.live.models import GameStatus, SeatStatus, Table, TableStatus
 
     table = make_table()
     ann = player("ann")
@@ -151,7 +151,7 @@ def _change_form(table: Any, **changes: Any) -> dict[str, Any]:
 def test_the_change_form_refuses_what_the_api_refuses(
     make_table: Any, admin_user: Any, change: dict[str, Any], field: str
 ) -> None:
-    from tournaments.models import Table
+    from tournaments.live.models import Table
 
     table = make_table()
     before = Table.objects.filter(pk=table.pk).values().get()
@@ -166,8 +166,8 @@ def test_the_change_form_refuses_what_the_api_refuses(
 def test_the_change_form_makes_a_table_private_with_a_code_and_public_again(
     make_table: Any, admin_user: Any, player: Any
 ) -> None:
-    from tournaments.models import Table
-    from tournaments.services import tables
+    from tournaments.live import tables
+    from tournaments.live.models import Table
 
     table = make_table()
     tables.sit(user=player("ann"), table_id=table.pk, buy_in=300)
@@ -193,14 +193,14 @@ def test_the_change_form_makes_a_table_private_with_a_code_and_public_again(
 def test_an_errored_table_shows_its_reason_and_is_read_only_in_the_admin(
     make_table: Any, player: Any, admin_user: Any
 ) -> None:
-    from tournaments.models import Table, TableStatus
-    from tournaments.services import tables
+    from tournaments.live import tables
+    from tournaments.live.models import Table, TableStatus
 
     table = make_table()
     for name in ("ann", "bob"):
         tables.sit(user=player(name), table_id=table.pk, buy_in=300)
     Table.objects.filter(pk=table.pk).update(seats=9)  # a row from before the checks
-    play.start_round(game_id=Game.objects.get(table=table).pk)
+    round_start.start_round(game_id=Game.objects.get(table=table).pk)
     table.refresh_from_db()
     assert table.status == TableStatus.ERROR
     browser = Client()
@@ -227,7 +227,7 @@ def _add_form(**changes: Any) -> dict[str, Any]:
 
 
 def test_an_admin_adds_a_table_through_the_service_and_is_refused_an_invalid_one(admin_user: Any) -> None:
-    from tournaments.models import Table
+    from tournaments.live.models import Table
 
     browser = Client()
     browser.force_login(admin_user)
@@ -258,7 +258,7 @@ def test_an_admin_adds_a_table_through_the_service_and_is_refused_an_invalid_one
 def test_staff_may_not_add_tables(staff_user: Any) -> None:
     from django.contrib.auth.models import Permission
 
-    from tournaments.models import Table
+    from tournaments.live.models import Table
 
     staff_user.user_permissions.add(*Permission.objects.filter(codename__in=["view_table", "add_table"]))
     browser = Client()

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from tournaments.models import Game
-from tournaments.services import play
+from tournaments.live import round_start
+from tournaments.live.models import Game
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +56,7 @@ def world(make_table: Any, player: Any, admin_user: Any, staff_user: Any, client
             else:
                 client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 200})
         game = Game.objects.get(table=table)
-        play.start_round(game_id=game.pk)
+        round_start.start_round(game_id=game.pk)
         game.refresh_from_db()
         seated = ann if game.turn_player == "ann" else bob
         users = {

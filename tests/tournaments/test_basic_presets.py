@@ -11,8 +11,8 @@ import pytest
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.helpers import expected_transfers, hidden_cards, leaked, stacks
 from tournaments.engine.bots import GreedyBot
-from tournaments.models import Game, Round
-from tournaments.services import engine_io, play
+from tournaments.live import engine_io, round_start
+from tournaments.live.models import Game, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,7 @@ def test_each_basic_preset_plays_over_http_and_settles_by_pcr(
     listed = clients["ann"].get(f"/api/v1/tables/{table.pk}/").json()
     assert listed["game"] == preset and len(listed["players"]) == seats
     game = Game.objects.get(table=table)
-    assert play.start_round(game_id=game.pk) is not None
+    assert round_start.start_round(game_id=game.pk) is not None
     bot = GreedyBot()
     for _ in range(400):
         round_ = Round.objects.get(game=game, number=1)

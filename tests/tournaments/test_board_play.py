@@ -12,8 +12,8 @@ from tests.ledger.utils import assert_reconciled
 from tests.tournaments.conftest import FAST_CLOCKS
 from tests.tournaments.helpers import stacks
 from tournaments import engine
-from tournaments.models import Game, GameStatus, Round
-from tournaments.services import engine_io, play
+from tournaments.live import clock_runs, engine_io, round_start
+from tournaments.live.models import Game, GameStatus, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -78,7 +78,7 @@ def test_board_on_a_private_multiplier_table_with_a_refused_deal_and_the_trump_b
     joined = cb.post("/api/v1/tables/join/", {"code": table["code"], "buy_in": 4000})
     assert joined.status_code == 200, joined.content
     game = Game.objects.get(table_id=table["id"])
-    assert play.start_round(game_id=game.pk) is not None
+    assert round_start.start_round(game_id=game.pk) is not None
     game.refresh_from_db()
     players, dealer = seen[0]
     opener, other = players[(dealer + 1) % 2], players[dealer]
@@ -103,7 +103,7 @@ def test_board_on_a_private_multiplier_table_with_a_refused_deal_and_the_trump_b
     # the same dealer deals again
     game.refresh_from_db()
     assert game.status == GameStatus.WAITING
-    assert play.start_round(game_id=game.pk) is not None
+    assert round_start.start_round(game_id=game.pk) is not None
     assert seen[1] == (players, dealer)
     game.refresh_from_db()
     view = clients[opener].get(f"/api/v1/games/{game.pk}/").json()
@@ -147,7 +147,7 @@ def test_the_turn_clock_keeps_the_deal_for_everyone_who_has_not_answered(
 
     from django.utils import timezone
 
-    from tournaments.models import MoveLog
+    from tournaments.live.models import MoveLog
 
     table = make_table(game="board", seats=2)
     users = {name: player(name) for name in ("ann", "bob")}
@@ -156,12 +156,12 @@ def test_the_turn_clock_keeps_the_deal_for_everyone_who_has_not_answered(
     for user in users.values():
         assert client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 200}).status_code == 200
     game = Game.objects.get(table=table)
-    assert play.start_round(game_id=game.pk) is not None
+    assert round_start.start_round(game_id=game.pk) is not None
     game.refresh_from_db()
     view = client_for(users["ann"]).get(f"/api/v1/games/{game.pk}/").json()
     assert view["phase"] == "deal" and sorted(view["deal"]["pending"]) == ["ann", "bob"]
     Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
-    assert play.run_turn_clock(game_id=game.pk, version=game.turn_version) is True
+    assert clock_runs.run_turn_clock(game_id=game.pk, version=game.turn_version) is True
     game.refresh_from_db()
     view = client_for(users["ann"]).get(f"/api/v1/games/{game.pk}/").json()
     assert view["phase"] == "play" and game.status == GameStatus.PLAYING

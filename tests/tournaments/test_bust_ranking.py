@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.services.bust_ranking import Bust, final_places, places_for_busts
-from tournaments.services.prizes import split_prizes
+from tournaments.multi_table.planning.bust_ranking import Bust, final_places, places_for_busts
+from tournaments.tournament.payouts import split_prizes
 
 
 def test_more_start_chips_then_more_melded_rank_better() -> None:

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from tests.engine.stacking import stacked_round
 from tournaments.engine import Ruleset, state_to_dict
-from tournaments.models import Game, GameEvent, Round, Seat
-from tournaments.services import dispatch, engine_io, play
+from tournaments.live import clock_runs, dispatch, engine_io, moves, round_start
+from tournaments.live.models import Game, GameEvent, Round, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,7 @@ def _dealt(make_table: Any, player: Any, client_for: Any, options: dict[str, Any
     for name in ("ann", "bob"):
         client_for(player(name)).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 300})
     game = Game.objects.get(table=table)
-    assert play.start_round(game_id=game.pk) is not None
+    assert round_start.start_round(game_id=game.pk) is not None
     game.refresh_from_db()
     return game
 
@@ -45,7 +45,7 @@ def _user(game: Game, name: str) -> Any:
 
 def _move(game: Game, name: str, move: dict[str, Any]) -> dict[str, Any]:
     version = Game.objects.get(pk=game.pk).version
-    return play.submit_move(
+    return moves.submit_move(
         user=_user(game, name), game_id=game.pk, move=move, expected_version=version, idempotency_key=None
     )
 
@@ -69,11 +69,11 @@ def test_claim_window_opens_and_closes_at_its_deadline(
     assert armed[-1] == ("close_claims", [game.pk, game.version], 4)
     # early: re-armed; stale: nothing
     armed.clear()
-    assert play.run_close_claims(game_id=game.pk, version=game.version) is False
+    assert clock_runs.run_close_claims(game_id=game.pk, version=game.version) is False
     assert armed and armed[0][0] == "close_claims"
-    assert play.run_close_claims(game_id=game.pk, version=game.version - 1) is False
+    assert clock_runs.run_close_claims(game_id=game.pk, version=game.version - 1) is False
     Game.objects.filter(pk=game.pk).update(claims_deadline=timezone.now() - timedelta(seconds=1))
-    assert play.run_close_claims(game_id=game.pk, version=game.version) is True
+    assert clock_runs.run_close_claims(game_id=game.pk, version=game.version) is True
     closed = Game.objects.get(pk=game.pk)
     assert closed.version == game.version + 1 and closed.claims_deadline is None
     assert engine_io.phase(engine_io.load_state(closed.state or {})) == "draw"

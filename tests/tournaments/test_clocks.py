@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from tournaments.models import Game, GameStatus, MoveLog, Round, Seat, SeatStatus
-from tournaments.services import dispatch, engine_io, play
+from tournaments.live import clock_runs, dispatch, engine_io, moves, round_start
+from tournaments.live.models import Game, GameStatus, MoveLog, Round, Seat, SeatStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -35,14 +35,14 @@ def dealt(make_table: Any, player: Any, client_for: Any, armed: Any) -> Game:
         client_for(player(name)).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 300})
     game = Game.objects.get(table=table)
     assert armed[-1][0] == "start_round" and armed[-1][1] == [game.pk]
-    assert play.start_round(game_id=game.pk) is not None
+    assert round_start.start_round(game_id=game.pk) is not None
     game.refresh_from_db()
     return game
 
 
 def test_second_sitter_schedules_the_start_and_start_is_idempotent(dealt: Game, armed: Any) -> None:
     assert [name for name, _, _ in armed].count("start_round") == 1
-    assert play.start_round(game_id=dealt.pk) is None
+    assert round_start.start_round(game_id=dealt.pk) is None
     assert Round.objects.filter(game=dealt).count() == 1
 
 
@@ -62,7 +62,7 @@ def test_moves_inside_a_turn_keep_its_clock_and_the_next_turn_arms_a_new_one(dea
     mover = Seat.objects.get(table=dealt.table, player__username=dealt.turn_player).player
     deadline = dealt.turn_deadline
     armed.clear()
-    play.submit_move(
+    moves.submit_move(
         user=mover,
         game_id=dealt.pk,
         move={"type": "draw", "source": "stock"},
@@ -74,7 +74,7 @@ def test_moves_inside_a_turn_keep_its_clock_and_the_next_turn_arms_a_new_one(dea
     assert game.turn_version == dealt.turn_version and armed == []
     # the clock armed for this turn still fires for it, though the version moved on
     Game.objects.filter(pk=dealt.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
-    assert play.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is True
+    assert clock_runs.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is True
     game.refresh_from_db()
     assert game.turn_player != mover.username and game.turn_version == game.version
     assert armed[-1] == ("turn_clock", [game.pk, game.turn_version], pytest.approx(12, abs=0.5))
@@ -84,14 +84,14 @@ def test_moves_inside_a_turn_keep_its_clock_and_the_next_turn_arms_a_new_one(dea
 
 def test_stale_clock_does_nothing(dealt: Game) -> None:
     Game.objects.filter(pk=dealt.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
-    assert play.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version - 1) is False
-    assert play.run_turn_clock(game_id=999_999, version=1) is False
+    assert clock_runs.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version - 1) is False
+    assert clock_runs.run_turn_clock(game_id=999_999, version=1) is False
     assert Game.objects.get(pk=dealt.pk).version == dealt.version and not MoveLog.objects.exists()
 
 
 def test_early_clock_rearms_for_the_remaining_time(dealt: Game, armed: Any) -> None:
     armed.clear()
-    assert play.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is False
+    assert clock_runs.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is False
     assert armed and armed[0][0] == "turn_clock" and 10 < armed[0][2] <= 12
     assert Game.objects.get(pk=dealt.pk).version == dealt.version and not MoveLog.objects.exists()
 
@@ -103,9 +103,9 @@ def test_sweeper_reenqueues_overdue_clocks(dealt: Game, monkeypatch: Any) -> Non
     for name in ("turn_clock", "close_claims", "start_round"):
         task = getattr(tasks, name)
         monkeypatch.setattr(task, "apply_async", lambda args, _n=name, **kw: sent.append((_n, tuple(args))))
-    assert play.sweep_clocks() == 0
+    assert clock_runs.sweep_clocks() == 0
     Game.objects.filter(pk=dealt.pk).update(turn_deadline=timezone.now() - timedelta(seconds=60))
-    assert play.sweep_clocks() == 1
+    assert clock_runs.sweep_clocks() == 1
     assert sent == [("turn_clock", (dealt.pk, dealt.turn_version))]
 
 
@@ -125,10 +125,10 @@ def test_leaving_on_own_turn_arms_the_clock_at_once(dealt: Game, armed: Any, cli
 def test_move_log_and_events_are_append_only_in_the_database(dealt: Game) -> None:
     from django.db import DatabaseError, transaction
 
-    from tournaments.models import GameEvent
+    from tournaments.live.models import GameEvent
 
     mover = Seat.objects.get(table=dealt.table, player__username=dealt.turn_player).player
-    play.submit_move(
+    moves.submit_move(
         user=mover,
         game_id=dealt.pk,
         move={"type": "draw", "source": "stock"},
@@ -158,7 +158,7 @@ def test_a_move_passing_the_turn_relies_on_the_clock_already_due_and_it_rearms(
         if move is None:
             hand = engine_io.player_view(engine_io.load_state(game.state or {}), mover.username)["hand"]
             move = {"type": "discard", "card": hand[0]}
-        play.submit_move(
+        moves.submit_move(
             user=mover, game_id=dealt.pk, move=move, expected_version=version, idempotency_key=None
         )
         version += 1
@@ -170,9 +170,9 @@ def test_a_move_passing_the_turn_relies_on_the_clock_already_due_and_it_rearms(
     assert game.turn_deadline > dealt.turn_deadline
     # when it fires (stale version) it arms the running turn's clock, once
     Game.objects.filter(pk=dealt.pk).update(clock_due_at=timezone.now() - timedelta(seconds=1))
-    assert play.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is False
+    assert clock_runs.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is False
     assert armed == [("turn_clock", [game.pk, game.turn_version], pytest.approx(12, abs=0.5))]
-    assert play.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is False
+    assert clock_runs.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is False
     assert len(armed) == 1
     again = Game.objects.get(pk=dealt.pk)
     assert again.clock_due_at == game.turn_deadline and again.version == game.version
@@ -191,11 +191,11 @@ def test_a_stale_duplicate_of_an_overdue_turn_sends_no_clock(
     _everybody_leaves(dealt, client_for)
     armed.clear()
     # two copies of the running turn's clock: the armed one and the sweeper's
-    assert play.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is True
+    assert clock_runs.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is True
     game = Game.objects.get(pk=dealt.pk)
     assert game.turn_deadline is not None and game.turn_deadline <= timezone.now()
     assert armed == [("turn_clock", [game.pk, game.turn_version], pytest.approx(0, abs=0.5))]
-    assert play.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is False
+    assert clock_runs.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is False
     assert len(armed) == 1
     assert Game.objects.get(pk=dealt.pk).version == game.version
 
@@ -217,7 +217,7 @@ def test_leaving_seats_play_out_while_the_sweeper_copies_their_clocks(
             game = Game.objects.get(pk=dealt.pk)
             queue.append((game.pk, game.turn_version))  # the sweeper's copy
         game_id, version = queue.pop(0)
-        played += play.run_turn_clock(game_id=game_id, version=version)
+        played += clock_runs.run_turn_clock(game_id=game_id, version=version)
         runs += 1
         assert [name for name, _, _ in armed] in ([], ["turn_clock"])
         queue += [tuple(args) for _, args, _ in armed]
@@ -243,7 +243,7 @@ def test_a_turn_due_when_the_message_on_its_way_fires_sends_its_own(
         if move is None:
             state = engine_io.load_state(Game.objects.get(pk=dealt.pk).state or {})
             move = {"type": "discard", "card": engine_io.player_view(state, mover.username)["hand"][0]}
-        play.submit_move(
+        moves.submit_move(
             user=mover, game_id=dealt.pk, move=move, expected_version=version, idempotency_key=None
         )
         version += 1
@@ -251,7 +251,7 @@ def test_a_turn_due_when_the_message_on_its_way_fires_sends_its_own(
     assert game.turn_player != mover.username and game.turn_deadline == dealt.turn_deadline
     assert armed == [("turn_clock", [game.pk, game.turn_version], pytest.approx(12))]
     monkeypatch.setattr(timezone, "now", lambda: dealt.turn_deadline)
-    assert play.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is False
+    assert clock_runs.run_turn_clock(game_id=dealt.pk, version=dealt.turn_version) is False
     assert len(armed) == 1
-    assert play.run_turn_clock(game_id=dealt.pk, version=game.turn_version) is True
+    assert clock_runs.run_turn_clock(game_id=dealt.pk, version=game.turn_version) is True
     assert Game.objects.get(pk=dealt.pk).turn_player == mover.username

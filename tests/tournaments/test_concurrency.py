@@ -15,8 +15,8 @@ from rest_framework.test import APIClient
 from ledger.models import Transfer, TransferKind
 from ledger.services import get_wallet
 from tests.ledger.utils import assert_reconciled
-from tournaments.models import Game, GameEvent, IdempotentRequest, MoveLog, Seat
-from tournaments.throttling import JoinAddressThrottle, JoinUserThrottle
+from tournaments.live.models import Game, GameEvent, IdempotentRequest, MoveLog, Seat
+from tournaments.live.throttling import JoinAddressThrottle, JoinUserThrottle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,8 +12,8 @@ import pytest
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.helpers import play_out_by_clock
 from tournaments.engine import deal
-from tournaments.models import Game, GameEvent, Round
-from tournaments.services import play, tables
+from tournaments.live import round_start, tables
+from tournaments.live.models import Game, GameEvent, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +35,7 @@ def test_the_first_dealer_is_the_seat_the_csprng_draws(
 
     monkeypatch.setattr(secrets, "randbelow", randbelow)  # the draw of `deal.draw_first_dealer`
     game = _seat(make_table(seats=4), [player("ann"), player("bob"), player("cid")])
-    assert play.start_round(game_id=game.pk) is not None
+    assert round_start.start_round(game_id=game.pk) is not None
     game.refresh_from_db()
     round_ = Round.objects.get(game=game, number=1)
     assert drawn == [3]  # one draw among the three seated
@@ -52,7 +52,7 @@ def test_first_dealers_differ_from_table_to_table(make_table: Any, player: Any) 
     dealers = set()
     for t in range(24):
         game = _seat(make_table(), [player(f"a{t}"), player(f"b{t}")])
-        assert play.start_round(game_id=game.pk) is not None
+        assert round_start.start_round(game_id=game.pk) is not None
         dealers.add(Round.objects.get(game=game, number=1).dealer)
     assert dealers == {0, 1}
 
@@ -64,18 +64,18 @@ def test_the_deal_passes_clockwise_to_the_next_occupied_seat(
     table = make_table(seats=4, options={"max_timeouts_per_round": 100})
     ann, bob, cid, dan = (player(n) for n in ("ann", "bob", "cid", "dan"))
     game = _seat(table, [ann, bob, cid, dan])
-    assert play.start_round(game_id=game.pk) is not None
+    assert round_start.start_round(game_id=game.pk) is not None
     assert Game.objects.get(pk=game.pk).dealer_seat == 1
     # cid (seat 2, the next dealer) leaves during the round: the deal skips the empty seat.
     assert client_for(cid).post(f"/api/v1/tables/{table.pk}/leave/").status_code == 200
     play_out_by_clock(game)
-    assert play.start_round(game_id=game.pk) is not None
+    assert round_start.start_round(game_id=game.pk) is not None
     second = Round.objects.get(game=game, number=2)
     assert second.players == ["ann", "bob", "dan"] and second.players[second.dealer] == "dan"
     assert Game.objects.get(pk=game.pk).dealer_seat == 3
     # ... and wraps around past the last seat.
     play_out_by_clock(game)
-    assert play.start_round(game_id=game.pk) is not None
+    assert round_start.start_round(game_id=game.pk) is not None
     third = Round.objects.get(game=game, number=3)
     assert third.players[third.dealer] == "ann" and Game.objects.get(pk=game.pk).dealer_seat == 0
     assert_reconciled()

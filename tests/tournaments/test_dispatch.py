@@ -8,7 +8,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from tournaments.services import dispatch
+from tournaments.live import dispatch
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,7 +43,7 @@ def test_threads_sending_their_first_task_at_once_all_find_it() -> None:
         """
         import sys, threading, django
         django.setup()
-        from tournaments.services import dispatch
+        from tournaments.live import dispatch
         assert "tournaments.tasks" not in sys.modules
         barrier = threading.Barrier(8)
         found = []

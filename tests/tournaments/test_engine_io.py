@@ -10,7 +10,7 @@ import pytest
 
 from tournaments import engine
 from tournaments.engine.bots import auto_move
-from tournaments.services import engine_io
+from tournaments.live import engine_io
 
 SOURCE = Path(engine_io.__file__)
 

@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from ledger import services as ledger
 from tests.ledger.utils import assert_reconciled
-from tournaments.models import Game, GameEvent, IdempotentRequest, MoveLog
-from tournaments.services import engine_io, idempotency, play, tables
+from tournaments.live import engine_io, idempotency, moves, tables
+from tournaments.live.models import Game, GameEvent, IdempotentRequest, MoveLog
 from tournaments.tasks import forget_idempotency_keys
 
 pytestmark = pytest.mark.django_db
@@ -229,7 +229,7 @@ def test_refusals_without_a_key_or_outside_http_are_not_kept(dealt: Any, client_
     body = {"type": "draw", "source": "stock", "expected_version": game.version + 1}
     _error(client_for(dealt["mover"]).post(f"/api/v1{_move_url(game)}", body), 409, "game.stale_version")
     with pytest.raises(Exception, match="moved on"):
-        play.submit_move(
+        moves.submit_move(
             user=dealt["mover"],
             game_id=game.pk,
             move={"type": "draw", "source": "stock"},

@@ -12,7 +12,7 @@ from django.urls import reverse
 from ledger.models import Account, AccountKind, Transfer, TransferKind
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.helpers import settle_a_round_that_moves_chips
-from tournaments.models import Seat
+from tournaments.live.models import Seat
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.services.levels import in_bubble, level_of, pcr_for
+from tournaments.multi_table.planning.levels import in_bubble, level_of, pcr_for
 
 
 def test_levels_count_rounds_per_table_from_one() -> None:

@@ -11,23 +11,11 @@ from ledger.models import Account, AccountKind, Transfer, TransferKind, tourname
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.multi_helpers import chips_conserved, fixed_result, new_multi, register_all, seated
 from tournaments.errors import Conflict
-from tournaments.models import (
-    EntryStatus,
-    Game,
-    Seat,
-    SeatStatus,
-    TournamentEntry,
-    TournamentEvent,
-    TournamentStatus,
-)
-from tournaments.services import (
-    dispatch,
-    multi_progress,
-    multi_simulation,
-    registration,
-    round_start,
-    tournament_admin,
-)
+from tournaments.live import dispatch, round_start
+from tournaments.live.models import Game, Seat, SeatStatus
+from tournaments.multi_table import driver, progress
+from tournaments.tournament import admin_actions, registration
+from tournaments.tournament.models import EntryStatus, TournamentEntry, TournamentEvent, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +30,7 @@ def _bust_t0p1(monkeypatch: pytest.MonkeyPatch, tournament: Any, table: Any) -> 
     with dispatch.captured():
         round_ = round_start.start_round(game_id=game.pk)
         assert round_ is not None
-        multi_progress.after_table_round(tournament_id=tournament.pk, table_id=table.pk, round_id=round_.pk)
+        progress.after_table_round(tournament_id=tournament.pk, table_id=table.pk, round_id=round_.pk)
 
 
 def test_late_registration_seats_a_newcomer_with_a_stack_until_its_level(
@@ -120,7 +108,7 @@ def test_pause_stops_the_deals_and_resume_sends_every_waiting_table_its_job(
     player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tournament, tables, _ = seated(admin_user, player, [[300, 300, 300], [300, 300, 300]])
-    tournament_admin.pause(tournament_id=tournament.pk)
+    admin_actions.pause(tournament_id=tournament.pk)
     with dispatch.captured():
         for table in tables:
             # The deal scheduled before the pause comes and deals nothing; the table waits.
@@ -129,12 +117,10 @@ def test_pause_stops_the_deals_and_resume_sends_every_waiting_table_its_job(
             assert round_start.start_round(game_id=game.pk) is None
             assert Game.objects.get(pk=game.pk).next_round_at is None
         # Its job (run again) deals nothing either while paused.
-        done = multi_progress.after_table_round(
-            tournament_id=tournament.pk, table_id=tables[0].pk, round_id=None
-        )
+        done = progress.after_table_round(tournament_id=tournament.pk, table_id=tables[0].pk, round_id=None)
         assert done == "paused" and Game.objects.get(table=tables[0]).next_round_at is None
     with dispatch.captured() as sent:
-        tournament_admin.resume(tournament_id=tournament.pk)
+        admin_actions.resume(tournament_id=tournament.pk)
     assert sorted(args[1] for name, args in sent if name == dispatch.TABLE_ROUND_OVER) == sorted(
         t.pk for t in tables
     )
@@ -143,7 +129,7 @@ def test_pause_stops_the_deals_and_resume_sends_every_waiting_table_its_job(
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.RUNNING
     # The woken jobs deal, and the tournament plays to its end.
-    multi_simulation.drive(tournament_id=tournament.pk, start=False, seed_messages=sent)
+    driver.drive(tournament_id=tournament.pk, start=False, seed_messages=sent)
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.FINISHED
     assert_reconciled()
@@ -154,7 +140,7 @@ def test_cancelling_a_running_tournament_splits_the_pool_by_chips(player: Any, a
     users = [player(f"c{i}", chips=1000) for i in range(4)]
     register_all(tournament, users)
     with dispatch.captured():
-        tournament_admin.start(tournament_id=tournament.pk)
+        admin_actions.start(tournament_id=tournament.pk)
     # Stacks 1000 each after the start; move some chips seat to seat to make them differ.
     seats = list(
         Seat.objects.filter(table__tournament=tournament).select_related("stack_account").order_by("pk")
@@ -168,7 +154,7 @@ def test_cancelling_a_running_tournament_splits_the_pool_by_chips(player: Any, a
         kind=TransferKind.SETTLEMENT,
         idempotency_key="test:shift",
     )
-    tournament_admin.cancel(tournament_id=tournament.pk)
+    admin_actions.cancel(tournament_id=tournament.pk)
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.CANCELLED
     prizes = {e.player.username: e.prize for e in TournamentEntry.objects.filter(tournament=tournament)}
@@ -192,14 +178,14 @@ def test_cancelling_a_running_tournament_splits_the_pool_by_chips(player: Any, a
 
 
 def test_an_absent_player_comes_back_at_their_own_table(player: Any, admin_user: Any) -> None:
-    from tournaments.services import tournament_presence
+    from tournaments.tournament import presence
 
     tournament, tables, entries = seated(admin_user, player, [[300, 300], [300, 300]])
     entry = entries["t1p0"]
     Seat.objects.filter(pk=entry.seat_id or 0).update(status=SeatStatus.ABSENT, timeouts_in_row=3)
-    seat = tournament_presence.come_back(user=entry.player, tournament_id=tournament.pk)
+    seat = presence.come_back(user=entry.player, tournament_id=tournament.pk)
     assert seat.pk == entry.seat_id and seat.table_id == tables[1].pk
     assert seat.status == SeatStatus.ACTIVE and seat.timeouts_in_row == 0
     with pytest.raises(Conflict) as nowhere:
-        tournament_presence.come_back(user=player("stranger"), tournament_id=tournament.pk)
+        presence.come_back(user=player("stranger"), tournament_id=tournament.pk)
     assert nowhere.value.code == "tournament.not_playing"

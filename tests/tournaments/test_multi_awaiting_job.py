@@ -11,16 +11,11 @@ from django.utils import timezone
 
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.multi_helpers import chips_conserved, new_multi, register_all
-from tournaments.models import (
-    SEATED_STATUSES,
-    EntryStatus,
-    Game,
-    Round,
-    Seat,
-    Table,
-    TournamentEntry,
-)
-from tournaments.services import dispatch, multi_progress, play, tournament_admin
+from tournaments.live import dispatch, round_start
+from tournaments.live.models import SEATED_STATUSES, Game, Round, Seat, Table
+from tournaments.multi_table import progress
+from tournaments.tournament import admin_actions
+from tournaments.tournament.models import EntryStatus, TournamentEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -29,13 +24,13 @@ def test_a_deal_before_the_job_waits_for_it(admin_user: Any, player: Any) -> Non
     tournament = new_multi(admin_user, instant_rounds=True, starting_stack=1, pcr_schedule=[1])
     register_all(tournament, [player(f"w{i}") for i in range(8)])
     with dispatch.captured() as queue:
-        tournament_admin.start(tournament_id=tournament.pk)
+        admin_actions.start(tournament_id=tournament.pk)
         for name, args in list(queue):
             if name == dispatch.START_ROUND:
                 Game.objects.filter(pk=args[0], next_round_at__isnull=False).update(
                     next_round_at=timezone.now()
                 )
-                play.start_round(game_id=args[0])
+                round_start.start_round(game_id=args[0])
         jobs = [args for name, args in queue if name == dispatch.TABLE_ROUND_OVER]
         assert jobs, "every instant round ended and sent its table's job"
         # A table with a seat left at 0 chips, its job not run yet: a deal sent now (as `wake` does).
@@ -55,14 +50,14 @@ def test_a_deal_before_the_job_waits_for_it(admin_user: Any, player: Any) -> Non
             ).values_list("pk", flat=True)
         )
         rounds = Round.objects.filter(game=game).count()
-        assert play.start_round(game_id=game.pk) is None
+        assert round_start.start_round(game_id=game.pk) is None
         assert Round.objects.filter(game=game).count() == rounds
         assert broke <= set(
             Seat.objects.filter(table=table, status__in=SEATED_STATUSES).values_list("pk", flat=True)
         )
         # The job then busts them, and deals.
         round_id = next(args[2] for args in jobs if args[1] == table_id)
-        assert multi_progress.after_table_round(
+        assert progress.after_table_round(
             tournament_id=tournament.pk, table_id=table_id, round_id=round_id
         ) in ("dealt", "broken", "finished")
         table.refresh_from_db()

@@ -21,31 +21,16 @@ from hypothesis import strategies as st
 
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.multi_helpers import chips_conserved, fixed_result, seated
-from tournaments.models import (
-    SEATED_STATUSES,
-    EntryStatus,
-    Game,
-    GameStatus,
-    Round,
-    Seat,
-    Table,
-    TableStatus,
-    Tournament,
-    TournamentEntry,
-)
-from tournaments.services import (
-    dispatch,
-    multi_balance,
-    multi_progress,
-    multi_simulation,
-    round_start,
-    table_sizes,
-)
-from tournaments.services.game_locks import lock_game
-from tournaments.services.game_log import store_game
-from tournaments.services.instant_rounds import instant_result
-from tournaments.services.round_end import settle_result
-from tournaments.services.seating_plan import SeatedPlayer, TableState, plan_seating
+from tournaments.live import dispatch, round_start
+from tournaments.live.game_locks import lock_game
+from tournaments.live.game_log import store_game
+from tournaments.live.instant_rounds import instant_result
+from tournaments.live.models import SEATED_STATUSES, Game, GameStatus, Round, Seat, Table, TableStatus
+from tournaments.live.round_end import settle_result
+from tournaments.multi_table import balance, driver, progress
+from tournaments.multi_table.planning import table_sizes
+from tournaments.multi_table.planning.seating_plan import SeatedPlayer, TableState, plan_seating
+from tournaments.tournament.models import EntryStatus, Tournament, TournamentEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -68,7 +53,7 @@ def _round_over(monkeypatch: pytest.MonkeyPatch, table: Table, result: Any) -> t
 
 def _job(tournament: Any, table: Table, round_: Round | None) -> tuple[str, list[Any]]:
     with dispatch.captured() as queue:
-        done = multi_progress.after_table_round(
+        done = progress.after_table_round(
             tournament_id=tournament.pk, table_id=table.pk, round_id=None if round_ is None else round_.pk
         )
     return done, queue
@@ -251,7 +236,7 @@ def _interleave(data: st.DataObject, admin: Any, player: Any) -> int:
     wanted = (dispatch.START_ROUND, dispatch.TABLE_ROUND_OVER)
     steps = 0
     while steps < 200:
-        if Tournament.objects.filter(pk=tournament.pk, status__in=multi_simulation.OVER).exists():
+        if Tournament.objects.filter(pk=tournament.pk, status__in=driver.OVER).exists():
             break
         playing = list(
             Game.objects.filter(table__tournament=tournament, status=GameStatus.PLAYING).values_list(
@@ -283,14 +268,14 @@ def _interleave(data: st.DataObject, admin: Any, player: Any) -> int:
                     assert all(move.source != table_id for move in plan.moves), (table_id, plan)
             else:
                 with dispatch.captured() as sent:
-                    multi_progress.after_table_round(
+                    progress.after_table_round(
                         tournament_id=int(args[0]),
                         table_id=int(args[1]),
                         round_id=None if args[2] is None else int(args[2]),
                     )
                 # After every job: no two tables between rounds differ by more than one player.
                 tournament.refresh_from_db()
-                if tournament.status not in multi_simulation.OVER:
+                if tournament.status not in driver.OVER:
                     between = [s.size for s in _state(tournament) if s.between_rounds]
                     assert not between or max(between) - min(between) <= 1, _state(tournament)
         pending += [(name, list(args)) for name, args in sent if name in wanted]
@@ -317,7 +302,7 @@ def test_any_interleaving_keeps_the_tables_between_rounds_balanced(
     seeded = random.Random(0)
     try:
         with (
-            mock.patch.object(multi_balance, "secrets", _Seeded(seeded)),
+            mock.patch.object(balance, "secrets", _Seeded(seeded)),
             mock.patch("secrets.randbelow", seeded.randrange),  # the first dealer (the engine's deal)
             transaction.atomic(),
         ):

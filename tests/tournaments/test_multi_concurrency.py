@@ -11,8 +11,10 @@ from django.db import connection
 
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.multi_helpers import chips_conserved, fixed_result, seated
-from tournaments.models import EntryStatus, Game, Seat, SeatStatus, TournamentEntry, TournamentEvent
-from tournaments.services import dispatch, multi_progress, round_start
+from tournaments.live import dispatch, round_start
+from tournaments.live.models import Game, Seat, SeatStatus
+from tournaments.multi_table import progress
+from tournaments.tournament.models import EntryStatus, TournamentEntry, TournamentEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,7 +35,7 @@ def test_the_job_twice_at_once_busts_and_moves_once(
         try:
             with dispatch.captured():
                 barrier.wait()
-                return multi_progress.after_table_round(
+                return progress.after_table_round(
                     tournament_id=tournament.pk, table_id=tables[0].pk, round_id=round_.pk
                 )
         finally:

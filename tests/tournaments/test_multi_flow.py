@@ -1,4 +1,4 @@
-"""A multi-table tournament end to end with instant rounds, driven in-process (`multi_simulation.drive`)."""
+"""A multi-table tournament end to end with instant rounds, driven in-process (`driver.drive`)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,12 @@ import pytest
 from ledger.models import Account, AccountKind, tournament_chip_type
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.multi_helpers import chips_conserved, new_multi, register_all
-from tournaments.models import EntryStatus, Game, Round, TournamentEntry, TournamentEvent, TournamentStatus
-from tournaments.services import dispatch, instant_rounds, multi_balance, multi_simulation, multi_start
-from tournaments.services.multi_balance import open_table_sizes
+from tournaments.live import dispatch, instant_rounds
+from tournaments.live.models import Game, Round
+from tournaments.multi_table import balance as multi_balance
+from tournaments.multi_table import driver, start
+from tournaments.multi_table.balance import open_table_sizes
+from tournaments.tournament.models import EntryStatus, TournamentEntry, TournamentEvent, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +31,7 @@ def test_twelve_entrants_play_to_one_winner_with_every_place_and_the_pool_paid(
     def check(name: str, args: list[object]) -> None:
         steps.append(chips_conserved(tournament))
 
-    ran = multi_simulation.drive(tournament_id=tournament.pk, after_message=check)
+    ran = driver.drive(tournament_id=tournament.pk, after_message=check)
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.FINISHED, (tournament.status, ran)
     assert all(chips == 12 * 1000 for chips in steps[:-1])
@@ -64,7 +67,7 @@ class _Seeded:
 
 def _seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     seeded = _Seeded(seed)
-    for module in (instant_rounds, multi_start, multi_balance):
+    for module in (instant_rounds, start, multi_balance):
         monkeypatch.setattr(module, "secrets", seeded)
 
 
@@ -105,7 +108,7 @@ def test_round_for_round_at_the_bubble_then_balanced_tables(
                 if game.current_round_id and game.current_round_id not in sync_of:
                     sync_of[game.current_round_id] = tournament.sync_round
 
-        multi_simulation.drive(tournament_id=tournament.pk, after_message=check)
+        driver.drive(tournament_id=tournament.pk, after_message=check)
         tournament.refresh_from_db()
         assert tournament.status == TournamentStatus.FINISHED
         assert_reconciled()

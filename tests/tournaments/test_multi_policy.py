@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from tournaments.models import Round, Seat, SeatStatus, Table, Tournament, TournamentKind, TournamentStatus
-from tournaments.services import engine_io
-from tournaments.services.multi_policy import MultiTablePolicy, level_pcr
-from tournaments.services.policy_types import AfterRound
+from tournaments.live import engine_io
+from tournaments.live.models import Round, Seat, SeatStatus, Table
+from tournaments.live.policy_types import AfterRound
+from tournaments.multi_table.policy import MultiTablePolicy, level_pcr
+from tournaments.tournament.models import Tournament, TournamentKind, TournamentStatus
 
 
 def _tournament(**overrides: Any) -> Tournament:

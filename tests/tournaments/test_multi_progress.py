@@ -10,8 +10,10 @@ import pytest
 from ledger.models import Account
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.multi_helpers import chips_conserved, fixed_result, seated
-from tournaments.models import EntryStatus, Game, Round, Seat, SeatStatus, TournamentEntry, TournamentEvent
-from tournaments.services import dispatch, multi_progress, round_start
+from tournaments.live import dispatch, round_start
+from tournaments.live.models import Game, Round, Seat, SeatStatus
+from tournaments.multi_table import progress as multi_progress
+from tournaments.tournament.models import EntryStatus, TournamentEntry, TournamentEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -210,7 +212,7 @@ def test_the_sweep_resends_a_lost_job_for_a_multi_table_only(
 
     from django.utils import timezone
 
-    from tournaments.services import tournament_progress
+    from tournaments.single_table import progress as tournament_progress
 
     tournament, tables, _ = seated(admin_user, player, [[500] * 4, [500] * 4])
     round_, _ = _play(monkeypatch, tables[0], fixed_result({"t0p0": 10, "t0p1": 0, "t0p2": 0, "t0p3": 0}))

@@ -17,8 +17,9 @@ from ledger.models import AccountKind, TransferKind, tournament_chip_type
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments import multi_read_helpers as multi
 from tests.tournaments.helpers import hidden_cards, leaked
-from tournaments.models import Game, Tournament, TournamentEntry, TournamentStatus
-from tournaments.services import play
+from tournaments.live import round_start
+from tournaments.live.models import Game
+from tournaments.tournament.models import Tournament, TournamentEntry, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -262,7 +263,7 @@ def test_a_tournament_tables_game_is_an_ordinary_game(
     game = Game.objects.get(table=table)
     # Dealt as the tournament's job schedules a table's round (a multi table deals only a scheduled round).
     Game.objects.filter(pk=game.pk).update(next_round_at=timezone.now())
-    assert play.start_round(game_id=game.pk) is not None
+    assert round_start.start_round(game_id=game.pk) is not None
     url = f"/api/v1/games/{game.pk}/"
     seated = client_for(running["people"]["ann"]).get(url)
     assert seated.status_code == 200, seated.content

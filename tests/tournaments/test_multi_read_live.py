@@ -1,5 +1,5 @@
 """The read API against the real runtime: a 12-entrant multi-table tournament with instant rounds, driven
-in-process through its task bodies (`multi_simulation.drive`); after every table's round end the lobby's reads
+in-process through its task bodies (`driver.drive`); after every table's round end the lobby's reads
 agree with the ledger and the seats (standings chips, tables, the event log), and at the end the standings,
 places, prizes and the payout report add up."""
 
@@ -11,8 +11,9 @@ import pytest
 
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.multi_helpers import chips_conserved, new_multi, register_all
-from tournaments.models import Tournament, TournamentStatus
-from tournaments.services import dispatch, multi_simulation
+from tournaments.live import dispatch
+from tournaments.multi_table import driver
+from tournaments.tournament.models import Tournament, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +55,7 @@ def test_the_lobby_reads_follow_a_tournament_to_its_end(
         row = anyone.get(f"{base}/").json()
         assert (row["version"], row["level"], row["entrants"]) == (t.version, t.level, 12)
 
-    multi_simulation.drive(tournament_id=t.pk, after_message=check)
+    driver.drive(tournament_id=t.pk, after_message=check)
     t = Tournament.objects.get(pk=t.pk)
     assert t.status == TournamentStatus.FINISHED and checks["count"] > 0
     standings = _all(anyone, f"{base}/standings/")

@@ -19,8 +19,9 @@ from ledger.models import Transfer, TransferKind
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.multi_settings_helpers import create_multi as new_multi
 from tests.tournaments.multi_settings_helpers import pool_balance
-from tournaments.models import EntryStatus, TournamentEntry, TournamentStatus
-from tournaments.services import dispatch, registration
+from tournaments.live import dispatch
+from tournaments.tournament import registration
+from tournaments.tournament.models import EntryStatus, TournamentEntry, TournamentStatus
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

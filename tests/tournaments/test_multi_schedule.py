@@ -1,4 +1,4 @@
-"""The multi-table tournaments' clock (`tournament_schedule.run_schedule`, the beat job
+"""The multi-table tournaments' clock (`schedule.run_schedule`, the beat job
 `tournaments.run_tournament_schedule` every 10 s): registration opens at `registration_opens_at`; at `starts_at`
 the tournament starts, or below `min_entrants` is cancelled with every buy-in and fee refunded (RULES §5);
 two runs at once act once; a run repeated does nothing more."""
@@ -23,16 +23,18 @@ from tests.tournaments.multi_helpers import chips_conserved
 from tests.tournaments.multi_settings_helpers import create_multi as new_multi
 from tests.tournaments.multi_settings_helpers import pool_balance
 from tournaments.errors import Conflict, PlayCode
-from tournaments.models import (
+from tournaments.live import dispatch
+from tournaments.live.models import Table
+from tournaments.multi_table import schedule
+from tournaments.tasks import run_tournament_schedule
+from tournaments.tournament import registration
+from tournaments.tournament.models import (
     EntryStatus,
-    Table,
     Tournament,
     TournamentEntry,
     TournamentEvent,
     TournamentStatus,
 )
-from tournaments.services import dispatch, registration, tournament_schedule
-from tournaments.tasks import run_tournament_schedule
 
 NOTHING = {"opened": 0, "started": 0, "cancelled": 0, "failed": 0}
 
@@ -59,14 +61,14 @@ def test_registration_opens_when_its_time_comes(admin_user: Any, player: Any) ->
     with pytest.raises(Conflict) as refused:  # registering before it opens
         registration.register(user=player("ann"), tournament_id=tournament.pk)
     assert refused.value.code == PlayCode.TOURNAMENT_NOT_REGISTERING
-    assert tournament_schedule.run_schedule(now=now + timedelta(minutes=4)) == NOTHING
-    assert tournament_schedule.run_schedule(now=now + timedelta(minutes=5)) == {**NOTHING, "opened": 1}
+    assert schedule.run_schedule(now=now + timedelta(minutes=4)) == NOTHING
+    assert schedule.run_schedule(now=now + timedelta(minutes=5)) == {**NOTHING, "opened": 1}
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.REGISTERING
     event = TournamentEvent.objects.get(tournament=tournament)
     assert event.kind == "registration_open" and event.version == tournament.version == 1
     # Again: nothing more.
-    assert tournament_schedule.run_schedule(now=now + timedelta(minutes=6)) == NOTHING
+    assert schedule.run_schedule(now=now + timedelta(minutes=6)) == NOTHING
     assert TournamentEvent.objects.filter(tournament=tournament).count() == 1
     registration.register(user=player("bob"), tournament_id=tournament.pk)
 
@@ -86,8 +88,8 @@ def test_cancellation_below_the_minimum_refunds_everything(admin_user: Any, play
 
     assert tournament.starts_at is not None
     # Before the start nothing happens.
-    assert tournament_schedule.run_schedule(now=tournament.starts_at - timedelta(seconds=1)) == NOTHING
-    outcome = tournament_schedule.run_schedule(now=tournament.starts_at)
+    assert schedule.run_schedule(now=tournament.starts_at - timedelta(seconds=1)) == NOTHING
+    outcome = schedule.run_schedule(now=tournament.starts_at)
     assert outcome == {**NOTHING, "cancelled": 1}
 
     tournament.refresh_from_db()
@@ -105,7 +107,7 @@ def test_cancellation_below_the_minimum_refunds_everything(admin_user: Any, play
     assert (event.data["entrants"], event.data["min_entrants"]) == (3, 4)
     assert sorted(event.data["refunds"]) == sorted(refunds.values_list("pk", flat=True))
     # Run again (a repeated beat, a redelivered message): nothing more.
-    assert tournament_schedule.run_schedule(now=tournament.starts_at + timedelta(seconds=10)) == NOTHING
+    assert schedule.run_schedule(now=tournament.starts_at + timedelta(seconds=10)) == NOTHING
     assert refunds.count() == 3 and _balances(*wallets) == [1000, 1000, 1000]
     assert_reconciled()
 
@@ -117,7 +119,7 @@ def test_at_starts_at_with_enough_entrants_it_starts(admin_user: Any, player: An
     for user in users:
         registration.register(user=user, tournament_id=tournament.pk)
     assert tournament.starts_at is not None
-    assert tournament_schedule.run_schedule(now=tournament.starts_at) == {**NOTHING, "started": 1}
+    assert schedule.run_schedule(now=tournament.starts_at) == {**NOTHING, "started": 1}
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.RUNNING and tournament.level == 1
     assert tournament.started_at is not None and tournament.mint_account_id is not None
@@ -129,7 +131,7 @@ def test_at_starts_at_with_enough_entrants_it_starts(admin_user: Any, player: An
     assert pool_balance(tournament) == 2000  # 900 of buy-ins and the guarantee's shortfall of 1100
     assert [e.kind for e in TournamentEvent.objects.filter(tournament=tournament)] == ["started"]
     # The next run (or a concurrent one) does nothing more.
-    assert tournament_schedule.run_schedule(now=tournament.starts_at + timedelta(seconds=10)) == NOTHING
+    assert schedule.run_schedule(now=tournament.starts_at + timedelta(seconds=10)) == NOTHING
     assert Table.objects.filter(tournament=tournament).count() == 3
     assert_reconciled()
 
@@ -149,7 +151,7 @@ def test_only_multi_tournaments_due_are_touched(admin_user: Any, player: Any) ->
         created_by=admin_user,
         starts_at=timezone.now() - timedelta(hours=1),  # never set for one table, but harmless
     )
-    assert tournament_schedule.run_schedule(now=timezone.now() + timedelta(hours=1)) == NOTHING
+    assert schedule.run_schedule(now=timezone.now() + timedelta(hours=1)) == NOTHING
     assert Tournament.objects.get(pk=later.pk).status == TournamentStatus.REGISTERING
     assert Tournament.objects.get(pk=sit_and_go.pk).status == TournamentStatus.REGISTERING
 
@@ -161,7 +163,7 @@ def test_a_failing_tournament_is_left_for_the_next_run_and_the_others_go_on(
     first = new_multi(admin_user, min_entrants=2)
     second = new_multi(admin_user, min_entrants=2)
     assert first.starts_at is not None and second.starts_at is not None
-    real = tournament_schedule.start_or_cancel
+    real = schedule.start_or_cancel
 
     def broken(tournament: Tournament) -> str:
         if tournament.pk == first.pk:
@@ -170,16 +172,16 @@ def test_a_failing_tournament_is_left_for_the_next_run_and_the_others_go_on(
         return real(tournament)
 
     # `run_schedule` looks the step's function up when it runs: patch it in the module.
-    monkeypatch.setattr(tournament_schedule, "start_or_cancel", broken)
+    monkeypatch.setattr(schedule, "start_or_cancel", broken)
     now = max(first.starts_at, second.starts_at)
-    outcome = tournament_schedule.run_schedule(now=now)
+    outcome = schedule.run_schedule(now=now)
     assert outcome == {**NOTHING, "failed": 1, "cancelled": 1}
     left = Tournament.objects.get(pk=first.pk)
     assert left.status == TournamentStatus.REGISTERING  # rolled back, the failure counted
     assert left.start_failures == 1 and "OperationalError" in left.error
     assert Tournament.objects.get(pk=second.pk).status == TournamentStatus.CANCELLED
-    monkeypatch.setattr(tournament_schedule, "start_or_cancel", real)
-    assert tournament_schedule.run_schedule(now=now) == {**NOTHING, "cancelled": 1}
+    monkeypatch.setattr(schedule, "start_or_cancel", real)
+    assert schedule.run_schedule(now=now) == {**NOTHING, "cancelled": 1}
     assert_reconciled()
 
 
@@ -197,7 +199,7 @@ def test_two_runs_at_once_cancel_once(admin_user: Any, player: Any, monkeypatch:
     def run() -> dict[str, int]:
         try:
             barrier.wait()
-            return tournament_schedule.run_schedule(now=now)
+            return schedule.run_schedule(now=now)
         finally:
             connection.close()
 

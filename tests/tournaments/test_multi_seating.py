@@ -9,9 +9,10 @@ import pytest
 from ledger.models import Account, AccountKind, Transfer, TransferKind, tournament_chip_type
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.multi_helpers import chips_conserved, new_multi
-from tournaments.models import EntryStatus, Seat, SeatStatus, TournamentEntry, TournamentStatus
-from tournaments.services import multi_seating
-from tournaments.services.seats import cash_out
+from tournaments.live.models import Seat, SeatStatus
+from tournaments.live.seats import cash_out
+from tournaments.multi_table import seating
+from tournaments.tournament.models import EntryStatus, TournamentEntry, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -20,13 +21,11 @@ def test_seat_move_and_release_keep_tournament_chips_off_wallets(player: Any, ad
     tournament = new_multi(admin_user, status=TournamentStatus.RUNNING)
     ann = player("ann", chips=1000)
     entry = TournamentEntry.objects.create(tournament=tournament, player=ann)
-    first = multi_seating.open_tournament_table(tournament=tournament)
-    second = multi_seating.open_tournament_table(tournament=tournament)
+    first = seating.open_tournament_table(tournament=tournament)
+    second = seating.open_tournament_table(tournament=tournament)
     assert first.pcr == 1 and first.min_buy_in == first.max_buy_in == 1000 and first.seats == 4
     assert tournament.tables_open == 2
-    seat = multi_seating.seat_entrant(
-        tournament=tournament, entry=entry, table=first, stack=1000, key="k:ann"
-    )
+    seat = seating.seat_entrant(tournament=tournament, entry=entry, table=first, stack=1000, key="k:ann")
     entry.refresh_from_db()
     tournament.refresh_from_db()
     assert entry.status == EntryStatus.PLAYING and entry.seat_id == seat.pk and entry.table_id == first.pk
@@ -34,9 +33,7 @@ def test_seat_move_and_release_keep_tournament_chips_off_wallets(player: Any, ad
     assert seat.stack_account.chip_type == tournament_chip_type(tournament.pk)
     assert seat.stack_account.user_id == ann.pk and seat.status == SeatStatus.ACTIVE
     assert chips_conserved(tournament) == 1000
-    moved = multi_seating.move_entrant(
-        tournament=tournament, entry=entry, destination=second, number=2, key="mv:1"
-    )
+    moved = seating.move_entrant(tournament=tournament, entry=entry, destination=second, number=2, key="mv:1")
     seat.refresh_from_db()
     assert seat.status == SeatStatus.LEFT and moved.table_id == second.pk and moved.number == 2
     assert Account.objects.get(pk=moved.stack_account_id).balance == 1000 and entry.times_moved == 1

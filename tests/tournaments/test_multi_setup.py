@@ -15,9 +15,9 @@ from ledger.models import AccountKind
 from tests.tournaments.multi_settings_helpers import create_multi as new_multi
 from tests.tournaments.multi_settings_helpers import multi_settings
 from tournaments.errors import InvalidRequest, PlayCode
-from tournaments.models import MULTI_MAX_ENTRANTS, Tournament, TournamentStatus
-from tournaments.services import tournament_setup
-from tournaments.services.table_settings import MAX_BUY_IN, MAX_PCR
+from tournaments.live.table_settings import MAX_BUY_IN, MAX_PCR
+from tournaments.tournament import setup
+from tournaments.tournament.models import MULTI_MAX_ENTRANTS, Tournament, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +71,7 @@ REFUSED: list[tuple[dict[str, Any], str]] = [
 @pytest.mark.parametrize(("change", "field"), REFUSED)
 def test_the_service_refuses_each_bad_setting_naming_its_field(change: dict[str, Any], field: str) -> None:
     with pytest.raises(InvalidRequest) as refused:
-        tournament_setup.validate(**multi_settings(**change))
+        setup.validate(**multi_settings(**change))
     assert str(refused.value.code) in {PlayCode.TOURNAMENT_INVALID, PlayCode.TOURNAMENT_INVALID_PAYOUTS}
     assert refused.value.http_status == 400
     assert refused.value.details["field"] == field
@@ -81,13 +81,13 @@ def test_valid_multi_settings_and_their_defaults() -> None:
     settings = multi_settings()
     for name in ("seats", "late_registration_levels", "reentry", "registration_opens_at"):
         settings.pop(name, None)
-    checked = tournament_setup.validate(**settings)
-    assert checked.kind == "multi" and checked.seats == tournament_setup.DEFAULT_MULTI_SEATS
+    checked = setup.validate(**settings)
+    assert checked.kind == "multi" and checked.seats == setup.DEFAULT_MULTI_SEATS
     assert checked.late_registration_levels == 0 and checked.reentry is False
     assert checked.target_score is None and checked.rounds is None
     assert checked.pcr_schedule == [1, 2, 3, 5] and checked.starting_stack == 1500
     # The bounds themselves pass.
-    most = tournament_setup.validate(
+    most = setup.validate(
         **multi_settings(
             game="basic",
             seats=6,
@@ -129,9 +129,9 @@ def test_one_table_kinds_refuse_the_multi_only_settings(multi_only: dict[str, An
         "max_entrants": 3,
         "target_score": 100,
     }
-    tournament_setup.validate(**single)  # fine without them
+    setup.validate(**single)  # fine without them
     with pytest.raises(InvalidRequest) as refused:
-        tournament_setup.validate(**single, **multi_only)
+        setup.validate(**single, **multi_only)
     assert str(refused.value.code) == PlayCode.TOURNAMENT_INVALID
     assert refused.value.details["field"] == next(iter(multi_only))
 
@@ -153,12 +153,12 @@ def test_created_registering_or_scheduled_with_its_pool(admin_user: Any) -> None
 def test_update_revalidates_and_recomputes_the_status(admin_user: Any) -> None:
     tournament = new_multi(admin_user)
     opens = timezone.now() + timedelta(minutes=20)
-    changed = tournament_setup.update_tournament(
+    changed = setup.update_tournament(
         tournament_id=tournament.pk, settings=multi_settings(registration_opens_at=opens, seats=3)
     )
     assert changed.status == TournamentStatus.SCHEDULED and changed.seats == 3
     with pytest.raises(InvalidRequest):
-        tournament_setup.update_tournament(
+        setup.update_tournament(
             tournament_id=tournament.pk, settings=multi_settings(starts_in=timedelta(seconds=-5))
         )
     tournament.refresh_from_db()

@@ -1,5 +1,5 @@
 """Issue 12's simulation: a 40-entrant multi-table tournament played to its end through the real services
-(`tournaments.simulation`: registration, the real start, then every task body in order), checked at
+(`tournaments.multi_table.simulation`: registration, the real start, then every task body in order), checked at
 every step: chips conserved per chip type after every task body, after every balancing step the tables within
 one player of each other (unless the larger ones are mid-round: only a table between rounds gives players) and
 never over `seats`, nobody moved from a table with a round in play, round-for-round play at the bubble (rounds'
@@ -16,21 +16,12 @@ from django.db.models import Count, Q, Sum
 
 from ledger.models import Account, AccountKind, tournament_chip_type
 from tests.ledger.utils import assert_reconciled
-from tournaments import simulation
-from tournaments.models import (
-    SEATED_STATUSES,
-    Game,
-    GameStatus,
-    Round,
-    Table,
-    TableStatus,
-    Tournament,
-    TournamentEntry,
-    TournamentEvent,
-    TournamentStatus,
-)
-from tournaments.services import dispatch, registration, tournament_admin
-from tournaments.simulation import TABLE_ROUND_OVER, Observer, Step
+from tournaments.live import dispatch
+from tournaments.live.models import SEATED_STATUSES, Game, GameStatus, Round, Table, TableStatus
+from tournaments.multi_table import simulation
+from tournaments.multi_table.simulation import TABLE_ROUND_OVER, Observer, Step
+from tournaments.tournament import admin_actions, registration
+from tournaments.tournament.models import Tournament, TournamentEntry, TournamentEvent, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -202,7 +193,7 @@ def _play(
         bots="greedy",
         seed=seed,
         observer=invariants,
-        start=lambda: tournament_admin.start(tournament_id=tournament.pk),
+        start=lambda: admin_actions.start(tournament_id=tournament.pk),
     )
     return invariants
 

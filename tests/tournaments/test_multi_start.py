@@ -14,16 +14,10 @@ from ledger.models import Account, Transfer, TransferKind, tournament_chip_type
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.multi_helpers import chips_conserved, new_multi, register_all
 from tournaments.errors import Conflict
-from tournaments.models import (
-    EntryStatus,
-    Game,
-    Seat,
-    Table,
-    TournamentEntry,
-    TournamentEvent,
-    TournamentStatus,
-)
-from tournaments.services import dispatch, tournament_admin
+from tournaments.live import dispatch
+from tournaments.live.models import Game, Seat, Table
+from tournaments.tournament import admin_actions
+from tournaments.tournament.models import EntryStatus, TournamentEntry, TournamentEvent, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +28,7 @@ def test_start_seats_everyone_evenly_with_minted_stacks(player: Any, admin_user:
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.REGISTERING  # full, but a multi starts at its time
     with dispatch.captured() as queue:
-        tournament_admin.start(tournament_id=tournament.pk)
+        admin_actions.start(tournament_id=tournament.pk)
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.RUNNING and tournament.level == 1 and tournament.started_at
     assert tournament.players_left == 11 and tournament.tables_open == 3
@@ -74,7 +68,7 @@ def test_too_few_entrants_do_not_start(player: Any, admin_user: Any) -> None:
     tournament = new_multi(admin_user, min_entrants=3)
     register_all(tournament, [player("a1"), player("a2")])
     with pytest.raises(Conflict) as refused:
-        tournament_admin.start(tournament_id=tournament.pk)
+        admin_actions.start(tournament_id=tournament.pk)
     assert refused.value.code == "tournament.too_few_entrants"
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.REGISTERING and tournament.mint_account_id is None
@@ -88,7 +82,7 @@ def test_two_thousand_entrants_start_in_one_go(admin_user: Any) -> None:
     TournamentEntry.objects.bulk_create([TournamentEntry(tournament=tournament, player=u) for u in users])
     began = time.monotonic()
     with dispatch.captured():
-        tournament_admin.start(tournament_id=tournament.pk)
+        admin_actions.start(tournament_id=tournament.pk)
     took = time.monotonic() - began
     print(f"start of 2,000 entrants: {took:.2f} s")
     tournament.refresh_from_db()

@@ -1,4 +1,4 @@
-"""A multi-table tournament's scheduled start that fails (`tournament_schedule.start_failed`): a transient fault
+"""A multi-table tournament's scheduled start that fails (`schedule.start_failed`): a transient fault
 (the database or the broker away) is retried by the next beat runs, at most `RAMINO_TOURNAMENT_START_ATTEMPTS`
 attempts; any other failure, or the last attempt, cancels the tournament with its reason, every buy-in and fee
 refunded exactly once, and says so to staff and entrants (API, admin, audit page). The failure is injected in
@@ -22,15 +22,18 @@ from tests.ledger.utils import assert_reconciled
 from tests.tournaments.multi_helpers import chips_conserved
 from tests.tournaments.multi_settings_helpers import create_multi, pool_balance
 from tournaments.errors import Conflict, PlayCode
-from tournaments.models import (
+from tournaments.live.models import Table
+from tournaments.multi_table import schedule
+from tournaments.multi_table import seating as multi_seating
+from tournaments.multi_table import start as multi_start
+from tournaments.tournament import registration
+from tournaments.tournament.models import (
     EntryStatus,
-    Table,
     Tournament,
     TournamentEntry,
     TournamentEvent,
     TournamentStatus,
 )
-from tournaments.services import multi_seating, multi_start, registration, tournament_schedule
 
 NOTHING = {"opened": 0, "started": 0, "cancelled": 0, "failed": 0}
 FAILED = {**NOTHING, "failed": 1}
@@ -94,8 +97,8 @@ def test_a_start_failing_for_good_cancels_at_once_with_its_reason_and_refunds_on
     tournament, users = _registered(admin_user, player, guarantee=1000)
     calls = _break_the_start(monkeypatch, ValueError("a bug in the seating"))
     assert tournament.starts_at is not None
-    with caplog.at_level(logging.ERROR, logger=tournament_schedule.__name__):
-        assert tournament_schedule.run_schedule(now=tournament.starts_at) == CANCELLED
+    with caplog.at_level(logging.ERROR, logger=schedule.__name__):
+        assert schedule.run_schedule(now=tournament.starts_at) == CANCELLED
     assert len(calls) == 1  # not retried: retrying cannot cure it
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.CANCELLED and tournament.finished_at is not None
@@ -115,7 +118,7 @@ def test_a_start_failing_for_good_cancels_at_once_with_its_reason_and_refunds_on
         "refunds": sorted(refunds.values_list("pk", flat=True)),
     }
     # The job again (the next beat, a redelivered message), the start now working: nothing more.
-    assert tournament_schedule.run_schedule(now=tournament.starts_at) == NOTHING
+    assert schedule.run_schedule(now=tournament.starts_at) == NOTHING
     assert len(calls) == 1
     _assert_refunded_once(tournament, users, fees_before)
     with pytest.raises(Conflict) as refused:
@@ -141,8 +144,8 @@ def test_transient_failures_are_retried_up_to_the_bound_then_cancel_and_refund_o
     ann = client_for(users[0])
     reason = "the database or the message broker was unavailable (OperationalError)"
 
-    with caplog.at_level(logging.WARNING, logger=tournament_schedule.__name__):
-        assert tournament_schedule.run_schedule(now=tournament.starts_at) == FAILED
+    with caplog.at_level(logging.WARNING, logger=schedule.__name__):
+        assert schedule.run_schedule(now=tournament.starts_at) == FAILED
     # Left for the next run, with the failure counted and shown; the entrants' chips still in the pool.
     tournament.refresh_from_db()
     assert (tournament.status, tournament.start_failures, tournament.error) == ("registering", 1, reason)
@@ -154,10 +157,10 @@ def test_transient_failures_are_retried_up_to_the_bound_then_cancel_and_refund_o
     assert (seen["status"], seen["error"], seen["start_failures"]) == ("registering", reason, 1)
     assert [e.kind for e in TournamentEvent.objects.filter(tournament=tournament)] == ["start_failed"]
 
-    assert tournament_schedule.run_schedule(now=tournament.starts_at) == FAILED
+    assert schedule.run_schedule(now=tournament.starts_at) == FAILED
     assert Tournament.objects.get(pk=tournament.pk).start_failures == 2
     # The third attempt is the last: cancelled, every entry refunded.
-    assert tournament_schedule.run_schedule(now=tournament.starts_at) == CANCELLED
+    assert schedule.run_schedule(now=tournament.starts_at) == CANCELLED
     assert len(calls) == 3
     tournament.refresh_from_db()
     assert (tournament.status, tournament.start_failures, tournament.error) == ("cancelled", 3, reason)
@@ -166,8 +169,8 @@ def test_transient_failures_are_retried_up_to_the_bound_then_cancel_and_refund_o
     assert (event.data["reason"], event.data["attempts"], event.data["error"]) == ("start_failed", 3, reason)
 
     # Run twice more: nothing more (the fourth failure is never even reached).
-    assert tournament_schedule.run_schedule(now=tournament.starts_at) == NOTHING
-    assert tournament_schedule.run_schedule(now=tournament.starts_at) == NOTHING
+    assert schedule.run_schedule(now=tournament.starts_at) == NOTHING
+    assert schedule.run_schedule(now=tournament.starts_at) == NOTHING
     assert len(calls) == 3
     _assert_refunded_once(tournament, users, fees_before)
 
@@ -195,8 +198,8 @@ def test_a_transient_failure_then_success_starts_and_clears_the_error(
     tournament, users = _registered(admin_user, player)
     calls = _break_the_start(monkeypatch, OperationalError("could not serialize access"))
     assert tournament.starts_at is not None
-    assert tournament_schedule.run_schedule(now=tournament.starts_at) == FAILED
-    assert tournament_schedule.run_schedule(now=tournament.starts_at) == {**NOTHING, "started": 1}
+    assert schedule.run_schedule(now=tournament.starts_at) == FAILED
+    assert schedule.run_schedule(now=tournament.starts_at) == {**NOTHING, "started": 1}
     assert len(calls) == 2
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.RUNNING
@@ -213,7 +216,7 @@ def test_a_transient_failure_then_success_starts_and_clears_the_error(
         "start_failed",
         "started",
     ]
-    assert tournament_schedule.run_schedule(now=tournament.starts_at) == NOTHING
+    assert schedule.run_schedule(now=tournament.starts_at) == NOTHING
     assert_reconciled()
 
 
@@ -229,7 +232,7 @@ def test_a_failure_that_cannot_even_be_recorded_changes_nothing(
     # Writing the failure's count fails too (the database still away): the next run tries again.
     monkeypatch.setattr(Tournament, "save", still_gone)
     assert tournament.starts_at is not None
-    assert tournament_schedule.run_schedule(now=tournament.starts_at) == FAILED
+    assert schedule.run_schedule(now=tournament.starts_at) == FAILED
     stored = Tournament.objects.get(pk=tournament.pk)
     assert (stored.status, stored.start_failures, stored.error) == ("registering", 0, "")
     assert pool_balance(tournament) == 300

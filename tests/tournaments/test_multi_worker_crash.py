@@ -17,17 +17,17 @@ import pytest
 from config import faults
 from ledger.models import Account, Transfer, TransferKind, tournament_chip_type
 from tests.ledger.utils import assert_reconciled
-from tournaments import simulation
-from tournaments.models import (
+from tournaments.live import clock_runs
+from tournaments.live.models import Round, Table
+from tournaments.multi_table import simulation
+from tournaments.tournament import admin_actions, registration
+from tournaments.tournament.models import (
     EntryStatus,
-    Round,
-    Table,
     Tournament,
     TournamentEntry,
     TournamentEvent,
     TournamentStatus,
 )
-from tournaments.services import play, registration, tournament_admin
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 
@@ -79,7 +79,7 @@ def _finish(tournament: Tournament, timeout: float) -> None:
         tournament.refresh_from_db()
         if tournament.status == TournamentStatus.FINISHED:
             return
-        play.sweep_clocks(grace_seconds=0)  # what beat does every 30 s
+        clock_runs.sweep_clocks(grace_seconds=0)  # what beat does every 30 s
         time.sleep(0.5)
     raise AssertionError(f"tournament {tournament.pk} not finished: {tournament.status}")
 
@@ -126,7 +126,7 @@ def test_a_worker_killed_mid_transaction_leaves_everything_done_once(
     tournament = _tournament(admin_user, player)
     try:
         with worker_paused_at(celery_worker_process, point, marker):
-            tournament_admin.start(tournament_id=tournament.pk)
+            admin_actions.start(tournament_id=tournament.pk)
             _wait_for(marker, timeout=40)
             time.sleep(0.2)
             celery_worker_process.kill()  # SIGKILL with the transaction open

@@ -10,8 +10,8 @@ from ledger import services as ledger
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.helpers import expected_transfers, hidden_cards, leaked, simple_move, stacks
 from tournaments.engine import verify_deal
-from tournaments.models import Game, GameStatus, MoveLog, Round, Seat, SeatStatus
-from tournaments.services import play
+from tournaments.live import clock_runs, round_start
+from tournaments.live.models import Game, GameStatus, MoveLog, Round, Seat, SeatStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +28,7 @@ def ring(make_table: Any, player: Any, client_for: Any) -> dict[str, Any]:
         )
     game = Game.objects.get(table=table)
     assert game.status == GameStatus.WAITING and game.next_round_at is not None
-    assert play.start_round(game_id=game.pk) is not None
+    assert round_start.start_round(game_id=game.pk) is not None
     game.refresh_from_db()
     return {
         "table": table,
@@ -213,7 +213,7 @@ def test_whole_round_is_settled_by_pcr_and_deal_revealed(ring: Any) -> None:
     assert game.status == GameStatus.WAITING and game.next_round_at is not None
     assert_reconciled()
     # the next round: the dealer moves one seat clockwise
-    assert play.start_round(game_id=game.pk) is not None
+    assert round_start.start_round(game_id=game.pk) is not None
     second = Round.objects.get(game=game, number=2)
     assert second.dealer != round_.dealer and second.stacks == stacks(ring["table"].pk)
 
@@ -254,7 +254,7 @@ def play_round_over_http_with_server(ring: Any) -> Round:
             assert post_move(ring, "bob", simple_move(data), data["version"]).status_code == 200
         else:
             assert game.turn_deadline is not None
-            assert play.run_turn_clock(game_id=game.pk, version=game.turn_version)
+            assert clock_runs.run_turn_clock(game_id=game.pk, version=game.turn_version)
     raise AssertionError("the round did not end")
 
 
@@ -266,7 +266,7 @@ def test_sit_during_round_waits_for_next_deal(ring: Any) -> None:
     assert "hand" not in data and [p["username"] for p in data["waiting_players"]] == ["cid"]
     round_ = play_round_over_http(ring)
     assert "cid" not in round_.players
-    assert play.start_round(game_id=ring["game"].pk) is not None
+    assert round_start.start_round(game_id=ring["game"].pk) is not None
     assert Round.objects.get(game=ring["game"], number=2).players == ["ann", "bob", "cid"]
     assert Seat.objects.get(player=ring["users"]["cid"]).status == SeatStatus.ACTIVE
 
@@ -303,7 +303,7 @@ def test_closing_a_table_during_a_round_lets_it_finish_then_cashes_everyone_out(
     ]
     assert kinds[-2:] == ["round_over", "table_closed"]
     # A round start that was already on its way deals nothing; closing again changes nothing.
-    assert play.start_round(game_id=game.pk) is None
+    assert round_start.start_round(game_id=game.pk) is None
     assert Round.objects.filter(game=game).count() == 1
     again = client_for(admin_user).post(f"/api/v1/tables/{table.pk}/close/")
     assert again.status_code == 200 and again.json()["players"] == []
@@ -324,20 +324,20 @@ def test_closing_a_table_between_rounds_cashes_everyone_out_at_once(
     game = Game.objects.get(table=table)
     assert game.status == GameStatus.CLOSED
     assert Seat.objects.get(table=table).status == SeatStatus.LEFT
-    assert play.start_round(game_id=game.pk) is None
+    assert round_start.start_round(game_id=game.pk) is None
     assert_reconciled()
 
 
 def test_a_round_start_finding_its_table_closed_winds_it_down(ring: Any) -> None:
     """The table closed (a race with the round's end): the start that follows cashes out instead of dealing."""
-    from tournaments.models import Table, TableStatus
+    from tournaments.live.models import Table, TableStatus
 
     round_ = play_round_over_http(ring)
     game = ring["game"]
     game.refresh_from_db()
     assert game.status == GameStatus.WAITING and round_.settled
     Table.objects.filter(pk=ring["table"].pk).update(status=TableStatus.CLOSED)
-    assert play.start_round(game_id=game.pk) is None
+    assert round_start.start_round(game_id=game.pk) is None
     game.refresh_from_db()
     assert game.status == GameStatus.CLOSED
     assert not Seat.objects.filter(table=ring["table"]).exclude(status=SeatStatus.LEFT).exists()

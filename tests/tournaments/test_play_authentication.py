@@ -16,8 +16,8 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.test import APIClient
 
 from config.accounts import services
-from tournaments.models import Game
-from tournaments.views import RowTokenAuthentication
+from tournaments.live.models import Game
+from tournaments.live.views import RowTokenAuthentication
 
 pytestmark = pytest.mark.django_db
 

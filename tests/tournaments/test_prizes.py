@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.services.prizes import (
+from tournaments.tournament.payouts import (
     Next,
     Progress,
     cancel_split,

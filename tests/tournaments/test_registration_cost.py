@@ -16,8 +16,8 @@ from ledger import services as ledger
 from ledger.models import SITE_CHIPS, AccountKind
 from tests.ledger.utils import assert_reconciled
 from tournaments.errors import Conflict, PlayCode
-from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus
-from tournaments.services import registration
+from tournaments.tournament import registration
+from tournaments.tournament.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ from django.db import OperationalError
 from ledger import services as ledger
 from tests.ledger.utils import assert_reconciled
 from tournaments import tasks
-from tournaments.models import Game, GameEvent, GameStatus, Round, Seat, SeatStatus, Table, TableStatus
-from tournaments.services import engine_io, play, tables
+from tournaments.live import clock_runs, engine_io, round_start, tables
+from tournaments.live.models import Game, GameEvent, GameStatus, Round, Seat, SeatStatus, Table, TableStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +32,7 @@ def swept(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     monkeypatch.setattr(tasks.start_round, "apply_async", lambda args, **_: sent.append(args[0]))
     monkeypatch.setattr(tasks.turn_clock, "apply_async", lambda args, **_: None)
     monkeypatch.setattr(tasks.close_claims, "apply_async", lambda args, **_: None)
-    play.sweep_clocks(grace_seconds=-60)
+    clock_runs.sweep_clocks(grace_seconds=-60)
     return sent
 
 
@@ -59,7 +59,7 @@ def test_an_exception_in_dealing_puts_the_table_in_error(
         raise RuntimeError("the deck caught fire")
 
     monkeypatch.setattr(engine_io, "new_round", broken)
-    assert play.start_round(game_id=game.pk) is None
+    assert round_start.start_round(game_id=game.pk) is None
     # the exception's own words stay in the log: they could quote anything
     assert_failed_and_cashed_out(table, game, users, "round start failed: RuntimeError")
     assert "fire" not in Table.objects.get(pk=table.pk).error
@@ -76,7 +76,7 @@ def test_a_stored_table_that_no_longer_validates_is_not_dealt(make_table: Any, p
     """The issue's table: options written before they were checked (here by hand) overflowed every 30 s."""
     table, game, users = seated_table(make_table, player)
     Table.objects.filter(pk=table.pk).update(options={"turn_seconds": 10**12})
-    assert play.start_round(game_id=game.pk) is None
+    assert round_start.start_round(game_id=game.pk) is None
     assert_failed_and_cashed_out(
         table, game, users, "table.invalid_options: Option turn_seconds must be an integer"
     )
@@ -93,7 +93,7 @@ def test_a_transient_error_is_left_to_the_sweeper(
 
     monkeypatch.setattr(engine_io, "new_round", unavailable)
     with pytest.raises(OperationalError):
-        play.start_round(game_id=game.pk)
+        round_start.start_round(game_id=game.pk)
     table.refresh_from_db()
     game.refresh_from_db()
     assert table.status == TableStatus.OPEN and table.error == ""
@@ -102,7 +102,7 @@ def test_a_transient_error_is_left_to_the_sweeper(
     assert game.pk in swept(monkeypatch)
     # once the database is back, the retry deals
     monkeypatch.setattr(engine_io, "new_round", real)
-    assert play.start_round(game_id=game.pk) is not None
+    assert round_start.start_round(game_id=game.pk) is not None
     assert_reconciled()
 
 
@@ -113,7 +113,7 @@ def test_an_errored_table_answers_409_shows_its_reason_and_can_be_closed(
 ) -> None:
     table, game, users = seated_table(make_table, player)
     Table.objects.filter(pk=table.pk).update(game="gin")
-    play.start_round(game_id=game.pk)
+    round_start.start_round(game_id=game.pk)
     shown = client_for(users[0]).get(f"/api/v1/tables/{table.pk}/").json()
     assert shown["status"] == "error" and shown["error"].startswith("table.invalid_options")
     assert shown["players"] == [] and shown["current_game"] is None
@@ -130,8 +130,8 @@ def test_an_errored_table_answers_409_shows_its_reason_and_can_be_closed(
 
 def test_a_table_dealt_meanwhile_is_not_failed(make_table: Any, player: Any) -> None:
     table, game, _users = seated_table(make_table, player)
-    assert play.start_round(game_id=game.pk) is not None
-    play.fail_table(game_id=game.pk, error="late")
+    assert round_start.start_round(game_id=game.pk) is not None
+    round_start.fail_table(game_id=game.pk, error="late")
     table.refresh_from_db()
     assert table.status == TableStatus.OPEN and table.error == ""
     assert Game.objects.get(pk=game.pk).status == GameStatus.PLAYING

@@ -11,8 +11,8 @@ from django.db.models import signals
 
 from config.db import rows
 from ledger.models import Account
-from tournaments.models import Game, Round, Seat, Table
-from tournaments.services import play
+from tournaments.live import game_log, round_start
+from tournaments.live.models import Game, Round, Seat, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +25,7 @@ def running_table(make_table: Any, player: Any, client_for: Any) -> dict[str, An
         response = client_for(player(name)).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 500})
         assert response.status_code == 200
     game = Game.objects.get(table=table)
-    assert play.start_round(game_id=game.pk) is not None
+    assert round_start.start_round(game_id=game.pk) is not None
     return {"table": table}
 
 
@@ -78,7 +78,7 @@ def test_a_model_with_init_receivers_is_built_by_its_constructor(running_table: 
 def test_the_game_view_read_in_one_statement_equals_the_orms(running_table: Any, player: Any) -> None:
     from django.utils import timezone
 
-    from tournaments import selectors
+    from tournaments.live import selectors
 
     table: Table = running_table["table"]
     game = Game.objects.get(table=table)
@@ -103,8 +103,8 @@ def test_the_game_view_read_in_one_statement_equals_the_orms(running_table: Any,
 
 
 def test_the_events_read_in_one_statement_equals_the_orms(running_table: Any, client_for: Any) -> None:
-    from tournaments import game_rows
-    from tournaments.models import GameEvent
+    from tournaments.live import game_rows
+    from tournaments.live.models import GameEvent
 
     game = Game.objects.get(table=running_table["table"])
     mover = get_user_model().objects.get(username=game.turn_player)
@@ -125,14 +125,16 @@ def test_the_events_read_in_one_statement_equals_the_orms(running_table: Any, cl
         expected = list(GameEvent.objects.filter(game=game, version__gt=after).order_by("version")[:limit])
         assert version == game.version
         assert [_fields(e) for e in events] == [_fields(e) for e in expected]
-        assert [play.event_for(e, "bob") for e in events] == [play.event_for(e, "bob") for e in expected]
+        assert [game_log.event_for(e, "bob") for e in events] == [
+            game_log.event_for(e, "bob") for e in expected
+        ]
     assert game_rows.load_events(game_id=game.pk + 1000, after=0, limit=5) is None
 
 
 def test_rows_write_what_save_writes(running_table: Any) -> None:
     from django.utils import timezone
 
-    from tournaments.models import GameEvent, GameStatus, MoveLog
+    from tournaments.live.models import GameEvent, GameStatus, MoveLog
 
     game = Game.objects.select_related("current_round").get(table=running_table["table"])
     round_ = game.current_round

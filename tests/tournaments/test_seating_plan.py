@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.services.seating_plan import (
+from tournaments.multi_table.planning.seating_plan import (
     Move,
     Plan,
     SeatedPlayer,

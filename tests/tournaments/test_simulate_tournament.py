@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from tests.ledger.utils import assert_reconciled
-from tournaments.models import Tournament, TournamentStatus
+from tournaments.tournament.models import Tournament, TournamentStatus
 
 pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 

@@ -10,7 +10,7 @@ import pytest
 
 from tests.tournaments.multi_helpers import new_multi
 from tests.tournaments.tournament_helpers import new_tournament
-from tournaments.models import Tournament, TournamentEntry, TournamentStatus
+from tournaments.tournament.models import Tournament, TournamentEntry, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,8 @@ from config.api.fields import MAX_DAYS_AHEAD
 from ledger.models import Transfer
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.tournament_helpers import FAST
-from tournaments.models import Seat, Table, Tournament
+from tournaments.live.models import Seat, Table
+from tournaments.tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,10 @@ from ledger.models import Transfer
 from ledger.settlement import pcr_transfers
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.helpers import play_out_by_clock
-from tournaments.models import Game, GameStatus, Round, Seat, SeatStatus, Table
-from tournaments.services import play, table_policy
-from tournaments.services.table_policy import RING, AfterRound, RingTablePolicy
+from tournaments.live import policy as table_policy
+from tournaments.live import round_start
+from tournaments.live.models import Game, GameStatus, Round, Seat, SeatStatus, Table
+from tournaments.live.policy import RING, AfterRound, RingTablePolicy
 
 STATUSES = [s.value for s in SeatStatus if s != SeatStatus.LEFT]
 
@@ -94,7 +95,7 @@ def test_play_settles_and_schedules_as_the_tables_policy_says(
     # ... and every deal it is told to make goes ahead. Rounds are dealt until one has a winner (a round the
     # server plays out can end in a tie for the top score, which moves no chips).
     for _ in range(8):
-        assert play.start_round(game_id=game.pk) is not None
+        assert round_start.start_round(game_id=game.pk) is not None
         round_ = play_out_by_clock(game)
         players = list(round_.players)
         start = (round_.dealer + 1) % len(players)

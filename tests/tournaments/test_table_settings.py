@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from tournaments import engine
 from tournaments.errors import InvalidRequest
-from tournaments.models import Game, GameStatus, Round, Table
-from tournaments.services import play, table_settings
+from tournaments.live import round_start, table_settings
+from tournaments.live.models import Game, GameStatus, Round, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -171,12 +171,12 @@ def table_options(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
 
 
 def deals(table_id: int, player: Any, *, buy_in: int, players: int = 2) -> Round | None:
-    from tournaments.services import tables
+    from tournaments.live import tables
 
     for _ in range(players):
         tables.sit(user=player(chips=buy_in), table_id=table_id, buy_in=buy_in)
     game = Game.objects.get(table_id=table_id)
-    return play.start_round(game_id=game.pk)
+    return round_start.start_round(game_id=game.pk)
 
 
 @hypothesis_settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -16,9 +16,12 @@ from hypothesis import strategies as st
 
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.multi_helpers import chips_conserved, new_multi, register_all
-from tournaments.models import Game
-from tournaments.services import dispatch, multi_progress, play, table_sizes, tournament_admin
-from tournaments.services.seating_plan import Move, Plan, SeatedPlayer, TableState, plan_seating
+from tournaments.live import dispatch, round_start
+from tournaments.live.models import Game
+from tournaments.multi_table import progress
+from tournaments.multi_table.planning import table_sizes
+from tournaments.multi_table.planning.seating_plan import Move, Plan, SeatedPlayer, TableState, plan_seating
+from tournaments.tournament import admin_actions
 
 
 def test_histogram_bookkeeping() -> None:
@@ -111,16 +114,16 @@ def _job_statements(admin: Any, player: Any, entrants: int) -> list[list[str]]:
     register_all(tournament, [player(f"s{entrants}-{i}", chips=0) for i in range(entrants)])
     statements: list[list[str]] = []
     with dispatch.captured() as queue:
-        tournament_admin.start(tournament_id=tournament.pk)
+        admin_actions.start(tournament_id=tournament.pk)
         for name, args in list(queue):
             if name == dispatch.START_ROUND:
                 Game.objects.filter(pk=args[0], next_round_at__isnull=False).update(
                     next_round_at=timezone.now()
                 )
-                play.start_round(game_id=args[0])
+                round_start.start_round(game_id=args[0])
         for _name, args in [m for m in queue if m[0] == dispatch.TABLE_ROUND_OVER][:4]:
             with CaptureQueriesContext(connection) as captured:
-                multi_progress.after_table_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
+                progress.after_table_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
             statements.append([q["sql"] for q in captured.captured_queries])
     tournament.refresh_from_db()
     assert table_sizes.consistent(

@@ -9,9 +9,9 @@ import pytest
 
 from ledger import services as ledger
 from tests.ledger.utils import assert_reconciled
-from tournaments.models import Seat, SeatStatus, Table
-from tournaments.services.tables import CODE_ALPHABET, CODE_LENGTH, generate_code
-from tournaments.throttling import JoinAddressThrottle, JoinUserThrottle
+from tournaments.live.models import Seat, SeatStatus, Table
+from tournaments.live.tables import CODE_ALPHABET, CODE_LENGTH, generate_code
+from tournaments.live.throttling import JoinAddressThrottle, JoinUserThrottle
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,8 @@ from django.test import Client
 from ledger.models import Account, AccountKind
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.tournament_helpers import new_tournament
-from tournaments.models import Tournament, TournamentStatus
-from tournaments.services import registration
+from tournaments.tournament import registration
+from tournaments.tournament.models import Tournament, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,9 @@ from ledger.models import Transfer
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.helpers import hidden_cards, leaked
 from tests.tournaments.tournament_helpers import FAST, game_of, play_to_the_end
-from tournaments.models import Game, Tournament
-from tournaments.services import play
+from tournaments.live import round_start
+from tournaments.live.models import Game
+from tournaments.tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -170,7 +171,7 @@ def test_nothing_hidden_leaks_and_the_report_matches_the_ledger(
         assert client_for(player(name)).post(f"{url}/register/").status_code == 201
     row = Tournament.objects.get(pk=tournament["id"])
     game = game_of(row)
-    assert play.start_round(game_id=game.pk) is not None
+    assert round_start.start_round(game_id=game.pk) is not None
     game = Game.objects.get(pk=game.pk)
     secret = hidden_cards(game, None)
     assert secret
@@ -184,10 +185,10 @@ def test_nothing_hidden_leaks_and_the_report_matches_the_ledger(
     assert set(tables[0]["players"][0]) == {"username", "seat", "chips", "status"}
     # The rest of the tournament, then the report: prizes as posted in the ledger.
     from tests.tournaments.tournament_helpers import bots_play_the_round
-    from tournaments.services import tournament_progress
+    from tournaments.single_table import progress
 
     round_ = bots_play_the_round(game)
-    tournament_progress.advance(tournament_id=row.pk, round_id=round_.pk)
+    progress.advance(tournament_id=row.pk, round_id=round_.pk)
     play_to_the_end(row)
     report = client_for(people["staff"]).get(f"{url}/payouts/").json()
     assert (report["entrants"], report["buy_ins"], report["fees"], report["prize_pool"]) == (3, 300, 15, 300)

@@ -14,8 +14,11 @@ from rest_framework.test import APIClient
 from ledger.models import Account, AccountKind, Transfer, TransferKind
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.tournament_helpers import bots_play_the_round, game_of, new_tournament
-from tournaments.models import Seat, TournamentEntry, TournamentStatus
-from tournaments.services import play, registration, tournament_progress
+from tournaments.live import clock_runs, round_start
+from tournaments.live.models import Seat
+from tournaments.single_table import progress
+from tournaments.tournament import registration
+from tournaments.tournament.models import TournamentEntry, TournamentStatus
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,7 +27,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def _no_worker_runs_the_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
     """These tests commit: a suite's Celery worker would deal and advance by itself. Here the tests run the
     jobs, so the messages go nowhere."""
-    from tournaments.services import dispatch
+    from tournaments.live import dispatch
 
     monkeypatch.setattr(dispatch, "send", lambda *args, **kwargs: None)
 
@@ -76,11 +79,11 @@ def test_the_after_round_job_concurrently_and_again_pays_once(player: Any, admin
     for name in ("ann", "bob"):
         registration.register(user=player(name, chips=1000), tournament_id=tournament.pk)
     game = game_of(tournament)
-    assert play.start_round(game_id=game.pk) is not None
+    assert round_start.start_round(game_id=game.pk) is not None
     round_ = bots_play_the_round(game)
 
     def job() -> str:
-        return tournament_progress.advance(tournament_id=tournament.pk, round_id=round_.pk)
+        return progress.advance(tournament_id=tournament.pk, round_id=round_.pk)
 
     outcomes = _together([job, job, job])
     assert sorted(outcomes) == ["finished", "idle", "idle"]
@@ -97,21 +100,21 @@ def test_a_job_killed_mid_way_leaves_nothing_and_the_rerun_pays_once(
     for name in ("ann", "bob"):
         registration.register(user=player(name, chips=1000), tournament_id=tournament.pk)
     game = game_of(tournament)
-    assert play.start_round(game_id=game.pk) is not None
+    assert round_start.start_round(game_id=game.pk) is not None
     round_ = bots_play_the_round(game)
 
     def killed(tournament: Any) -> None:
         raise SystemExit("worker killed")  # after the prizes were posted, before the table is closed
 
-    real = tournament_progress.close_tables
-    monkeypatch.setattr(tournament_progress, "close_tables", killed)
+    real = progress.close_tables
+    monkeypatch.setattr(progress, "close_tables", killed)
     with pytest.raises(SystemExit):
-        tournament_progress.advance(tournament_id=tournament.pk, round_id=round_.pk)
+        progress.advance(tournament_id=tournament.pk, round_id=round_.pk)
     assert not Transfer.objects.filter(tournament_id=tournament.pk, kind=TransferKind.PAYOUT).exists()
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.RUNNING
-    monkeypatch.setattr(tournament_progress, "close_tables", real)
-    assert tournament_progress.advance(tournament_id=tournament.pk, round_id=round_.pk) == "finished"
+    monkeypatch.setattr(progress, "close_tables", real)
+    assert progress.advance(tournament_id=tournament.pk, round_id=round_.pk) == "finished"
     assert Transfer.objects.filter(tournament_id=tournament.pk, kind=TransferKind.PAYOUT).count() == 1
     assert_reconciled()
 
@@ -119,22 +122,22 @@ def test_a_job_killed_mid_way_leaves_nothing_and_the_rerun_pays_once(
 def test_the_sweeper_sends_a_lost_after_round_message_again(
     player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tournaments.services import dispatch
+    from tournaments.live import dispatch
 
     tournament = new_tournament(admin_user, kind="quick", rounds=2, max_entrants=2)
     for name in ("ann", "bob"):
         registration.register(user=player(name, chips=1000), tournament_id=tournament.pk)
     game = game_of(tournament)
-    assert play.start_round(game_id=game.pk) is not None
+    assert round_start.start_round(game_id=game.pk) is not None
     sent: list[tuple[str, Any]] = []
     monkeypatch.setattr(dispatch, "send", lambda name, args, countdown=None: sent.append((name, tuple(args))))
     bots_play_the_round(game)  # its after-round message is "lost" (recorded, never delivered)
     assert (dispatch.ADVANCE_TOURNAMENT, (tournament.pk, game_of(tournament).current_round_id)) in sent
     sent.clear()
-    assert play.sweep_clocks(grace_seconds=0) == 1
+    assert clock_runs.sweep_clocks(grace_seconds=0) == 1
     assert sent == [(dispatch.ADVANCE_TOURNAMENT, (tournament.pk, None))]
-    assert tournament_progress.advance(tournament_id=tournament.pk) == "deal"
+    assert progress.advance(tournament_id=tournament.pk) == "deal"
     sent.clear()
     # Now a deal is scheduled: the sweeper sends the start (its own job), not the tournament's.
-    play.sweep_clocks(grace_seconds=0)
+    clock_runs.sweep_clocks(grace_seconds=0)
     assert all(name != dispatch.ADVANCE_TOURNAMENT for name, _ in sent)

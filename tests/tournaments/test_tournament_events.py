@@ -1,6 +1,6 @@
 """The lobby's live updates: `GET /tournaments/{id}/events/?after=&wait=` reads the tournament's event log after a
 version and long-polls for the next one, woken by the `pg_notify` that `tournament_events.record` runs (the
-game events' machinery, `tournaments.wakeups`, with the tournament as its topic)."""
+game events' machinery, `tournaments.live.wakeups`, with the tournament as its topic)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import pytest
 from django.db import connection, transaction
 
 from tests.tournaments import multi_read_helpers as multi
-from tournaments import wakeups
-from tournaments.models import Tournament, TournamentEvent
-from tournaments.services import tournament_events
+from tournaments.live import wakeups
+from tournaments.tournament import events as tournament_events
+from tournaments.tournament.models import Tournament, TournamentEvent
 
 # A bust as multi_progress records it (docs/api.md: `players` [{entry, player, place}]).
 BUST = {"entry": 1, "player": "ann", "place": None}
@@ -60,9 +60,9 @@ def test_events_after_a_version(admin_user: Any, client_for: Any) -> None:
 
 @pytest.mark.django_db
 def test_a_page_of_events_stops_at_its_limit(admin_user: Any, client_for: Any, monkeypatch: Any) -> None:
-    from tournaments import multi_selectors
+    from tournaments.multi_table import selectors
 
-    monkeypatch.setattr(multi_selectors, "EVENTS_PAGE", 2)
+    monkeypatch.setattr(selectors, "EVENTS_PAGE", 2)
     t = multi.multi_tournament(admin_user)
     for n in range(5):
         _record(t.pk, "level", level=n + 1)

@@ -11,8 +11,10 @@ from ledger.models import Account, AccountKind, Transfer, TransferKind
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.tournament_helpers import game_of, new_tournament, play_one_round, play_to_the_end
 from tournaments.errors import Conflict
-from tournaments.models import EntryStatus, Seat, TournamentEntry, TournamentStatus
-from tournaments.services import registration, tournament_admin
+from tournaments.live import round_start
+from tournaments.live.models import Seat
+from tournaments.tournament import admin_actions, registration
+from tournaments.tournament.models import EntryStatus, TournamentEntry, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -105,11 +107,10 @@ def test_pause_deals_no_new_round_and_resume_goes_on(player: Any, admin_user: An
     for name in ("ann", "bob"):
         registration.register(user=player(name), tournament_id=tournament.pk)
     play_one_round(tournament)
-    tournament_admin.pause(tournament_id=tournament.pk)
-    from tournaments.services import play
+    admin_actions.pause(tournament_id=tournament.pk)
 
-    assert play.start_round(game_id=game_of(tournament).pk) is None
-    tournament_admin.resume(tournament_id=tournament.pk)
+    assert round_start.start_round(game_id=game_of(tournament).pk) is None
+    admin_actions.resume(tournament_id=tournament.pk)
     play_to_the_end(tournament)
     assert_reconciled()
 
@@ -119,7 +120,7 @@ def test_cancel_before_the_start_refunds_everything(player: Any, admin_user: Any
     ann, bob = player("ann", chips=500), player("bob", chips=500)
     for user in (ann, bob):
         registration.register(user=user, tournament_id=tournament.pk)
-    cancelled, transfers = tournament_admin.cancel(tournament_id=tournament.pk)
+    cancelled, transfers = admin_actions.cancel(tournament_id=tournament.pk)
     assert cancelled.status == TournamentStatus.CANCELLED and len(transfers) == 2
     assert wallet(ann) == wallet(bob) == 500
     assert Account.objects.get(kind=AccountKind.HOUSE_FEES, chip_type="site").balance == 0
@@ -132,7 +133,7 @@ def test_cancel_during_play_splits_the_pool_among_the_players(player: Any, admin
     for user in users:
         registration.register(user=user, tournament_id=tournament.pk)
     play_one_round(tournament)
-    _cancelled, transfers = tournament_admin.cancel(tournament_id=tournament.pk)
+    _cancelled, transfers = admin_actions.cancel(tournament_id=tournament.pk)
     assert len(transfers) == 1 and transfers[0].kind == TransferKind.PAYOUT
     entries = list(TournamentEntry.objects.filter(tournament=tournament))
     assert sum(e.prize for e in entries) == 300
@@ -152,9 +153,8 @@ def test_an_absent_player_stays_seated_is_auto_played_and_comes_back(
     played = play_one_round(tournament, by_clock=True)
     assert sorted(played.players) == ["ann", "bob"]
     # Still absent at the next deal: auto-played, never unseated as at a ring table.
-    from tournaments.services import play
 
-    assert play.start_round(game_id=game_of(tournament).pk) is not None
+    assert round_start.start_round(game_id=game_of(tournament).pk) is not None
     assert Seat.objects.get(table__tournament=tournament, player=ann).status == "absent"
     back = client_for(ann).post(f"/api/v1/tournaments/{tournament.pk}/back/")
     assert back.status_code == 200, back.content

@@ -10,8 +10,8 @@ from django.db import IntegrityError, transaction
 
 from tests.tournaments.tournament_helpers import new_tournament
 from tournaments.errors import Conflict
-from tournaments.models import Tournament, TournamentEntry, TournamentStatus
-from tournaments.services.tournament_status import TRANSITIONS, move_to
+from tournaments.tournament.models import Tournament, TournamentEntry, TournamentStatus
+from tournaments.tournament.status import TRANSITIONS, move_to
 
 pytestmark = pytest.mark.django_db
 

@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 
 from tests.tournaments.multi_settings_helpers import multi_settings
 from tournaments.errors import InvalidRequest, PlayCode
-from tournaments.models import Tournament, TournamentStatus, TournamentTemplate
-from tournaments.services import dispatch, tournament_templates
-from tournaments.services.tournament_templates import CronLine, last_fire, parse_crontab
+from tournaments.live import dispatch
+from tournaments.multi_table import recurring
+from tournaments.multi_table.recurring import CronLine, last_fire, parse_crontab
 from tournaments.tasks import create_from_template as create_task
+from tournaments.tournament.models import Tournament, TournamentStatus, TournamentTemplate
 
 
 def template_settings(**overrides: Any) -> dict[str, Any]:
@@ -38,7 +39,7 @@ def _template(admin: Any, **overrides: Any) -> TournamentTemplate:
         "registration_minutes": 90,
         **overrides,
     }
-    return tournament_templates.save_template(**values)
+    return recurring.save_template(**values)
 
 
 @pytest.mark.django_db
@@ -67,7 +68,7 @@ def test_a_template_gets_its_periodic_task(admin_user: Any) -> None:
     assert task.crontab is not None and (task.crontab.minute, task.crontab.hour) == ("0", "18")
     assert task.crontab.day_of_week == "1-5" and not task.enabled
     assert PeriodicTask.objects.filter(task=dispatch.CREATE_FROM_TEMPLATE).count() == 1
-    tournament_templates.delete_template(template_id=template.pk)
+    recurring.delete_template(template_id=template.pk)
     assert not PeriodicTask.objects.filter(pk=task.pk).exists()
 
 
@@ -103,7 +104,7 @@ def test_the_service_refuses_invalid_templates(admin_user: Any, change: dict[str
 def test_firing_twice_creates_one_tournament(admin_user: Any) -> None:
     template = _template(admin_user, crontab="30 20 * * 5", registration_minutes=90)
     friday = datetime(2031, 3, 7, 20, 30, 4, tzinfo=UTC)  # a Friday, 4 s after the occurrence
-    first = tournament_templates.create_from_template(template_id=template.pk, now=friday)
+    first = recurring.create_from_template(template_id=template.pk, now=friday)
     assert first is not None
     assert (
         first.kind == "multi"
@@ -114,26 +115,18 @@ def test_firing_twice_creates_one_tournament(admin_user: Any) -> None:
     assert first.name == "Friday night 2031-03-07 20:30"
     assert first.pool_account is not None and first.pcr_schedule == [1, 2, 3, 5]
     # The beat fires again, or the message is delivered again minutes later: the same occurrence, nothing new.
-    assert tournament_templates.create_from_template(template_id=template.pk, now=friday) is None
+    assert recurring.create_from_template(template_id=template.pk, now=friday) is None
     later = friday + timedelta(minutes=40)
-    assert tournament_templates.create_from_template(template_id=template.pk, now=later) is None
+    assert recurring.create_from_template(template_id=template.pk, now=later) is None
     assert Tournament.objects.filter(template=template).count() == 1
     # The next Friday's occurrence is a new tournament.
-    next_week = tournament_templates.create_from_template(
-        template_id=template.pk, now=friday + timedelta(days=7)
-    )
+    next_week = recurring.create_from_template(template_id=template.pk, now=friday + timedelta(days=7))
     assert next_week is not None and next_week.starts_at == first.starts_at + timedelta(days=7)
     # Too late to register (the message arrived after the start): nothing.
-    assert (
-        tournament_templates.create_from_template(template_id=template.pk, now=friday + timedelta(hours=2))
-        is None
-    )
+    assert recurring.create_from_template(template_id=template.pk, now=friday + timedelta(hours=2)) is None
     # Inactive: nothing.
     _template(admin_user, template_id=template.pk, active=False)
-    assert (
-        tournament_templates.create_from_template(template_id=template.pk, now=friday + timedelta(days=14))
-        is None
-    )
+    assert recurring.create_from_template(template_id=template.pk, now=friday + timedelta(days=14)) is None
     assert Tournament.objects.filter(template=template).count() == 2
 
 
@@ -142,7 +135,7 @@ def test_the_database_allows_one_tournament_per_template_and_start(admin_user: A
     from django.db import IntegrityError, transaction
 
     template = _template(admin_user)
-    created = tournament_templates.create_from_template(
+    created = recurring.create_from_template(
         template_id=template.pk, now=datetime(2031, 3, 7, 20, 30, tzinfo=UTC)
     )
     assert created is not None
@@ -169,7 +162,7 @@ def test_the_periodic_task_edited_in_the_beat_admin_decides_the_occurrence(admin
     assert task.crontab is not None
     task.crontab.hour = "19"
     task.crontab.save()
-    created = tournament_templates.create_from_template(
+    created = recurring.create_from_template(
         template_id=template.pk, now=datetime(2031, 3, 7, 19, 30, 2, tzinfo=UTC)
     )
     assert created is not None and created.starts_at == datetime(2031, 3, 7, 21, 0, tzinfo=UTC)

@@ -12,8 +12,9 @@ import pytest
 
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.tournament_helpers import new_tournament, play_one_round
-from tournaments.models import EntryStatus, TournamentEntry, TournamentStage, TournamentStatus
-from tournaments.services import engine_io, registration
+from tournaments.live import engine_io, moves, round_start
+from tournaments.tournament import registration
+from tournaments.tournament.models import EntryStatus, TournamentEntry, TournamentStage, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -139,16 +140,16 @@ def go_out(tournament: Any) -> Any:
 
     from tests.engine.stacking import STOCK, disc, lay, meld
     from tests.tournaments.tournament_helpers import game_of
-    from tournaments.services import play, tournament_progress
+    from tournaments.single_table import progress
 
     game = game_of(tournament)
-    round_ = play.start_round(game_id=game.pk)
+    round_ = round_start.start_round(game_id=game.pk)
     assert round_ is not None
     game.refresh_from_db()
     player = User.objects.get(username=game.turn_player)
     for move in (STOCK, meld("5H", "6H", "7H"), meld("QS", "QH", "QD"), lay("m1", "8H"), disc("QC")):
         game.refresh_from_db()
-        play.submit_move(
+        moves.submit_move(
             user=player, game_id=game.pk, move=dict(move), expected_version=game.version, idempotency_key=None
         )
     round_.refresh_from_db()
@@ -157,7 +158,7 @@ def go_out(tournament: Any) -> Any:
         and round_.result is not None
         and round_.result["details"]["went_out"] == player.username
     )
-    tournament_progress.advance(tournament_id=tournament.pk, round_id=round_.pk)
+    progress.advance(tournament_id=tournament.pk, round_id=round_.pk)
     return round_
 
 

@@ -13,9 +13,8 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from tournaments import wakeups
-from tournaments.models import Game
-from tournaments.services import play
+from tournaments.live import round_start, wakeups
+from tournaments.live.models import Game
 
 
 def _until(predicate: Any, timeout: float = 5.0) -> bool:
@@ -155,7 +154,7 @@ def test_the_round_start_and_a_move_announce_their_versions_at_commit_and_a_roll
         game = Game.objects.get(table=table)
         # The suite's Celery worker deals the round at once (no pause in these tests), or this call does:
         # either way version 1 is announced, once.
-        play.start_round(game_id=game.pk)
+        round_start.start_round(game_id=game.pk)
         game.refresh_from_db()
         assert game.version == 1
         assert heard(game.pk) == [f"{game.pk}:1"]

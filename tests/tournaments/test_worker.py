@@ -11,7 +11,8 @@ import pytest
 from ledger import services as ledger
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.helpers import expected_transfers, simple_move
-from tournaments.models import Game, GameStatus, MoveLog, Round, Seat, SeatStatus
+from tournaments.live import clock_runs
+from tournaments.live.models import Game, GameStatus, MoveLog, Round, Seat, SeatStatus
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 
@@ -91,8 +92,7 @@ def test_the_worker_puts_a_table_that_cannot_deal_in_error_once(
 ) -> None:
     """The issue's table (options from before they were checked): the worker's round start fails, the table
     goes to `error` with every seat cashed out, and nothing tries again."""
-    from tournaments.models import GameEvent, Table, TableStatus
-    from tournaments.services import play
+    from tournaments.live.models import GameEvent, Table, TableStatus
 
     table = make_table()
     Table.objects.filter(pk=table.pk).update(options={"time_bank_seconds": 1e308})
@@ -107,7 +107,7 @@ def test_the_worker_puts_a_table_that_cannot_deal_in_error_once(
     assert not Seat.objects.filter(table=table).exclude(status=SeatStatus.LEFT).exists()
     assert ledger.get_wallet(user=ann).balance == ledger.get_wallet(user=bob).balance == 10_000
     # the sweeper finds nothing to retry, and a round start sent anyway changes nothing
-    assert play.sweep_clocks(grace_seconds=-60) == 0
+    assert clock_runs.sweep_clocks(grace_seconds=-60) == 0
     from tournaments import tasks
 
     tasks.start_round.delay(game.pk)

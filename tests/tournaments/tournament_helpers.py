@@ -9,8 +9,11 @@ from django.utils import timezone
 
 from ledger.models import Account
 from tests.tournaments.helpers import play_out_by_clock
-from tournaments.models import Game, GameStatus, Round, Table, Tournament, TournamentStatus
-from tournaments.services import engine_io, play, tournament_progress, tournament_setup
+from tournaments.live import clock_runs, engine_io, moves, round_start
+from tournaments.live.models import Game, GameStatus, Round, Table
+from tournaments.single_table import progress
+from tournaments.tournament import setup
+from tournaments.tournament.models import Tournament, TournamentStatus
 
 FAST = {"turn_seconds": 30, "time_bank_seconds": 0, "max_timeouts": 20, "max_timeouts_per_round": 100}
 
@@ -30,7 +33,7 @@ def new_tournament(admin: Any, **overrides: Any) -> Tournament:
     if settings["kind"] == "quick":
         settings.setdefault("rounds", 1)
         settings["target_score"] = overrides.get("target_score")
-    return tournament_setup.create_tournament(user=admin, settings=settings)
+    return setup.create_tournament(user=admin, settings=settings)
 
 
 def game_of(tournament: Tournament) -> Game:
@@ -49,12 +52,12 @@ def bots_play_the_round(game: Game) -> Round:
             return round_
         if game.claims_deadline is not None:
             Game.objects.filter(pk=game.pk).update(claims_deadline=timezone.now())
-            assert play.run_close_claims(game_id=game.pk, version=game.version)
+            assert clock_runs.run_close_claims(game_id=game.pk, version=game.version)
             continue
         assert game.state is not None
         state = engine_io.load_state(game.state)
         player = game.turn_player or state.may_act[0]
-        play.submit_move(
+        moves.submit_move(
             user=User.objects.get(username=player),
             game_id=game.pk,
             move=engine_io.greedy_move(state, player),
@@ -68,9 +71,9 @@ def play_one_round(tournament: Tournament, *, by_clock: bool = False) -> Round:
     """Deal, play every turn (bots, or the server's timeout moves), and run the after-round job as the worker
     would."""
     game = game_of(tournament)
-    assert play.start_round(game_id=game.pk) is not None
+    assert round_start.start_round(game_id=game.pk) is not None
     round_ = play_out_by_clock(game) if by_clock else bots_play_the_round(game)
-    tournament_progress.advance(tournament_id=tournament.pk, round_id=round_.pk)
+    progress.advance(tournament_id=tournament.pk, round_id=round_.pk)
     return round_
 
 

@@ -1,4 +1,4 @@
-"""Idempotency keys of sit, join, leave and refused moves (tournaments/services/idempotency.py), and the hourly
+"""Idempotency keys of sit, join, leave and refused moves (tournaments/live/idempotency.py), and the hourly
 beat job that forgets them after RAMINO_IDEMPOTENCY_KEEP_HOURS (editable in the admin)."""
 
 import django.db.models.deletion

@@ -1,5 +1,5 @@
 """`simulate_tournament --kind multi`: players funded and registered, the real start, then the tournament driven
-in this process by `tournaments.simulation`; standings, prizes, events and the reconciliation printed."""
+in this process by `tournaments.multi_table.simulation`; standings, prizes, events and the reconciliation printed."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from django.db.models import Count
 
 from ledger import services as ledger
 from ledger.selectors import reconcile
-from tournaments import simulation
 from tournaments.errors import PlayError
-from tournaments.models import Tournament, TournamentEvent
-from tournaments.services import registration, tournament_admin
+from tournaments.multi_table import simulation
+from tournaments.tournament import admin_actions, registration
+from tournaments.tournament.models import Tournament, TournamentEvent
 
 
 def _ints(text: str, what: str) -> list[int]:
@@ -79,7 +79,7 @@ def _play(options: dict[str, Any], *, entrants: int, payouts: list[int], schedul
         tournament.pk,
         bots=options["bots"],
         seed=options["seed"],
-        start=lambda: tournament_admin.start(tournament_id=tournament.pk),
+        start=lambda: admin_actions.start(tournament_id=tournament.pk),
     )
     return outcome.tournament
 

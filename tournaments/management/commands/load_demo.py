@@ -18,10 +18,11 @@ from django.utils import timezone
 from audit.services import make_staff
 from ledger import services
 from ledger.selectors import wallet_balance
-from tournaments.models import Table, Tournament, TournamentKind, TournamentStatus, TournamentTemplate
-from tournaments.services.tables import create_table
-from tournaments.services.tournament_setup import create_tournament
-from tournaments.services.tournament_templates import save_template
+from tournaments.live.models import Table
+from tournaments.live.tables import create_table
+from tournaments.multi_table.recurring import save_template
+from tournaments.tournament.models import Tournament, TournamentKind, TournamentStatus, TournamentTemplate
+from tournaments.tournament.setup import create_tournament
 
 DEMO_PASSWORD = "demo-pass-123"
 ADMIN = ("admin", "admin-pass-123")

@@ -1,6 +1,6 @@
 """`manage.py simulate_tournament --kind quick|single|multi --entrants N --bots greedy|random --seed S`: a
 tournament played by bots through the real services — real registrations paid with real chips, every move
-through `play.submit_move` (what the HTTP API calls), each deal and each after-round job run by the same
+through `moves.submit_move` (what the HTTP API calls), each deal and each after-round job run by the same
 functions the Celery tasks run (in this process, in order, instead of on a worker) — then its standings, prizes
 and the ledger's reconciliation are printed.
 
@@ -9,7 +9,7 @@ randomness from a generator seeded with S instead of the CSPRNG (a simulation on
 
 `--kind multi` (also `--instant`, `--seats`, `--starting-stack`, `--pcr-schedule`, `--rounds-per-level`,
 `--payouts`) plays a multi-table tournament: registered through `registration.register`, started through
-`tournament_admin.start`, then driven by `tournaments.simulation` (the messages the services send are
+`tournament_admin.start`, then driven by `tournaments.multi_table.simulation` (the messages the services send are
 captured and their task bodies run here in order; with `--instant` the tournament's instant rounds replace
 the bots' moves). It prints the standings, the prizes, the number of tournament events and the reconciliation.
 """
@@ -29,18 +29,13 @@ from django.utils import timezone
 
 from ledger import services as ledger
 from ledger.selectors import reconcile
-from tournaments import tournament_selectors
 from tournaments.engine.bots import RandomBot
-from tournaments.models import Game, GameStatus, Round, Table, Tournament, TournamentStatus
-from tournaments.services import (
-    dispatch,
-    engine_io,
-    play,
-    registration,
-    tournament_progress,
-    tournament_setup,
-)
-from tournaments.simulation import SeededSecrets
+from tournaments.live import clock_runs, dispatch, engine_io, moves, round_start
+from tournaments.live.models import Game, GameStatus, Round, Table
+from tournaments.multi_table.simulation import SeededSecrets
+from tournaments.single_table import progress
+from tournaments.tournament import registration, selectors, setup
+from tournaments.tournament.models import Tournament, TournamentStatus
 
 MAX_ROUNDS = 300
 MAX_MOVES_PER_ROUND = 5000
@@ -51,7 +46,7 @@ def _seeded_and_in_process(seed: int) -> Iterator[None]:
     shim = SeededSecrets(random.Random(seed))
     with (
         mock.patch("tournaments.engine.deal.secrets", shim),
-        mock.patch("tournaments.services.tournament_start.secrets", shim),
+        mock.patch("tournaments.tournament.start.secrets", shim),
         # The tasks' bodies run here, in order: no message goes to a broker (nor to a worker that would race).
         mock.patch.object(dispatch, "send", lambda *args, **kwargs: None),
     ):
@@ -120,7 +115,7 @@ class Command(BaseCommand):
                 posted_by=admin,
             )
         quick = options["kind"] == "quick"
-        tournament = tournament_setup.create_tournament(
+        tournament = setup.create_tournament(
             user=admin,
             settings={
                 "name": f"simulation {run} (seed {options['seed']})",
@@ -144,10 +139,10 @@ class Command(BaseCommand):
             if tournament.status != TournamentStatus.RUNNING:
                 break
             Game.objects.filter(pk=game.pk).update(next_round_at=None)
-            if play.start_round(game_id=game.pk) is None:
+            if round_start.start_round(game_id=game.pk) is None:
                 raise CommandError("the next round could not be dealt")
             round_ = self._play_round(game, bots if options["bots"] == "random" else None)
-            tournament_progress.advance(tournament_id=tournament.pk, round_id=round_.pk)
+            progress.advance(tournament_id=tournament.pk, round_id=round_.pk)
         return tournament
 
     def _play_round(self, game: Game, bots: dict[str, RandomBot] | None) -> Round:
@@ -160,7 +155,7 @@ class Command(BaseCommand):
                 return round_
             if game.claims_deadline is not None:
                 Game.objects.filter(pk=game.pk).update(claims_deadline=timezone.now())
-                play.run_close_claims(game_id=game.pk, version=game.version)
+                clock_runs.run_close_claims(game_id=game.pk, version=game.version)
                 continue
             assert game.state is not None
             state = engine_io.load_state(game.state)
@@ -168,7 +163,7 @@ class Command(BaseCommand):
             if name not in users:
                 users[name] = get_user_model().objects.get(username=name)
             move = bots[name].choose(state, name) if bots else engine_io.greedy_move(state, name)
-            play.submit_move(
+            moves.submit_move(
                 user=users[name],
                 game_id=game.pk,
                 move=dict(move),
@@ -182,13 +177,13 @@ class Command(BaseCommand):
         out = self.stdout
         out.write(f"tournament {tournament.pk} ({tournament.kind}): {tournament.status}")
         out.write("place  player  total  tie-break  prize")
-        for row in tournament_selectors.standings(tournament=tournament):
+        for row in selectors.standings(tournament=tournament):
             label = row["username"].split("-", 1)[-1]
             tiebreak = "" if row["tiebreak_total"] is None else row["tiebreak_total"]
             out.write(
                 f"{row['place']!s:>5}  {label:<6}  {row['total']:>5}  {tiebreak!s:>9}  {row['prize']:>5}"
             )
-        report = tournament_selectors.payouts(tournament=tournament)
+        report = selectors.payouts(tournament=tournament)
         out.write(
             f"entrants {report['entrants']}, buy-ins {report['buy_ins']}, fees {report['fees']}, "
             f"pool {report['prize_pool']}, paid {sum(p['amount'] for p in report['prizes'])}"

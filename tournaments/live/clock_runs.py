@@ -1,0 +1,167 @@
+"""What the clocks do when they fire: the server plays a turn whose time ran out, closes a claim window, and
+the beat sweeper re-sends the clock messages that were lost."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.live import dispatch, engine_io
+from tournaments.live.advance import settle_state
+from tournaments.live.clocks import CLOCK_REUSE_MARGIN, clock_targets
+from tournaments.live.engine_io import RoundState
+from tournaments.live.game_locks import current_round, lock_game, seats_by_player
+from tournaments.live.game_log import add_event
+from tournaments.live.models import Game, GameStatus, MoveLog, Round, SeatStatus
+from tournaments.live.moves import apply_and_log
+from tournaments.multi_table import progress as multi_progress
+from tournaments.single_table import progress as tournament_progress
+
+# A turn is auto-played in a loop of single moves; no turn of any game needs more than this.
+MAX_AUTO_MOVES_PER_TURN = 60
+
+
+def _server_play(
+    *,
+    game: Game,
+    round_: Round,
+    state: RoundState,
+    player: str,
+    choose: Callable[[RoundState, str], dict[str, Any]],
+) -> Any:
+    """Play `player`'s moves until the turn passes (or a claim window opens, or the round ends)."""
+    for _ in range(MAX_AUTO_MOVES_PER_TURN):
+        if engine_io.result(state) is not None or player not in engine_io.may_act(state):
+            return state
+        if engine_io.phase(state) == "claims":
+            return state
+        move = choose(state, player)
+        state, _event = apply_and_log(
+            game=game, round_=round_, state=state, player=player, move=move, server_played=True
+        )
+        MoveLog(
+            round=round_,
+            game=game,
+            player=player,
+            user=None,
+            move=move,
+            version=game.version,
+            server_played=True,
+        ).save(force_insert=True)
+    raise RuntimeError(f"auto play of {player} did not end the turn in {MAX_AUTO_MOVES_PER_TURN} moves")
+
+
+def run_turn_clock(*, game_id: int, version: int) -> bool:
+    """The turn clock fired: if the turn armed at `version` is still running and its deadline has passed,
+    the server plays it. True when it played."""
+    with transaction.atomic():
+        locked = lock_game(game_id)
+        if locked is None:
+            return False
+        table, game = locked
+        now = timezone.now()
+        if game.status != GameStatus.PLAYING or game.turn_deadline is None:
+            return False
+        if game.turn_version != version:
+            due = game.clock_due_at
+            # Only the message later turns relied on (see `clocks.arm_clocks`) fires before the running turn's
+            # deadline: it arms that turn's clock. Once armed (here or by `arm_clocks`) `clock_due_at` is
+            # the deadline, so any other stale copy (the sweeper's, a redelivery) ends here; else each copy
+            # would arm one more for an overdue turn (leaving seats), and the queue would only grow.
+            if due is not None and due <= now + CLOCK_REUSE_MARGIN and due < game.turn_deadline:
+                game.clock_due_at = game.turn_deadline
+                game.save(update_fields=["clock_due_at", "updated_at"])
+                remaining = (game.turn_deadline - now).total_seconds()
+                dispatch.enqueue(dispatch.TURN_CLOCK, [game.pk, game.turn_version], max(0.0, remaining))
+            return False
+        remaining = (game.turn_deadline - now).total_seconds()
+        if remaining > 0.05:
+            dispatch.enqueue(dispatch.TURN_CLOCK, [game.pk, game.turn_version], remaining)
+            return False
+        round_ = current_round(game)
+        assert round_ is not None and game.state is not None
+        state = engine_io.load_state(game.state)
+        if engine_io.phase(state) == "claims":
+            return False
+        targets = clock_targets(state)
+        seats = seats_by_player(table, targets)
+        clocks = engine_io.clocks_for(table.options)
+        for player in targets:
+            state = _server_play(
+                game=game, round_=round_, state=state, player=player, choose=engine_io.auto_move
+            )
+            seat = seats.get(player)
+            if seat is not None and seat.status == SeatStatus.ACTIVE:
+                seat.timeouts_in_row += 1
+                seat.timeouts_in_round += 1
+                if (
+                    seat.timeouts_in_row >= clocks.max_timeouts
+                    or seat.timeouts_in_round >= clocks.max_timeouts_per_round
+                ):
+                    seat.status = SeatStatus.ABSENT
+                seat.save(update_fields=["timeouts_in_row", "timeouts_in_round", "status"])
+        if game.turn_player in round_.time_bank:
+            bank = dict(round_.time_bank)
+            bank[game.turn_player] = 0
+            round_.time_bank = bank
+            round_.save(update_fields=["time_bank"])
+        game.turn_player = ""
+        game.turn_started_at = None
+        # Whatever message was relied on may be this one: the next turn sends its own.
+        game.clock_due_at = None
+        settle_state(game=game, table=table, round_=round_, state=state, now=now)
+        return True
+
+
+def run_close_claims(*, game_id: int, version: int) -> bool:
+    """The "Rummy!" claim window's deadline: close it if the game is still where the window opened."""
+    with transaction.atomic():
+        locked = lock_game(game_id)
+        if locked is None:
+            return False
+        table, game = locked
+        if game.version != version or game.status != GameStatus.PLAYING or game.claims_deadline is None:
+            return False
+        now = timezone.now()
+        remaining = (game.claims_deadline - now).total_seconds()
+        if remaining > 0.05:
+            dispatch.enqueue(dispatch.CLOSE_CLAIMS, [game.pk, game.version], remaining)
+            return False
+        round_ = current_round(game)
+        assert round_ is not None and game.state is not None
+        state = engine_io.close_claims(engine_io.load_state(game.state))
+        add_event(game, round_, "claims_closed", {"round": round_.number, "phase": engine_io.phase(state)})
+        settle_state(game=game, table=table, round_=round_, state=state, now=now)
+        return True
+
+
+def sweep_clocks(*, grace_seconds: float | None = None) -> int:
+    """Re-enqueue every clock whose deadline passed long ago (its message was lost). Returns how many."""
+    if grace_seconds is None:
+        grace_seconds = float(settings.RAMINO_CLOCK_SWEEP_GRACE_SECONDS)
+    now = timezone.now()
+    late = now - timedelta(seconds=grace_seconds)
+    count = 0
+    for game_id, version in Game.objects.filter(
+        status=GameStatus.PLAYING, turn_deadline__lt=late
+    ).values_list("pk", "turn_version"):
+        dispatch.send(dispatch.TURN_CLOCK, (game_id, version))
+        count += 1
+    for game_id, version in Game.objects.filter(
+        status=GameStatus.PLAYING, claims_deadline__lt=late
+    ).values_list("pk", "version"):
+        dispatch.send(dispatch.CLOSE_CLAIMS, (game_id, version))
+        count += 1
+    for game_id in Game.objects.filter(status=GameStatus.WAITING, next_round_at__lt=late).values_list(
+        "pk", flat=True
+    ):
+        dispatch.send(dispatch.START_ROUND, (game_id,))
+        count += 1
+    # A tournament's table deals when its tournament says so: a lost after-round message is sent again.
+    count += tournament_progress.sweep(grace_seconds=grace_seconds)
+    return count + multi_progress.sweep(grace_seconds=grace_seconds)

@@ -1,0 +1,204 @@
+"""Moves: applying one to a round's state and logging it, and a client's move end to end (`submit_move`, the
+hot path: docs/performance.md).
+
+Every function that changes a game runs in one transaction holding the game's row lock, bumps `Game.version`
+once per observable change and appends a `GameEvent` per version (`game_log`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from config.db import rows
+from tournaments.errors import (
+    Forbidden,
+    IllegalMoveError,
+    KeyReused,
+    MalformedMove,
+    NotFound,
+    PlayCode,
+    PlayError,
+    StaleVersion,
+    Unprocessable,
+)
+from tournaments.live import engine_io, idempotency
+from tournaments.live.advance import settle_state
+from tournaments.live.engine_io import RoundState
+from tournaments.live.game_locks import current_round
+from tournaments.live.game_log import add_event, event_for, public_move, written_events
+from tournaments.live.models import Game, GameEvent, GameStatus, MoveLog, Round, Seat, Table
+from tournaments.live.move_context import lock_for_move
+
+
+def _drawn_cards(before: RoundState, after: RoundState, player: str) -> list[str]:
+    gained = Counter(engine_io.hand(after, player)) - Counter(engine_io.hand(before, player))
+    return sorted(gained.elements())
+
+
+def _classify_engine_error(exc: engine_io.IllegalMove) -> PlayError:
+    if engine_io.is_malformed(exc):
+        return MalformedMove(exc.message, code=exc.code)
+    return IllegalMoveError(exc.message, code=exc.code)
+
+
+def apply_and_log(
+    *,
+    game: Game,
+    round_: Round,
+    state: RoundState,
+    player: str,
+    move: Mapping[str, Any],
+    server_played: bool,
+) -> tuple[Any, GameEvent]:
+    new_state = engine_io.apply_move(state, player, move)
+    private: dict[str, Any] = {}
+    if move.get("type") == "draw" and move.get("source") == "stock":
+        drawn = _drawn_cards(state, new_state, player)
+        if drawn:
+            private[player] = {"card": drawn[0]} if len(drawn) == 1 else {"cards": drawn}
+    event = add_event(
+        game,
+        round_,
+        "move",
+        {
+            "round": round_.number,
+            "player": player,
+            "move": public_move(move),
+            "server_played": server_played,
+            "phase": engine_io.phase(new_state),
+        },
+        private,
+    )
+    return new_state, event
+
+
+def submit_move(
+    *,
+    user: User,
+    game_id: int,
+    move: dict[str, Any],
+    expected_version: int,
+    idempotency_key: str | None,
+    request_path: str | None = None,
+) -> dict[str, Any]:
+    """A client's move. Returns {version, events}; a replayed key returns the first answer, a refusal
+    included (kept under (user, POST, `request_path`, key); callers outside HTTP pass no path)."""
+    fingerprint = idempotency.fingerprint({"move": move, "expected_version": expected_version})
+    refusal_key = (
+        idempotency.RequestKey(user.pk, "POST", request_path, idempotency_key)
+        if idempotency_key and request_path
+        else None
+    )
+    refused: PlayError
+    with transaction.atomic():
+        locked = lock_for_move(game_id=game_id, user=user, key=idempotency_key, path=request_path)
+        if locked is None:
+            raise NotFound("No such game.", code=PlayCode.GAME_NOT_FOUND)
+        game, (table, seated, seat_statuses, earlier) = locked
+        if table.private and seated is None:
+            raise NotFound("No such game.", code=PlayCode.GAME_NOT_FOUND)
+        if earlier is not None:
+            request_hash, earlier_response, refused_status = earlier
+            if request_hash != fingerprint:
+                raise KeyReused()
+            if refused_status is not None:
+                raise idempotency.replayed_error(refused_status, earlier_response)
+            return dict(earlier_response or {})
+        try:
+            return _play_client_move(
+                game=game,
+                table=table,
+                seated=seated,
+                seat_statuses=seat_statuses,
+                user=user,
+                move=move,
+                expected_version=expected_version,
+                idempotency_key=idempotency_key,
+                fingerprint=fingerprint,
+            )
+        except PlayError as exc:
+            answer = idempotency.refusal(exc)
+            if refusal_key is None or answer is None:
+                raise
+            # Every refusal comes before the move's first write: committing keeps only the refusal.
+            idempotency.record_refusal(
+                request_key=refusal_key, request_fingerprint=fingerprint, answer=answer
+            )
+            refused = exc
+    raise refused
+
+
+def _play_client_move(
+    *,
+    game: Game,
+    table: Table,
+    seated: Seat | None,
+    seat_statuses: dict[str, str],
+    user: User,
+    move: dict[str, Any],
+    expected_version: int,
+    idempotency_key: str | None,
+    fingerprint: str,
+) -> dict[str, Any]:
+    """`submit_move` under the game's lock, once the key has no earlier answer. Refuses (PlayError) before
+    its first write."""
+    username = user.get_username()
+    if expected_version != game.version:
+        raise StaleVersion(details={"version": game.version, "expected_version": expected_version})
+    round_ = current_round(game)
+    if game.status != GameStatus.PLAYING or round_ is None or round_.ended_at is not None:
+        raise Unprocessable("No round is being played at this table.", code=PlayCode.GAME_NO_ROUND_RUNNING)
+    if username not in round_.players or seated is None:
+        raise Forbidden("You are not playing this round.", code=PlayCode.GAME_NOT_A_PLAYER)
+    assert game.state is not None
+    state = engine_io.load_state(game.state)
+    try:
+        new_state, _event = apply_and_log(
+            game=game, round_=round_, state=state, player=username, move=move, server_played=False
+        )
+    except engine_io.IllegalMove as exc:
+        raise _classify_engine_error(exc) from exc
+    move_version = game.version
+    if seated.timeouts_in_row:
+        seated.timeouts_in_row = 0
+        seated.save(update_fields=["timeouts_in_row"])
+    now = timezone.now()
+    answer: dict[str, Any] = {}
+
+    def log_move() -> list[tuple[str, list[Any]]]:
+        # The version was `expected_version` under the lock: the events after it are the ones just added.
+        events = written_events(game)
+        answer.update(version=game.version, events=[event_for(e, username) for e in events])
+        entry = MoveLog(
+            round_id=round_.pk,
+            game_id=game.pk,
+            player=username,
+            user_id=user.pk,
+            move=move,
+            version=move_version,
+            idempotency_key=idempotency_key or "",
+            request_hash=fingerprint,
+            server_played=False,
+            response=answer,
+        )
+        # docs/performance.md#hand-written-statements: move-write
+        # (the log row rides in the move's one write statement).
+        return [rows.insert_sql([entry])]
+
+    settle_state(
+        game=game,
+        table=table,
+        round_=round_,
+        state=new_state,
+        now=now,
+        seat_statuses=seat_statuses,
+        also=log_move,
+        reuse_clock=True,
+    )
+    return answer

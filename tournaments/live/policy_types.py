@@ -1,0 +1,84 @@
+"""The interface of a table's policy (`table_policy`): what the kind of table decides when a round starts and ends.
+Its own module so that the policies of each kind (`table_policy`, `multi_policy`) share it without a cycle."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, Protocol
+
+from tournaments.live.models import Game, Round, Seat, Table
+
+
+class AfterRound(enum.Enum):
+    """What becomes of a seat once its round is settled."""
+
+    STAYS = "stays"  # seated as it is
+    SITS_OUT = "sits_out"  # seated, dealt in again once it has chips
+    RELEASED = "released"  # leaves the table (`TablePolicy.release`)
+
+
+class TablePolicy(Protocol):
+    # Seats in these statuses holding chips are ready for the next deal.
+    ready_statuses: tuple[str, ...]
+    # Whether a round's scores move chips between the seats (PCR settlement); else they are points only.
+    settles_chips: bool
+
+    # A simulation's table: each round dealt is ended at once with random scores (`instant_rounds`).
+    instant_rounds: bool
+    # Deals only a round its tournament scheduled (`Game.next_round_at` set by the tournament's job): a late or
+    # duplicated start message finding none scheduled deals nothing (the job must run between two rounds).
+    deals_only_when_scheduled: bool
+
+    def round_pcr(self, table: Table, round_: Round) -> int:
+        """Chips per point of the round being settled."""
+        ...
+
+    def settlement_record(self, table: Table, round_: Round) -> dict[str, Any]:
+        """What the settlement's computation record adds to show where `round_pcr` came from."""
+        ...
+
+    def tie_break_keys(self, *, result: Mapping[str, Any]) -> Mapping[str, tuple[Any, ...]] | None:
+        """Keys breaking a tie for the round's top score (`ledger.settlement`); None: a tie is shared."""
+        ...
+
+    def holds_deal(self, *, game: Game, now: datetime) -> bool:
+        """At a due deal, under the game's lock and before anything is changed: does the deal wait? Then the
+        policy has stored and sent what comes next (the deal again later, or the tournament's job)."""
+        ...
+
+    def deals_in(self, *, seat: Seat, stack: int) -> bool:
+        """At the deal: is `seat`, holding `stack` chips, dealt in? (Else it is released.)"""
+        ...
+
+    def status_at_deal(self, status: str) -> str:
+        """The status a seat dealt in plays the round with."""
+        ...
+
+    def enough_to_deal(self, players: int) -> bool: ...
+
+    def after_round(self, *, status: str, stack: int) -> AfterRound:
+        """A seat of status `status` holding `stack` chips once the round is settled (at a table that stays
+        open: closing one cashes every seat out)."""
+        ...
+
+    def is_ready(self, *, status: str, stack: int) -> bool:
+        """Will this seat be dealt in at the next deal?"""
+        ...
+
+    def next_deal_in(self, *, ready: int) -> float | None:
+        """Seconds until the next deal when `ready` seats are ready for it; None: no deal is scheduled."""
+        ...
+
+    def release(self, *, seat: Seat, table: Table) -> None:
+        """Take the seat off the table. Caller holds the table's lock (or the game's, during play)."""
+        ...
+
+    def dealt(self, *, table: Table, round_: Round) -> None:
+        """A round was dealt at `table` (in its transaction, under the game's lock)."""
+        ...
+
+    def round_settled(self, *, table: Table, round_id: int) -> None:
+        """The round is settled (in its transaction): what the kind of table does next besides dealing."""
+        ...

@@ -1,0 +1,324 @@
+"""HTTP API of tables and live games (API.md). Views parse, call one service or selector, and render."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any, cast
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from knox.crypto import hash_token
+from knox.models import AuthToken, get_token_model
+from rest_framework import exceptions, status
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.views import APIView
+
+from config.accounts.authentication import TokenAuthentication, token_text
+from config.api.errors import ApiCode
+from config.api.pagination import PageNumberPagination
+from config.api.params import MAX_POSITIVE
+from config.api.schema import raises
+from config.db import rows
+from tournaments.errors import Forbidden, InvalidRequest, PlayCode
+from tournaments.live import game_log, moves, selectors, tables, wakeups
+from tournaments.live.idempotent_views import IDEMPOTENCY_HEADER, answer_once, idempotency_key
+from tournaments.live.models import Table
+from tournaments.live.move_input import move_schema, parse_move
+from tournaments.live.serializers import (
+    BuyInSerializer,
+    EventsSerializer,
+    GameSerializer,
+    JoinSerializer,
+    MoveResultSerializer,
+    RoundSerializer,
+    TableCreateSerializer,
+    TableSerializer,
+)
+from tournaments.live.throttling import JoinAddressThrottle, JoinUserThrottle
+
+
+def _user(request: Request) -> User:
+    """The authenticated caller (every view here requires authentication)."""
+    return cast(User, request.user)
+
+
+def _table(table: Table, request: Request) -> Any:
+    """A table as the caller sees it, shaped by its serializer."""
+    return TableSerializer(selectors.table_data(table=table, user=request.user)).data
+
+
+def max_wait_seconds() -> float:
+    return float(settings.RAMINO_EVENTS_MAX_WAIT_SECONDS)
+
+
+class TableListView(APIView):
+    pagination_class = PageNumberPagination
+
+    @extend_schema(responses={200: TableSerializer(many=True)}, operation_id="v1_tables_list")
+    def get(self, request: Request) -> Response:
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(selectors.visible_tables(user=request.user), request, view=self)
+        rows = [selectors.table_data(table=t, user=request.user) for t in page or []]
+        return paginator.get_paginated_response(TableSerializer(rows, many=True).data)
+
+    @raises(403, 409)
+    @extend_schema(
+        request=TableCreateSerializer, responses={201: TableSerializer}, operation_id="v1_tables_create"
+    )
+    def post(self, request: Request) -> Response:
+        data = TableCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = tables.create_table(user=_user(request), **data.validated_data)
+        return Response(_table(table, request), status=status.HTTP_201_CREATED)
+
+
+class TableDetailView(APIView):
+    @extend_schema(responses={200: TableSerializer})
+    def get(self, request: Request, table_id: int) -> Response:
+        table = selectors.table_for(user=request.user, table_id=table_id)
+        return Response(_table(table, request))
+
+
+class TableSitView(APIView):
+    @raises(409, 422)
+    @extend_schema(request=BuyInSerializer, responses={200: TableSerializer}, parameters=[IDEMPOTENCY_HEADER])
+    def post(self, request: Request, table_id: int) -> Response:
+        data = BuyInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        buy_in = data.validated_data["buy_in"]
+
+        def sit() -> Response:
+            seat = tables.sit(user=_user(request), table_id=table_id, buy_in=buy_in)
+            return Response(_table(seat.table, request))
+
+        return answer_once(request, body={"buy_in": buy_in}, respond=sit)
+
+
+class TableCloseView(APIView):
+    @raises(403)
+    @extend_schema(request=None, responses={200: TableSerializer})
+    def post(self, request: Request, table_id: int) -> Response:
+        """Admins: close the table (players cashed out now, or once the running round is settled)."""
+        table = selectors.table_for(user=request.user, table_id=table_id)
+        if not getattr(request.user, "is_superuser", False):
+            raise Forbidden("Only admins close tables.", code=PlayCode.TABLE_CLOSE_FORBIDDEN)
+        table = tables.close_table(table_id=table.pk)
+        return Response(_table(table, request))
+
+
+class TableJoinView(APIView):
+    throttle_classes = [JoinUserThrottle, JoinAddressThrottle]
+
+    @raises(404, 409, 422)
+    @extend_schema(request=JoinSerializer, responses={200: TableSerializer}, parameters=[IDEMPOTENCY_HEADER])
+    def post(self, request: Request) -> Response:
+        data = JoinSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        code, buy_in = data.validated_data["code"], data.validated_data["buy_in"]
+
+        def join() -> Response:
+            seat = tables.join(user=_user(request), code=code, buy_in=buy_in)
+            return Response(_table(seat.table, request))
+
+        return answer_once(request, body={"code": code, "buy_in": buy_in}, respond=join)
+
+
+class TableLeaveView(APIView):
+    @raises(409)
+    @extend_schema(request=None, responses={200: TableSerializer}, parameters=[IDEMPOTENCY_HEADER])
+    def post(self, request: Request, table_id: int) -> Response:
+        def leave() -> Response:
+            seat = tables.leave(user=_user(request), table_id=table_id)
+            return Response(_table(seat.table, request))
+
+        return answer_once(request, body={}, respond=leave)
+
+
+class RowTokenAuthentication(TokenAuthentication):
+    """The project's token authentication (knox's) with the token and its user read by one hand-written
+    statement (rows.py) instead of knox's ORM queries, whose building and compiling cost more CPU than the
+    rest of a move's reads (docs/performance.md). The token is found by its digest (the table's primary
+    key; comparing digests, not tokens, leaks nothing usable through timing) among the unexpired ones. Same
+    answers: 401 "Invalid token." for an unknown or expired token, "User inactive or deleted." for an
+    inactive user. Unlike knox's class it deletes nothing: expired tokens are purged by a beat task."""
+
+    def authenticate_credentials(self, token: bytes) -> tuple[Any, Any]:
+        digest = hash_token(token_text(token))
+        token_model = cast(type[AuthToken], get_token_model())
+        user_model = get_user_model()
+        # docs/performance.md#hand-written-statements: token-read (0.31 → 0.10-0.15 ms CPU).
+        found = rows.fetch(
+            f"SELECT {rows.columns(token_model, 'k')}, {rows.columns(user_model, 'u')}"
+            f" FROM {rows.table(token_model)} k JOIN {rows.table(user_model)} u ON u.id = k.user_id"
+            " WHERE k.digest = %s AND (k.expiry IS NULL OR k.expiry >= %s)",
+            [digest, timezone.now()],
+        )
+        if not found:
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        width = rows.width(token_model)
+        auth_token = rows.from_row(token_model, found[0][:width])
+        user = rows.from_row(user_model, found[0][width:])
+        if auth_token is None or user is None or not user.is_active:
+            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+        auth_token.user = user
+        return user, auth_token
+
+
+# The project's authentication classes with token authentication done by `RowTokenAuthentication`; for the
+# live-play endpoints, which every client calls once per move.
+PLAY_AUTHENTICATION_CLASSES: list[type[BaseAuthentication]] = [
+    RowTokenAuthentication if cls is TokenAuthentication else cls
+    for cls in cast(list[type[BaseAuthentication]], api_settings.DEFAULT_AUTHENTICATION_CLASSES)
+]
+# What the schema shows for them: the project's schemes (drf-spectacular would otherwise register the
+# subclass as a second "tokenAuth"; its `auth` is typed as a list of names, but takes requirements).
+PLAY_AUTH_SCHEMA: list[dict[str, list[str]]] = [{"tokenAuth": []}, {"cookieAuth": []}]
+
+
+class GameDetailView(APIView):
+    authentication_classes = PLAY_AUTHENTICATION_CLASSES
+
+    @extend_schema(responses={200: GameSerializer}, auth=PLAY_AUTH_SCHEMA)  # type: ignore[arg-type]
+    def get(self, request: Request, game_id: int) -> Response:
+        access = selectors.game_access(user=request.user, game_id=game_id, with_history=True)
+        return Response(selectors.game_view(access=access))
+
+
+class GameMovesView(APIView):
+    authentication_classes = PLAY_AUTHENTICATION_CLASSES
+
+    @raises(403, 409, 422)
+    @extend_schema(
+        request=move_schema(request=True),
+        responses={200: MoveResultSerializer},
+        parameters=[IDEMPOTENCY_HEADER],
+        auth=PLAY_AUTH_SCHEMA,  # type: ignore[arg-type]
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        move, expected_version = parse_move(request.data)
+        result = moves.submit_move(
+            user=_user(request),
+            game_id=game_id,
+            move=move,
+            expected_version=expected_version,
+            idempotency_key=idempotency_key(request),
+            request_path=request.path,
+        )
+        return Response(result)
+
+
+_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+
+
+def _invalid_parameter(name: str, message: str) -> InvalidRequest:
+    return InvalidRequest(message, code=ApiCode.INVALID_PARAMETER, details={"parameter": name})
+
+
+def number_param(request: Request, name: str, default: float, *, minimum: float, maximum: float) -> float:
+    """A JSON number (no `inf`, `nan`, `1_000` or spaces, which Python's float() would take), at least
+    `minimum`; above `maximum` it is read as `maximum` (a wait is capped, not refused)."""
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    if not _NUMBER.fullmatch(raw):
+        raise _invalid_parameter(name, f"{name} must be a number.")
+    value = float(raw)
+    if value < minimum:
+        raise _invalid_parameter(name, f"{name} must be at least {minimum}.")
+    return min(value, maximum)
+
+
+def version_param(request: Request, name: str) -> int:
+    """An event version: an integer from 0 (the default) to `MAX_POSITIVE`."""
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return 0
+    if not raw.isascii() or not raw.isdigit():
+        raise _invalid_parameter(name, f"{name} must be an integer of at least 0.")
+    if len(raw) > 18 or int(raw) > MAX_POSITIVE:
+        raise _invalid_parameter(name, f"{name} must be at most {MAX_POSITIVE}.")
+    return int(raw)
+
+
+# The long-polls' parameters, and the header of an answer given at once because too many wait already
+# (docs/api.md): the schema says what `version_param` and `number_param` take.
+EVENTS_PARAMETERS = [
+    OpenApiParameter(
+        "after",
+        {"type": "integer", "minimum": 0, "maximum": MAX_POSITIVE},
+        description="Events after this version (default 0).",
+    ),
+    OpenApiParameter(
+        "wait",
+        {"type": "number", "minimum": 0},
+        description="Seconds to wait for an event (default 0); more than the server's most (25 s) waits that long.",
+    ),
+    OpenApiParameter(
+        "Retry-After",
+        OpenApiTypes.INT,
+        OpenApiParameter.HEADER,
+        response=[200],
+        description="Sent (`1`) when the server answered at once because too many requests wait already: "
+        "call again after that many seconds.",
+    ),
+]
+
+
+class GameEventsView(APIView):
+    authentication_classes = PLAY_AUTHENTICATION_CLASSES
+    page_limit = 500
+
+    @raises(403)
+    @extend_schema(
+        auth=PLAY_AUTH_SCHEMA,  # type: ignore[arg-type]
+        responses={200: EventsSerializer},
+        parameters=EVENTS_PARAMETERS,
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        after = version_param(request, "after")
+        wait = number_param(request, "wait", 0, minimum=0, maximum=max_wait_seconds())
+        deadline = time.monotonic() + wait
+        with wakeups.waiting(game_id=game_id, after=after, seconds=wait, user_id=_user(request).pk) as watch:
+            # Private parts are keyed by player: one only ever sees their own.
+            viewer, version, events = selectors.readable_events_after(
+                user=_user(request), game_id=game_id, after=after, limit=self.page_limit
+            )
+            version, events = wakeups.read_until_found(
+                watch,
+                deadline=deadline,
+                first=(version, events),
+                read=lambda: selectors.events_after(game_id=game_id, after=after, limit=self.page_limit),
+            )
+        rows = [game_log.event_for(e, viewer) for e in events]
+        body = {
+            "version": version,
+            "events": rows,
+            "next_after": rows[-1]["version"] if rows else after,
+        }
+        # Too many waiting in this process (or of this user) already: the client is asked to come back.
+        busy = wait > 0 and watch is None and not rows
+        return Response(body, headers={"Retry-After": "1"} if busy else None)
+
+
+class GameRoundsView(APIView):
+    pagination_class = PageNumberPagination
+
+    @raises(403)
+    @extend_schema(responses={200: RoundSerializer(many=True)})
+    def get(self, request: Request, game_id: int) -> Response:
+        access = selectors.game_access(user=request.user, game_id=game_id)
+        if not selectors.may_read_history(access=access):
+            raise Forbidden("Only the table's players and staff read its rounds.")
+        rows: list[Any] = selectors.rounds_data(access=access)
+        paginator = self.pagination_class()
+        page: list[Any] | None = paginator.paginate_queryset(rows, request, view=self)  # type: ignore[arg-type]
+        return paginator.get_paginated_response(RoundSerializer(page or [], many=True).data)

@@ -1,0 +1,190 @@
+"""Balancing and breaking the tables of a multi-table tournament (RULES §5), applying `seating_plan.plan_seating`.
+
+A table is between rounds from its round's end until its next deal starts. At a table's job, the tables between
+rounds that may give players or be broken are this table and every open table whose own job has run and whose
+next deal has not started (`waiting_for_deal`: their games locked, so none of them is dealt meanwhile); a table
+whose round is over but whose job has not run yet (`Table.awaiting_job`: its busts are its job's) and a table
+mid-round enter the plan by their size only and may only receive. All sizes come from one aggregate query. At
+the release of a synchronized round (round-for-round play) every table is between rounds and all are planned
+with their players.
+
+Locks (the caller holds the tournament's row and the games of the tables between rounds): the receiving
+tables' rows in primary-key order (their seat numbers are given out under them). Nothing but a tournament's
+own job, holding the tournament's lock, locks a tournament table's row, so this cannot deadlock with play,
+which locks games only (one each: a deal, a move, a round's end).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from django.db.models import Count, Q
+
+from tournaments.live import dispatch
+from tournaments.live.between_rounds import wind_down
+from tournaments.live.models import SEATED_STATUSES, Game, GameStatus, Seat, Table, TableStatus
+from tournaments.multi_table.planning.seating_plan import Plan, SeatedPlayer, TableState, plan_seating
+from tournaments.multi_table.seating import free_numbers, move_entrant
+from tournaments.tournament import events as tournament_events
+from tournaments.tournament.models import EntryStatus, Tournament, TournamentEntry
+
+
+@dataclass(frozen=True)
+class Applied:
+    moved: int
+    broken: tuple[int, ...]
+    receivers: tuple[int, ...]
+
+
+def open_table_sizes(tournament: Tournament) -> dict[int, int]:
+    """Every open table's seated players, in one aggregate query."""
+    return dict(
+        Table.objects.filter(tournament=tournament, status=TableStatus.OPEN)
+        .annotate(size=Count("seat_set", filter=Q(seat_set__status__in=SEATED_STATUSES)))
+        .values_list("pk", "size")
+    )
+
+
+def waiting_for_deal(tournament: Tournament, *, besides: int) -> dict[int, Game]:
+    """The open tables other than `besides` whose job has run and whose next deal has not started, by table,
+    their games locked (primary-key order, one statement). Caller holds the tournament's lock and the game of
+    `besides`. A game dealt while the lock was awaited is left out (the lock re-reads its status); so is one
+    whose round ended too, and whose job is thus still to run (its table re-read once the games are locked)."""
+    candidates = list(
+        Game.objects.filter(
+            table__tournament=tournament,
+            table__status=TableStatus.OPEN,
+            table__awaiting_job=False,
+            status=GameStatus.WAITING,
+        )
+        .exclude(table_id=besides)
+        .values_list("pk", flat=True)
+    )
+    if not candidates:
+        return {}
+    games = {
+        game.table_id: game
+        for game in Game.objects.select_for_update(of=("self",))
+        .filter(pk__in=candidates, status=GameStatus.WAITING)
+        .order_by("pk")
+    }
+    still = set(
+        Table.objects.filter(pk__in=list(games), status=TableStatus.OPEN, awaiting_job=False).values_list(
+            "pk", flat=True
+        )
+    )
+    return {table: game for table, game in games.items() if table in still}
+
+
+def players_at(tables: Iterable[int]) -> dict[int, list[TournamentEntry]]:
+    """The playing entries seated at `tables` (between rounds), by table."""
+    found: dict[int, list[TournamentEntry]] = {}
+    entries = (
+        TournamentEntry.objects.select_for_update(of=("self",))
+        .filter(table_id__in=list(tables), status=EntryStatus.PLAYING, seat__isnull=False)
+        .select_related("player")
+        .order_by("pk")
+    )
+    for entry in entries:
+        assert entry.table_id is not None
+        found.setdefault(entry.table_id, []).append(entry)
+    return found
+
+
+def plan_for(
+    tournament: Tournament, *, sizes: Mapping[int, int], movable: Mapping[int, Sequence[TournamentEntry]]
+) -> Plan:
+    states = [
+        TableState(
+            table=table,
+            size=len(movable[table]) if table in movable else size,
+            between_rounds=table in movable,
+            players=tuple(
+                SeatedPlayer(entry=e.pk, times_moved=e.times_moved) for e in movable.get(table, ())
+            ),
+        )
+        for table, size in sorted(sizes.items())
+    ]
+    return plan_seating(states, seats=tournament.seats, rng=secrets.SystemRandom())
+
+
+def apply_plan(
+    *,
+    tournament: Tournament,
+    plan: Plan,
+    movable: Mapping[int, Sequence[TournamentEntry]],
+    games: Mapping[int, Game],
+    cause: str,
+) -> Applied:
+    """Move the plan's players (each stack seat to seat, keyed by the move), close the broken tables (their
+    games are in `games`, locked), keep `tables_open`, record the events. Answers what it did."""
+    if not plan.moves and not plan.broken:
+        return Applied(moved=0, broken=(), receivers=())
+    entries = {e.pk: e for group in movable.values() for e in group}
+    destinations = sorted({move.destination for move in plan.moves})
+    receivers = {
+        t.pk: t for t in Table.objects.select_for_update().filter(pk__in=destinations).order_by("pk")
+    }
+    wanted: dict[int, int] = {}
+    for move in plan.moves:
+        wanted[move.destination] = wanted.get(move.destination, 0) + 1
+    numbers = {table: free_numbers(receivers[table], count) for table, count in wanted.items()}
+    moved: list[dict[str, object]] = []
+    for move in plan.moves:
+        entry = entries[move.entry]
+        number = numbers[move.destination].pop(0)
+        move_entrant(
+            tournament=tournament,
+            entry=entry,
+            destination=receivers[move.destination],
+            number=number,
+            key=f"tournament:{tournament.pk}:entry:{entry.pk}:move:{entry.times_moved + 1}",
+        )
+        moved.append(
+            {
+                "entry": entry.pk,
+                "player": entry.player.get_username(),
+                "from": move.source,
+                "to": move.destination,
+            }
+        )
+    if moved:
+        tournament_events.record(tournament=tournament, kind="moved", data={"moves": moved, "why": cause})
+    for table_id in plan.broken:
+        game = games[table_id]
+        table = Table.objects.get(pk=table_id)
+        table.status = TableStatus.CLOSED
+        table.save(update_fields=["status"])
+        wind_down(game=game, table=table)
+        tournament.tables_open -= 1
+        tournament_events.record(tournament=tournament, kind="table_broken", data={"table": table_id})
+    if plan.broken:
+        Tournament.objects.filter(pk=tournament.pk).update(tables_open=tournament.tables_open)
+        if tournament.tables_open == 1:
+            final = Table.objects.filter(tournament=tournament, status=TableStatus.OPEN).values_list(
+                "pk", flat=True
+            )
+            tournament_events.record(tournament=tournament, kind="final_table", data={"table": final.first()})
+    return Applied(moved=len(moved), broken=tuple(plan.broken), receivers=tuple(destinations))
+
+
+def wake(tournament: Tournament, tables: Sequence[int], *, skip: int | None = None) -> None:
+    """Tables that received players and wait with no deal scheduled (too few players before, or their job
+    not run yet): their job sent (round None: their last round), which deals when it should. Never a deal
+    directly: a table's job must bust its players left without chips before its next deal."""
+    if not tables:
+        return
+    waiting = Game.objects.filter(
+        table_id__in=[t for t in tables if t != skip],
+        status=GameStatus.WAITING,
+        next_round_at__isnull=True,
+        table__status=TableStatus.OPEN,
+    ).values_list("table_id", flat=True)
+    for table_id in waiting:
+        dispatch.enqueue(dispatch.TABLE_ROUND_OVER, [tournament.pk, table_id, None], 0)
+
+
+def seated_count(table: Table) -> int:
+    return Seat.objects.filter(table=table, status__in=SEATED_STATUSES).count()

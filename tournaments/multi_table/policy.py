@@ -1,0 +1,150 @@
+"""The table of a multi-table tournament (RULES §5 "Multi-table tournament"): every round settles chips by the
+PCR of the table's level (the level counted in that table's rounds), a tie for the top score broken by the
+round's melded-and-built value and then by who went out, a seat stays whatever its chips (busting is the
+tournament's job, `multi_progress`), and the table never schedules its own next deal: each settled round sends
+the tournament's job (`tournaments.table_round_over`), which busts, balances and deals again. In round-for-round
+play (the bubble) a table deals only the synchronized round it has not played yet."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from tournaments.live import dispatch, engine_io
+from tournaments.live.models import SEATED_STATUSES, Game, Round, Seat, SeatStatus, Table, TableStatus
+from tournaments.live.policy_types import AfterRound
+from tournaments.live.seats import cash_out
+from tournaments.multi_table.planning import table_sizes
+from tournaments.multi_table.planning.levels import level_of, pcr_for
+from tournaments.tournament.models import Tournament, TournamentStatus
+
+# How long a deal held for another table's job (`MultiTablePolicy.holds_deal`) waits before it is tried again.
+HOLD_SECONDS = 1.0
+
+
+def level_pcr(tournament: Tournament, round_number: int) -> tuple[int, int]:
+    """(level, PCR of that level) of a table's round `round_number` (before the multiplier)."""
+    level = level_of(round_number, rounds_per_level=int(tournament.rounds_per_level or 1))
+    schedule = [int(p) for p in tournament.pcr_schedule or []] or [1]
+    return level, pcr_for(level, schedule=schedule)
+
+
+class MultiTablePolicy:
+    ready_statuses: tuple[str, ...] = (SeatStatus.ACTIVE, SeatStatus.ABSENT)
+    settles_chips = True
+    deals_only_when_scheduled = True
+
+    def __init__(self, tournament: Tournament, table: Table) -> None:
+        self.tournament = tournament
+        self.table = table
+        self.instant_rounds = bool(tournament.instant_rounds)
+
+    def round_pcr(self, table: Table, round_: Round) -> int:
+        return level_pcr(self.tournament, round_.number)[1] * self.tournament.multiplier
+
+    def settlement_record(self, table: Table, round_: Round) -> dict[str, Any]:
+        level, pcr = level_pcr(self.tournament, round_.number)
+        return {
+            "tournament": self.tournament.pk,
+            "level": level,
+            "level_pcr": pcr,
+            "multiplier": self.tournament.multiplier,
+        }
+
+    def tie_break_keys(self, *, result: Mapping[str, Any]) -> Mapping[str, tuple[Any, ...]] | None:
+        # RULES §5: first the higher melded-and-built value of the round, then the player who went out.
+        melded = engine_io.melded_values(result, engine_io.build_rules(self.table.game, self.table.options))
+        out = engine_io.went_out(result)
+        return {player: (value, 1 if player == out else 0) for player, value in melded.items()}
+
+    def holds_deal(self, *, game: Game, now: datetime) -> bool:
+        """The table is between rounds until it is dealt, so a plan may still take its players (RULES §5:
+        nobody is moved during a round; between rounds no two tables differ by more than one). The deal waits
+        while another table's round is over with a seat left without chips and its job still to run (that
+        job's plan may take players from this table): it is tried again in `HOLD_SECONDS`. And a table the
+        plan would break (more tables than the players need, this one among the smallest: the size
+        histogram says so without reading the other tables) is not dealt but sent its job, which breaks it
+        (or deals it). A message lost meanwhile is re-sent by the sweeper (a deal due, or a table waiting
+        with nothing scheduled)."""
+        if self._busts_pending_elsewhere():
+            game.next_round_at = now + timedelta(seconds=HOLD_SECONDS)
+            game.save(update_fields=["next_round_at", "updated_at"])
+            dispatch.enqueue(dispatch.START_ROUND, [game.pk], HOLD_SECONDS)
+            return True
+        if self._to_be_broken():
+            game.next_round_at = None
+            game.save(update_fields=["next_round_at", "updated_at"])
+            dispatch.enqueue(dispatch.TABLE_ROUND_OVER, [self.tournament.pk, self.table.pk, None], 0)
+            return True
+        return False
+
+    def _busts_pending_elsewhere(self) -> bool:
+        return (
+            Seat.objects.filter(
+                table__tournament_id=self.tournament.pk,
+                table__awaiting_job=True,
+                table__status=TableStatus.OPEN,
+                status__in=SEATED_STATUSES,
+                stack_account__balance__lte=0,
+            )
+            .exclude(table_id=self.table.pk)
+            .exists()
+        )
+
+    def _to_be_broken(self) -> bool:
+        tournament = self.tournament
+        hist = tournament.table_sizes or {}
+        if tournament.round_for_round or not table_sizes.consistent(
+            hist, tables_open=tournament.tables_open, players_left=tournament.players_left
+        ):
+            return False  # the release plans every table; an untrusted histogram: the next job's plan
+        if tournament.tables_open <= max(1, -(-tournament.players_left // tournament.seats)):
+            return False
+        size = Seat.objects.filter(table=self.table, status__in=SEATED_STATUSES).count()
+        return table_sizes.to_break(
+            hist,
+            size=size,
+            players_left=tournament.players_left,
+            tables_open=tournament.tables_open,
+            seats=tournament.seats,
+        )
+
+    def deals_in(self, *, seat: Seat, stack: int) -> bool:
+        # Until the job of the round before has run, nobody is released (its busts are the job's).
+        return stack > 0 or self.table.awaiting_job
+
+    def status_at_deal(self, status: str) -> str:
+        # An absent player stays absent (auto-played) until they come back (RULES §5 "Clocks").
+        return SeatStatus.ABSENT if status == SeatStatus.ABSENT else SeatStatus.ACTIVE
+
+    def enough_to_deal(self, players: int) -> bool:
+        if self.tournament.status != TournamentStatus.RUNNING or players < 2 or self.table.awaiting_job:
+            return False
+        # Round-for-round: only the synchronized round this table has not dealt yet.
+        return (
+            not self.tournament.round_for_round or self.table.played_sync_round < self.tournament.sync_round
+        )
+
+    def after_round(self, *, status: str, stack: int) -> AfterRound:
+        return AfterRound.STAYS  # a seat without chips is busted by the tournament's job
+
+    def is_ready(self, *, status: str, stack: int) -> bool:
+        return status in self.ready_statuses and stack > 0
+
+    def next_deal_in(self, *, ready: int) -> float | None:
+        return None  # the tournament's job schedules the next deal
+
+    def release(self, *, seat: Seat, table: Table) -> None:
+        cash_out(seat=seat, table=table)  # any tournament chips go back to the mint
+
+    def dealt(self, *, table: Table, round_: Round) -> None:
+        if self.tournament.round_for_round and table.played_sync_round != self.tournament.sync_round:
+            table.played_sync_round = self.tournament.sync_round
+            Table.objects.filter(pk=table.pk).update(played_sync_round=table.played_sync_round)
+
+    def round_settled(self, *, table: Table, round_id: int) -> None:
+        # No deal before the job (`awaiting_job`): another table's job may send this one a deal meanwhile.
+        table.awaiting_job = True
+        Table.objects.filter(pk=table.pk).update(awaiting_job=True)
+        dispatch.enqueue(dispatch.TABLE_ROUND_OVER, [self.tournament.pk, table.pk, round_id], 0)

@@ -1,0 +1,178 @@
+"""Reads of a multi-table tournament for the lobby (API.md "Tournaments, in detail"): its standings with chips and
+tables, its open tables with their players, levels and PCRs, and its event log — each a database page at a time,
+in a fixed number of queries whatever the entrant count (20,000 entrants never make one response or one list).
+
+Chips are the seat stacks' ledger balances (`TournamentEntry.seat` → `Seat.stack_account.balance`): public at
+a tournament as at a ring table. Nothing here reads a hand, a deck or a stock."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db.models import BigIntegerField, Case, F, IntegerField, Q, QuerySet, Value, When
+from django.db.models.functions import Coalesce
+
+from tournaments.errors import NotFound, PlayCode
+from tournaments.live.models import Seat, SeatStatus, Table, TableStatus
+from tournaments.multi_table.planning.levels import level_of, pcr_for
+from tournaments.tournament.models import (
+    LIVE_ENTRY_STATUSES,
+    EntryStatus,
+    Tournament,
+    TournamentEntry,
+    TournamentEvent,
+)
+
+# The most events one answer carries (the client asks again from `next_after`).
+EVENTS_PAGE = 500
+
+
+class Counted:
+    """A query to paginate whose count is read by another, cheaper query (the page's query joins seats, accounts
+    and users to sort; counting needs none of them). Django's paginator asks `count()` and slices."""
+
+    ordered = True
+
+    def __init__(self, rows: QuerySet[Any, Any], count: QuerySet[Any, Any]) -> None:
+        self.rows = rows
+        self.counted = count
+
+    def count(self) -> int:
+        return self.counted.count()
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.rows[index]
+
+
+# --- standings ------------------------------------------------------------------------------------------------
+
+_STILL_IN = Q(status__in=[EntryStatus.REGISTERED, EntryStatus.PLAYING])
+
+
+def standings(*, tournament: Tournament) -> Counted:
+    """Every live entry as a standings row, players still in first by chips (highest first), then by place;
+    a query to be paginated (one statement per page, one for the count). `chips` is the seat's stack while
+    playing, 0 once out, null before a seat is given."""
+    live = TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES)
+    chips = Case(
+        When(status=EntryStatus.PLAYING, then=Coalesce(F("seat__stack_account__balance"), Value(0))),
+        When(status=EntryStatus.REGISTERED, then=Value(None)),
+        default=Value(0),
+        output_field=BigIntegerField(),
+    )
+    rows = (
+        live.annotate(
+            out=Case(When(_STILL_IN, then=Value(0)), default=Value(1), output_field=IntegerField()),
+            chips=chips,
+            username=F("player__username"),
+        )
+        .order_by(
+            "out", F("chips").desc(nulls_last=True), F("place").asc(nulls_last=True), "registered_at", "pk"
+        )
+        .values("place", "username", "status", "chips", "table_id", "prize")
+    )
+    return Counted(rows, live)
+
+
+def standing_row(found: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "place": found["place"],
+        "username": found["username"],
+        "status": found["status"],
+        "total": None,
+        "tiebreak_total": None,
+        "chips": found["chips"],
+        "table": found["table_id"] if found["status"] == EntryStatus.PLAYING else None,
+        "prize": found["prize"],
+    }
+
+
+# --- tables ---------------------------------------------------------------------------------------------------
+
+
+def open_tables(*, tournament: Tournament) -> QuerySet[Table]:
+    """The tournament's open tables in id order, each with its game and current round (one statement a page)."""
+    return (
+        Table.objects.filter(tournament=tournament, status=TableStatus.OPEN)
+        .select_related("live_game__current_round")
+        .order_by("pk")
+    )
+
+
+def no_such_table() -> NotFound:
+    return NotFound("No such table in this tournament.", code=PlayCode.TABLE_NOT_FOUND)
+
+
+def table_of(*, tournament: Tournament, table_id: int) -> Table:
+    """One table of the tournament, open or not; 404 `table.not_found` for any other."""
+    found = (
+        Table.objects.filter(tournament=tournament, pk=table_id)
+        .select_related("live_game__current_round")
+        .first()
+    )
+    if found is None:
+        raise no_such_table()
+    return found
+
+
+def table_rows(*, tournament: Tournament, tables: Sequence[Table]) -> list[dict[str, Any]]:
+    """The lobby's rows of `tables` (from `open_tables` or `table_of`): one more statement for all their seats."""
+    seated: dict[int, list[dict[str, Any]]] = {t.pk: [] for t in tables}
+    if tables:
+        for s in (
+            Seat.objects.filter(table_id__in=list(seated))
+            .exclude(status=SeatStatus.LEFT)
+            .order_by("table_id", "number")
+            .values("table_id", "number", "status", "player__username", "stack_account__balance")
+        ):
+            seated[s["table_id"]].append(
+                {
+                    "username": s["player__username"],
+                    "seat": s["number"],
+                    "chips": s["stack_account__balance"],
+                    "status": s["status"],
+                }
+            )
+    return [_table_row(tournament, t, seated[t.pk]) for t in tables]
+
+
+def _table_row(tournament: Tournament, table: Table, players: list[dict[str, Any]]) -> dict[str, Any]:
+    game = getattr(table, "live_game", None)
+    round_ = game.current_round if game is not None else None
+    # The level of the round in play (or last played): a table's levels count its own rounds (RULES §5).
+    level = level_of(
+        round_.number if round_ is not None else 1, rounds_per_level=tournament.rounds_per_level or 1
+    )
+    schedule = tournament.pcr_schedule or [table.pcr]
+    return {
+        "table": table.pk,
+        "game": game.pk if game is not None else None,
+        "status": table.status,
+        "players": players,
+        "level": level,
+        "pcr": pcr_for(level, schedule=schedule),
+    }
+
+
+# --- events ---------------------------------------------------------------------------------------------------
+
+
+def events_after(
+    *, tournament_id: int, after: int, limit: int | None = None
+) -> tuple[int, list[TournamentEvent]]:
+    """The tournament's version now and its first `limit` events after version `after` (the version answered is
+    never below the last event's: an event committed between the two reads raises it)."""
+    version = Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
+    if version is None:
+        raise NotFound("No such tournament.", code=PlayCode.TOURNAMENT_NOT_FOUND)
+    found = TournamentEvent.objects.filter(tournament_id=tournament_id, version__gt=after).order_by("version")
+    events = list(found[: limit or EVENTS_PAGE])
+    return max([version, *(e.version for e in events)]), events
+
+
+def event_row(event: TournamentEvent) -> dict[str, Any]:
+    return {"version": event.version, "kind": event.kind, "data": event.data, "created_at": event.created_at}

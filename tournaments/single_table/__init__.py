@@ -1,0 +1,2 @@
+"""One-table tournaments: quick games and sit-and-gos (docs/rules.md), rounds played to a target, with
+tie-break rounds."""

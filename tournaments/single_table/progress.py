@@ -1,0 +1,256 @@
+"""The job after each round of a one-table tournament (Celery `tournaments.advance_tournament`): total the
+rounds, decide (`prizes.decide`) between another round, tie-breaker rounds among the tied, and the end; at the
+end place everyone, pay the prizes from the pool through the ledger and close the table.
+
+Idempotent and safe twice or concurrently: it runs in one transaction under the tournament's lock, recomputes
+everything from the settled rounds each time, and posts with keys named by its cause (`tournament:<id>:prizes`),
+so a worker killed mid-job leaves nothing behind and the re-delivered message does the same work again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from ledger import services as ledger
+from ledger.models import Account, TransferKind
+from tournaments.live import dispatch
+from tournaments.live.between_rounds import wind_down
+from tournaments.live.models import Game, GameStatus, Round, Table, TableStatus
+from tournaments.tournament import payouts as prizes
+from tournaments.tournament.models import (
+    EntryStatus,
+    Tournament,
+    TournamentEntry,
+    TournamentKind,
+    TournamentStage,
+    TournamentStatus,
+)
+from tournaments.tournament.registration import live_entries
+from tournaments.tournament.start_common import schedule_deal
+from tournaments.tournament.status import move_to
+
+IN_PLAY = (TournamentStatus.RUNNING, TournamentStatus.PAUSED)
+
+
+def _points(rounds: Sequence[Round], players: Sequence[str]) -> dict[str, int]:
+    """Totals: each player adds each round's `game_points` (the engine's `add_round` rule)."""
+    totals = dict.fromkeys(players, 0)
+    for round_ in rounds:
+        for player, points in ((round_.result or {}).get("game_points") or {}).items():
+            if player in totals:
+                totals[player] += int(points)
+    return totals
+
+
+def _counted(rounds: Sequence[Round]) -> int:
+    # A refused deal (Board Rummy's redeal) is dealt again: it is not one of the rounds played.
+    return sum(1 for r in rounds if not (r.result or {}).get("redeal"))
+
+
+def progress_of(
+    tournament: Tournament, rounds: Sequence[Round], entries: Mapping[str, TournamentEntry]
+) -> prizes.Progress:
+    start = tournament.tiebreak_from_round
+    main = [r for r in rounds if start is None or r.number < start]
+    tiebreak = [r for r in rounds if start is not None and r.number >= start]
+    tied = [p for p, e in entries.items() if e.in_tiebreak]
+    return prizes.Progress(
+        kind=tournament.kind,
+        totals=_points(main, list(entries)),
+        main_rounds=_counted(main),
+        target_score=tournament.target_score,
+        rounds=tournament.rounds,
+        tiebreak_rounds=tournament.tiebreak_rounds,
+        tied=tied,
+        tiebreak_totals=_points(tiebreak, tied),
+        tiebreaks_played=_counted(tiebreak),
+    )
+
+
+def _lock_table(tournament: Tournament) -> tuple[Table, Game]:
+    table = Table.objects.select_for_update().filter(tournament=tournament).order_by("pk").first()
+    assert table is not None, "a running one-table tournament has its table"
+    return table, Game.objects.select_for_update().get(table=table)
+
+
+def close_tables(tournament: Tournament) -> None:
+    """Close the tournament's table: at once between rounds, else once the round in play is settled."""
+    for table in Table.objects.select_for_update().filter(tournament=tournament).order_by("pk"):
+        game = Game.objects.select_for_update().get(table=table)
+        if table.status != TableStatus.CLOSED:
+            table.status = TableStatus.CLOSED
+            table.save(update_fields=["status"])
+        if game.status != GameStatus.PLAYING:
+            wind_down(game=game, table=table)
+
+
+def advance(*, tournament_id: int, round_id: int | None = None) -> str:
+    """What follows the settled round `round_id` (None: the last one, e.g. on resume). Answers what it did."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if tournament is None or tournament.status not in IN_PLAY or tournament.kind == TournamentKind.MULTI:
+            return "idle"  # a multi-table tournament's tables have their own job (`multi_progress`)
+        _table, game = _lock_table(tournament)
+        if game.status != GameStatus.WAITING:
+            return "playing"  # that round's end sends this job again
+        rounds = list(game.rounds.filter(settled=True).order_by("number"))
+        if round_id is not None and (not rounds or rounds[-1].pk != round_id):
+            return "stale"  # a later round was dealt: its own job decides
+        entries = {
+            e.player.get_username(): e
+            for e in live_entries(tournament)
+            if e.status in (EntryStatus.PLAYING, EntryStatus.BUSTED)
+        }
+        progress = progress_of(tournament, rounds, entries)
+        decision = prizes.decide(progress)
+        _record(tournament, entries, progress)
+        if decision.next is prizes.Next.FINISH:
+            finish(tournament=tournament, entries=entries, places=decision.places)
+            return "finished"
+        if decision.next is prizes.Next.TIEBREAK and tournament.stage == TournamentStage.MAIN:
+            _enter_tiebreak(tournament, entries, progress, decision.tied, next_round=_next_number(rounds))
+        if tournament.status == TournamentStatus.RUNNING:
+            schedule_deal(game)
+        return str(decision.next.value)
+
+
+def sweep(*, grace_seconds: float) -> int:
+    """Send the job again for every running tournament whose table waits with nothing scheduled since a round
+    ended more than `grace_seconds` ago: the message after that round was lost (the broker away at the
+    commit). The job itself decides whether anything is to be done. Returns how many were sent."""
+    late = timezone.now() - timedelta(seconds=grace_seconds)
+    stalled = (
+        Game.objects.filter(
+            status=GameStatus.WAITING,
+            next_round_at__isnull=True,
+            table__tournament__status=TournamentStatus.RUNNING,
+            current_round__ended_at__lt=late,
+        )
+        .exclude(table__tournament__kind=TournamentKind.MULTI)
+        .values_list("table__tournament_id", flat=True)
+    )
+    count = 0
+    for tournament_id in stalled.distinct():
+        dispatch.send(dispatch.ADVANCE_TOURNAMENT, (tournament_id, None))
+        count += 1
+    return count
+
+
+def _next_number(rounds: Sequence[Round]) -> int:
+    return (rounds[-1].number if rounds else 0) + 1
+
+
+def _record(
+    tournament: Tournament, entries: Mapping[str, TournamentEntry], progress: prizes.Progress
+) -> None:
+    for player, entry in entries.items():
+        entry.total = progress.totals.get(player, 0)
+        entry.tiebreak_total = progress.tiebreak_totals.get(player, 0)
+        entry.save(update_fields=["total", "tiebreak_total"])
+    tournament.tiebreaks_played = progress.tiebreaks_played
+    tournament.save(update_fields=["tiebreaks_played"])
+
+
+def _enter_tiebreak(
+    tournament: Tournament,
+    entries: Mapping[str, TournamentEntry],
+    progress: prizes.Progress,
+    tied: Sequence[str],
+    *,
+    next_round: int,
+) -> None:
+    """Everyone not tied at the top is out, placed by their totals (below every tied player)."""
+    places = prizes.place_by_totals(progress.totals)
+    for player, entry in entries.items():
+        if player in tied:
+            entry.in_tiebreak = True
+            entry.save(update_fields=["in_tiebreak"])
+        else:
+            entry.status = EntryStatus.BUSTED
+            entry.place = places[player]
+            entry.save(update_fields=["status", "place"])
+    tournament.stage = TournamentStage.TIEBREAK
+    tournament.tiebreak_from_round = next_round
+    tournament.save(update_fields=["stage", "tiebreak_from_round"])
+
+
+def pay(
+    *,
+    tournament: Tournament,
+    shares: Mapping[str, int],
+    entries: Mapping[str, TournamentEntry],
+    key: str,
+    why: str,
+) -> Any:
+    """Pay `shares` from the pool to the players' wallets in one transfer (nothing if the pool is empty)."""
+    assert tournament.pool_account_id is not None
+    pool = Account.objects.select_for_update().get(pk=tournament.pool_account_id)
+    assert sum(shares.values()) == pool.balance, "the pool is paid out whole"
+    legs = [(ledger.get_wallet(user=entries[p].player), amount) for p, amount in shares.items() if amount]
+    if not legs:
+        return None
+    return ledger.post_transfer(
+        kind=TransferKind.PAYOUT,
+        legs=[(pool, -pool.balance), *legs],
+        idempotency_key=key,
+        reason=f"{why} of tournament {tournament.pk}",
+        tournament_id=tournament.pk,
+        computation={"pool": pool.balance, "payouts": tournament.payouts, "shares": dict(shares), "why": why},
+        posted_by_system="tournaments.advance",
+    )
+
+
+def pay_cancellation(
+    *,
+    tournament: Tournament,
+    weights: Mapping[str, int],
+    seat_order: Sequence[str],
+    entries: Mapping[str, TournamentEntry],
+) -> tuple[dict[str, int], Any]:
+    """A running tournament cancelled (RULES §5): the unpaid pool split among the players still in by
+    `prizes.cancel_split` (half equally, half by `weights`) and paid in one transfer. Answers the shares and the
+    transfer (None when the pool is empty). Caller holds the tournament's lock."""
+    assert tournament.pool_account_id is not None
+    pool = Account.objects.select_for_update().get(pk=tournament.pool_account_id).balance
+    shares = prizes.cancel_split(pool=pool, weights=weights, seat_order=seat_order)
+    transfer = pay(
+        tournament=tournament,
+        shares=shares,
+        entries=entries,
+        key=f"tournament:{tournament.pk}:cancel",
+        why="cancellation",
+    )
+    return shares, transfer
+
+
+def finish(
+    *, tournament: Tournament, entries: Mapping[str, TournamentEntry], places: Mapping[str, int]
+) -> None:
+    assert tournament.pool_account_id is not None
+    pool = Account.objects.select_for_update().get(pk=tournament.pool_account_id)
+    registration = [p for p, _ in sorted(entries.items(), key=lambda i: (i[1].registered_at, i[1].pk))]
+    shares = prizes.split_prizes(
+        pool=pool.balance, payouts=tournament.payouts, places=places, registration_order=registration
+    )
+    pay(
+        tournament=tournament,
+        shares=shares,
+        entries=entries,
+        key=f"tournament:{tournament.pk}:prizes",
+        why="prizes",
+    )
+    for player, entry in entries.items():
+        entry.place = places[player]
+        entry.prize = shares[player]
+        if entry.status == EntryStatus.PLAYING:
+            entry.status = EntryStatus.FINISHED
+        entry.save(update_fields=["place", "prize", "status"])
+    move_to(tournament, TournamentStatus.FINISHED)
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])
+    close_tables(tournament)

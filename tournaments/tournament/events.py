@@ -1,0 +1,28 @@
+"""A tournament's event log (`TournamentEvent`): what the lobby's live updates follow, one version at a time.
+
+Each event also announces the tournament's new version to the long-polls of `GET /tournaments/{id}/events/`
+(`wakeups.announcement`, a `pg_notify` that PostgreSQL delivers only when the transaction commits)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import connection
+
+from tournaments.live import wakeups
+from tournaments.tournament.models import Tournament, TournamentEvent
+
+
+def record(*, tournament: Tournament, kind: str, data: dict[str, Any] | None = None) -> TournamentEvent:
+    """Append an event at the tournament's next version. The caller holds the tournament's row lock (the version
+    is read and bumped under it) and the surrounding transaction; the row's `version` is saved here."""
+    tournament.version += 1
+    Tournament.objects.filter(pk=tournament.pk).update(version=tournament.version)
+    event = TournamentEvent.objects.create(
+        tournament=tournament, version=tournament.version, kind=kind, data=data or {}
+    )
+    notice = wakeups.announcement(tournament_id=tournament.pk, version=tournament.version)
+    if notice is not None:
+        with connection.cursor() as cursor:
+            cursor.execute(*notice)
+    return event

@@ -1,0 +1,120 @@
+"""Entering a tournament through the ledger (API.md): register pays `buy_in + fee` at once (the buy-in to the
+prize pool, the fee to the house) in one balanced transfer; unregistering before the start refunds both (the
+house gives the fee back). A one-table tournament starts by itself when the last seat is taken (RULES §5); a
+multi-table one at its scheduled start, and takes late registrations and re-entries while it runs
+(`multi_registration`)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from ledger import services as ledger
+from ledger.models import Transfer, TransferKind
+from tournaments.errors import Conflict, PlayCode
+from tournaments.tournament.models import (
+    LIVE_ENTRY_STATUSES,
+    EntryStatus,
+    Tournament,
+    TournamentEntry,
+    TournamentKind,
+    TournamentStatus,
+)
+
+__all__ = ["live_entries", "pool_account", "refund", "register", "unregister"]
+from tournaments.multi_table.late_entry import late_entry
+from tournaments.tournament.entry_payments import entry_legs, pool_account
+from tournaments.tournament.start import start_locked
+from tournaments.tournament.status import lock_tournament
+
+
+def live_entries(tournament: Tournament) -> list[TournamentEntry]:
+    return list(
+        TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES)
+        .select_related("player")
+        .order_by("registered_at", "pk")
+    )
+
+
+def register(*, user: User, tournament_id: int) -> TournamentEntry:
+    """A live entry for `user`, paid; a one-table tournament started if that filled it. A running multi-table
+    tournament takes late registrations and re-entries (`multi_registration.late_entry`)."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        if tournament.kind == TournamentKind.MULTI and tournament.status in (
+            TournamentStatus.RUNNING,
+            TournamentStatus.PAUSED,
+        ):
+            return late_entry(tournament=tournament, user=user)
+        # One indexed look-up and one count (the live entries' partial unique index), never the entries
+        # themselves: a registration costs the same with 20 or 20,000 entrants (docs/performance.md).
+        live = TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES)
+        if live.filter(player=user).exists():
+            raise Conflict("You are already registered.", code=PlayCode.TOURNAMENT_ALREADY_REGISTERED)
+        registered = live.count()
+        # Filled up (a one-table tournament then started): say so rather than "not registering".
+        if registered >= tournament.max_entrants:
+            raise Conflict(
+                "The tournament is full.",
+                code=PlayCode.TOURNAMENT_FULL,
+                details={"max_entrants": tournament.max_entrants},
+            )
+        if tournament.status != TournamentStatus.REGISTERING:
+            raise Conflict(
+                f"The tournament is {tournament.status}: it takes no registrations.",
+                code=PlayCode.TOURNAMENT_NOT_REGISTERING,
+                details={"status": tournament.status},
+            )
+        entry = TournamentEntry.objects.create(tournament=tournament, player=user)
+        legs = entry_legs(tournament, ledger.get_wallet(user=user), +1)
+        if legs:
+            ledger.post_transfer(
+                kind=TransferKind.TOURNAMENT_BUY_IN,
+                legs=legs,
+                idempotency_key=f"tournament:{tournament.pk}:entry:{entry.pk}:buy_in",
+                reason=f"buy-in and fee of tournament {tournament.pk}",
+                tournament_id=tournament.pk,
+                entry_id=entry.pk,
+                computation={"buy_in": tournament.buy_in, "fee": tournament.fee},
+                posted_by=user,
+            )
+        # A multi-table tournament starts at its `starts_at` (the beat's job), full or not.
+        if tournament.kind != TournamentKind.MULTI and registered + 1 >= tournament.max_entrants:
+            start_locked(tournament)
+        return entry
+
+
+def refund(*, tournament: Tournament, entry: TournamentEntry, status: str) -> Transfer | None:
+    """Give an entry's buy-in and fee back (before the start); the entry becomes history (`status`)."""
+    legs = entry_legs(tournament, ledger.get_wallet(user=entry.player), -1)
+    transfer = None
+    if legs:
+        transfer = ledger.post_transfer(
+            kind=TransferKind.REFUND,
+            legs=legs,
+            idempotency_key=f"tournament:{tournament.pk}:entry:{entry.pk}:refund",
+            reason=f"refund of the entry into tournament {tournament.pk}",
+            tournament_id=tournament.pk,
+            entry_id=entry.pk,
+            computation={"buy_in": tournament.buy_in, "fee": tournament.fee, "why": status},
+            posted_by_system="tournaments.refund",
+        )
+    entry.status = status
+    entry.save(update_fields=["status"])
+    return transfer
+
+
+def unregister(*, user: User, tournament_id: int) -> TournamentEntry:
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        entry = next((e for e in live_entries(tournament) if e.player_id == user.pk), None)
+        if tournament.status not in (TournamentStatus.SCHEDULED, TournamentStatus.REGISTERING):
+            raise Conflict(
+                "The tournament has started: entries are no longer refunded.",
+                code=PlayCode.TOURNAMENT_STARTED,
+                details={"status": tournament.status},
+            )
+        if entry is None:
+            raise Conflict("You are not registered.", code=PlayCode.TOURNAMENT_NOT_REGISTERED)
+        refund(tournament=tournament, entry=entry, status=EntryStatus.UNREGISTERED)
+        return entry

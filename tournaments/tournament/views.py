@@ -1,0 +1,385 @@
+"""HTTP API of tournaments (API.md "Tournaments, in detail"). Views parse, call one service or selector, and
+render. Anyone reads; players register; admins create and run; staff read the payout report."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any, cast
+
+from django.contrib.auth.models import User
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
+from rest_framework.views import APIView
+
+from config.api.errors import ApiCode
+from config.api.pagination import PageNumberPagination
+from config.api.schema import raises
+from ledger.permissions import IsAdmin, IsStaff
+from ledger.renderers import CSVRenderer
+from tournaments.engine.rules import PRESETS
+from tournaments.errors import InvalidRequest
+from tournaments.live import wakeups
+from tournaments.live.idempotent_views import IDEMPOTENCY_HEADER, answer_once
+from tournaments.live.views import EVENTS_PARAMETERS, max_wait_seconds, number_param, version_param
+from tournaments.multi_table import selectors as multi_selectors
+from tournaments.tournament import admin_actions, presence, registration, selectors, setup
+from tournaments.tournament.models import Tournament, TournamentKind, TournamentStatus
+from tournaments.tournament.serializers import (
+    CancelSerializer,
+    EntrySerializer,
+    PayoutReportSerializer,
+    StandingSerializer,
+    TournamentCreateSerializer,
+    TournamentEventsSerializer,
+    TournamentSerializer,
+    TournamentTableSerializer,
+)
+
+FILTERS = [
+    OpenApiParameter("kind", OpenApiTypes.STR, enum=TournamentKind.values),
+    OpenApiParameter(
+        "status",
+        OpenApiTypes.STR,
+        enum=TournamentStatus.values,
+        many=True,
+        description="One status or several (`?status=running&status=paused`, or `?status=running,paused`).",
+    ),
+    OpenApiParameter("game", OpenApiTypes.STR, enum=PRESETS, description="a preset name, e.g. rummy500"),
+]
+
+
+CREATE_EXAMPLES = [
+    OpenApiExample(
+        "A sit-and-go of 4 to 500 points",
+        request_only=True,
+        value={
+            "name": "Friday sit-and-go",
+            "kind": "single",
+            "game": "rummy500",
+            "options": {"turn_seconds": 30},
+            "buy_in": 500,
+            "fee": 50,
+            "max_entrants": 4,
+            "target_score": 500,
+            "tiebreak_rounds": 5,
+            "payouts": [70, 30],
+        },
+    ),
+    OpenApiExample(
+        "A quick game of 2 rounds",
+        request_only=True,
+        value={
+            "name": "Quick 2",
+            "kind": "quick",
+            "game": "rummy500",
+            "buy_in": 100,
+            "max_entrants": 3,
+            "rounds": 2,
+        },
+    ),
+]
+# One row (the schema shows it inside a page): the winner of a sit-and-go decided by a tie-breaker.
+STANDINGS_EXAMPLE = OpenApiExample(
+    "The winner of a tie-breaker",
+    response_only=True,
+    value={
+        "place": 1,
+        "username": "bob",
+        "status": "finished",
+        "total": 160,
+        "tiebreak_total": 25,
+        "chips": None,
+        "table": None,
+        "prize": 210,
+    },
+)
+
+
+def _user(request: Request) -> User:
+    return cast(User, request.user)
+
+
+def _page(view: APIView, request: Request, rows: list[dict[str, Any]]) -> Response:
+    paginator = PageNumberPagination()  # the view's pagination_class (the schema reads it there)
+    page: list[dict[str, Any]] | None = paginator.paginate_queryset(rows, request, view=view)  # type: ignore[arg-type]
+    return paginator.get_paginated_response(page or [])
+
+
+def _invalid(name: str, allowed: Sequence[str]) -> InvalidRequest:
+    return InvalidRequest(
+        f"{name} must be one of {', '.join(allowed)}.",
+        code=ApiCode.INVALID_PARAMETER,
+        details={"parameter": name},
+    )
+
+
+def _statuses(request: Request) -> list[str]:
+    """`?status=` once or repeated, each a status or several separated by commas."""
+    found = [part for value in request.query_params.getlist("status") for part in value.split(",") if part]
+    if any(s not in TournamentStatus.values for s in found):
+        raise _invalid("status", TournamentStatus.values)
+    return found
+
+
+def _filter(request: Request, name: str, allowed: Sequence[str] | None = None) -> str | None:
+    value = request.query_params.get(name) or None
+    if value is not None and allowed is not None and value not in allowed:
+        raise InvalidRequest(
+            f"{name} must be one of {', '.join(allowed)}.",
+            code=ApiCode.INVALID_PARAMETER,
+            details={"parameter": name},
+        )
+    return value
+
+
+class TournamentListView(APIView):
+    pagination_class = PageNumberPagination
+
+    def get_permissions(self) -> list[BasePermission]:
+        return [AllowAny()] if self.request.method == "GET" else [IsAdmin()]
+
+    @extend_schema(
+        parameters=FILTERS,
+        responses={200: TournamentSerializer(many=True)},
+        operation_id="v1_tournaments_list",
+    )
+    def get(self, request: Request) -> Response:
+        found = selectors.tournaments(
+            kind=_filter(request, "kind", TournamentKind.values),
+            statuses=_statuses(request),
+            game=_filter(request, "game", PRESETS),
+        )
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(found, request, view=self)
+        return paginator.get_paginated_response(
+            selectors.tournament_rows(items=list(page or []), user=request.user)
+        )
+
+    @extend_schema(
+        request=TournamentCreateSerializer,
+        responses={201: TournamentSerializer},
+        operation_id="v1_tournaments_create",
+    )
+    def post(self, request: Request) -> Response:
+        data = TournamentCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        created = setup.create_tournament(user=_user(request), settings=data.validated_data)
+        tournament = selectors.tournament_for(tournament_id=created.pk)
+        return Response(
+            selectors.tournament_data(tournament=tournament, user=request.user),
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class TournamentDetailView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: TournamentSerializer})
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = selectors.tournament_for(tournament_id=tournament_id)
+        return Response(selectors.tournament_data(tournament=tournament, user=request.user))
+
+
+class RegisterView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @raises(409, 422)
+    @extend_schema(request=None, responses={201: EntrySerializer}, parameters=[IDEMPOTENCY_HEADER])
+    def post(self, request: Request, tournament_id: int) -> Response:
+        """Pay buy_in + fee and enter; a one-table tournament starts when this fills it."""
+
+        def register() -> Response:
+            entry = registration.register(user=_user(request), tournament_id=tournament_id)
+            return Response(EntrySerializer(selectors.entry_data(entry)).data, status=status.HTTP_201_CREATED)
+
+        return answer_once(request, body={}, respond=register)
+
+
+class UnregisterView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @raises(409)
+    @extend_schema(request=None, responses={200: EntrySerializer}, parameters=[IDEMPOTENCY_HEADER])
+    def post(self, request: Request, tournament_id: int) -> Response:
+        """Before the start only: buy-in and fee refunded."""
+
+        def unregister() -> Response:
+            entry = registration.unregister(user=_user(request), tournament_id=tournament_id)
+            return Response(EntrySerializer(selectors.entry_data(entry)).data)
+
+        return answer_once(request, body={}, respond=unregister)
+
+
+class BackView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @raises(409)
+    @extend_schema(request=None, responses={200: TournamentTableSerializer})
+    def post(self, request: Request, tournament_id: int) -> Response:
+        """An absent player (timed out too often, auto-played since) plays their own turns again."""
+        seat = presence.come_back(user=_user(request), tournament_id=tournament_id)
+        tournament = selectors.tournament_for(tournament_id=tournament_id)
+        return Response(_table_row(tournament, seat.table_id))
+
+
+def _table_row(tournament: Tournament, table_id: int) -> dict[str, Any]:
+    """One table of the tournament as a row of `tables/`; 404 `table.not_found` for any other."""
+    if tournament.kind != TournamentKind.MULTI:
+        found = [t for t in selectors.tables(tournament=tournament) if t["table"] == table_id]
+        if not found:
+            raise multi_selectors.no_such_table()
+        return found[0]
+    table = multi_selectors.table_of(tournament=tournament, table_id=table_id)
+    return multi_selectors.table_rows(tournament=tournament, tables=[table])[0]
+
+
+def _db_page(view: APIView, request: Request, found: Any) -> tuple[PageNumberPagination, list[Any]]:
+    """One page of a query, read from the database (a count and a page: never the whole list)."""
+    paginator = PageNumberPagination()
+    return paginator, list(paginator.paginate_queryset(found, request, view=view) or [])
+
+
+class StandingsView(APIView):
+    permission_classes = [AllowAny]
+    pagination_class = PageNumberPagination
+
+    @extend_schema(responses={200: StandingSerializer(many=True)}, examples=[STANDINGS_EXAMPLE])
+    def get(self, request: Request, tournament_id: int) -> Response:
+        """Players still in first (multi: by chips, highest first; else by total), then by place."""
+        tournament = selectors.tournament_for(tournament_id=tournament_id)
+        if tournament.kind != TournamentKind.MULTI:
+            return _page(self, request, selectors.standings(tournament=tournament))
+        paginator, page = _db_page(self, request, multi_selectors.standings(tournament=tournament))
+        return paginator.get_paginated_response([multi_selectors.standing_row(r) for r in page])
+
+
+class TablesView(APIView):
+    permission_classes = [AllowAny]
+    pagination_class = PageNumberPagination
+
+    @extend_schema(responses={200: TournamentTableSerializer(many=True)})
+    def get(self, request: Request, tournament_id: int) -> Response:
+        """Multi: the open tables; one-table kinds: the table, open or closed."""
+        tournament = selectors.tournament_for(tournament_id=tournament_id)
+        if tournament.kind != TournamentKind.MULTI:
+            return _page(self, request, selectors.tables(tournament=tournament))
+        paginator, page = _db_page(self, request, multi_selectors.open_tables(tournament=tournament))
+        return paginator.get_paginated_response(
+            multi_selectors.table_rows(tournament=tournament, tables=page)
+        )
+
+
+class TableView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: TournamentTableSerializer})
+    def get(self, request: Request, tournament_id: int, table_id: int) -> Response:
+        """One table of the tournament, as a row of `tables/` (a closed one too)."""
+        tournament = selectors.tournament_for(tournament_id=tournament_id)
+        return Response(_table_row(tournament, table_id))
+
+
+class EventsView(APIView):
+    """The lobby's live updates: the tournament's events after a version, waiting for one (long-poll)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: TournamentEventsSerializer},
+        parameters=EVENTS_PARAMETERS,
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        after = version_param(request, "after")
+        wait = number_param(request, "wait", 0, minimum=0, maximum=max_wait_seconds())
+        deadline = time.monotonic() + wait
+        # Anyone may follow a tournament: an anonymous caller's waits are counted by address (as the throttles
+        # read it: behind the deployment's proxies, `NUM_PROXIES`).
+        caller = (
+            request.user.pk
+            if request.user.is_authenticated
+            else f"address:{BaseThrottle().get_ident(request)}"
+        )
+
+        def read() -> tuple[int, list[Any]]:
+            return multi_selectors.events_after(tournament_id=tournament_id, after=after)
+
+        with wakeups.waiting(tournament_id=tournament_id, after=after, seconds=wait, user_id=caller) as watch:
+            version, events = wakeups.read_until_found(watch, deadline=deadline, first=read(), read=read)
+        rows = [multi_selectors.event_row(e) for e in events]
+        body = {"version": version, "events": rows, "next_after": rows[-1]["version"] if rows else after}
+        # Too many waiting in this process (or of this caller) already: the client is asked to come back.
+        busy = wait > 0 and watch is None and not rows
+        return Response(body, headers={"Retry-After": "1"} if busy else None)
+
+
+class _AdminAction(APIView):
+    permission_classes = [IsAdmin]
+    run: Any = None
+
+    @raises(409)
+    @extend_schema(request=None, responses={200: TournamentSerializer})
+    def post(self, request: Request, tournament_id: int) -> Response:
+        type(self).run(tournament_id=tournament_id)
+        tournament = selectors.tournament_for(tournament_id=tournament_id)
+        return Response(selectors.tournament_data(tournament=tournament, user=request.user))
+
+
+class StartView(_AdminAction):
+    """Admins: start now (at least min_entrants registered)."""
+
+    run = staticmethod(admin_actions.start)
+
+
+class PauseView(_AdminAction):
+    """Admins: deal no new round (a round in play finishes)."""
+
+    run = staticmethod(admin_actions.pause)
+
+
+class ResumeView(_AdminAction):
+    run = staticmethod(admin_actions.resume)
+
+
+class CancelView(APIView):
+    permission_classes = [IsAdmin]
+
+    @raises(409)
+    @extend_schema(request=None, responses={200: CancelSerializer})
+    def post(self, request: Request, tournament_id: int) -> Response:
+        """Admins: cancel (RULES §5: refunds before the start, the unpaid pool split after); returns its
+        transfers."""
+        _cancelled, transfers = admin_actions.cancel(tournament_id=tournament_id)
+        tournament = selectors.tournament_for(tournament_id=tournament_id)
+        return Response(
+            {
+                "tournament": selectors.tournament_data(tournament=tournament, user=request.user),
+                "transfers": [selectors.transfer_data(t) for t in transfers],
+            }
+        )
+
+
+class PayoutsView(APIView):
+    permission_classes = [IsStaff]
+    renderer_classes: Sequence[type[BaseRenderer]] = [JSONRenderer, CSVRenderer]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "format", OpenApiTypes.STR, enum=["json", "csv"], description="`csv`: the prizes as CSV"
+            )
+        ],
+        responses={200: PayoutReportSerializer},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = selectors.tournament_for(tournament_id=tournament_id)
+        report = selectors.payouts(tournament=tournament)
+        if getattr(request.accepted_renderer, "format", "json") == "csv":
+            return Response(report["prizes"])
+        return Response(report)
