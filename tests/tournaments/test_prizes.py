@@ -9,15 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.tournament.payouts import (
-    Next,
-    Progress,
-    cancel_split,
-    decide,
-    place_amounts,
-    place_by_totals,
-    split_prizes,
-)
+from tournaments.single_table.next_step import Next, Progress, decide
+from tournaments.tournament.payouts import cancel_split, place_amounts, place_by_totals, split_prizes
 
 names = st.lists(
     st.sampled_from(["ann", "bob", "cid", "dot", "eve", "fay"]), min_size=1, max_size=6, unique=True

@@ -16,8 +16,7 @@ from tournaments.live.between_rounds import wind_down
 from tournaments.live.models import Game, GameStatus, Seat, SeatStatus, Table, TableStatus
 from tournaments.multi_table.planning.bust_ranking import Bust, final_places
 from tournaments.single_table.progress import pay, pay_cancellation
-from tournaments.tournament import events
-from tournaments.tournament import payouts as prizes
+from tournaments.tournament import events, payouts
 from tournaments.tournament.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus
 from tournaments.tournament.status import move_to
 
@@ -84,7 +83,7 @@ def finish(*, tournament: Tournament) -> None:
     by_name = {e.player.get_username(): e for e in entries}
     assert tournament.pool_account_id is not None
     pool = Account.objects.select_for_update().get(pk=tournament.pool_account_id)
-    shares = prizes.split_prizes(
+    shares = payouts.split_prizes(
         pool=pool.balance,
         payouts=tournament.payouts,
         places={name: places[e.pk] for name, e in by_name.items()},
@@ -115,7 +114,7 @@ def finish(*, tournament: Tournament) -> None:
 
 def cancel_running(*, tournament: Tournament) -> list[object]:
     """An admin cancels a running multi-table tournament (status already CANCELLED, lock held): the unpaid
-    pool to the players still in, half equally and half by their chips (`prizes.cancel_split`: leftovers to
+    pool to the players still in, half equally and half by their chips (`payouts.cancel_split`: leftovers to
     the biggest stack, ties in seat order, seats ordered by table then seat number); places by chips, the
     busted below them as their busts rank; every stack retired, the tables closed."""
     entries = _out_entries(tournament)
@@ -144,7 +143,7 @@ def cancel_running(*, tournament: Tournament) -> list[object]:
         )
         if transfer is not None:
             transfers.append(transfer)
-    by_chips = prizes.place_by_keys(chips)
+    by_chips = payouts.place_by_keys(chips)
     below = final_places(still_in=[], groups=bust_groups(entries))
     places = {e.pk: by_chips[e.player.get_username()] for e in playing}
     places.update({entry: place + len(playing) for entry, place in below.items()})

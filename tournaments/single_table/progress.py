@@ -1,5 +1,5 @@
 """The job after each round of a one-table tournament (Celery `tournaments.advance_tournament`): total the
-rounds, decide (`prizes.decide`) between another round, tie-breaker rounds among the tied, and the end; at the
+rounds, decide (`next_step.decide`) between another round, tie-breaker rounds among the tied, and the end; at the
 end place everyone, pay the prizes from the pool through the ledger and close the table.
 
 Idempotent and safe twice or concurrently: it runs in one transaction under the tournament's lock, recomputes
@@ -21,7 +21,8 @@ from ledger.models import Account, TransferKind
 from tournaments.live import dispatch
 from tournaments.live.between_rounds import wind_down
 from tournaments.live.models import Game, GameStatus, Round, Table, TableStatus
-from tournaments.tournament import payouts as prizes
+from tournaments.single_table import next_step
+from tournaments.tournament import payouts
 from tournaments.tournament.models import (
     EntryStatus,
     Tournament,
@@ -54,12 +55,12 @@ def _counted(rounds: Sequence[Round]) -> int:
 
 def progress_of(
     tournament: Tournament, rounds: Sequence[Round], entries: Mapping[str, TournamentEntry]
-) -> prizes.Progress:
+) -> next_step.Progress:
     start = tournament.tiebreak_from_round
     main = [r for r in rounds if start is None or r.number < start]
     tiebreak = [r for r in rounds if start is not None and r.number >= start]
     tied = [p for p, e in entries.items() if e.in_tiebreak]
-    return prizes.Progress(
+    return next_step.Progress(
         kind=tournament.kind,
         totals=_points(main, list(entries)),
         main_rounds=_counted(main),
@@ -107,12 +108,12 @@ def advance(*, tournament_id: int, round_id: int | None = None) -> str:
             if e.status in (EntryStatus.PLAYING, EntryStatus.BUSTED)
         }
         progress = progress_of(tournament, rounds, entries)
-        decision = prizes.decide(progress)
+        decision = next_step.decide(progress)
         _record(tournament, entries, progress)
-        if decision.next is prizes.Next.FINISH:
+        if decision.next is next_step.Next.FINISH:
             finish(tournament=tournament, entries=entries, places=decision.places)
             return "finished"
-        if decision.next is prizes.Next.TIEBREAK and tournament.stage == TournamentStage.MAIN:
+        if decision.next is next_step.Next.TIEBREAK and tournament.stage == TournamentStage.MAIN:
             _enter_tiebreak(tournament, entries, progress, decision.tied, next_round=_next_number(rounds))
         if tournament.status == TournamentStatus.RUNNING:
             schedule_deal(game)
@@ -146,7 +147,7 @@ def _next_number(rounds: Sequence[Round]) -> int:
 
 
 def _record(
-    tournament: Tournament, entries: Mapping[str, TournamentEntry], progress: prizes.Progress
+    tournament: Tournament, entries: Mapping[str, TournamentEntry], progress: next_step.Progress
 ) -> None:
     for player, entry in entries.items():
         entry.total = progress.totals.get(player, 0)
@@ -159,13 +160,13 @@ def _record(
 def _enter_tiebreak(
     tournament: Tournament,
     entries: Mapping[str, TournamentEntry],
-    progress: prizes.Progress,
+    progress: next_step.Progress,
     tied: Sequence[str],
     *,
     next_round: int,
 ) -> None:
     """Everyone not tied at the top is out, placed by their totals (below every tied player)."""
-    places = prizes.place_by_totals(progress.totals)
+    places = payouts.place_by_totals(progress.totals)
     for player, entry in entries.items():
         if player in tied:
             entry.in_tiebreak = True
@@ -213,11 +214,11 @@ def pay_cancellation(
     entries: Mapping[str, TournamentEntry],
 ) -> tuple[dict[str, int], Any]:
     """A running tournament cancelled (RULES §5): the unpaid pool split among the players still in by
-    `prizes.cancel_split` (half equally, half by `weights`) and paid in one transfer. Answers the shares and the
+    `payouts.cancel_split` (half equally, half by `weights`) and paid in one transfer. Answers the shares and the
     transfer (None when the pool is empty). Caller holds the tournament's lock."""
     assert tournament.pool_account_id is not None
     pool = Account.objects.select_for_update().get(pk=tournament.pool_account_id).balance
-    shares = prizes.cancel_split(pool=pool, weights=weights, seat_order=seat_order)
+    shares = payouts.cancel_split(pool=pool, weights=weights, seat_order=seat_order)
     transfer = pay(
         tournament=tournament,
         shares=shares,
@@ -234,7 +235,7 @@ def finish(
     assert tournament.pool_account_id is not None
     pool = Account.objects.select_for_update().get(pk=tournament.pool_account_id)
     registration = [p for p, _ in sorted(entries.items(), key=lambda i: (i[1].registered_at, i[1].pk))]
-    shares = prizes.split_prizes(
+    shares = payouts.split_prizes(
         pool=pool.balance, payouts=tournament.payouts, places=places, registration_order=registration
     )
     pay(
