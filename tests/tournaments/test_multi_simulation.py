@@ -256,3 +256,25 @@ def test_a_tournament_played_by_bots_card_by_card_completes(admin_user: Any, pla
     # Players were moved, some of them while other tables were playing their rounds.
     assert played.checked["moved while other tables played"] > 0, played.checked
     assert Round.objects.filter(game__table__tournament=played.tournament, moves__isnull=False).exists()
+
+
+def test_seeded_replaces_the_secrets_of_every_loaded_tournament_module() -> None:
+    """Its own module's `secrets` is among those replaced; every module sorted after it still is."""
+    import secrets
+    import sys
+
+    import tournaments.tasks  # noqa: F401  (the modules a worker loads)
+
+    with simulation.seeded(0):
+        left = sorted(
+            name
+            for name, module in list(sys.modules.items())
+            if name.startswith("tournaments.") and getattr(module, "secrets", None) is secrets
+        )
+        replaced = [
+            name
+            for name, module in list(sys.modules.items())
+            if isinstance(getattr(module, "secrets", None), simulation.SeededSecrets)
+        ]
+    assert left == []
+    assert "tournaments.multi_table.start" in replaced and "tournaments.tournament.start" in replaced

@@ -71,9 +71,12 @@ def seeded(seed: int) -> Iterator[None]:
     import tournaments.tasks  # noqa: F401  (every service module the worker would load, loaded)
 
     shim = SeededSecrets(random.Random(seed))
+    # The real module, held before the loop: this module's own `secrets` is among those replaced, and a check
+    # against the global would stop matching the modules sorted after it.
+    real = secrets
     with contextlib.ExitStack() as stack:
         for name, module in sorted(sys.modules.items()):
-            if name.startswith("tournaments.") and getattr(module, "secrets", None) is secrets:
+            if name.startswith("tournaments.") and getattr(module, "secrets", None) is real:
                 stack.enter_context(mock.patch.object(module, "secrets", shim))
         yield
 
