@@ -3,17 +3,13 @@ from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from config.api.auth import LogoutAllView, LogoutView, RegisterView, TokenView
-from config.api.health import health, ready
+from api.health import health, ready
 from play.views import LandingView
 
 REDOC_LOGO_HOST = "https://cdn.redoc.ly"
 
 api_v1: list[URLPattern | URLResolver] = [
-    path("auth/register/", RegisterView.as_view(), name="auth-register"),
-    path("auth/token/", TokenView.as_view(), name="auth-token"),
-    path("auth/logout/", LogoutView.as_view(), name="auth-logout"),
-    path("auth/logout-all/", LogoutAllView.as_view(), name="auth-logout-all"),
+    path("", include("accounts.urls")),
     path("", include("ledger.urls")),
     path("", include("tournaments.urls")),
 ]
@@ -41,7 +37,7 @@ urlpatterns = [
     path("ready/", ready, name="ready"),
 ]
 
-handler400 = "config.api.errors.bad_request"
-handler403 = "config.api.errors.permission_denied"
-handler404 = "config.api.errors.not_found"
-handler500 = "config.api.errors.server_error"
+handler400 = "api.errors.bad_request"
+handler403 = "api.errors.permission_denied"
+handler404 = "api.errors.not_found"
+handler500 = "api.errors.server_error"

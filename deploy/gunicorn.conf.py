@@ -45,7 +45,7 @@ worker_tmp_dir = "/dev/shm"
 control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET", "/tmp/gunicorn.ctl")
 control_socket_disable = "GUNICORN_CONTROL_SOCKET" not in os.environ
 
-# Request limits: gunicorn's ceilings sit above Django's (config/api/boundary.py: a URI over 4096 characters is
+# Request limits: gunicorn's ceilings sit above Django's (api/boundary.py: a URI over 4096 characters is
 # 414, a header over 8192 is 431, both in the API's JSON envelope), so that Django answers them. The request line
 # is at gunicorn's own maximum (8190); a header field may be 32 KiB; at most 100 headers.
 limit_request_line = 8190

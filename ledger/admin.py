@@ -15,7 +15,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 
-from config.admin_confirm import confirmation
+from admin_confirm.actions import confirmation
 from ledger import services
 from ledger.errors import LedgerError
 from ledger.models import Account, Entry, ReconciliationRun, Transfer

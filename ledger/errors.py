@@ -1,12 +1,11 @@
-"""Errors raised by the ledger's services (`config.errors.ServiceError`, turned into the API's error envelope
-by config.api.exceptions); callers outside HTTP (tasks, the admin) catch `LedgerError`."""
+"""Errors raised by the ledger's services (`api.errors.ServiceError`, turned into the API's error envelope
+by api.exceptions); callers outside HTTP (tasks, the admin) catch `LedgerError`."""
 
 from __future__ import annotations
 
 from enum import StrEnum
 
-from config.api.errors import ApiCode
-from config.errors import ServiceError
+from api.errors import ApiCode, ServiceError
 
 
 class LedgerCode(StrEnum):

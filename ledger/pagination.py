@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework.response import Response
 
-from config.api.pagination import CursorPagination
+from api.pagination import CursorPagination
 
 
 class LedgerCursorPagination(CursorPagination):

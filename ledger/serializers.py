@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.utils.dateparse import parse_date, parse_datetime
 from rest_framework import serializers
 
-from config.api.fields import StrictIntegerField
+from api.fields import StrictIntegerField
 from ledger.models import Account, AccountKind, Entry, ReconciliationRun, Transfer, TransferKind
 from ledger.schema_fields import ComputationField
 

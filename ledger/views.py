@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from config.api.schema import raises
+from api.schema import raises
 from ledger import selectors, services
 from ledger.errors import IdempotencyKeyInvalid, IdempotencyKeyRequired
 from ledger.filters import AccountFilter, TransferFilter

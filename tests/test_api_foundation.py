@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
-from config.api import health
+from api import health
 
 pytestmark = pytest.mark.django_db
 
@@ -111,7 +111,7 @@ def test_json_is_negotiated_as_drf_would(accept: str | None) -> None:
     from rest_framework.renderers import JSONRenderer
     from rest_framework.request import Request
 
-    from config.api.negotiation import JSONFirstNegotiation
+    from api.negotiation import JSONFirstNegotiation
 
     raw = RequestFactory().get("/api/v1/tables/")
     if accept is not None:

@@ -49,3 +49,62 @@ def test_a_web_process_has_every_task_registered_after_start_up() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "True True"
+
+
+def test_every_scheduled_job_names_a_registered_task() -> None:
+    """CELERY_BEAT_SCHEDULE (config/settings/base.py) is the one list of periodic jobs; a job whose task no
+    worker knows would be sent by beat and dropped by every worker."""
+    from django.conf import settings
+
+    app.loader.import_default_modules()
+    declared = {name: entry["task"] for name, entry in settings.CELERY_BEAT_SCHEDULE.items()}
+    assert app.conf.beat_schedule == settings.CELERY_BEAT_SCHEDULE  # what beat reads
+    assert set(declared.values()) == {
+        "tournaments.sweep_clocks",
+        "tournaments.run_tournament_schedule",
+        "tournaments.forget_idempotency_keys",
+        "accounts.purge_expired_tokens",
+        "ledger.run_reconciliation",
+    }
+    unregistered = {name: task for name, task in declared.items() if task not in app.tasks}
+    assert unregistered == {}
+
+
+@pytest.mark.django_db
+def test_beat_start_after_migrate_keeps_each_job_once_as_declared(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The data migrations made these rows under the declared names; beat's start-up sync (the
+    DatabaseScheduler's setup_schedule) updates them in place: no second row for a job, the declared task and
+    schedule, and a job paused in the admin stays paused."""
+    from datetime import timedelta
+
+    from celery.schedules import crontab
+    from django.conf import settings
+    from django_celery_beat.models import PeriodicTask
+    from django_celery_beat.schedulers import DatabaseScheduler
+
+    declared = settings.CELERY_BEAT_SCHEDULE
+    migrated = {row.name: row.pk for row in PeriodicTask.objects.filter(name__in=declared)}
+    assert set(migrated) == set(declared)  # a fresh `migrate` already has every job, under the same name
+    PeriodicTask.objects.filter(name="accounts: purge expired tokens").update(enabled=False)
+    nightly = PeriodicTask.objects.get(name="ledger: nightly reconciliation").crontab_id
+    # Beat's own connection hygiene would close the test's connection: inside the test's transaction autocommit
+    # is off, which close_old_connections takes for a connection left broken.
+    monkeypatch.setattr("django_celery_beat.schedulers.close_old_connections", lambda: None)
+
+    DatabaseScheduler(app=app, lazy=True).setup_schedule()
+
+    for name, entry in declared.items():
+        rows = list(PeriodicTask.objects.filter(task=entry["task"]))
+        assert [row.pk for row in rows] == [migrated[name]], name
+        row = rows[0]
+        assert row.name == name and row.description == entry["description"]
+        if isinstance(entry["schedule"], timedelta):
+            assert row.interval is not None and row.crontab is None
+            assert row.interval.schedule.run_every == entry["schedule"], name
+        else:
+            assert isinstance(entry["schedule"], crontab)
+            assert row.crontab is not None and row.interval is None
+            assert row.crontab.schedule == entry["schedule"], name
+    # the migration's 03:30 UTC row, reused (not a copy in another time zone)
+    assert PeriodicTask.objects.get(name="ledger: nightly reconciliation").crontab_id == nightly
+    assert not PeriodicTask.objects.get(name="accounts: purge expired tokens").enabled

@@ -12,7 +12,7 @@ from django.db import DataError, close_old_connections, connection, connections
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from config.accounts.services import create_token
+from accounts.services import create_token
 from config.db.postgresql import base as backend
 from tests.ledger.utils import make_user
 

@@ -232,10 +232,11 @@ def _build_image_files(app: Path) -> None:
 
 
 def _project_apps() -> set[str]:
-    """The top-level packages of this repository that INSTALLED_APPS names (config.accounts counts as config)."""
+    """The top-level packages of this repository the server loads: every app INSTALLED_APPS names, and the
+    project package that holds the settings, the URLs, the Celery app and wsgi (ROOT_URLCONF's: config)."""
     from django.conf import settings
 
-    apps = {name.split(".")[0] for name in settings.INSTALLED_APPS}
+    apps = {name.split(".")[0] for name in [*settings.INSTALLED_APPS, settings.ROOT_URLCONF]}
     return {name for name in apps if (ROOT / name / "__init__.py").is_file()}
 
 
@@ -297,7 +298,9 @@ def test_every_installed_project_app_is_packaged_copied_and_architecture_checked
     from tests import test_architecture
 
     apps = _project_apps()
-    assert {"config", "ledger", "tournaments", "play", "audit"} <= apps  # the scan works
+    # the scan works: the project package and every app of ours
+    assert {"config", "api", "accounts", "security", "admin_confirm"} <= apps
+    assert {"ledger", "tournaments", "play", "audit"} <= apps
     include = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"][
         "include"
     ]

@@ -8,9 +8,8 @@ import ast
 import re
 from enum import StrEnum
 
-from config.accounts.errors import AccountCode
-from config.api.errors import ApiCode
-from config.errors import ServiceError
+from accounts.errors import AccountCode
+from api.errors import ApiCode, ServiceError
 from ledger.errors import LedgerCode
 from tests.engine.test_architecture import ROOT, _raised_codes
 from tournaments.errors import PlayCode

@@ -1,4 +1,4 @@
-"""config.faults.pause_point: a no-op unless the process was told to pause at that very point."""
+"""tournaments.multi_table.faults.pause_point: a no-op unless the process was told to pause at that very point."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from config import faults
+from tournaments.multi_table import faults
 
 
 def test_a_point_not_named_does_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

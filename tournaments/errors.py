@@ -1,13 +1,12 @@
-"""Errors of the tables and live play services (`config.errors.ServiceError`, turned into the API's error
-envelope by config.api.exceptions), and every code they answer (`PlayCode`; a refused move answers the
+"""Errors of the tables and live play services (`api.errors.ServiceError`, turned into the API's error
+envelope by api.exceptions), and every code they answer (`PlayCode`; a refused move answers the
 engine's rule code, docs/rules.md)."""
 
 from __future__ import annotations
 
 from enum import StrEnum
 
-from config.api.errors import ApiCode
-from config.errors import ServiceError
+from api.errors import ApiCode, ServiceError
 
 
 class PlayCode(StrEnum):

@@ -13,8 +13,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from config.accounts.errors import AccountCode
-from config.api.errors import ApiCode
+from accounts.errors import AccountCode
+from api.errors import ApiCode
 from ledger.errors import LedgerCode
 from tournaments.errors import PlayCode
 

@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any
 
 import environ
+from celery.schedules import crontab
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -63,12 +64,16 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
-    "config.accounts",
+    # The project's apps: the HTTP boundary every app's API stands on, the users' accounts and the login
+    # lockout, the admin's confirmation page, then the chip ledger, the games and their pages.
+    "api",
+    "accounts",
+    "admin_confirm",
     "ledger",
     "tournaments",
     "play",
     "audit",
-    "config.security",
+    "security",
 ]
 
 MIDDLEWARE = [
@@ -77,14 +82,14 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
     # Before anything reads the cookie, a header or the query (the session's database lookup first): a request
-    # holding NUL characters, or over the URI and header limits, is refused (config/api/boundary.py). After the
+    # holding NUL characters, or over the URI and header limits, is refused (api/boundary.py). After the
     # three above, so that its answers carry the security headers.
-    "config.api.boundary.RequestGuardMiddleware",
+    "api.boundary.RequestGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "config.security.middleware.LockoutMiddleware",
+    "security.middleware.LockoutMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -95,8 +100,8 @@ WSGI_APPLICATION = "config.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        # The project's own admin templates (the confirmation page of admin actions).
-        "DIRS": [BASE_DIR / "config" / "templates"],
+        # Every template lives in the app that renders it (APP_DIRS).
+        "DIRS": [],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -110,11 +115,11 @@ TEMPLATES = [
 
 # LockoutBackend first: it refuses locked-out usernames and addresses before a password is checked.
 AUTHENTICATION_BACKENDS = [
-    "config.security.lockout.LockoutBackend",
+    "security.lockout.LockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 # Failed logins (API token and admin alike) within RAMINO_LOCKOUT_SECONDS that lock the username, or the
-# client address, for RAMINO_LOCKOUT_SECONDS; 0 turns that lockout off (config/security/lockout.py).
+# client address, for RAMINO_LOCKOUT_SECONDS; 0 turns that lockout off (security/lockout.py).
 RAMINO_LOCKOUT_USER_FAILURES = env.int("RAMINO_LOCKOUT_USER_FAILURES", default=5)
 RAMINO_LOCKOUT_ADDRESS_FAILURES = env.int("RAMINO_LOCKOUT_ADDRESS_FAILURES", default=20)
 RAMINO_LOCKOUT_SECONDS = env.int("RAMINO_LOCKOUT_SECONDS", default=900)
@@ -136,18 +141,18 @@ CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "config.accounts.authentication.TokenAuthentication",
+        "accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["config.api.boundary.JSONParser"],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.api.negotiation.JSONFirstNegotiation",
-    "DEFAULT_PAGINATION_CLASS": "config.api.pagination.PageNumberPagination",
+    "DEFAULT_PARSER_CLASSES": ["api.boundary.JSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "api.negotiation.JSONFirstNegotiation",
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "config.api.schema.AutoSchema",
-    "EXCEPTION_HANDLER": "config.api.exceptions.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
+    "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
     # Reverse proxies in front of the web processes that append to X-Forwarded-For. 0 (a bare deployment):
     # the header is ignored and the peer address is the client; with N, the N-th address from the right.
     # More than there are lets any client name its own address (docs/operations.md, Security).
@@ -198,7 +203,7 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "config.api.schema.postprocess",
+        "api.schema.postprocess",
         "tournaments.schema_hooks.error_code_enum",
     ],
 }
@@ -245,6 +250,43 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Every periodic job, declared here only. At start-up beat's DatabaseScheduler writes each entry into
+# django-celery-beat's tables under its name (update_or_create): task, schedule and description follow this
+# file, while `enabled` is left as it is, so a job paused in the admin stays paused. The names are those the
+# data migrations that first created these rows used (accounts 0003, ledger 0003, tournaments 0002, 0009 and
+# 0015, kept as history): a fresh `migrate` then beat leaves each job once. tests/test_celery_app.py checks
+# that every entry names a registered task and that the sync adds no second row. A new job: its task in the
+# app's tasks.py, an entry here, no migration. (A tournament template's own cron job is a row that
+# tournaments/multi_table/recurring.py keeps, not an entry here.)
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
+    "tournaments: re-arm lost clocks": {
+        "task": "tournaments.sweep_clocks",
+        "schedule": timedelta(seconds=30),
+        "description": "Re-enqueue overdue turn clocks, claim windows and round starts.",
+    },
+    "tournaments: open registrations and start scheduled tournaments": {
+        "task": "tournaments.run_tournament_schedule",
+        "schedule": timedelta(seconds=10),
+        "description": "Open the registration of scheduled tournaments and start (or cancel, below "
+        "min_entrants) those whose starts_at has come.",
+    },
+    "tournaments: forget old idempotency keys": {
+        "task": "tournaments.forget_idempotency_keys",
+        "schedule": timedelta(hours=1),
+        "description": "Delete the answers kept under idempotency keys for longer than "
+        "RAMINO_IDEMPOTENCY_KEEP_HOURS.",
+    },
+    "accounts: purge expired tokens": {
+        "task": "accounts.purge_expired_tokens",
+        "schedule": timedelta(hours=1),
+        "description": "Delete API tokens past their expiry.",
+    },
+    "ledger: nightly reconciliation": {
+        "task": "ledger.run_reconciliation",
+        "schedule": crontab(minute="30", hour="3", day_of_week="*", day_of_month="*", month_of_year="*"),
+        "description": "Reconcile the chip ledger and record a ReconciliationRun.",
+    },
+}
 
 LOGGING = {
     "version": 1,

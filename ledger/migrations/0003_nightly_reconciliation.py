@@ -1,4 +1,8 @@
-"""Schedule the nightly reconciliation in django-celery-beat, so admins can edit or pause it."""
+"""Schedule the nightly reconciliation in django-celery-beat, so admins can edit or pause it.
+
+History: the job is now declared in CELERY_BEAT_SCHEDULE (config/settings/base.py), which beat writes under the
+same name at start-up; this migration still creates the row on a fresh database, and is kept as it was.
+"""
 
 from django.db import migrations
 

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from rest_framework.test import APIClient
 
-from config.accounts import selectors, services
+from accounts import selectors, services
 from tests.ledger.utils import make_user
 
 pytestmark = pytest.mark.django_db

@@ -19,7 +19,7 @@ from django.utils.dateparse import parse_datetime
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
-from config.accounts import services, tasks
+from accounts import services, tasks
 from tests.ledger.utils import make_user
 
 pytestmark = pytest.mark.django_db

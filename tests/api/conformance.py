@@ -137,7 +137,7 @@ def is_operation(spec: dict[str, Any], method: str, path: str) -> bool:
     try:
         template = template_of(path)
     except Resolver404:
-        return False  # no route: Django's 404, the same envelope everywhere (config.api.errors)
+        return False  # no route: Django's 404, the same envelope everywhere (api.errors)
     # A method the path does not document (DRF's OPTIONS metadata, a 405) is no operation of the contract.
     return method in spec["paths"].get(template, {})
 

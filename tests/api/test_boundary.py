@@ -1,4 +1,4 @@
-"""The request's own limits (issue 19, defect 4; config/api/boundary.py): a body nested 1,000 deep, a NUL or a
+"""The request's own limits (issue 19, defect 4; api/boundary.py): a body nested 1,000 deep, a NUL or a
 lone surrogate in a query, a path, a header or a body, a body, URI or header over its limit — each a 4xx in the
 envelope, naming where it was refused, and nothing changed."""
 
@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from config.api.boundary import (
+from api.boundary import (
     MAX_BODY_BYTES,
     MAX_HEADER_LENGTH,
     MAX_HEADERS_LENGTH,

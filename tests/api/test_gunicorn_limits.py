@@ -1,6 +1,6 @@
 """Every answer over real HTTP is the API's envelope (issue 19, defect 5): a real gunicorn, started with
 deploy/gunicorn.conf.py on a free port, lets Django answer an over-long query (414) or header (431) with its own
-limits (config/api/boundary.py), and what gunicorn still refuses itself (past its ceilings, a malformed request)
+limits (api/boundary.py), and what gunicorn still refuses itself (past its ceilings, a malformed request)
 it answers as JSON too, never in HTML."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from config.api.boundary import MAX_HEADER_LENGTH, MAX_URI_LENGTH
+from api.boundary import MAX_HEADER_LENGTH, MAX_URI_LENGTH
 from tests.conftest import ROOT, worker_env
 
 # The gunicorn fixture reads the test database's name, which pytest-django sets up for tests that use it.

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from config.accounts import services
+from accounts import services
 from ledger.models import Transfer
 from tests.api.conftest import World
 from tournaments.tournament import setup

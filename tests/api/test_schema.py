@@ -11,8 +11,8 @@ import requests
 from jsonschema.exceptions import ValidationError
 from openapi_schema_validator import validate
 
-from config.accounts.errors import AccountCode
-from config.api.errors import ApiCode
+from accounts.errors import AccountCode
+from api.errors import ApiCode
 from ledger.errors import LedgerCode
 from tests.api.conformance import Answer, Recording, ResponseValidator, check_answers, problems, summary
 from tests.api.conftest import World
@@ -25,7 +25,7 @@ from tournaments.errors import PlayCode
 
 ENVELOPE = "#/components/schemas/ErrorEnvelope"
 ERROR_STATUSES = {"400", "401", "403", "404", "406", "409", "413", "414", "415", "422", "429", "431", "503"}
-# Every operation can be refused its URI or headers as too long (config.api.boundary); one with a body, its size.
+# Every operation can be refused its URI or headers as too long (api.boundary); one with a body, its size.
 LIMITS = {414, 431}
 
 # The list operations and their pagination (API.md: cursor pagination for statements and transfers).

@@ -736,7 +736,7 @@ def _prepare(n_tables: int, seat_counts: list[int]) -> list[dict[str, Any]]:
     from django.core.management import call_command
     from django.db import connection
 
-    from config.accounts.services import create_token
+    from accounts.services import create_token
     from ledger import services as ledger
     from tests.benchmarks.bench_api_urls import FLOOR_DDL
     from tournaments.live import tables as table_services

@@ -415,7 +415,7 @@ def test_statement_query_parameters_never_cause_a_500(
     )
     assert response.status_code in (200, 400), (value, response.content)
     if response.status_code == 400:
-        # A NUL is refused before the view (config/api/boundary.py), naming the parameter.
+        # A NUL is refused before the view (api/boundary.py), naming the parameter.
         code = "request.invalid_parameter" if "\x00" in value else "request.invalid"
         _assert_envelope(response, 400, code)
 
@@ -431,7 +431,7 @@ def test_transfer_filters_never_cause_a_500(
     response = staff_client.get("/api/v1/ledger/transfers/", {name: value})
     assert response.status_code in (200, 400), (name, value, response.content)
     if response.status_code == 400:
-        # A NUL is refused before the view (config/api/boundary.py), naming the parameter.
+        # A NUL is refused before the view (api/boundary.py), naming the parameter.
         code = "request.invalid_parameter" if "\x00" in value else "request.invalid"
         _assert_envelope(response, 400, code)
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from config.api.auth import AuthThrottle
+from accounts.views import AuthThrottle
 from tests.ledger.utils import make_user
 from tests.security.conftest import assert_error
 from tournaments.live.throttling import JoinAddressThrottle

@@ -73,7 +73,7 @@ BRANCHES = {
     ("tournaments/migrations/0013_tournament_payouts_sum_to_100.py", "run"): (
         "test_the_migrations_sqlite_triggers_hold"
     ),
-    ("config/accounts/migrations/0004_sqlite_username_index_after_remake.py", "restore"): (
+    ("accounts/migrations/0004_sqlite_username_index_after_remake.py", "restore"): (
         "test_usernames_are_unique_in_any_case_on_sqlite"
     ),
 }

@@ -1,5 +1,5 @@
 """SIGKILL the worker in the middle of a multi-table tournament's round end, balancing step and payout
-(`config.faults.pause_point`: the worker started with RAMINO_FAULT_PAUSE_AT stops inside that transaction and
+(`tournaments.multi_table.faults.pause_point`: the worker started with RAMINO_FAULT_PAUSE_AT stops inside that transaction and
 touches a marker file); after a restart without it, and the beat sweeper's re-sends (called here as beat
 would), the tournament completes with everything done exactly once: one settlement per round, one mint per
 table, one prize payout, each bust once, the mint and the pool empty, and the ledger reconciled."""
@@ -14,12 +14,11 @@ from typing import Any
 
 import pytest
 
-from config import faults
 from ledger.models import Account, Transfer, TransferKind, tournament_chip_type
 from tests.ledger.utils import assert_reconciled
 from tournaments.live import clock_runs
 from tournaments.live.models import Round, Table
-from tournaments.multi_table import simulation
+from tournaments.multi_table import faults, simulation
 from tournaments.tournament import admin_actions, registration
 from tournaments.tournament.models import (
     EntryStatus,

@@ -15,7 +15,7 @@ from knox.models import AuthToken
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.test import APIClient
 
-from config.accounts import services
+from accounts import services
 from tournaments.live.models import Game
 from tournaments.live.views import RowTokenAuthentication
 

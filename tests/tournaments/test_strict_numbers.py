@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from config.api.fields import MAX_DAYS_AHEAD
+from api.fields import MAX_DAYS_AHEAD
 from ledger.models import Transfer
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.tournament_helpers import FAST

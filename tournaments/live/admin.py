@@ -16,7 +16,7 @@ from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.html import format_html
 
-from config.admin_confirm import confirmation
+from admin_confirm.actions import confirmation
 from tournaments.admin_fields import OptionsField
 from tournaments.errors import PlayError
 from tournaments.live import selectors, table_settings, tables

@@ -57,7 +57,7 @@ def fingerprint(payload: Mapping[str, Any]) -> str:
 
 
 def refusal(error: BaseException) -> Answer | None:
-    """The answer the API gives for a service's refusal (what config.api.exceptions renders), or None when
+    """The answer the API gives for a service's refusal (what api.exceptions renders), or None when
     `error` is not one: anything else becomes a 5xx, which is not kept, so a retry runs again."""
     code = getattr(error, "code", None)
     status = getattr(error, "http_status", None)

@@ -10,7 +10,7 @@ from drf_spectacular.utils import OpenApiParameter
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.api.errors import ApiCode
+from api.errors import ApiCode
 from tournaments.errors import InvalidRequest
 from tournaments.live import idempotency
 

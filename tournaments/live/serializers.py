@@ -12,7 +12,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from config.api.fields import StrictBooleanField, StrictIntegerField
+from api.fields import StrictBooleanField, StrictIntegerField
 from tournaments.engine.state import PHASES
 from tournaments.live import table_settings
 from tournaments.live.models import GameStatus, SeatStatus, TableStatus

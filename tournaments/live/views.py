@@ -22,11 +22,11 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from config.accounts.authentication import TokenAuthentication, token_text
-from config.api.errors import ApiCode
-from config.api.pagination import PageNumberPagination
-from config.api.params import MAX_POSITIVE
-from config.api.schema import raises
+from accounts.authentication import TokenAuthentication, token_text
+from api.errors import ApiCode
+from api.pagination import PageNumberPagination
+from api.params import MAX_POSITIVE
+from api.schema import raises
 from config.db import rows
 from tournaments.errors import Forbidden, InvalidRequest, PlayCode
 from tournaments.live import game_log, moves, selectors, tables, wakeups

@@ -1,5 +1,9 @@
 """Schedule the clock sweeper in django-celery-beat (editable in the admin): it re-arms turn clocks,
-claim windows and round starts whose messages were lost (a broker restart)."""
+claim windows and round starts whose messages were lost (a broker restart).
+
+History: the job is now declared in CELERY_BEAT_SCHEDULE (config/settings/base.py), which beat writes under the
+same name at start-up; this migration still creates the row on a fresh database, and is kept as it was.
+"""
 
 from django.db import migrations
 

@@ -1,5 +1,9 @@
 """Idempotency keys of sit, join, leave and refused moves (tournaments/live/idempotency.py), and the hourly
-beat job that forgets them after RAMINO_IDEMPOTENCY_KEEP_HOURS (editable in the admin)."""
+beat job that forgets them after RAMINO_IDEMPOTENCY_KEEP_HOURS (editable in the admin).
+
+History: the job is now declared in CELERY_BEAT_SCHEDULE (config/settings/base.py), which beat writes under the
+same name at start-up; this migration still creates the row on a fresh database, and is kept as it was.
+"""
 
 import django.db.models.deletion
 from django.conf import settings

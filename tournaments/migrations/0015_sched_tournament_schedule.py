@@ -1,6 +1,10 @@
 """Schedule the multi-table tournaments' beat job in django-celery-beat (editable in the admin): every 10 s it
 opens the registrations due and starts (or, below the minimum, cancels) the tournaments due
-(`tournament_schedule.run_schedule`)."""
+(`tournament_schedule.run_schedule`).
+
+History: the job is now declared in CELERY_BEAT_SCHEDULE (config/settings/base.py), which beat writes under the
+same name at start-up; this migration still creates the row on a fresh database, and is kept as it was.
+"""
 
 from django.db import migrations
 

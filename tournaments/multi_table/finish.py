@@ -10,10 +10,10 @@ from collections.abc import Mapping, Sequence
 from django.db.models import Q
 from django.utils import timezone
 
-from config import faults
 from ledger.models import Account
 from tournaments.live.between_rounds import wind_down
 from tournaments.live.models import Game, GameStatus, Seat, SeatStatus, Table, TableStatus
+from tournaments.multi_table import faults
 from tournaments.multi_table.planning.bust_ranking import Bust, final_places
 from tournaments.single_table.progress import pay, pay_cancellation
 from tournaments.tournament import events, payouts
@@ -96,7 +96,7 @@ def finish(*, tournament: Tournament) -> None:
         key=f"tournament:{tournament.pk}:prizes",
         why="prizes",
     )
-    faults.pause_point(faults.PAYOUT)  # the crash tests' SIGKILL (config/faults.py)
+    faults.pause_point(faults.PAYOUT)  # the crash tests' SIGKILL (tournaments/multi_table/faults.py)
     _settle_entries(tournament, entries, places, shares)
     move_to(tournament, TournamentStatus.FINISHED)
     tournament.finished_at = timezone.now()

@@ -19,11 +19,11 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from config import faults
 from tournaments.live import dispatch, engine_io
 from tournaments.live.game_locks import lock_game, seats_with_stacks
 from tournaments.live.models import Game, GameStatus, Round, Table, TableStatus
 from tournaments.live.seats import cash_out
+from tournaments.multi_table import faults
 from tournaments.multi_table.balance import (
     Applied,
     apply_plan,
@@ -90,7 +90,7 @@ def _after(tournament: Tournament, table: Table, game: Game, round_: Round | Non
     applied = _balance(tournament, table, game, before=before)
     broken = table.pk in applied.broken
     if applied.moved or applied.broken:
-        faults.pause_point(faults.BALANCE)  # the crash tests' SIGKILL (config/faults.py)
+        faults.pause_point(faults.BALANCE)  # the crash tests' SIGKILL (tournaments/multi_table/faults.py)
     _bubble(tournament)
     deal = tournament.status == TournamentStatus.RUNNING
     if tournament.round_for_round:
@@ -217,7 +217,7 @@ def _bust(tournament: Tournament, table: Table, round_: Round) -> None:
             "players_left": tournament.players_left,
         },
     )
-    faults.pause_point(faults.ROUND_END)  # the crash tests' SIGKILL (config/faults.py)
+    faults.pause_point(faults.ROUND_END)  # the crash tests' SIGKILL (tournaments/multi_table/faults.py)
 
 
 def _bubble(tournament: Tournament) -> None:

@@ -15,7 +15,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from config.admin_confirm import confirmation
+from admin_confirm.actions import confirmation
 from ledger.errors import LedgerError
 from tournaments.admin_fields import OptionsField
 from tournaments.errors import PlayError

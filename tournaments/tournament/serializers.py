@@ -7,7 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from config.api.fields import MAX_DAYS_AHEAD, HorizonDateTimeField, StrictBooleanField, StrictIntegerField
+from api.fields import MAX_DAYS_AHEAD, HorizonDateTimeField, StrictBooleanField, StrictIntegerField
 from ledger.models import TransferKind
 from tournaments.live.models import SeatStatus, TableStatus
 from tournaments.live.schema_fields import PresetField

@@ -18,9 +18,9 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from config.api.errors import ApiCode
-from config.api.pagination import PageNumberPagination
-from config.api.schema import raises
+from api.errors import ApiCode
+from api.pagination import PageNumberPagination
+from api.schema import raises
 from ledger.permissions import IsAdmin, IsStaff
 from ledger.renderers import CSVRenderer
 from tournaments.engine.rules import PRESETS

@@ -4,7 +4,7 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from config.security.lockout import LockedOut
+from security.lockout import LockedOut
 
 
 class LockoutMiddleware:

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from config.accounts import services
+from accounts import services
 
 
 @receiver(

@@ -2,13 +2,13 @@ from django.apps import AppConfig
 
 
 class SecurityConfig(AppConfig):
-    name = "config.security"
+    name = "security"
     label = "ramino_security"
     verbose_name = "Security"
 
     def ready(self) -> None:
         from django.contrib.auth.signals import user_login_failed
 
-        from config.security import lockout
+        from security import lockout
 
         user_login_failed.connect(lockout.on_login_failed, dispatch_uid="ramino.lockout.on_login_failed")

@@ -3,7 +3,7 @@
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 
-from config.api.exceptions import log_handled_fault
+from api.exceptions import log_handled_fault
 from config.celery_app import app as celery_app
 
 

@@ -19,9 +19,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 
-from config.accounts.errors import AccountCode
-from config.errors import ServiceError
-from config.security.addresses import client_address
+from accounts.errors import AccountCode
+from api.errors import ServiceError
+from security.addresses import client_address
 
 KEY_PREFIX = "ramino:lockout"
 

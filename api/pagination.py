@@ -11,11 +11,11 @@ from rest_framework import pagination
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 
-from config.api.params import MAX_POSITIVE, InvalidParameter, positive_int_param
+from api.params import MAX_POSITIVE, InvalidParameter, positive_int_param
 
 
 def _query(name: str, description: str, schema: dict[str, Any]) -> dict[str, Any]:
-    # An empty value is no value (config.api.params), which OpenAPI says with `allowEmptyValue`.
+    # An empty value is no value (api.params), which OpenAPI says with `allowEmptyValue`.
     return {
         "name": name,
         "required": False,

@@ -1,5 +1,9 @@
 """Schedule the hourly purge of expired API tokens in django-celery-beat (editable in the admin). Expired
-tokens already fail authentication; the purge keeps the table to live ones."""
+tokens already fail authentication; the purge keeps the table to live ones.
+
+History: the job is now declared in CELERY_BEAT_SCHEDULE (config/settings/base.py), which beat writes under the
+same name at start-up; this migration still creates the row on a fresh database, and is kept as it was.
+"""
 
 from django.db import migrations
 

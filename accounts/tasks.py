@@ -1,6 +1,6 @@
 from celery import shared_task
 
-from config.accounts import services
+from accounts import services
 
 
 @shared_task(name="accounts.purge_expired_tokens", acks_late=True, ignore_result=True)

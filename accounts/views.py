@@ -10,8 +10,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
-from config.accounts import services
-from config.accounts.authentication import TokenAuthentication
+from accounts import services
+from accounts.authentication import TokenAuthentication
 
 
 class AuthThrottle(AnonRateThrottle):

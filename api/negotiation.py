@@ -17,7 +17,7 @@ from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 
-from config.api.params import InvalidParameter
+from api.params import InvalidParameter
 
 _PLAIN_ACCEPTS = frozenset({"", "*/*", "application/json"})
 

@@ -2,10 +2,10 @@ from django.apps import AppConfig
 
 
 class AccountsConfig(AppConfig):
-    name = "config.accounts"
+    name = "accounts"
     label = "accounts"
     verbose_name = "Accounts"
 
     def ready(self) -> None:
         # Connects the password-change revocation; registers the token scheme with the OpenAPI generator.
-        from config.accounts import receivers, schema  # noqa: F401
+        from accounts import receivers, schema  # noqa: F401

@@ -1,6 +1,6 @@
 """One error envelope for every API error: {"error": {"code", "message", "details"}}.
 
-Services raise a `config.errors.ServiceError` (its `code`, `message`, `details`, `http_status` and
+Services raise a `api.errors.ServiceError` (its `code`, `message`, `details`, `http_status` and
 `retry_after`), mapped here once; DRF's and Django's own errors are mapped to the API's codes (`ApiCode`).
 """
 
@@ -17,10 +17,9 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from config.api.boundary import BodyTooLarge
-from config.api.errors import ApiCode
-from config.api.params import InvalidParameter
-from config.errors import ServiceError
+from api.boundary import BodyTooLarge
+from api.errors import ApiCode, ServiceError
+from api.params import InvalidParameter
 
 _CODES: dict[type[exceptions.APIException], ApiCode] = {
     InvalidParameter: ApiCode.INVALID_PARAMETER,

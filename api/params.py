@@ -1,7 +1,7 @@
 """Query parameters the API itself reads (`format`, `page`, `page_size`, `cursor`): junk in them is a 400
 (`request.invalid_parameter`, `details.parameter` naming it), never silently replaced by a default.
 
-Kept apart from config.api.exceptions, which imports DRF's views: the negotiation class, which DRF's views
+Kept apart from api.exceptions, which imports DRF's views: the negotiation class, which DRF's views
 import, raises these.
 """
 

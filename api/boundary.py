@@ -19,7 +19,7 @@ import orjson
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from rest_framework import exceptions, parsers, renderers, status
 
-from config.api.errors import ApiCode
+from api.errors import ApiCode
 
 # A request line's URI (path, `?` and query string) longer than this is 414; gunicorn's ceiling is above it.
 MAX_URI_LENGTH = 4096

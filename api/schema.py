@@ -1,11 +1,11 @@
 """The OpenAPI schema's view of errors and lists (drf-spectacular's AutoSchema, extended).
 
 Every operation lists the error statuses it can answer, each with the one error envelope
-`{"error": {"code", "message", "details"}}` (config.api.exceptions). Most are read off the view itself:
+`{"error": {"code", "message", "details"}}` (api.exceptions). Most are read off the view itself:
 
-- 400 for every operation: any request may carry a `?format=` no renderer offers (config.api.negotiation),
+- 400 for every operation: any request may carry a `?format=` no renderer offers (api.negotiation),
   besides a bad body or query parameter; 406 for every operation, an `Accept` header no renderer serves;
-  414 and 431 for every operation, a URI or headers over the limits (config.api.boundary);
+  414 and 431 for every operation, a URI or headers over the limits (api.boundary);
 - 401 when the view reads a token (a bad one is refused where a token is optional too); 403 when its
   permissions check more than that, or for an unsafe method a session may send (CSRF);
 - 404 for a path with an id in it, and for a page-number list (a page past the end);
@@ -26,7 +26,7 @@ from drf_spectacular.utils import Direction
 from rest_framework import permissions, serializers
 from rest_framework.authentication import SessionAuthentication
 
-from config.api.pagination import PageNumberPagination
+from api.pagination import PageNumberPagination
 
 _Decorated = TypeVar("_Decorated", bound=Callable[..., Any])
 

@@ -1,7 +1,18 @@
-"""The API's own error codes, and Django-level error pages in the API's envelope (for paths outside DRF
-views)."""
+"""The API's own error codes (`ApiCode`), the one base of every service's refusal (`ServiceError`), and
+Django-level error pages in the API's envelope (for paths outside DRF views).
+
+The API's exception handler (api.exceptions) turns a `ServiceError` into the error envelope
+`{"error": {"code", "message", "details"}}` with the error's HTTP status. Each app lists its codes in one enum
+(`api.errors.ApiCode`, `accounts.errors.AccountCode`, `ledger.errors.LedgerCode`,
+`tournaments.errors.PlayCode`; the engine's rule codes are `tournaments.engine`'s, in docs/rules.md); every
+code is in docs/api.md's error table (a test checks both ways). Callers outside HTTP (tasks, the admin) catch
+`ServiceError` or the app's subclass.
+"""
+
+from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 from django.http import HttpRequest, JsonResponse
 
@@ -12,7 +23,7 @@ class ApiCode(StrEnum):
     REQUEST_MALFORMED = "request.malformed"
     REQUEST_INVALID = "request.invalid"
     INVALID_PARAMETER = "request.invalid_parameter"
-    # The request's own limits (config.api.boundary, docs/api.md "Limits of a request").
+    # The request's own limits (api.boundary, docs/api.md "Limits of a request").
     BODY_TOO_LARGE = "request.too_large"
     URI_TOO_LONG = "request.uri_too_long"
     HEADERS_TOO_LARGE = "request.headers_too_large"
@@ -31,6 +42,26 @@ class ApiCode(StrEnum):
     SERVER_ERROR = "server.error"
     # An error no more specific code names (an unmapped DRF exception, a service error without a code).
     ERROR = "error"
+
+
+class ServiceError(Exception):
+    """A refusal: a stable dotted `code`, a `message` for humans, machine-readable `details`, the HTTP
+    status it answers and, for a 429 or 503, the seconds after which to retry. `code` is a member of the
+    app's enum, or an engine rule code passed on (a refused move)."""
+
+    code: str = ApiCode.ERROR
+    http_status: int = 400
+    default_message: str = "The request was refused."
+    retry_after: int | None = None
+
+    def __init__(
+        self, message: str | None = None, *, code: str | None = None, details: dict[str, Any] | None = None
+    ) -> None:
+        self.message = message or self.default_message
+        if code is not None:
+            self.code = code
+        self.details: dict[str, Any] = details or {}
+        super().__init__(self.message)
 
 
 def _envelope(code: ApiCode, message: str, status: int) -> JsonResponse:

@@ -11,7 +11,7 @@ from importlib import import_module
 
 from django.db import migrations
 
-initial = import_module("config.accounts.migrations.0001_username_unique_case_insensitive")
+initial = import_module("accounts.migrations.0001_username_unique_case_insensitive")
 
 
 def restore(apps, schema_editor):

@@ -8,7 +8,7 @@ from drf_spectacular.plumbing import build_bearer_security_scheme_object
 
 
 class TokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
-    target_class = "config.accounts.authentication.TokenAuthentication"
+    target_class = "accounts.authentication.TokenAuthentication"
     name = "tokenAuth"
     match_subclasses = True
 

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from knox.models import AuthToken
 
-from config.accounts import selectors
+from accounts import selectors
 
 USERNAME_TAKEN = "This username is taken."
 
