@@ -24,6 +24,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 import tournaments.tasks  # noqa: F401  (the task bodies, registered with the Celery app as a worker has them)
+from tests.clients import api_client, signed_in
 from tournaments.models import Game, GameStatus
 from tournaments.services import dispatch, engine_io, play
 
@@ -67,11 +68,7 @@ class Site:
     # ------------------------------------------------------------------------------------------- people
 
     def _signed_in(self, name: str, password: str) -> Player:
-        client = APIClient()
-        token = client.post("/api/v1/auth/token/", {"username": name, "password": password}, format="json")
-        assert token.status_code == 200, token.content
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.json()['token']}")
-        player = self.users[name] = Player(name, client)
+        player = self.users[name] = Player(name, signed_in(name, password))
         return player
 
     def admin(self, name: str = "boss") -> Player:
@@ -83,9 +80,7 @@ class Site:
     def player(self, name: str, *, chips: int, admin: Player) -> Player:
         """A player signed up through `/auth/register/`, signed in, wallet credited by an admin's adjustment."""
         password = f"pw-{uuid.uuid4().hex}"
-        signup = APIClient().post(
-            "/api/v1/auth/register/", {"username": name, "password": password}, format="json"
-        )
+        signup = api_client().post("/api/v1/auth/register/", {"username": name, "password": password})
         assert signup.status_code == 201, signup.content
         if chips:
             admin.post(

@@ -8,7 +8,7 @@ from typing import Any
 from django.utils import timezone
 
 from ledger.models import Account
-from tests.tournaments.tournament_helpers import FAST
+from tests.factories import FAST
 from tournaments.models import Tournament
 from tournaments.services import tournament_setup
 

@@ -16,9 +16,9 @@ from tournaments.services.seats import cash_out
 pytestmark = pytest.mark.django_db
 
 
-def test_seat_move_and_release_keep_tournament_chips_off_wallets(player: Any, admin_user: Any) -> None:
+def test_seat_move_and_release_keep_tournament_chips_off_wallets(make_player: Any, admin_user: Any) -> None:
     tournament = new_multi(admin_user, status=TournamentStatus.RUNNING)
-    ann = player("ann", chips=1000)
+    ann = make_player("ann", chips=1000)
     entry = TournamentEntry.objects.create(tournament=tournament, player=ann)
     first = multi_seating.open_tournament_table(tournament=tournament)
     second = multi_seating.open_tournament_table(tournament=tournament)

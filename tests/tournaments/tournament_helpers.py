@@ -8,29 +8,15 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from ledger.models import Account
+from tests.factories import TournamentFactory
 from tests.tournaments.helpers import play_out_by_clock
 from tournaments.models import Game, GameStatus, Round, Table, Tournament, TournamentStatus
-from tournaments.services import engine_io, play, tournament_progress, tournament_setup
-
-FAST = {"turn_seconds": 30, "time_bank_seconds": 0, "max_timeouts": 20, "max_timeouts_per_round": 100}
+from tournaments.services import engine_io, play, tournament_progress
 
 
 def new_tournament(admin: Any, **overrides: Any) -> Tournament:
-    settings: dict[str, Any] = {
-        "name": "Friday sit-and-go",
-        "kind": "single",
-        "game": "rummy500",
-        "options": dict(FAST),
-        "buy_in": 100,
-        "fee": 10,
-        "max_entrants": 3,
-        "target_score": 1,
-        **overrides,
-    }
-    if settings["kind"] == "quick":
-        settings.setdefault("rounds", 1)
-        settings["target_score"] = overrides.get("target_score")
-    return tournament_setup.create_tournament(user=admin, settings=settings)
+    """A sit-and-go of three created by `admin` (a quick game with `kind="quick"`): tests.factories."""
+    return TournamentFactory.create(created_by=admin, **overrides)
 
 
 def game_of(tournament: Tournament) -> Game:
