@@ -1,6 +1,6 @@
 """The Basic Rummy family at ring tables (issue 13): each preset is accepted, played through the HTTP API
-and settled by PCR on the engine's scores (RULES §5: in Basic Rummy each loser pays their own hand to the
-player who went out; in a block the differences to the lowest hand)."""
+and settled by PCR on the engine's scores (docs/rules.md "Settlement (PCR)": in Basic Rummy each loser pays
+their own hand to the player who went out; in a block the differences to the lowest hand)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The dealer at a ring table (RULES §1): the first dealer is drawn at random among the seated players, then the
-deal passes to the next occupied seat clockwise; the engine's `next_dealer` is the one rule."""
+"""The dealer at a ring table (docs/rules.md "Game"): the first dealer is drawn at random among the seated
+players, then the deal passes to the next occupied seat clockwise; the engine's `next_dealer` is the one
+rule."""
 
 from __future__ import annotations
 

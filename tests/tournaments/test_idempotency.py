@@ -1,5 +1,6 @@
-"""Idempotency keys of sit, join, leave and moves (API.md): a replay answers the first answer, refusals
-included; the same key with another body is 409; a failure that is no answer (5xx, 503) is not kept."""
+"""Idempotency keys of sit, join, leave and moves (docs/api.md "Idempotency"): a replay answers the first
+answer, refusals included; the same key with another body is 409; a failure that is no answer (5xx, 503) is
+not kept."""
 
 from __future__ import annotations
 

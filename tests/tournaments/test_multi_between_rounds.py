@@ -1,5 +1,6 @@
-"""Tables of a multi-table tournament finishing their rounds close together (issue 19, defect 12; RULES §5:
-between rounds no two tables differ by more than one player, nobody is moved during a round).
+"""Tables of a multi-table tournament finishing their rounds close together (issue 19, defect 12;
+docs/tournaments.md "Multi-table tournaments: the runtime": between rounds no two tables differ by more than
+one player, nobody is moved during a round).
 
 A table is between rounds from its round's end until its next deal: while it waits for its job, and while it
 waits for the deal its job scheduled. Its job plans with every table whose job has run and whose next deal has

@@ -1,4 +1,4 @@
-"""The read side of multi-table tournaments over HTTP (API.md "Tournaments, in detail"): the list by status with
+"""The read side of multi-table tournaments over HTTP (docs/api.md "Tournaments"): the list by status with
 entrant counts, pools and levels in a fixed number of queries; standings with chips and tables, paginated by the
 database; the open tables with players, levels and PCRs and the per-table view; the tables' games as ordinary
 games; the staff payout report with re-entries."""

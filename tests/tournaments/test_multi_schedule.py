@@ -1,7 +1,8 @@
 """The multi-table tournaments' clock (`tournament_schedule.run_schedule`, the beat job
 `tournaments.run_tournament_schedule` every 10 s): registration opens at `registration_opens_at`; at `starts_at`
-the tournament starts, or below `min_entrants` is cancelled with every buy-in and fee refunded (RULES §5);
-two runs at once act once; a run repeated does nothing more."""
+the tournament starts, or below `min_entrants` is cancelled with every buy-in and fee refunded
+(docs/tournaments.md "The schedule (beat job)"); two runs at once act once; a run repeated does nothing
+more."""
 
 from __future__ import annotations
 

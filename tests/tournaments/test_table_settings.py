@@ -39,7 +39,7 @@ RULE_OPTIONS: dict[str, Spec] = {
     "rummy_in_the_pile": ("bool", 0, 0),
     "rummy_call_seconds": ("int", 1, 600),
     "extra_jokers": ("bool", 0, 0),  # Board Rummy (docs/rules.md, "Board Rummy")
-    # the Basic family (RULES §3)
+    # the Basic family (docs/rules.md "Basic Rummy family")
     "multiple_melds_per_turn": ("bool", 0, 0),
     "going_rummy": ("choice", ("double", "plus10", "off")),
     "lay_off_requires_own_meld": ("bool", 0, 0),

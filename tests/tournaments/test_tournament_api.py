@@ -1,6 +1,6 @@
 """The tournament endpoints over HTTP: who may do what (anonymous, player, registered player, staff, admin),
-the error codes API.md fixes, the transfers cancel returns, the payout report and its CSV, and no hidden
-information in standings, tables or payouts."""
+the error codes docs/api.md "Errors" fixes, the transfers cancel returns, the payout report and its CSV, and
+no hidden information in standings, tables or payouts."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """What must never happen is refused by the database itself, whatever code writes the rows; the status moves
-only along the transitions of API.md."""
+only along the transitions of docs/tournaments.md "Lifecycle"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Ties at the top (RULES §5): everyone not tied is out, the tied play tie-breaker rounds scored on their own;
-a tie that lasts `tiebreak_rounds` is shared with the remainder rule. In the first tests the rounds are really
-dealt and played (the server's timeout moves) and their points scripted, so that the tie is certain; the last
-deals a stacked deck and plays real moves to a real tie."""
+"""Ties at the top (docs/tournaments.md "Lifecycle"): everyone not tied is out, the tied play tie-breaker
+rounds scored on their own; a tie that lasts `tiebreak_rounds` is shared with the remainder rule. In the first
+tests the rounds are really dealt and played (the server's timeout moves) and their points scripted, so that
+the tie is certain; the last deals a stacked deck and plays real moves to a real tie."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The pure arithmetic of one-table tournaments (RULES §5): places from totals, what comes after a round, the
-payout table applied to a pool with shared places, and the split of the unpaid pool when an admin cancels.
+"""The pure arithmetic of one-table tournaments (docs/tournaments.md "Prizes"): places from totals, what comes
+after a round, the payout table applied to a pool with shared places, and the split of the unpaid pool when an
+admin cancels.
 
 Plain values in, plain values out: no database, no Django. `tournament_progress` feeds them what the rounds
 recorded and posts what they answer through the ledger.
@@ -44,7 +45,7 @@ def split_prizes(
     *, pool: int, payouts: Sequence[int], places: Mapping[str, int], registration_order: Sequence[str]
 ) -> dict[str, int]:
     """Each player's prize. `k` players sharing place `p` share the amounts of places p .. p+k-1 equally,
-    rounded down, the remainder one chip each to the earlier registrations (RULES §5)."""
+    rounded down, the remainder one chip each to the earlier registrations (docs/tournaments.md "Prizes")."""
     amounts = place_amounts(pool, payouts, len(places))
     order = {player: index for index, player in enumerate(registration_order)}
     by_place: dict[int, list[str]] = {}
@@ -63,7 +64,8 @@ def split_prizes(
 def cancel_split(*, pool: int, weights: Mapping[str, int], seat_order: Sequence[str]) -> dict[str, int]:
     """An admin cancels a running tournament: the unpaid pool to the players still in, half equally and half
     in proportion to their weight (tournament chips; at one table, their totals counted from zero up), the
-    leftovers to the biggest weight, ties in seat order (RULES §5). With every weight zero, all equally."""
+    leftovers to the biggest weight, ties in seat order (docs/tournaments.md "Lifecycle"). With every weight
+    zero, all equally."""
     players = list(seat_order)
     if not players:
         raise ValueError("a pool is split among at least one player")
@@ -129,8 +131,8 @@ def main_over(progress: Progress) -> bool:
 
 
 def decide(progress: Progress) -> Decision:
-    """What follows a settled round (RULES §5): more rounds; tie-breaker rounds among those tied at the top
-    (everyone else is out); or the end, with every player's place."""
+    """What follows a settled round (docs/tournaments.md "Lifecycle"): more rounds; tie-breaker rounds among
+    those tied at the top (everyone else is out); or the end, with every player's place."""
     if not progress.tied:
         if not main_over(progress):
             return Decision(Next.DEAL)
