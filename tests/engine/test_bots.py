@@ -200,7 +200,7 @@ def test_greedy_outscores_random() -> None:
     assert wins >= GREEDY_MIN_WINS, f"greedy won {wins} of {GREEDY_ROUNDS}"
 
 
-# ---------------------------------------------------------------------- the Basic family (docs/rules.md "Basic Rummy family")
+# ------------------------------------------------------ the Basic family (docs/rules.md "Basic Rummy family")
 
 BASIC_PRESETS = ("basic", "block", "wrotham", "romme")
 BASIC_VARIANTS = {

@@ -205,7 +205,7 @@ def test_a_new_family_plugs_into_the_seam_without_touching_the_engine(toy_board:
         new_round(toy_board, ["ann", "bob"], deck=["7H", *s.deck[1:]])  # a card code is no tile here
 
 
-# ---------------------------------------------------------------------- the dealer's seat (docs/rules.md "Game")
+# ------------------------------------------------------------------- the dealer's seat (docs/rules.md "Game")
 
 
 def test_the_deal_passes_to_the_next_occupied_seat_clockwise():

@@ -305,7 +305,7 @@ def playout(rules: Ruleset, n: int, deal_seed: int, play_seed: int, round_number
     assert replay(rules, players, dealer, s.deck, mid.moves, salt=s.salt, round_number=round_number) == mid
 
 
-# ====================================================================== Board Rummy (docs/rules.md "Board Rummy")
+# ================================================================== Board Rummy (docs/rules.md "Board Rummy")
 
 # Board rounds are longer (every listing reads each possible close), so fewer examples per seat count.
 BOARD_PROFILE = settings(

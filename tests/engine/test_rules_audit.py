@@ -62,7 +62,7 @@ def at(state: RoundState, player: str, **changes: Any) -> RoundState:
     return replace(state, turn=seat, hands=tuple(hands), **changes)
 
 
-# ====================================================================== docs/rules.md "Engine overview": entry points
+# ============================================================== docs/rules.md "Engine overview": entry points
 
 
 def test_api_names_are_exported():

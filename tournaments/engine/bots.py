@@ -1,8 +1,8 @@
 """Bots that play a round through the public engine API, and the server's timeout move.
 
-A bot is anything with ``choose(state, player) -> move``; it returns one move dict in the JSON of
-docs/rules.md "A turn" form that ``apply_move`` accepts, and is asked again after every move (a turn is
-several moves).
+A bot is anything with ``choose(state, player) -> move``; it returns one move dict in the JSON form of
+docs/rules.md "A turn", which ``apply_move`` accepts, and is asked again after every move (a turn is several
+moves).
 
 - ``RandomBot``: uniform over ``legal_moves`` (seeded), the baseline.
 - ``GreedyBot``: driven by ``solver.best_arrangement``: takes from the discard pile when that improves
@@ -59,7 +59,7 @@ class Bot(Protocol):
     def choose(self, state: RoundState, player: str) -> Move: ...
 
 
-# ====================================================================== timeouts (docs/rules.md "Ring tables, clocks and timeouts")
+# ================================================ timeouts (docs/rules.md "Ring tables, clocks and timeouts")
 
 
 def auto_move(state: RoundState, player: str) -> Move:
