@@ -8,9 +8,8 @@ import time
 import uuid
 from typing import Any
 
-from django.contrib.auth import get_user_model
-
 from tests.clients import LiveClient
+from tests.factories import UserFactory
 from tests.tournaments.helpers import hidden_cards, leaked
 from tournaments.models import Game
 from tournaments.services import engine_io
@@ -19,7 +18,7 @@ from tournaments.services import engine_io
 def make_client(base: str, name: str, **extra: Any) -> LiveClient:
     """A user made for the test (`extra`: `is_staff`, `is_superuser`), signed in over HTTP."""
     password = f"pw-{uuid.uuid4().hex}"
-    get_user_model().objects.create_user(name, password=password, **extra)
+    UserFactory.create(username=name, password=password, **extra)
     client = LiveClient(base, name)
     client.login(password)
     return client

@@ -18,13 +18,13 @@ from datetime import timedelta
 from typing import Any
 
 from celery import current_app
-from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 import tournaments.tasks  # noqa: F401  (the task bodies, registered with the Celery app as a worker has them)
 from tests.clients import api_client, signed_in
+from tests.factories import AdminFactory
 from tournaments.models import Game, GameStatus
 from tournaments.services import dispatch, engine_io, play
 
@@ -74,7 +74,7 @@ class Site:
     def admin(self, name: str = "boss") -> Player:
         """A superuser (made as `createsuperuser` would: the API has no way to make one), signed in."""
         password = f"pw-{uuid.uuid4().hex}"
-        get_user_model().objects.create_superuser(username=name, password=password)
+        AdminFactory.create(username=name, password=password)
         return self._signed_in(name, password)
 
     def player(self, name: str, *, chips: int, admin: Player) -> Player:

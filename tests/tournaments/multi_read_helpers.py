@@ -1,5 +1,5 @@
 """Test data for the read side of multi-table tournaments, built with the ORM and the ledger: a multi tournament
-with paid entries (registration's own buy-in transfers), then RUNNING with tables, a game per table, seats whose
+(tests.factories) with paid entries (registration's own buy-in transfers), then RUNNING with tables, a game per table, seats whose
 stack accounts (chip type `tournament_chip_type(id)`) got their chips by one mint transfer per table from the
 tournament's mint account, and entries PLAYING at them."""
 
