@@ -16,9 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 MARKDOWN = re.compile(r"(?<![\w/.])((?:[\w-]+/)*[\w-]+\.md)\b")
 # A document named anywhere, also through `../` (resolved from the naming file's folder).
 NAMED = re.compile(r"(?<![\w/.-])((?:\.\.?/)*(?:[\w.-]+/)*[\w-]+\.md)\b")
-# `docs/rules.md "Deal"`, `docs/api.md`, "Idempotency"` or `(docs/tables.md, "Settings")`: a section cited by its
-# heading (it may run over lines, a comment's `#` included).
-SECTION = re.compile(r"`?\b(docs/[\w-]+\.md)`?,?\s+\"([^\"\n]+(?:\n[ \t]*#?[ \t]*[^\"\n]+)*)\"")
+# A section cited by its heading: docs/rules.md "Deal", also with the path in backticks or a comma after it;
+# the name may run on to the next line (a comment's `#` included).
+SECTION = re.compile(r"`?\b(docs/[\w-]+\.md)`?,?\s+\"([^\"\n]+(?:\n[ \t]*#?[ \t]*[^\"\n]+)?)\"")
 # A section sign and a number after a document's bare name in capitals: a numbered section of a document the
 # repository does not hold (its own docs are cited by path and section name).
 NUMBERED = re.compile(r"\b[A-Z]{2,}(?:\.md)? \u00a7\s?\d")
