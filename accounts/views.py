@@ -1,4 +1,5 @@
-"""Registration, token login and logout (API.md: /auth/register/, /auth/token/; docs/api.md)."""
+"""Registration, token login and logout (docs/api.md "Authentication and roles": /auth/register/,
+/auth/token/)."""
 
 from typing import Any
 

@@ -1,4 +1,5 @@
-"""Roles of API.md: staff (`is_staff`) audit, admins (`is_superuser`) configure."""
+"""Roles of docs/api.md "Authentication and roles": staff (`is_staff`) audit, admins (`is_superuser`)
+configure."""
 
 from __future__ import annotations
 

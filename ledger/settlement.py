@@ -1,4 +1,5 @@
-"""Round settlement by PCR (point-chip ratio), RULES.md §5. Pure: plain values in, plain values out.
+"""Round settlement by PCR (point-chip ratio), docs/rules.md "Settlement (PCR)". Pure: plain values in, plain
+values out.
 
 The round's winner is the player with the highest settlement score. Every other player owes
 ``(top - own score) * pcr`` (callers pass ``pcr = PCR * multiplier``). Applied in this order:
@@ -286,7 +287,8 @@ def pcr_transfers(
     seat_order: Sequence[str],
     tie_keys: Mapping[str, tuple[Any, ...]] | None = None,
 ) -> list[Transfer]:
-    """API.md's settlement: [(payer, payee, chips)], by payer seat then payee seat, no zero transfers."""
+    """The settlement of docs/rules.md "Settlement (PCR)": [(payer, payee, chips)], by payer seat then payee
+    seat, no zero transfers."""
     settlement = pcr_settlement(
         scores=scores, pcr=pcr, stacks=stacks, seat_order=seat_order, tie_keys=tie_keys
     )

@@ -120,7 +120,7 @@ class AdjustmentView(APIView):
             user=data.validated_data["username"],
             amount=data.validated_data["amount"],
             reason=data.validated_data["reason"],
-            # Keys are scoped to (user, method, path), as API.md says.
+            # Keys are scoped to (user, method, path), as docs/api.md "Idempotency" says.
             idempotency_key=f"adjustment:{admin.pk}:{key}",
             posted_by=admin,
         )

@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 
 from accounts.services import create_token
 from config.db.postgresql import base as backend
+from tests.clients import api_client
 from tests.ledger.utils import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -48,9 +49,7 @@ def _kill(pid: int) -> None:
 
 def _client(username: str) -> APIClient:
     _, token = create_token(user=make_user(username))
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    return client
+    return api_client(token=token)
 
 
 def test_the_engine_is_the_project_backend() -> None:

@@ -16,6 +16,7 @@ from rest_framework.test import APIClient
 from accounts.services import create_token
 from api import health
 from ledger import selectors
+from tests.clients import api_client
 from tests.ledger.utils import make_user
 from tournaments import tasks
 from tournaments.live import round_start
@@ -25,9 +26,7 @@ pytestmark = pytest.mark.django_db
 
 def _client() -> APIClient:
     _, token = create_token(user=make_user("blip"))
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    return client
+    return api_client(token=token)
 
 
 def _at(caplog: pytest.LogCaptureFixture, level: int) -> list[logging.LogRecord]:

@@ -12,7 +12,9 @@ from rest_framework.test import APIClient
 
 from ledger import services as ledger
 from ledger.models import Transfer
-from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
+from tests.clients import api_client
+from tests.factories import AdminFactory, PlayerFactory, StaffFactory, TableFactory
+from tests.ledger.utils import assert_reconciled
 from tournaments.live import round_start, tables
 from tournaments.live.models import Game, Table
 
@@ -33,10 +35,7 @@ class World:
         """The client of user `name`, or an anonymous one for None."""
         key = name or ""
         if key not in self.clients:
-            client = APIClient()
-            if name is not None:
-                client.force_authenticate(user=self.users[name])
-            self.clients[key] = client
+            self.clients[key] = api_client(None if name is None else self.users[name])
         return self.clients[key]
 
 
@@ -50,23 +49,11 @@ def _no_throttle_state() -> None:
 @pytest.fixture
 def world(db: None) -> Iterator[World]:
     users = {
-        "ann": make_user("ann"),
-        "bob": make_user("bob"),
-        "cid": make_user("cid"),
-        "staff": make_user("auditor", is_staff=True),
-        "admin": make_user("root", is_staff=True, is_superuser=True),
+        **{name: PlayerFactory.create(username=name, chips=5_000) for name in ("ann", "bob", "cid")},
+        "staff": StaffFactory.create(username="auditor"),
+        "admin": AdminFactory.create(username="root"),
     }
-    for name in ("ann", "bob", "cid"):
-        funded_wallet(users[name], 5_000)
-    table = tables.create_table(
-        user=users["admin"],
-        game="rummy500",
-        options={"turn_seconds": 30},
-        seats=4,
-        pcr=1,
-        min_buy_in=100,
-        max_buy_in=2000,
-    )
+    table = TableFactory.create(creator=users["admin"], options={"turn_seconds": 30})
     for name in ("ann", "bob"):
         tables.sit(user=users[name], table_id=table.pk, buy_in=300)
     game = Game.objects.get(table=table)

@@ -28,7 +28,8 @@ ERROR_STATUSES = {"400", "401", "403", "404", "406", "409", "413", "414", "415",
 # Every operation can be refused its URI or headers as too long (api.boundary); one with a body, its size.
 LIMITS = {414, 431}
 
-# The list operations and their pagination (API.md: cursor pagination for statements and transfers).
+# The list operations and their pagination (docs/api.md "Lists": cursor pagination for statements and
+# transfers).
 LIST_OPERATIONS = {
     "/api/v1/tables/": "page",
     "/api/v1/games/{game_id}/rounds/": "page",
@@ -151,7 +152,8 @@ def test_every_operation_lists_its_errors_with_the_envelope(spec: dict[str, Any]
         assert ("401" in errors) is reads_a_token, where
         if "requestBody" not in operation:
             # Nothing in the wrong media type without a body, nor refused by the rules, but for an entry
-            # the wallet cannot pay (API.md: register answers 422 ledger.insufficient_funds).
+            # the wallet cannot pay (docs/api.md "Tournaments": register answers 422
+            # ledger.insufficient_funds).
             assert "415" not in errors and "413" not in errors, where
             assert ("422" in errors) is ((method, path) in BODILESS_REFUSALS), where
         for code in errors:
@@ -172,7 +174,8 @@ def test_error_statuses_of_each_operation(spec: dict[str, Any]) -> None:
 
 
 def test_no_success_is_a_bare_array(spec: dict[str, Any]) -> None:
-    """API.md: lists are paginated; an array at the top of an answer is a list described unpaginated."""
+    """docs/api.md "Lists": lists are paginated; an array at the top of an answer is a list described
+    unpaginated."""
     for method, path, operation in operations(spec):
         for code, response in operation["responses"].items():
             if code.startswith("2") and "content" in response:  # a 204 has none

@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 
 from tests.api.conftest import World
 from tests.api.test_parameters import assert_invalid_parameter
+from tests.clients import api_client
 from tests.tournaments.tournament_helpers import new_tournament
 
 pytestmark = pytest.mark.django_db
@@ -66,9 +67,7 @@ def test_the_game_filter_is_one_of_the_presets(world: World, tournament: Any) ->
 
 
 def test_a_bad_token_is_refused_where_a_token_is_optional(tournament: Any) -> None:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION="Token not-a-token")
-    response = client.get(f"/api/v1/tournaments/{tournament.pk}/")
+    response = api_client(token="not-a-token").get(f"/api/v1/tournaments/{tournament.pk}/")
     assert response.status_code == 401
     assert response.json()["error"]["code"] == "auth.failed"
 

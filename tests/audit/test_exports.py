@@ -30,9 +30,9 @@ def _rows(response: Any) -> list[dict[str, str]]:
 
 
 def test_every_entry_of_the_range_is_one_row_with_fixed_columns(
-    player: Any, staff_user: Any, admin_user: Any
+    make_player: Any, staff_user: Any, admin_user: Any
 ) -> None:
-    ann, bob = player("ann"), player("bob")
+    ann, bob = make_player("ann"), make_player("bob")
     # more entries than any page of the API or the pages (100, 1000)
     for number in range(600):
         services.adjust_wallet(
@@ -79,8 +79,10 @@ def test_every_entry_of_the_range_is_one_row_with_fixed_columns(
     assert_reconciled()
 
 
-def test_filters_and_the_file_name_say_which_entries(player: Any, staff_user: Any, admin_user: Any) -> None:
-    ann = player("ann")
+def test_filters_and_the_file_name_say_which_entries(
+    make_player: Any, staff_user: Any, admin_user: Any
+) -> None:
+    ann = make_player("ann")
     credit = services.adjust_wallet(
         user=ann, amount=5, reason="late", idempotency_key="late", posted_by=admin_user
     )

@@ -35,8 +35,12 @@ def _cell(html: str, row_attr: str, role: str) -> str:
     return cell.group(1).strip()
 
 
-def test_only_staff_open_the_audit_pages(player: Any, staff_user: Any) -> None:
-    for client, expected in ((Client(), 302), (_browser(player("eve")), 302), (_browser(staff_user), 200)):
+def test_only_staff_open_the_audit_pages(make_player: Any, staff_user: Any) -> None:
+    for client, expected in (
+        (Client(), 302),
+        (_browser(make_player("eve")), 302),
+        (_browser(staff_user), 200),
+    ):
         response = client.get("/audit/")
         assert response.status_code == expected
         if expected == 302:
@@ -163,12 +167,12 @@ def test_unknown_ids_and_bad_parameters_are_4xx_pages(staff_user: Any) -> None:
 
 
 def test_the_chip_flow_has_one_point_per_transfer_and_no_dip_at_a_buy_in(
-    make_table: Any, player: Any, staff_user: Any
+    make_table: Any, make_player: Any, staff_user: Any
 ) -> None:
     from audit.selectors import chip_flow
     from tournaments.live import tables
 
-    ann = player("ann", chips=1_000)
+    ann = make_player("ann", chips=1_000)
     table = make_table()
     tables.sit(user=ann, table_id=table.pk, buy_in=300)
     flow = chip_flow(user=ann)

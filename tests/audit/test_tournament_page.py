@@ -15,10 +15,12 @@ from tournaments.tournament.models import TournamentEntry
 pytestmark = pytest.mark.django_db
 
 
-def test_a_finished_tournament_shows_places_and_prizes(player: Any, admin_user: Any, staff_user: Any) -> None:
+def test_a_finished_tournament_shows_places_and_prizes(
+    make_player: Any, admin_user: Any, staff_user: Any
+) -> None:
     tournament = new_tournament(admin_user, kind="quick", rounds=1, max_entrants=3, payouts=[70, 30])
     for name in ("ann", "bob", "cid"):
-        registration.register(user=player(name), tournament_id=tournament.pk)
+        registration.register(user=make_player(name), tournament_id=tournament.pk)
     play_to_the_end(tournament)
     staff = Client()
     staff.force_login(staff_user)

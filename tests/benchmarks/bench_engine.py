@@ -212,7 +212,7 @@ def report(args: argparse.Namespace) -> str:
         "",
         *bench_rounds(args.rounds),
         "",
-        "### Turn-completion check (`turn.feasible`, RULES §1)",
+        "### Turn-completion check (`turn.feasible`)",
         "",
         *bench_turn(args.turn_rounds),
         "",

@@ -1,4 +1,4 @@
-"""HTTP players for the end-to-end tests of tournaments: a token-authenticated client, users made for it, and
+"""HTTP players for the end-to-end tests of tournaments: users made for the test, signed in (tests.clients), and
 the loop that has every client play the engine's greedy move over HTTP until the tournament is finished,
 checking on the way that no view shows a card its viewer may not see."""
 
@@ -8,44 +8,24 @@ import time
 import uuid
 from typing import Any
 
-import requests
-from django.contrib.auth import get_user_model
-
+from tests.clients import LiveClient
+from tests.factories import UserFactory
 from tests.tournaments.helpers import hidden_cards, leaked
 from tournaments.live import engine_io
 from tournaments.live.models import Game
 
 
-class Client:
-    def __init__(self, base: str, name: str, password: str) -> None:
-        self.base = base
-        self.name = name
-        self.session = requests.Session()
-        token = self.session.post(f"{base}/api/v1/auth/token/", json={"username": name, "password": password})
-        assert token.status_code == 200, token.text
-        self.session.headers["Authorization"] = f"Token {token.json()['token']}"
-
-    def call(self, method: str, path: str, **kwargs: Any) -> requests.Response:
-        if method == "POST":
-            kwargs["headers"] = {"Idempotency-Key": uuid.uuid4().hex, **kwargs.get("headers", {})}
-        response = self.session.request(method, f"{self.base}/api/v1{path}", timeout=40, **kwargs)
-        for _retry in range(3):
-            if response.status_code != 503:
-                break
-            time.sleep(float(response.headers.get("Retry-After", "1")))
-            response = self.session.request(method, f"{self.base}/api/v1{path}", timeout=40, **kwargs)
-        assert response.status_code < 500, (path, response.text)
-        return response
-
-
-def make_client(base: str, name: str, **extra: Any) -> Client:
+def make_client(base: str, name: str, **extra: Any) -> LiveClient:
+    """A user made for the test (`extra`: `is_staff`, `is_superuser`), signed in over HTTP."""
     password = f"pw-{uuid.uuid4().hex}"
-    get_user_model().objects.create_user(name, password=password, **extra)
-    return Client(base, name, password)
+    UserFactory.create(username=name, password=password, **extra)
+    client = LiveClient(base, name)
+    client.login(password)
+    return client
 
 
 def play_until_finished(
-    tournament_id: int, players: dict[str, Client], *, timeout: float
+    tournament_id: int, players: dict[str, LiveClient], *, timeout: float
 ) -> tuple[dict[str, Any], int]:
     """Every player whose view offers legal moves plays the greedy bot's move, until the tournament's status is
     `finished` or `timeout` seconds pass; the last detail and the number of moves accepted over HTTP (so a game

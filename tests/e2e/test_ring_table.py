@@ -12,6 +12,7 @@ import pytest
 import requests
 from django.contrib.auth import get_user_model
 
+from tests.clients import LiveClient
 from tests.tournaments.helpers import expected_transfers, hidden_cards, leaked
 from tournaments.live import engine_io
 from tournaments.live.models import Game, Round
@@ -23,50 +24,25 @@ PLAYERS = ("ann", "bob", "cid", "dan")
 BUY_IN = 2000
 
 
-class Client:
+Scan = list[tuple[str, str, Any]]
+
+
+def _client(base: str, name: str, scan: Scan) -> LiveClient:
     """One HTTP client; every body it receives is kept for the leak scan."""
 
-    def __init__(self, base: str, name: str, scan: list[tuple[str, str, Any]]) -> None:
-        self.base = base
-        self.name = name
-        self.scan = scan
-        self.session = requests.Session()
+    def keep(client: LiveClient, path: str, response: requests.Response) -> None:
+        scan.append((client.name, path, response.json() if response.content else None))
 
-    def login(self, password: str) -> None:
-        token = self.session.post(
-            f"{self.base}/api/v1/auth/token/", json={"username": self.name, "password": password}
-        )
-        assert token.status_code == 200, token.text
-        self.session.headers["Authorization"] = f"Token {token.json()['token']}"
-
-    def call(self, method: str, path: str, **kwargs: Any) -> requests.Response:
-        if method == "POST":
-            # What every client should do (docs/api.md, "Idempotency"): a fresh key per intended action,
-            # sent again with its retry, which then cannot sit, top up or move twice.
-            kwargs["headers"] = {"Idempotency-Key": uuid.uuid4().hex, **kwargs.get("headers", {})}
-        response = self.session.request(method, f"{self.base}/api/v1{path}", timeout=40, **kwargs)
-        for _retry in range(3):
-            if response.status_code != 503:
-                break
-            time.sleep(float(response.headers.get("Retry-After", "1")))
-            response = self.session.request(method, f"{self.base}/api/v1{path}", timeout=40, **kwargs)
-        assert response.status_code < 500, (path, response.text)
-        self.scan.append((self.name, path, response.json() if response.content else None))
-        return response
+    return LiveClient(base, name, on_answer=keep)
 
 
-def _register(base: str, name: str, scan: list[tuple[str, str, Any]]) -> Client:
-    password = f"pw-{uuid.uuid4().hex}"
-    response = requests.post(
-        f"{base}/api/v1/auth/register/", json={"username": name, "password": password}, timeout=10
-    )
-    assert response.status_code == 201, response.text
-    client = Client(base, name, scan)
-    client.login(password)
+def _register(base: str, name: str, scan: Scan) -> LiveClient:
+    client = _client(base, name, scan)
+    client.register(f"pw-{uuid.uuid4().hex}")
     return client
 
 
-def _check_view_for_leaks(client: Client, body: dict[str, Any], game_id: int, viewer: str | None) -> bool:
+def _check_view_for_leaks(client: LiveClient, body: dict[str, Any], game_id: int, viewer: str | None) -> bool:
     """True when checked (the game had not moved on since the answer)."""
     game = Game.objects.get(pk=game_id)
     if game.version != body.get("version"):
@@ -75,7 +51,7 @@ def _check_view_for_leaks(client: Client, body: dict[str, Any], game_id: int, vi
     return True
 
 
-def _check_events(client: Client, events: list[dict[str, Any]]) -> None:
+def _check_events(client: LiveClient, events: list[dict[str, Any]]) -> None:
     for event in events:
         assert "hand" not in event and "stock" not in event
         if event["kind"] == "move" and event["player"] != client.name:
@@ -88,13 +64,13 @@ def test_four_bots_play_five_rounds(live_server: Any, celery_worker_process: Any
     # the live server runs in this process: a short pause between rounds keeps the run short
     settings.RAMINO_NEXT_ROUND_DELAY_SECONDS = 0.5
     base = live_server.url
-    scan: list[tuple[str, str, Any]] = []
+    scan: Scan = []
     clients = {name: _register(base, name, scan) for name in PLAYERS}
     get_user_model().objects.create_superuser("boss", password="boss-pw-123456")
-    admin = Client(base, "boss", scan)
+    admin = _client(base, "boss", scan)
     admin.login("boss-pw-123456")
     get_user_model().objects.create_user("audit", password="audit-pw-123456", is_staff=True)
-    staff = Client(base, "audit", scan)
+    staff = _client(base, "audit", scan)
     staff.login("audit-pw-123456")
 
     for name in PLAYERS:

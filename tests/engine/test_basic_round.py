@@ -1,5 +1,6 @@
-"""The Basic Rummy family (RULES §3, source 003): deal, draw, melds and their limits, restocks, Wrotham
-and Rommé, each rule and option on a stacked deck (scores in ``test_basic_scoring.py``)."""
+"""The Basic Rummy family (docs/rules.md "Basic Rummy family", source 003): deal, draw, melds and their
+limits, restocks, Wrotham and Rommé, each rule and option on a stacked deck (scores in
+``test_basic_scoring.py``)."""
 
 from __future__ import annotations
 

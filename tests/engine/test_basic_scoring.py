@@ -1,5 +1,6 @@
-"""The Basic family's round result (RULES §3, API.md ``result.scores`` / ``result.game_points``) and its
-PCR settlement (RULES §5: each loser pays their own hand, a block pays the differences to the lowest)."""
+"""The Basic family's round result (docs/rules.md "Basic Rummy family": ``result.scores`` /
+``result.game_points``) and its PCR settlement (docs/rules.md "Settlement (PCR)": each loser pays their own
+hand, a block pays the differences to the lowest)."""
 
 from __future__ import annotations
 
@@ -73,7 +74,7 @@ def test_source_003_block_example_the_lowest_hand_collects_the_differences() -> 
     assert r.details["went_out"] is None and r.details["winners"] == ("A",)
     assert r.scores == {"A": -6, "B": -15, "C": -7, "D": -21}
     assert r.game_points == {"A": 25, "B": 0, "C": 0, "D": 0}
-    # RULES §5: B pays 9, C 1, D 15 to A (times the PCR)
+    # docs/rules.md "Settlement (PCR)": B pays 9, C 1, D 15 to A (times the PCR)
     assert pcr_transfers(scores=dict(r.scores), pcr=1, seat_order=list("ABCD")) == [
         ("B", "A", 9),
         ("C", "A", 1),

@@ -1,4 +1,4 @@
-"""Board Rummy (RULES §4, API.md): tiles, the deal and the trump, the deal phase, turns, closing,
+"""Board Rummy (docs/rules.md "Board Rummy"): tiles, the deal and the trump, the deal phase, turns, closing,
 ``find_arrangement`` and every row of the hands table, scores and bonuses, auto_move, views, replay."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from tournaments.engine.state import RoundState
 from .board_stacking import BOARD, PILE, STOCK, board_deck, board_round, close, disc, play
 from .stacking import illegal
 
-# Constructed boards of 14 shown tiles, one per reading row (RULES §4).
+# Constructed boards of 14 shown tiles, one per reading row (docs/rules.md "Board Rummy").
 SIMPLE = "R1 R2 R3 Y5 B5 K5 B9 B10 B11 B12 K11 K12 K13 K1"
 MOSAIC = "R1 Y2 B3 K4 R5 Y6 B7 K8 R9 Y10 B11 K12 R13 Y1"
 BICOLOUR = "R1 R2 R3 R4 R5 R6 R7 R8 R9 Y10 Y11 Y12 Y13 Y1"
@@ -126,8 +126,8 @@ def test_the_player_dealt_the_trumps_twin_gets_the_bonus_even_when_nobody_closes
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_the_trump_bonus_counts_100_per_opponent_in_game_points(n: int) -> None:
-    # RULES §4 (decided): the twin's holder is paid 100 by each opponent, and game_points adds 100 per
-    # opponent; 3 players, trump K7, the third player holds the twin, the second closes at once.
+    # docs/rules.md "Board Rummy" (decided): the twin's holder is paid 100 by each opponent, and game_points
+    # adds 100 per opponent; 3 players, trump K7, the third player holds the twin, the second closes at once.
     hands: list[list[str]] = (
         [["Y7"], SIMPLE.split(), ["K7"], []][:n] if n > 2 else [["Y7", "K7"], SIMPLE.split()]
     )

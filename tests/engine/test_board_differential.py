@@ -1,12 +1,12 @@
-"""Board Rummy's round results against a straightforward computation written here from RULES §4, over
-random rounds of 2, 3 and 4 players (an independent engine disagreed on the trump bonus once; this keeps
-the two readings side by side).
+"""Board Rummy's round results against a straightforward computation written here from docs/rules.md "Board
+Rummy", over random rounds of 2, 3 and 4 players (an independent engine disagreed on the trump bonus once;
+this keeps the two readings side by side).
 
 From the deck alone: the deal (14 tiles each one at a time from the dealer's left, a 15th to the first
-player), the trump (the next tile, jokers turned up skipped) and who was dealt its twin. Then RULES §4:
-the twin's holder is paid 100 by each opponent (one bonus entry of 100, settled per opponent) unless the
-deal was refused; ``game_points`` adds 100 per opponent to that player; the closer alone scores, a row of
-the hands table less its jokers; nobody scores when nobody closes.
+player), the trump (the next tile, jokers turned up skipped) and who was dealt its twin. Then docs/rules.md
+"Board Rummy": the twin's holder is paid 100 by each opponent (one bonus entry of 100, settled per opponent)
+unless the deal was refused; ``game_points`` adds 100 per opponent to that player; the closer alone scores, a
+row of the hands table less its jokers; nobody scores when nobody closes.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def twin_seat(deck: Sequence[str], n: int, dealer: int) -> int | None:
 
 
 def expected(result: Result, players: Sequence[str], deck: Sequence[str], dealer: int) -> dict[str, int]:
-    """``game_points`` from RULES §4, checking the rest of the result on the way."""
+    """``game_points`` from docs/rules.md "Board Rummy", checking the rest of the result on the way."""
     n = len(players)
     seat = twin_seat(deck, n, dealer)
     holder = None if seat is None or result.redeal else players[seat]

@@ -1,4 +1,5 @@
-"""Bots: auto_move (RULES.md §5 timeouts) on stacked decks, legality of every bot move, greedy vs random."""
+"""Bots: auto_move (docs/rules.md "Ring tables, clocks and timeouts") on stacked decks, legality of every bot
+move, greedy vs random."""
 
 from __future__ import annotations
 
@@ -199,7 +200,7 @@ def test_greedy_outscores_random() -> None:
     assert wins >= GREEDY_MIN_WINS, f"greedy won {wins} of {GREEDY_ROUNDS}"
 
 
-# ---------------------------------------------------------------------- the Basic family (RULES §3)
+# ------------------------------------------------------ the Basic family (docs/rules.md "Basic Rummy family")
 
 BASIC_PRESETS = ("basic", "block", "wrotham", "romme")
 BASIC_VARIANTS = {

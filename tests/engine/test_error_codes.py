@@ -110,7 +110,7 @@ CASES: dict[str, Case] = {
         disc("4D"),
     ),
     "end_round.not_allowed": lambda: (new_round(HOUSE, ["ann", "bob", "cid"], dealer=2, seed=5), "ann", END),
-    # the Basic family (RULES §3)
+    # the Basic family (docs/rules.md "Basic Rummy family")
     "draw.top_card_only": lambda: (
         play(two(BASIC, ANN), ("ann", STOCK), ("ann", disc("2C"))),
         "bob",
@@ -165,7 +165,7 @@ CASES: dict[str, Case] = {
         "bob",
         call("9C", 1, "m1"),
     ),
-    # Board Rummy (RULES §4)
+    # Board Rummy (docs/rules.md "Board Rummy")
     "deal.answer_first": lambda: (_board_deal(), "ann", tile_disc("R1")),
     "deal.not_eligible": lambda: (_board_deal(), "bob", {"type": "keep_deal"}),
     "deal.already_answered": lambda: (

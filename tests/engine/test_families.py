@@ -52,7 +52,7 @@ API_MOVE_TYPES = {
 
 
 def test_each_implemented_preset_names_a_family_that_plays_it():
-    assert implemented_presets() == PRESETS  # every game of RULES.md
+    assert implemented_presets() == PRESETS  # every game of docs/rules.md
     families = {"rummy500": "rummy500", "rummy500_household": "rummy500", "board": "board"}
     for name in implemented_presets():
         rules = Ruleset.preset(name)
@@ -106,7 +106,7 @@ def test_a_preset_outside_rules_md_cannot_be_registered():
 
 
 def _parse_tile(value: object) -> str:
-    """Board Rummy's tiles (API.md): colour R Y B K then number 1-13, or JK."""
+    """Board Rummy's tiles (docs/rules.md "Board Rummy"): colour R Y B K then number 1-13, or JK."""
     if isinstance(value, str) and (value == "JK" or (value[:1] in "RYBK" and value[1:] in _NUMBERS)):
         return value
     raise CardError(f"{value!r} is not a tile", "card.unknown")
@@ -205,7 +205,7 @@ def test_a_new_family_plugs_into_the_seam_without_touching_the_engine(toy_board:
         new_round(toy_board, ["ann", "bob"], deck=["7H", *s.deck[1:]])  # a card code is no tile here
 
 
-# ---------------------------------------------------------------------- the dealer's seat (RULES §1)
+# ------------------------------------------------------------------- the dealer's seat (docs/rules.md "Game")
 
 
 def test_the_deal_passes_to_the_next_occupied_seat_clockwise():

@@ -1,5 +1,5 @@
 """Malformed and near-legal input: ``apply_move`` raises ``IllegalMove`` and nothing else, never changes
-the state, and accepts only moves that ``legal_moves`` lists (API.md: "Malformed moves raise it too")."""
+the state, and accepts only moves that ``legal_moves`` lists (docs/rules.md "Error codes")."""
 
 from __future__ import annotations
 
@@ -145,7 +145,8 @@ def check(state: RoundState, player: Any, move: Any) -> None:
         logged = json.loads(after.log[-1][1])
         assert after.version == state.version + 1
         if "melds" in logged and logged not in legal_moves(state, player):
-            # several melds in one move are not listed (API.md); Rummy 500 judges them like the singles in turn
+            # several melds in one move are not listed (docs/rules.md "A turn"); Rummy 500 judges them like
+            # the singles in turn
             single = state
             for cards in logged["melds"]:
                 assert {"type": "meld", "cards": cards} in legal_moves(single, player)

@@ -71,7 +71,8 @@ def options(draw: Any, name: str) -> Ruleset:
 
 @st.composite
 def basic_options(draw: Any, name: str) -> Ruleset:
-    """Any option of the Basic family's presets (RULES §3), a short stall limit now and then."""
+    """Any option of the Basic family's presets (docs/rules.md "Basic Rummy family"), a short stall limit now
+    and then."""
     opts: dict[str, Any] = {}
     switches = ["ace_high", "round_the_corner", "final_discard_required", "lay_off_requires_own_meld"]
     switches += ["multiple_melds_per_turn"] if name in ("basic", "block") else ["joker_swap"]
@@ -176,8 +177,8 @@ def check_result(s: RoundState) -> None:
 
 
 def check_basic_result(s: RoundState) -> None:
-    """RULES §3 / API.md: 0 for the player out and minus the own hand (doubled for rummy) for the others;
-    nobody out: minus the own hand for everyone."""
+    """docs/rules.md "Basic Rummy family": 0 for the player out and minus the own hand (doubled for rummy) for
+    the others; nobody out: minus the own hand for everyone."""
     r = s.result
     assert r is not None
     hv = {p: sum(hand_value(c, s.rules) for c in s.hands[i]) for i, p in enumerate(s.players)}
@@ -304,7 +305,7 @@ def playout(rules: Ruleset, n: int, deal_seed: int, play_seed: int, round_number
     assert replay(rules, players, dealer, s.deck, mid.moves, salt=s.salt, round_number=round_number) == mid
 
 
-# ====================================================================== Board Rummy (RULES §4)
+# ================================================================== Board Rummy (docs/rules.md "Board Rummy")
 
 # Board rounds are longer (every listing reads each possible close), so fewer examples per seat count.
 BOARD_PROFILE = settings(

@@ -1,4 +1,4 @@
-"""Scenario tests on stacked decks: every rule of RULES.md §1-2 as implemented (docs/rules.md)."""
+"""Scenario tests on stacked decks: every rule of Rummy 500 as implemented (docs/rules.md)."""
 
 from __future__ import annotations
 

@@ -59,7 +59,7 @@ def test_bad_rulesets(name, options, code):
 
 
 def test_a_game_of_rules_md_no_family_plays_is_not_implemented(monkeypatch: pytest.MonkeyPatch) -> None:
-    # every game of RULES.md is played now; the code stays for a registry without one of them
+    # every game of docs/rules.md is played now; the code stays for a registry without one of them
     from tournaments.engine import rules
 
     monkeypatch.delitem(rules._REGISTRY, "romme")

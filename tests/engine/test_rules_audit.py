@@ -1,4 +1,5 @@
-"""Audit of RULES.md §1-2 and API.md (Python part, Moves): the scenarios test_round.py did not cover.
+"""Audit of the rules of docs/rules.md (its Rummy 500 sections, the engine's entry points and moves): the
+scenarios test_round.py did not cover.
 
 Each test names the rule it proves; docs/rules.md has the checklist (rule -> test).
 """
@@ -61,7 +62,7 @@ def at(state: RoundState, player: str, **changes: Any) -> RoundState:
     return replace(state, turn=seat, hands=tuple(hands), **changes)
 
 
-# ====================================================================== API.md: entry points
+# ============================================================== docs/rules.md "Engine overview": entry points
 
 
 def test_api_names_are_exported():
@@ -363,7 +364,7 @@ def placed_by(s: RoundState, player: str) -> list[str]:
     return sorted(c for m in s.melds for c, p in zip(m.cards, m.placers, strict=True) if p == player)
 
 
-# ====================================================================== API.md: draw index
+# ====================================================================== docs/rules.md "A turn": draw index
 
 
 def test_draw_index_with_two_identical_cards():

@@ -1,11 +1,11 @@
-"""The turn-completion check (RULES §1) has no depth cut: turns that need four and five placements to end
-legally are judged completable, and the fast check (``turn.feasible``) agrees with exhaustive searches
-written here from the rule on small random positions.
+"""The turn-completion check (docs/rules.md "Turn-completion invariant") has no depth cut: turns that need
+four and five placements to end legally are judged completable, and the fast check (``turn.feasible``) agrees
+with exhaustive searches written here from the rule on small random positions.
 
-RULES §1 and docs/rules.md: an obligation (the chosen card of a deep draw, a retrieved joker that must be
-melded) is met by a placement that contains it, built from the hand and the table of that moment; the turn
-can end when nothing is owed and a card that may be discarded is left (or, without a final discard, the
-hand is empty).
+docs/rules.md "Turn-completion invariant": an obligation (the chosen card of a deep draw, a retrieved joker
+that must be melded) is met by a placement that contains it, built from the hand and the table of that moment;
+the turn can end when nothing is owed and a card that may be discarded is left (or, without a final discard,
+the hand is empty).
 """
 
 from __future__ import annotations
@@ -197,7 +197,8 @@ def test_every_placement_lowers_the_measure_so_the_search_ends():
 
 
 def _placements(t: Turn, rules: RulesetType) -> Iterator[tuple[tuple[str, ...], Turn]]:
-    """Every meld, lay-off and joker swap from the whole hand (no pruning), applied from RULES §1."""
+    """Every meld, lay-off and joker swap from the whole hand (no pruning), applied from docs/rules.md
+    "Turn-completion invariant"."""
     hand = list(t.hand)
     for m in enumerate_melds(hand, rules, min_natural=rules.min_natural):
         rest = _minus(hand, m)
@@ -284,7 +285,8 @@ def _owed(t: Turn, rules: RulesetType) -> set[str]:
 
 def fewest_placements(t: Turn, rules: RulesetType) -> int | None:
     """The fewest placements after which the turn can end, by trying every chain (no memory, no cut) of
-    placements that each place a card still owed (RULES §1's "containing it")."""
+    placements that each place a card still owed (docs/rules.md "Turn-completion invariant": "containing
+    it")."""
     if _ends(t, rules):
         return 0
     owed = _owed(t, rules)
@@ -366,7 +368,8 @@ def test_the_fast_check_agrees_with_exhaustive_searches(seed: int, which: int) -
     rules = _RULESETS[which]
     t = random_position(random.Random(seed), rules)
     fast = feasible(t, rules)
-    # RULES §1 as written: chains of placements that each place a card still owed, every order, no cut.
+    # docs/rules.md "Turn-completion invariant" as written: chains of placements that each place a card still
+    # owed, every order, no cut.
     assert fast == (fewest_placements(t, rules) is not None), t
     # Against every chain of any placements: what the check accepts can be completed, and without a joker
     # to swap it misses nothing (a chosen card usable only after a swap is refused: docs/rules.md).

@@ -5,46 +5,41 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from tests.ledger.utils import make_user
+from tests.clients import api_client
+from tests.factories import AdminFactory, StaffFactory, UserFactory
 
 
 @pytest.fixture
 def player(db: None) -> Any:
-    return make_user("ann")
+    """ann, a player with no chips."""
+    return UserFactory.create(username="ann")
 
 
 @pytest.fixture
 def staff(db: None) -> Any:
-    return make_user("staffer", is_staff=True)
+    return StaffFactory.create(username="staffer")
 
 
 @pytest.fixture
 def ledger_admin(db: None) -> Any:
-    return make_user("boss", is_staff=True, is_superuser=True)
-
-
-def _client(user: Any | None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user=user)
-    return client
+    return AdminFactory.create(username="boss")
 
 
 @pytest.fixture
 def anon_client() -> APIClient:
-    return _client(None)
+    return api_client()
 
 
 @pytest.fixture
 def player_client(player: Any) -> APIClient:
-    return _client(player)
+    return api_client(player)
 
 
 @pytest.fixture
 def staff_client(staff: Any) -> APIClient:
-    return _client(staff)
+    return api_client(staff)
 
 
 @pytest.fixture
 def admin_client_api(ledger_admin: Any) -> APIClient:
-    return _client(ledger_admin)
+    return api_client(ledger_admin)

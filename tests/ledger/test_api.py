@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 
 from ledger import services
 from ledger.models import Account, AccountKind, Entry, ReconciliationRun, Transfer
+from tests.clients import api_client, signed_in
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
 
 pytestmark = pytest.mark.django_db
@@ -96,11 +97,7 @@ def test_staff_endpoints_auth_matrix(
 
 
 def test_token_authentication_works_end_to_end(ledger_data: dict[str, Any], staff: Any) -> None:
-    client = APIClient()
-    token = client.post(
-        "/api/v1/auth/token/", {"username": "staffer", "password": "pw-for-tests-1"}, format="json"
-    )
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.json()['token']}")
+    client = signed_in("staffer", "pw-for-tests-1")
     assert client.get("/api/v1/ledger/accounts/").status_code == 200
 
 
@@ -186,8 +183,7 @@ def test_adjustment_credit_debit_and_replay(
 
 
 def test_idempotency_keys_are_scoped_to_the_admin(admin_client_api: APIClient, player: Any) -> None:
-    other_admin = APIClient()
-    other_admin.force_authenticate(make_user("boss2", is_staff=True, is_superuser=True))
+    other_admin = api_client(make_user("boss2", is_staff=True, is_superuser=True))
     body = {"username": "ann", "amount": 5, "reason": "x"}
     a = admin_client_api.post("/api/v1/ledger/adjustments/", body, format="json", HTTP_IDEMPOTENCY_KEY="same")
     b = other_admin.post(

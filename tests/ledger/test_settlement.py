@@ -1,4 +1,5 @@
-"""PCR settlement (RULES.md §5, API.md `pcr_transfers`): examples, edge cases and properties. No database."""
+"""PCR settlement (docs/rules.md "Settlement (PCR)": `pcr_transfers`): examples, edge cases and properties. No
+database."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from ledger.settlement import (
     pcr_transfers,
 )
 
-# --- the seeds' examples (000) and API.md's -------------------------------------------------------------
+# --- the seeds' examples (000), among them the public contract's --------------------------------------------
 
 
 def test_seed_example_one_john_david_bob() -> None:

@@ -9,6 +9,7 @@ from rest_framework.test import APIClient
 
 from ledger import services
 from ledger.models import AccountKind
+from tests.clients import api_client
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
 
 pytestmark = pytest.mark.django_db
@@ -56,9 +57,7 @@ def history(player: Any) -> dict[str, Any]:
 
 
 def _client(user: Any) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user=user)
-    return client
+    return api_client(user)
 
 
 def test_a_player_reads_their_wallet_newest_first_with_running_balances(

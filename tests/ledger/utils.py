@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
-from django.contrib.auth import get_user_model
-
-from ledger import services
-from ledger.models import Account, AccountKind
+from ledger.models import Account
 from ledger.selectors import ReconciliationReport, reconcile
-
-_serial = itertools.count(1)
+from tests.factories import UserFactory, WalletFactory
 
 
 def assert_reconciled() -> ReconciliationReport:
@@ -25,22 +20,11 @@ def assert_reconciled() -> ReconciliationReport:
 
 
 def make_user(username: str | None = None, **extra: Any) -> Any:
-    username = username or f"user{next(_serial)}"
-    return get_user_model().objects.create_user(username=username, password="pw-for-tests-1", **extra)
+    """A user with no chips (tests.factories.UserFactory)."""
+    return UserFactory.create(**extra) if username is None else UserFactory.create(username=username, **extra)
 
 
 def funded_wallet(user: Any, amount: int, *, chip_type: str = "site") -> Account:
-    """The user's wallet credited with `amount` chips from the house cashier (or the tournament mint)."""
-    wallet = services.get_wallet(user=user, chip_type=chip_type)
-    source_kind = AccountKind.HOUSE_CASHIER if chip_type == "site" else AccountKind.TOURNAMENT_MINT
-    source = services.get_house_account(kind=source_kind, chip_type=chip_type)
-    services.move_chips(
-        source=source,
-        destination=wallet,
-        amount=amount,
-        kind="adjustment" if chip_type == "site" else "mint",
-        idempotency_key=f"test:fund:{wallet.pk}:{next(_serial)}",
-        reason="test funding",
-    )
-    wallet.refresh_from_db()
-    return wallet
+    """The user's wallet credited with `amount` chips from the house cashier (or the tournament mint), through
+    the ledger (tests.factories.WalletFactory)."""
+    return WalletFactory.create(user=user, amount=amount, chip_type=chip_type)

@@ -8,6 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.views import AuthThrottle
+from tests.clients import api_client
 from tests.ledger.utils import make_user
 from tests.security.conftest import assert_error
 from tournaments.live.throttling import JoinAddressThrottle
@@ -71,9 +72,7 @@ def test_a_forged_forwarded_for_does_not_escape_the_join_throttle(monkeypatch: p
     monkeypatch.setattr(JoinAddressThrottle, "THROTTLE_RATES", {"join_address": "2/min"})
     statuses = []
     for n in range(3):
-        client = APIClient()
-        client.force_authenticate(make_user())
-        response = client.post(
+        response = api_client(make_user()).post(
             "/api/v1/tables/join/",
             {"code": "WRONGCODE", "buy_in": 100},
             format="json",

@@ -10,23 +10,25 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-import requests
+from tests.clients import LiveClient
 
 from .stack import StackFailed
 
 
 class Client:
+    """A player's or an admin's client of the stack (tests.clients.LiveClient, no retry: a 503 fails the
+    smoke test); `call` answers the body, and a status not in `expect` fails the smoke test."""
+
     def __init__(self, base: str, username: str) -> None:
-        self.base = base
         self.username = username
-        self.session = requests.Session()
+        self.http = LiveClient(base, username, retries=0)
 
     def login(self, password: str) -> None:
         answer = self.call("POST", "/auth/token/", json={"username": self.username, "password": password})
-        self.session.headers["Authorization"] = f"Token {answer['token']}"
+        self.http.session.headers["Authorization"] = f"Token {answer['token']}"
 
     def call(self, method: str, path: str, *, expect: tuple[int, ...] = (200,), **kwargs: Any) -> Any:
-        response = self.session.request(method, f"{self.base}/api/v1{path}", timeout=40, **kwargs)
+        response = self.http.request(method, path, **kwargs)
         if response.status_code not in expect:
             raise StackFailed(
                 f"{self.username}: {method} {path} -> {response.status_code} {response.text[:500]}"

@@ -18,12 +18,13 @@ from datetime import timedelta
 from typing import Any
 
 from celery import current_app
-from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 import tournaments.tasks  # noqa: F401  (the task bodies, registered with the Celery app as a worker has them)
+from tests.clients import api_client, signed_in
+from tests.factories import AdminFactory
 from tournaments.live import clock_runs, dispatch, engine_io
 from tournaments.live.models import Game, GameStatus
 
@@ -67,25 +68,19 @@ class Site:
     # ------------------------------------------------------------------------------------------- people
 
     def _signed_in(self, name: str, password: str) -> Player:
-        client = APIClient()
-        token = client.post("/api/v1/auth/token/", {"username": name, "password": password}, format="json")
-        assert token.status_code == 200, token.content
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.json()['token']}")
-        player = self.users[name] = Player(name, client)
+        player = self.users[name] = Player(name, signed_in(name, password))
         return player
 
     def admin(self, name: str = "boss") -> Player:
         """A superuser (made as `createsuperuser` would: the API has no way to make one), signed in."""
         password = f"pw-{uuid.uuid4().hex}"
-        get_user_model().objects.create_superuser(username=name, password=password)
+        AdminFactory.create(username=name, password=password)
         return self._signed_in(name, password)
 
     def player(self, name: str, *, chips: int, admin: Player) -> Player:
         """A player signed up through `/auth/register/`, signed in, wallet credited by an admin's adjustment."""
         password = f"pw-{uuid.uuid4().hex}"
-        signup = APIClient().post(
-            "/api/v1/auth/register/", {"username": name, "password": password}, format="json"
-        )
+        signup = api_client().post("/api/v1/auth/register/", {"username": name, "password": password})
         assert signup.status_code == 201, signup.content
         if chips:
             admin.post(

@@ -27,7 +27,8 @@ def simple_move(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def expected_transfers(round_: Round) -> list[dict[str, Any]]:
-    """What the round's settlement must be: pcr_transfers of its recorded scores (RULES §5)."""
+    """What the round's settlement must be: pcr_transfers of its recorded scores (docs/rules.md "Settlement
+    (PCR)")."""
     game = Game.objects.select_related("table").get(pk=round_.game_id)
     players = list(round_.players)
     start = (round_.dealer + 1) % len(players)

@@ -1,47 +1,24 @@
-"""Helpers of the multi-table tournament tests: a tournament created directly (settings validation is not
-theirs), entrants registered, the ledger's tournament-chip invariant."""
+"""Helpers of the multi-table tournament tests: a tournament (tests.factories.MultiTournamentFactory, which can
+also make it running at a level), entrants registered, tables seated, the ledger's tournament-chip invariant."""
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from django.db.models import Sum
 from django.utils import timezone
 
-from ledger import services as ledger
-from ledger.models import SITE_CHIPS, Account, AccountKind, tournament_chip_type
-from tournaments.tournament.models import Tournament, TournamentKind, TournamentStatus
+from ledger.models import Account, AccountKind, tournament_chip_type
+from tests.factories import MultiTournamentFactory
+from tournaments.tournament.models import Tournament, TournamentStatus
 
 FAST = {"turn_seconds": 30, "time_bank_seconds": 0, "max_timeouts": 20, "max_timeouts_per_round": 100}
 
 
 def new_multi(admin: Any, **overrides: Any) -> Tournament:
-    fields: dict[str, Any] = {
-        "name": "Sunday multi",
-        "kind": TournamentKind.MULTI,
-        "game": "rummy500",
-        "options": dict(FAST),
-        "buy_in": 100,
-        "fee": 10,
-        "max_entrants": 1000,
-        "min_entrants": 2,
-        "starting_stack": 1000,
-        "seats": 4,
-        "pcr_schedule": [1, 2, 3, 5, 8],
-        "rounds_per_level": 2,
-        "starts_at": timezone.now() + timedelta(hours=1),
-        "payouts": [50, 30, 20],
-        "status": TournamentStatus.REGISTERING,
-        "created_by": admin,
-        **overrides,
-    }
-    tournament = Tournament.objects.create(**fields)
-    tournament.pool_account = ledger.open_account(
-        kind=AccountKind.PRIZE_POOL, chip_type=SITE_CHIPS, reference=f"tournament:{tournament.pk}"
-    )
-    tournament.save(update_fields=["pool_account"])
-    return tournament
+    """A registering multi-table tournament created by `admin` (any field overridden, `status` and `level`
+    included)."""
+    return MultiTournamentFactory.create(created_by=admin, **overrides)
 
 
 def chips_conserved(tournament: Tournament) -> int:
@@ -67,7 +44,7 @@ def register_all(tournament: Tournament, users: list[Any]) -> None:
 
 
 def seated(
-    admin: Any, player: Any, tables: list[list[int]], **overrides: Any
+    admin: Any, make_player: Any, tables: list[list[int]], **overrides: Any
 ) -> tuple[Tournament, list[Any], dict[str, Any]]:
     """A running tournament whose tables hold players with the given stacks (named t<table>p<seat>), built
     with the seating services (no start); answers (tournament, tables, entries by name)."""
@@ -83,7 +60,9 @@ def seated(
         opened.append(table)
         for s, stack in enumerate(stacks):
             name = f"t{t}p{s}"
-            entry = TournamentEntry.objects.create(tournament=tournament, player=player(name, chips=1000))
+            entry = TournamentEntry.objects.create(
+                tournament=tournament, player=make_player(name, chips=1000)
+            )
             multi_seating.seat_entrant(
                 tournament=tournament,
                 entry=entry,

@@ -1,58 +1,35 @@
 """Test data for the read side of multi-table tournaments, built with the ORM and the ledger: a multi tournament
-with paid entries (registration's own buy-in transfers), then RUNNING with tables, a game per table, seats whose
+(tests.factories) with paid entries (registration's own buy-in transfers), then RUNNING with tables, a game per table, seats whose
 stack accounts (chip type `tournament_chip_type(id)`) got their chips by one mint transfer per table from the
 tournament's mint account, and entries PLAYING at them."""
 
 from __future__ import annotations
 
 import itertools
-from datetime import timedelta
 from typing import Any
 
 from django.utils import timezone
 
 from ledger import services as ledger
-from ledger.models import SITE_CHIPS, Account, AccountKind, TransferKind, tournament_chip_type
+from ledger.models import Account, AccountKind, TransferKind, tournament_chip_type
+from tests.factories import MultiTournamentFactory
 from tournaments.live.models import Game, Round, Seat, SeatStatus, Table, TableStatus
 from tournaments.tournament import registration
-from tournaments.tournament.models import (
-    EntryStatus,
-    Tournament,
-    TournamentEntry,
-    TournamentKind,
-    TournamentStatus,
-)
+from tournaments.tournament.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus
 
 _names = itertools.count(1)
 
 
 def multi_tournament(admin: Any, **overrides: Any) -> Tournament:
-    """A registering multi tournament with its prize pool account."""
+    """A registering multi tournament with its prize pool account (tests.factories.MultiTournamentFactory)."""
     fields: dict[str, Any] = {
         "name": f"Multi {next(_names)}",
-        "kind": TournamentKind.MULTI,
-        "game": "rummy500",
         "options": {"turn_seconds": 30, "time_bank_seconds": 0},
-        "buy_in": 100,
-        "fee": 10,
-        "starting_stack": 1000,
-        "seats": 4,
         "pcr_schedule": [1, 2, 5],
-        "rounds_per_level": 2,
-        "starts_at": timezone.now() + timedelta(hours=1),
-        "min_entrants": 2,
-        "max_entrants": 1000,
         "payouts": [70, 30],
-        "created_by": admin,
         **overrides,
     }
-    tournament = Tournament.objects.create(**fields)
-    pool = ledger.open_account(
-        kind=AccountKind.PRIZE_POOL, chip_type=SITE_CHIPS, reference=f"tournament:{tournament.pk}"
-    )
-    Tournament.objects.filter(pk=tournament.pk).update(pool_account=pool)
-    tournament.pool_account = pool
-    return tournament
+    return MultiTournamentFactory.create(created_by=admin, **fields)
 
 
 def register_all(tournament: Tournament, players: list[Any]) -> list[TournamentEntry]:

@@ -8,7 +8,7 @@ from typing import Any
 from django.utils import timezone
 
 from ledger.models import Account
-from tests.tournaments.tournament_helpers import FAST
+from tests.factories import FAST
 from tournaments.tournament import setup as tournament_setup
 from tournaments.tournament.models import Tournament
 

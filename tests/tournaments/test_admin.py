@@ -31,11 +31,11 @@ def _pages(game: Game) -> list[str]:
 
 
 def test_admin_pages_hide_running_round_and_open_finished_one(
-    make_table: Any, player: Any, admin_user: Any, client_for: Any
+    make_table: Any, make_player: Any, admin_user: Any, client_for: Any
 ) -> None:
     table = make_table()
     for name in ("ann", "bob"):
-        client_for(player(name)).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 300})
+        client_for(make_player(name)).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 300})
     game = Game.objects.get(table=table)
     round_start.start_round(game_id=game.pk)
     browser = Client()
@@ -78,7 +78,7 @@ def test_admin_pages_hide_running_round_and_open_finished_one(
 
 
 def test_the_close_action_closes_tables_and_cashes_out_for_superusers_only(
-    make_table: Any, player: Any, admin_user: Any, staff_user: Any
+    make_table: Any, make_player: Any, admin_user: Any, staff_user: Any
 ) -> None:
     from django.contrib.auth.models import Permission
 
@@ -88,7 +88,7 @@ def test_the_close_action_closes_tables_and_cashes_out_for_superusers_only(
     from tournaments.live.models import GameStatus, SeatStatus, Table, TableStatus
 
     table = make_table()
-    ann = player("ann")
+    ann = make_player("ann")
     tables.sit(user=ann, table_id=table.pk, buy_in=400)
     url = "/admin/tournaments/table/"
     viewer = Client()
@@ -164,13 +164,13 @@ def test_the_change_form_refuses_what_the_api_refuses(
 
 
 def test_the_change_form_makes_a_table_private_with_a_code_and_public_again(
-    make_table: Any, admin_user: Any, player: Any
+    make_table: Any, admin_user: Any, make_player: Any
 ) -> None:
     from tournaments.live import tables
     from tournaments.live.models import Table
 
     table = make_table()
-    tables.sit(user=player("ann"), table_id=table.pk, buy_in=300)
+    tables.sit(user=make_player("ann"), table_id=table.pk, buy_in=300)
     browser = Client()
     browser.force_login(admin_user)
     url = f"/admin/tournaments/table/{table.pk}/change/"
@@ -183,7 +183,7 @@ def test_the_change_form_makes_a_table_private_with_a_code_and_public_again(
     assert not table.private and table.code is None
     # fewer seats than the seated players need is a form error too
     for name in ("bob", "cid"):
-        tables.sit(user=player(name), table_id=table.pk, buy_in=300)
+        tables.sit(user=make_player(name), table_id=table.pk, buy_in=300)
     response = browser.post(url, _change_form(table, seats=2))
     assert response.status_code == 200
     assert "Seat 2 is taken" in str(response.context["adminform"].form.errors["seats"])
@@ -191,14 +191,14 @@ def test_the_change_form_makes_a_table_private_with_a_code_and_public_again(
 
 
 def test_an_errored_table_shows_its_reason_and_is_read_only_in_the_admin(
-    make_table: Any, player: Any, admin_user: Any
+    make_table: Any, make_player: Any, admin_user: Any
 ) -> None:
     from tournaments.live import tables
     from tournaments.live.models import Table, TableStatus
 
     table = make_table()
     for name in ("ann", "bob"):
-        tables.sit(user=player(name), table_id=table.pk, buy_in=300)
+        tables.sit(user=make_player(name), table_id=table.pk, buy_in=300)
     Table.objects.filter(pk=table.pk).update(seats=9)  # a row from before the checks
     round_start.start_round(game_id=Game.objects.get(table=table).pk)
     table.refresh_from_db()

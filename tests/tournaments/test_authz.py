@@ -46,9 +46,9 @@ TABLE_BODY = {"game": "rummy500", "seats": 4, "pcr": 1, "min_buy_in": 100, "max_
 
 
 @pytest.fixture
-def world(make_table: Any, player: Any, admin_user: Any, staff_user: Any, client_for: Any) -> Any:
+def world(make_table: Any, make_player: Any, admin_user: Any, staff_user: Any, client_for: Any) -> Any:
     def build(private: bool) -> dict[str, Any]:
-        ann, bob = player("ann"), player("bob")
+        ann, bob = make_player("ann"), make_player("bob")
         table = make_table(private=private, creator=ann if private else None)
         for user in (ann, bob):
             if private:
@@ -62,7 +62,7 @@ def world(make_table: Any, player: Any, admin_user: Any, staff_user: Any, client
         users = {
             "anonymous": None,
             "seated": seated,
-            "other": player("olga"),
+            "other": make_player("olga"),
             "staff": staff_user,
             "admin": admin_user,
         }
@@ -121,8 +121,8 @@ def test_private_table_matrix(world: Any, client_for: Any, endpoint: Any, role: 
     _check(world(True), endpoint, role, expected, client_for)
 
 
-def test_unknown_ids_are_404(player: Any, client_for: Any) -> None:
-    client = client_for(player())
+def test_unknown_ids_are_404(make_player: Any, client_for: Any) -> None:
+    client = client_for(make_player())
     for method, path in [
         ("get", "/api/v1/tables/999999/"),
         ("post", "/api/v1/tables/999999/sit/"),

@@ -1,6 +1,6 @@
 """The Basic Rummy family at ring tables (issue 13): each preset is accepted, played through the HTTP API
-and settled by PCR on the engine's scores (RULES §5: in Basic Rummy each loser pays their own hand to the
-player who went out; in a block the differences to the lowest hand)."""
+and settled by PCR on the engine's scores (docs/rules.md "Settlement (PCR)": in Basic Rummy each loser pays
+their own hand to the player who went out; in a block the differences to the lowest hand)."""
 
 from __future__ import annotations
 
@@ -19,11 +19,11 @@ pytestmark = pytest.mark.django_db
 
 @pytest.mark.parametrize(("preset", "seats"), [("basic", 2), ("block", 3), ("wrotham", 2), ("romme", 2)])
 def test_each_basic_preset_plays_over_http_and_settles_by_pcr(
-    preset: str, seats: int, make_table: Any, player: Any, client_for: Any
+    preset: str, seats: int, make_table: Any, make_player: Any, client_for: Any
 ) -> None:
     table = make_table(game=preset, seats=6, pcr=2, multiplier=3, min_buy_in=100, max_buy_in=5000)
     names = ["ann", "bob", "cid"][:seats]
-    clients = {name: client_for(player(name)) for name in names}
+    clients = {name: client_for(make_player(name)) for name in names}
     for name, chips in zip(names, (1000, 400, 700), strict=False):
         assert clients[name].post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": chips}).status_code == 200
     listed = clients["ann"].get(f"/api/v1/tables/{table.pk}/").json()

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from tests.engine.board_stacking import board_deck
+from tests.factories import FAST_CLOCKS
 from tests.ledger.utils import assert_reconciled
-from tests.tournaments.conftest import FAST_CLOCKS
 from tests.tournaments.helpers import stacks
 from tournaments import engine
 from tournaments.live import clock_runs, engine_io, round_start
@@ -41,9 +41,9 @@ def _hands(players: list[str], dealer: int, first: list[str], other: list[str]) 
 
 
 def test_board_on_a_private_multiplier_table_with_a_refused_deal_and_the_trump_bonus(
-    player: Any, client_for: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, client_for: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ann, bob = player("ann"), player("bob")
+    ann, bob = make_player("ann"), make_player("bob")
     ca, cb = client_for(ann), client_for(bob)
     created = ca.post(
         "/api/v1/tables/",
@@ -141,7 +141,7 @@ def test_board_on_a_private_multiplier_table_with_a_refused_deal_and_the_trump_b
 
 
 def test_the_turn_clock_keeps_the_deal_for_everyone_who_has_not_answered(
-    make_table: Any, player: Any, client_for: Any, monkeypatch: pytest.MonkeyPatch
+    make_table: Any, make_player: Any, client_for: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from datetime import timedelta
 
@@ -150,7 +150,7 @@ def test_the_turn_clock_keeps_the_deal_for_everyone_who_has_not_answered(
     from tournaments.live.models import MoveLog
 
     table = make_table(game="board", seats=2)
-    users = {name: player(name) for name in ("ann", "bob")}
+    users = {name: make_player(name) for name in ("ann", "bob")}
     both = ["K1", "K1", "K2", "K2", "K3", "K3"]
     _stack(monkeypatch, [lambda players, dealer: board_deck([PAIRS, both], dealer=dealer, trump="B4")])
     for user in users.values():

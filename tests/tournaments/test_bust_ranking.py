@@ -1,6 +1,6 @@
-"""The places of busted players in multi-table tournaments (RULES §5 "Places"), without a database: busts of one
-round of one table rank by start chips then melded value, equal keys share; later busts place better; shared
-places split their prizes."""
+"""The places of busted players in multi-table tournaments (docs/tournaments.md "Multi-table tournaments:
+seating and places"), without a database: busts of one round of one table rank by start chips then melded
+value, equal keys share; later busts place better; shared places split their prizes."""
 
 from __future__ import annotations
 

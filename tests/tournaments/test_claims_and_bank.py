@@ -29,10 +29,10 @@ def armed(monkeypatch: Any) -> list[tuple[str, list[Any], float]]:
     return calls
 
 
-def _dealt(make_table: Any, player: Any, client_for: Any, options: dict[str, Any]) -> Game:
+def _dealt(make_table: Any, make_player: Any, client_for: Any, options: dict[str, Any]) -> Game:
     table = make_table(options=options)
     for name in ("ann", "bob"):
-        client_for(player(name)).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 300})
+        client_for(make_player(name)).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 300})
     game = Game.objects.get(table=table)
     assert round_start.start_round(game_id=game.pk) is not None
     game.refresh_from_db()
@@ -51,9 +51,9 @@ def _move(game: Game, name: str, move: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_claim_window_opens_and_closes_at_its_deadline(
-    make_table: Any, player: Any, client_for: Any, armed: Any
+    make_table: Any, make_player: Any, client_for: Any, armed: Any
 ) -> None:
-    game = _dealt(make_table, player, client_for, {"rummy_calls": True, "rummy_call_seconds": 4})
+    game = _dealt(make_table, make_player, client_for, {"rummy_calls": True, "rummy_call_seconds": 4})
     round_ = Round.objects.get(game=game)
     rules = Ruleset.preset("rummy500", rummy_calls=True, rummy_call_seconds=4)
     mover = round_.players[(round_.dealer + 1) % 2]
@@ -82,9 +82,9 @@ def test_claim_window_opens_and_closes_at_its_deadline(
 
 
 def test_overtime_is_paid_from_the_time_bank(
-    make_table: Any, player: Any, client_for: Any, armed: Any
+    make_table: Any, make_player: Any, client_for: Any, armed: Any
 ) -> None:
-    game = _dealt(make_table, player, client_for, {"turn_seconds": 7, "time_bank_seconds": 5})
+    game = _dealt(make_table, make_player, client_for, {"turn_seconds": 7, "time_bank_seconds": 5})
     mover = game.turn_player
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=10))
     _move(game, mover, {"type": "draw", "source": "stock"})
@@ -102,9 +102,9 @@ def test_overtime_is_paid_from_the_time_bank(
 
 
 def test_the_game_view_shows_each_players_time_bank_so_a_client_can_count_the_clock_down(
-    make_table: Any, player: Any, client_for: Any, armed: Any
+    make_table: Any, make_player: Any, client_for: Any, armed: Any
 ) -> None:
-    game = _dealt(make_table, player, client_for, {"turn_seconds": 7, "time_bank_seconds": 5})
+    game = _dealt(make_table, make_player, client_for, {"turn_seconds": 7, "time_bank_seconds": 5})
     mover = game.turn_player
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=10))
     _move(game, mover, {"type": "draw", "source": "stock"})

@@ -29,10 +29,10 @@ def armed(monkeypatch: Any) -> list[tuple[str, list[Any], float]]:
 
 
 @pytest.fixture
-def dealt(make_table: Any, player: Any, client_for: Any, armed: Any) -> Game:
+def dealt(make_table: Any, make_player: Any, client_for: Any, armed: Any) -> Game:
     table = make_table(options={"turn_seconds": 7, "time_bank_seconds": 5, "max_timeouts": 2})
     for name in ("ann", "bob"):
-        client_for(player(name)).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 300})
+        client_for(make_player(name)).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 300})
     game = Game.objects.get(table=table)
     assert armed[-1][0] == "start_round" and armed[-1][1] == [game.pk]
     assert round_start.start_round(game_id=game.pk) is not None

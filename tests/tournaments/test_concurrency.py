@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from rest_framework.test import APIClient
 
 from ledger.models import Transfer, TransferKind
 from ledger.services import get_wallet
+from tests.clients import api_client
 from tests.ledger.utils import assert_reconciled
 from tournaments.live.models import Game, GameEvent, IdempotentRequest, MoveLog, Seat
 from tournaments.live.throttling import JoinAddressThrottle, JoinUserThrottle
@@ -25,8 +25,7 @@ def _race(user: Any, url: str, body: dict[str, Any], keys: list[str | None]) -> 
     barrier = threading.Barrier(len(keys))
 
     def one(key: str | None) -> tuple[int, Any]:
-        client = APIClient()
-        client.force_authenticate(user=user)
+        client = api_client(user)
         headers: dict[str, Any] = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
         try:
             barrier.wait()
@@ -134,9 +133,9 @@ def _chips(user: Any, table_id: int) -> tuple[int, list[int]]:
     return get_wallet(user=user).balance, amounts
 
 
-def test_twenty_identical_sits_with_one_key_buy_in_once(make_table: Any, player: Any) -> None:
+def test_twenty_identical_sits_with_one_key_buy_in_once(make_table: Any, make_player: Any) -> None:
     table = make_table(max_buy_in=5000)
-    ann = player("ann", chips=10_000)
+    ann = make_player("ann", chips=10_000)
     results = _race(ann, f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 200}, ["sit-1"] * 20)
     body = _one_answer(results)
     assert [(p["username"], p["chips"]) for p in body["players"]] == [("ann", 200)]
@@ -146,13 +145,13 @@ def test_twenty_identical_sits_with_one_key_buy_in_once(make_table: Any, player:
 
 
 def test_twenty_identical_joins_with_one_key_buy_in_once(
-    make_table: Any, player: Any, monkeypatch: Any
+    make_table: Any, make_player: Any, monkeypatch: Any
 ) -> None:
     monkeypatch.setattr(JoinUserThrottle, "THROTTLE_RATES", {"join_user": "1000/min"})
     monkeypatch.setattr(JoinAddressThrottle, "THROTTLE_RATES", {"join_address": "1000/min"})
-    host = player("host")
+    host = make_player("host")
     table = make_table(private=True, creator=host, max_buy_in=5000)
-    bob = player("bob", chips=10_000)
+    bob = make_player("bob", chips=10_000)
     results = _race(bob, "/api/v1/tables/join/", {"code": table.code, "buy_in": 300}, ["join-1"] * 20)
     body = _one_answer(results)
     assert [(p["username"], p["chips"]) for p in body["players"]] == [("bob", 300)]
@@ -160,9 +159,9 @@ def test_twenty_identical_joins_with_one_key_buy_in_once(
     assert_reconciled()
 
 
-def test_twenty_identical_leaves_with_one_key_cash_out_once(make_table: Any, player: Any) -> None:
+def test_twenty_identical_leaves_with_one_key_cash_out_once(make_table: Any, make_player: Any) -> None:
     table = make_table()
-    ann = player("ann", chips=10_000)
+    ann = make_player("ann", chips=10_000)
     _race(ann, f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 500}, ["sit-1"])
     results = _race(ann, f"/api/v1/tables/{table.pk}/leave/", {}, ["leave-1"] * 20)
     body = _one_answer(results)

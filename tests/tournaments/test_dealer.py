@@ -1,5 +1,6 @@
-"""The dealer at a ring table (RULES §1): the first dealer is drawn at random among the seated players, then the
-deal passes to the next occupied seat clockwise; the engine's `next_dealer` is the one rule."""
+"""The dealer at a ring table (docs/rules.md "Game"): the first dealer is drawn at random among the seated
+players, then the deal passes to the next occupied seat clockwise; the engine's `next_dealer` is the one
+rule."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def _seat(table: Any, players: Sequence[Any]) -> Game:
 
 
 def test_the_first_dealer_is_the_seat_the_csprng_draws(
-    make_table: Any, player: Any, monkeypatch: pytest.MonkeyPatch
+    make_table: Any, make_player: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     drawn: list[int] = []
 
@@ -34,7 +35,7 @@ def test_the_first_dealer_is_the_seat_the_csprng_draws(
         return n - 1  # the last of the seated
 
     monkeypatch.setattr(secrets, "randbelow", randbelow)  # the draw of `deal.draw_first_dealer`
-    game = _seat(make_table(seats=4), [player("ann"), player("bob"), player("cid")])
+    game = _seat(make_table(seats=4), [make_player("ann"), make_player("bob"), make_player("cid")])
     assert round_start.start_round(game_id=game.pk) is not None
     game.refresh_from_db()
     round_ = Round.objects.get(game=game, number=1)
@@ -46,23 +47,23 @@ def test_the_first_dealer_is_the_seat_the_csprng_draws(
     assert game.turn_player == "ann"
 
 
-def test_first_dealers_differ_from_table_to_table(make_table: Any, player: Any) -> None:
+def test_first_dealers_differ_from_table_to_table(make_table: Any, make_player: Any) -> None:
     """Seat 0 no longer always deals first: over 24 tables of two, both seats deal first (all on one seat by
     chance: 2 in 2**24)."""
     dealers = set()
     for t in range(24):
-        game = _seat(make_table(), [player(f"a{t}"), player(f"b{t}")])
+        game = _seat(make_table(), [make_player(f"a{t}"), make_player(f"b{t}")])
         assert round_start.start_round(game_id=game.pk) is not None
         dealers.add(Round.objects.get(game=game, number=1).dealer)
     assert dealers == {0, 1}
 
 
 def test_the_deal_passes_clockwise_to_the_next_occupied_seat(
-    make_table: Any, player: Any, client_for: Any, monkeypatch: pytest.MonkeyPatch
+    make_table: Any, make_player: Any, client_for: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(deal, "draw_first_dealer", lambda seats: seats[1])  # seat 1 deals first
     table = make_table(seats=4, options={"max_timeouts_per_round": 100})
-    ann, bob, cid, dan = (player(n) for n in ("ann", "bob", "cid", "dan"))
+    ann, bob, cid, dan = (make_player(n) for n in ("ann", "bob", "cid", "dan"))
     game = _seat(table, [ann, bob, cid, dan])
     assert round_start.start_round(game_id=game.pk) is not None
     assert Game.objects.get(pk=game.pk).dealer_seat == 1

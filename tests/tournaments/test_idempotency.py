@@ -1,5 +1,6 @@
-"""Idempotency keys of sit, join, leave and moves (API.md): a replay answers the first answer, refusals
-included; the same key with another body is 409; a failure that is no answer (5xx, 503) is not kept."""
+"""Idempotency keys of sit, join, leave and moves (docs/api.md "Idempotency"): a replay answers the first
+answer, refusals included; the same key with another body is 409; a failure that is no answer (5xx, 503) is
+not kept."""
 
 from __future__ import annotations
 
@@ -39,10 +40,10 @@ def wallet(user: Any) -> int:
 
 
 def test_sit_replay_answers_the_first_answer_and_another_body_is_409(
-    make_table: Any, player: Any, client_for: Any
+    make_table: Any, make_player: Any, client_for: Any
 ) -> None:
     table = make_table()
-    ann = player("ann")
+    ann = make_player("ann")
     client = client_for(ann)
     first = _post(client, f"/tables/{table.pk}/sit/", {"buy_in": 300}, key="k")
     assert first.status_code == 200
@@ -53,17 +54,17 @@ def test_sit_replay_answers_the_first_answer_and_another_body_is_409(
     # Another key is another action: a top-up. Another user's same key is theirs.
     assert _post(client, f"/tables/{table.pk}/sit/", {"buy_in": 300}, key="k2").status_code == 200
     assert wallet(ann) == 10_000 - 600
-    bob = player("bob")
+    bob = make_player("bob")
     assert _post(client_for(bob), f"/tables/{table.pk}/sit/", {"buy_in": 300}, key="k").status_code == 200
     assert wallet(bob) == 10_000 - 300
     assert_reconciled()
 
 
 def test_join_replay_answers_the_first_answer_and_another_body_is_409(
-    make_table: Any, player: Any, client_for: Any
+    make_table: Any, make_player: Any, client_for: Any
 ) -> None:
-    table = make_table(private=True, creator=player("host"))
-    bob = player("bob")
+    table = make_table(private=True, creator=make_player("host"))
+    bob = make_player("bob")
     client = client_for(bob)
     first = _post(client, "/tables/join/", {"code": table.code, "buy_in": 200}, key="j")
     assert first.status_code == 200
@@ -78,10 +79,10 @@ def test_join_replay_answers_the_first_answer_and_another_body_is_409(
 
 
 def test_leave_replay_answers_the_first_answer_and_keys_are_scoped_to_the_path(
-    make_table: Any, player: Any, client_for: Any
+    make_table: Any, make_player: Any, client_for: Any
 ) -> None:
     one, two = make_table(), make_table()
-    ann = player("ann")
+    ann = make_player("ann")
     client = client_for(ann)
     for table in (one, two):
         assert (
@@ -100,13 +101,13 @@ def test_leave_replay_answers_the_first_answer_and_keys_are_scoped_to_the_path(
 
 
 def test_a_refused_sit_is_replayed_as_refused_even_once_it_would_succeed(
-    make_table: Any, player: Any, client_for: Any
+    make_table: Any, make_player: Any, client_for: Any
 ) -> None:
     table = make_table(seats=2)
-    seated = [player("a1"), player("a2")]
+    seated = [make_player("a1"), make_player("a2")]
     for user in seated:
         assert _post(client_for(user), f"/tables/{table.pk}/sit/", {"buy_in": 100}).status_code == 200
-    late = client_for(player("late"))
+    late = client_for(make_player("late"))
     full = _error(_post(late, f"/tables/{table.pk}/sit/", {"buy_in": 100}, key="s"), 409, "table.full")
     assert _post(client_for(seated[0]), f"/tables/{table.pk}/leave/").status_code == 200
     # A chair is free now, but the key's answer was "full".
@@ -118,10 +119,10 @@ def test_a_refused_sit_is_replayed_as_refused_even_once_it_would_succeed(
 
 
 def test_a_failure_that_is_no_answer_is_not_kept_and_the_retry_runs(
-    make_table: Any, player: Any, client_for: Any, monkeypatch: Any
+    make_table: Any, make_player: Any, client_for: Any, monkeypatch: Any
 ) -> None:
     table = make_table()
-    ann = player("ann")
+    ann = make_player("ann")
     real_sit = tables.sit
     calls: list[int] = []
 
@@ -141,20 +142,20 @@ def test_a_failure_that_is_no_answer_is_not_kept_and_the_retry_runs(
     assert_reconciled()
 
 
-def test_an_overlong_key_is_400(make_table: Any, player: Any, client_for: Any) -> None:
+def test_an_overlong_key_is_400(make_table: Any, make_player: Any, client_for: Any) -> None:
     table = make_table()
-    ann = player("ann")
+    ann = make_player("ann")
     response = _post(client_for(ann), f"/tables/{table.pk}/sit/", {"buy_in": 100}, key="k" * 256)
     _error(response, 400, "idempotency.key_invalid")
     assert wallet(ann) == 10_000
 
 
 def test_kept_answers_are_forgotten_after_the_retention(
-    make_table: Any, player: Any, client_for: Any, settings: Any
+    make_table: Any, make_player: Any, client_for: Any, settings: Any
 ) -> None:
     settings.RAMINO_IDEMPOTENCY_KEEP_HOURS = 24
     table = make_table()
-    client = client_for(player("ann"))
+    client = client_for(make_player("ann"))
     assert _post(client, f"/tables/{table.pk}/sit/", {"buy_in": 100}, key="old").status_code == 200
     assert _post(client, f"/tables/{table.pk}/sit/", {"buy_in": 100}, key="new").status_code == 200
     IdempotentRequest.objects.filter(key="old").update(created_at=timezone.now() - timedelta(hours=25))

@@ -1,5 +1,6 @@
-"""The level arithmetic of multi-table tournaments (RULES §5), without a database: a table's level from its
-round, the PCR of a level, and the bubble (round-for-round)."""
+"""The level arithmetic of multi-table tournaments (docs/tournaments.md "Multi-table tournaments: seating and
+places"), without a database: a table's level from its round, the PCR of a level, and the bubble
+(round-for-round)."""
 
 from __future__ import annotations
 

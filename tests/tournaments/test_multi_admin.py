@@ -14,7 +14,7 @@ from tournaments.errors import Conflict
 from tournaments.live import dispatch, round_start
 from tournaments.live.models import Game, Seat, SeatStatus
 from tournaments.multi_table import driver, progress
-from tournaments.tournament import admin_actions, registration
+from tournaments.tournament import admin_actions, presence, registration
 from tournaments.tournament.models import EntryStatus, TournamentEntry, TournamentEvent, TournamentStatus
 
 pytestmark = pytest.mark.django_db
@@ -34,10 +34,12 @@ def _bust_t0p1(monkeypatch: pytest.MonkeyPatch, tournament: Any, table: Any) -> 
 
 
 def test_late_registration_seats_a_newcomer_with_a_stack_until_its_level(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tournament, tables, _ = seated(admin_user, player, [[300, 300, 300, 300]], late_registration_levels=1)
-    late = player("late", chips=1000)
+    tournament, tables, _ = seated(
+        admin_user, make_player, [[300, 300, 300, 300]], late_registration_levels=1
+    )
+    late = make_player("late", chips=1000)
     with dispatch.captured() as sent:
         entry = registration.register(user=late, tournament_id=tournament.pk)
     entry.refresh_from_db()
@@ -53,7 +55,7 @@ def test_late_registration_seats_a_newcomer_with_a_stack_until_its_level(
     tournament.level = 2
     tournament.save(update_fields=["level"])
     with pytest.raises(Conflict) as closed:
-        registration.register(user=player("later", chips=1000), tournament_id=tournament.pk)
+        registration.register(user=make_player("later", chips=1000), tournament_id=tournament.pk)
     assert closed.value.code == "tournament.late_registration_closed"
     with pytest.raises(Conflict) as twice:
         registration.register(user=late, tournament_id=tournament.pk)
@@ -62,10 +64,10 @@ def test_late_registration_seats_a_newcomer_with_a_stack_until_its_level(
 
 
 def test_a_busted_player_reenters_while_the_level_allows(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tournament, tables, entries = seated(
-        admin_user, player, [[300, 100, 300]], late_registration_levels=1, reentry=True
+        admin_user, make_player, [[300, 100, 300]], late_registration_levels=1, reentry=True
     )
     _bust_t0p1(monkeypatch, tournament, tables[0])
     entry = TournamentEntry.objects.get(pk=entries["t0p1"].pk)
@@ -94,9 +96,11 @@ def test_a_busted_player_reenters_while_the_level_allows(
 
 
 def test_no_reentry_when_the_option_is_off(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tournament, tables, entries = seated(admin_user, player, [[300, 100, 300]], late_registration_levels=3)
+    tournament, tables, entries = seated(
+        admin_user, make_player, [[300, 100, 300]], late_registration_levels=3
+    )
     _bust_t0p1(monkeypatch, tournament, tables[0])
     with pytest.raises(Conflict) as refused:
         registration.register(user=entries["t0p1"].player, tournament_id=tournament.pk)
@@ -105,9 +109,9 @@ def test_no_reentry_when_the_option_is_off(
 
 
 def test_pause_stops_the_deals_and_resume_sends_every_waiting_table_its_job(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tournament, tables, _ = seated(admin_user, player, [[300, 300, 300], [300, 300, 300]])
+    tournament, tables, _ = seated(admin_user, make_player, [[300, 300, 300], [300, 300, 300]])
     admin_actions.pause(tournament_id=tournament.pk)
     with dispatch.captured():
         for table in tables:
@@ -135,9 +139,9 @@ def test_pause_stops_the_deals_and_resume_sends_every_waiting_table_its_job(
     assert_reconciled()
 
 
-def test_cancelling_a_running_tournament_splits_the_pool_by_chips(player: Any, admin_user: Any) -> None:
+def test_cancelling_a_running_tournament_splits_the_pool_by_chips(make_player: Any, admin_user: Any) -> None:
     tournament = new_multi(admin_user, instant_rounds=True, seats=2)
-    users = [player(f"c{i}", chips=1000) for i in range(4)]
+    users = [make_player(f"c{i}", chips=1000) for i in range(4)]
     register_all(tournament, users)
     with dispatch.captured():
         admin_actions.start(tournament_id=tournament.pk)
@@ -177,15 +181,15 @@ def test_cancelling_a_running_tournament_splits_the_pool_by_chips(player: Any, a
     assert_reconciled()
 
 
-def test_an_absent_player_comes_back_at_their_own_table(player: Any, admin_user: Any) -> None:
-    from tournaments.tournament import presence
+def test_an_absent_player_comes_back_at_their_own_table(make_player: Any, admin_user: Any) -> None:
+    from tournaments.tournament import presence as tournament_presence
 
-    tournament, tables, entries = seated(admin_user, player, [[300, 300], [300, 300]])
+    tournament, tables, entries = seated(admin_user, make_player, [[300, 300], [300, 300]])
     entry = entries["t1p0"]
     Seat.objects.filter(pk=entry.seat_id or 0).update(status=SeatStatus.ABSENT, timeouts_in_row=3)
     seat = presence.come_back(user=entry.player, tournament_id=tournament.pk)
     assert seat.pk == entry.seat_id and seat.table_id == tables[1].pk
     assert seat.status == SeatStatus.ACTIVE and seat.timeouts_in_row == 0
     with pytest.raises(Conflict) as nowhere:
-        presence.come_back(user=player("stranger"), tournament_id=tournament.pk)
+        tournament_presence.come_back(user=make_player("stranger"), tournament_id=tournament.pk)
     assert nowhere.value.code == "tournament.not_playing"

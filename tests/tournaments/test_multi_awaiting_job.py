@@ -20,9 +20,9 @@ from tournaments.tournament.models import EntryStatus, TournamentEntry
 pytestmark = pytest.mark.django_db
 
 
-def test_a_deal_before_the_job_waits_for_it(admin_user: Any, player: Any) -> None:
+def test_a_deal_before_the_job_waits_for_it(admin_user: Any, make_player: Any) -> None:
     tournament = new_multi(admin_user, instant_rounds=True, starting_stack=1, pcr_schedule=[1])
-    register_all(tournament, [player(f"w{i}") for i in range(8)])
+    register_all(tournament, [make_player(f"w{i}") for i in range(8)])
     with dispatch.captured() as queue:
         admin_actions.start(tournament_id=tournament.pk)
         for name, args in list(queue):

@@ -1,5 +1,6 @@
-"""Tables of a multi-table tournament finishing their rounds close together (issue 19, defect 12; RULES §5:
-between rounds no two tables differ by more than one player, nobody is moved during a round).
+"""Tables of a multi-table tournament finishing their rounds close together (issue 19, defect 12;
+docs/tournaments.md "Multi-table tournaments: the runtime": between rounds no two tables differ by more than
+one player, nobody is moved during a round).
 
 A table is between rounds from its round's end until its next deal: while it waits for its job, and while it
 waits for the deal its job scheduled. Its job plans with every table whose job has run and whose next deal has
@@ -69,19 +70,23 @@ def _even(players: Any, rng: Any = None) -> Any:
     return fixed_result(dict.fromkeys(players, 0))(players)
 
 
-def _three_tables(admin: Any, player: Any) -> tuple[Any, list[Table]]:
+def _three_tables(admin: Any, make_player: Any) -> tuple[Any, list[Table]]:
     """Three tables of four; table 2 plays its round throughout (mid-round: it neither gives nor is dealt)."""
     tournament, tables, _ = seated(
-        admin, player, [[500] * 4, [300, 100, 100, 300], [500] * 4], pcr_schedule=[1], rounds_per_level=10
+        admin,
+        make_player,
+        [[500] * 4, [300, 100, 100, 300], [500] * 4],
+        pcr_schedule=[1],
+        rounds_per_level=10,
     )
     Game.objects.filter(table=tables[2]).update(status=GameStatus.PLAYING)
     return tournament, tables
 
 
 def test_a_table_waiting_for_its_deal_gives_a_player_to_one_whose_round_ended_after(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tournament, tables = _three_tables(admin_user, player)
+    tournament, tables = _three_tables(admin_user, make_player)
     # Tables 0 and 1 end their rounds close together; table 0's job runs first (nobody busts there).
     first, _ = _round_over(monkeypatch, tables[0], NO_BUST)
     second, _ = _round_over(monkeypatch, tables[1], TWO_BUSTS)
@@ -102,9 +107,9 @@ def test_a_table_waiting_for_its_deal_gives_a_player_to_one_whose_round_ended_af
 
 
 def test_a_deal_waits_for_the_job_of_a_table_with_players_to_bust(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tournament, tables = _three_tables(admin_user, player)
+    tournament, tables = _three_tables(admin_user, make_player)
     first, _ = _round_over(monkeypatch, tables[0], NO_BUST)
     assert _job(tournament, tables[0], first)[0] == "dealt"
     # Table 1's round ends with two players left without chips; before its job runs, table 0's deal comes.
@@ -129,10 +134,10 @@ def test_a_deal_waits_for_the_job_of_a_table_with_players_to_bust(
 
 
 def test_a_waiting_table_the_plan_would_break_is_sent_its_job_instead_of_dealt(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # 3 + 3 + 2 players fit in two tables of four: the table of two, waiting for its deal, is to be broken.
-    tournament, tables, _ = seated(admin_user, player, [[500] * 3, [500] * 3, [500] * 2], seats=4)
+    tournament, tables, _ = seated(admin_user, make_player, [[500] * 3, [500] * 3, [500] * 2], seats=4)
     Tournament.objects.filter(pk=tournament.pk).update(table_sizes=table_sizes.histogram([3, 3, 2]))
     monkeypatch.setattr(round_start, "instant_result", _even)
     small = Game.objects.get(table=tables[2])
@@ -216,7 +221,7 @@ def _nobody_moved_mid_round(tournament: Any) -> None:
         assert set(game.current_round.players) <= seated_now, (game.table_id, seated_now)
 
 
-def _interleave(data: st.DataObject, admin: Any, player: Any) -> int:
+def _interleave(data: st.DataObject, admin: Any, make_player: Any) -> int:
     seats = 4
     # Seated as the start seats them (`seating_plan.initial_tables`): ceil(n/seats) tables, sizes within one.
     entrants = data.draw(st.integers(min_value=seats + 1, max_value=2 * seats + 2), label="entrants")
@@ -225,7 +230,7 @@ def _interleave(data: st.DataObject, admin: Any, player: Any) -> int:
     stacks = [[data.draw(st.sampled_from([20, 50, 80])) for _ in range(n)] for n in sizes]
     rng = random.Random(data.draw(st.integers(min_value=0, max_value=2**32), label="scores"))
     tournament, tables, _ = seated(
-        admin, player, stacks, instant_rounds=False, pcr_schedule=[1], rounds_per_level=100, seats=seats
+        admin, make_player, stacks, instant_rounds=False, pcr_schedule=[1], rounds_per_level=100, seats=seats
     )
     # The start writes the size histogram: the jobs' shortcut (`table_sizes.plan_needed`) is then in play.
     tournament.table_sizes = table_sizes.histogram(len(s) for s in stacks)
@@ -296,7 +301,7 @@ def _interleave(data: st.DataObject, admin: Any, player: Any) -> int:
 )
 @given(data=st.data())
 def test_any_interleaving_keeps_the_tables_between_rounds_balanced(
-    data: st.DataObject, admin_user: Any, player: Any
+    data: st.DataObject, admin_user: Any, make_player: Any
 ) -> None:
     # Every draw of the run seeded (the plan's, the first dealer's): an example replays the same.
     seeded = random.Random(0)
@@ -306,7 +311,7 @@ def test_any_interleaving_keeps_the_tables_between_rounds_balanced(
             mock.patch("secrets.randbelow", seeded.randrange),  # the first dealer (the engine's deal)
             transaction.atomic(),
         ):
-            steps = _interleave(data, admin_user, player)
+            steps = _interleave(data, admin_user, make_player)
             event(f"steps: {steps // 50 * 50}+")
             assert_reconciled()
             raise _Rollback

@@ -20,10 +20,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_the_job_twice_at_once_busts_and_moves_once(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tournament, tables, entries = seated(
-        admin_user, player, [[300, 100, 100], [200, 200, 200], [200, 200, 200]]
+        admin_user, make_player, [[300, 100, 100], [200, 200, 200], [200, 200, 200]]
     )
     monkeypatch.setattr(round_start, "instant_result", fixed_result({"t0p0": 150, "t0p1": -50, "t0p2": -50}))
     with dispatch.captured():

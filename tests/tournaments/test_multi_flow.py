@@ -21,10 +21,10 @@ pytestmark = pytest.mark.django_db
 
 
 def test_twelve_entrants_play_to_one_winner_with_every_place_and_the_pool_paid(
-    player: Any, admin_user: Any
+    make_player: Any, admin_user: Any
 ) -> None:
     tournament = new_multi(admin_user, instant_rounds=True, payouts=[50, 30, 20])
-    users = [player(f"m{i}", chips=1000) for i in range(12)]
+    users = [make_player(f"m{i}", chips=1000) for i in range(12)]
     register_all(tournament, users)
     steps: list[int] = []
 
@@ -72,13 +72,13 @@ def _seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
 
 
 def test_round_for_round_at_the_bubble_then_balanced_tables(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """8 entrants at 2 tables of 4, 4 paid: with 5 left (the bubble) each table deals one round per
     synchronized round, and never the next before every table has ended the one before. All along: no table
     over its seats, players moved only from the table whose round just ended (or at a release, when all are
     between rounds), and that table within one of the smallest afterwards."""
-    users = [player(f"b{i}", chips=10_000) for i in range(8)]
+    users = [make_player(f"b{i}", chips=10_000) for i in range(8)]
     sync_of: dict[int, int] = {}
     for seed in range(12):
         _seed(monkeypatch, seed)

@@ -41,9 +41,9 @@ def _job(tournament: Any, table: Any, round_: Round) -> tuple[str, list[tuple[st
 
 
 def test_two_busts_in_one_round_rank_by_start_chips_then_melded(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tournament, tables, entries = seated(admin_user, player, [[300, 150, 100], [200, 200, 200]])
+    tournament, tables, entries = seated(admin_user, make_player, [[300, 150, 100], [200, 200, 200]])
     round_, sent = _play(
         monkeypatch,
         tables[0],
@@ -71,8 +71,10 @@ def test_two_busts_in_one_round_rank_by_start_chips_then_melded(
     assert_reconciled()
 
 
-def test_equal_keys_share_the_place(player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    tournament, tables, entries = seated(admin_user, player, [[300, 100, 100], [200, 200, 200]])
+def test_equal_keys_share_the_place(
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tournament, tables, entries = seated(admin_user, make_player, [[300, 100, 100], [200, 200, 200]])
     round_, _ = _play(
         monkeypatch,
         tables[0],
@@ -85,9 +87,9 @@ def test_equal_keys_share_the_place(player: Any, admin_user: Any, monkeypatch: p
 
 
 def test_a_tie_at_the_top_is_broken_by_melded_then_by_who_went_out(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _tournament, tables, _ = seated(admin_user, player, [[500, 500, 500]])
+    _tournament, tables, _ = seated(admin_user, make_player, [[500, 500, 500]])
     round_, _ = _play(
         monkeypatch,
         tables[0],
@@ -102,9 +104,11 @@ def test_a_tie_at_the_top_is_broken_by_melded_then_by_who_went_out(
 
 
 def test_busts_during_late_registration_get_their_place_at_the_finish(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tournament, tables, entries = seated(admin_user, player, [[300, 100, 100]], late_registration_levels=1)
+    tournament, tables, entries = seated(
+        admin_user, make_player, [[300, 100, 100]], late_registration_levels=1
+    )
     round_, _ = _play(monkeypatch, tables[0], fixed_result({"t0p0": 150, "t0p1": -50, "t0p2": 100}))
     _job(tournament, tables[0], round_)
     assert TournamentEntry.objects.get(pk=entries["t0p1"].pk).place is None  # a re-entry could still come
@@ -119,10 +123,10 @@ def test_busts_during_late_registration_get_their_place_at_the_finish(
 
 
 def test_the_level_follows_the_tables_rounds_and_sets_the_pcr(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tournament, tables, _ = seated(
-        admin_user, player, [[1000, 1000]], rounds_per_level=1, pcr_schedule=[1, 3]
+        admin_user, make_player, [[1000, 1000]], rounds_per_level=1, pcr_schedule=[1, 3]
     )
     round_, _ = _play(monkeypatch, tables[0], fixed_result({"t0p0": 10, "t0p1": 0}))
     assert round_.transfers[0]["amount"] == 10
@@ -139,9 +143,9 @@ def test_the_level_follows_the_tables_rounds_and_sets_the_pcr(
 
 
 def test_the_job_twice_does_nothing_more(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tournament, tables, _ = seated(admin_user, player, [[300, 100, 100], [200, 200, 200], [200, 200]])
+    tournament, tables, _ = seated(admin_user, make_player, [[300, 100, 100], [200, 200, 200], [200, 200]])
     round_, _ = _play(monkeypatch, tables[0], fixed_result({"t0p0": 150, "t0p1": -50, "t0p2": -50}))
     first, _sent = _job(tournament, tables[0], round_)
     tournament.refresh_from_db()
@@ -165,11 +169,11 @@ def test_the_job_twice_does_nothing_more(
 
 
 def test_a_bust_leaving_a_small_table_breaks_it_into_the_others(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # 3 tables of 4 seats: 3 + 3 + 3; two bust at table 0: 7 players fit in 2 tables.
     tournament, tables, entries = seated(
-        admin_user, player, [[300, 100, 100], [200, 200, 200], [200, 200, 200]]
+        admin_user, make_player, [[300, 100, 100], [200, 200, 200], [200, 200, 200]]
     )
     round_, _ = _play(monkeypatch, tables[0], fixed_result({"t0p0": 150, "t0p1": -50, "t0p2": -50}))
     done, _sent = _job(tournament, tables[0], round_)
@@ -190,10 +194,12 @@ def test_a_bust_leaving_a_small_table_breaks_it_into_the_others(
 
 
 def test_a_table_mid_round_gives_nobody_but_may_receive(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Table 1 (4 players) is mid-round; table 0 loses two: 2 and 4 differ by two, but only table 0 may move.
-    tournament, tables, _ = seated(admin_user, player, [[300, 100, 100, 100], [200, 200, 200, 200]], seats=4)
+    tournament, tables, _ = seated(
+        admin_user, make_player, [[300, 100, 100, 100], [200, 200, 200, 200]], seats=4
+    )
     Game.objects.filter(table=tables[1]).update(status="playing")
     round_, _ = _play(
         monkeypatch, tables[0], fixed_result({"t0p0": 150, "t0p1": -50, "t0p2": -50, "t0p3": 150})
@@ -206,7 +212,7 @@ def test_a_table_mid_round_gives_nobody_but_may_receive(
 
 
 def test_the_sweep_resends_a_lost_job_for_a_multi_table_only(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from datetime import timedelta
 
@@ -214,7 +220,7 @@ def test_the_sweep_resends_a_lost_job_for_a_multi_table_only(
 
     from tournaments.single_table import progress as tournament_progress
 
-    tournament, tables, _ = seated(admin_user, player, [[500] * 4, [500] * 4])
+    tournament, tables, _ = seated(admin_user, make_player, [[500] * 4, [500] * 4])
     round_, _ = _play(monkeypatch, tables[0], fixed_result({"t0p0": 10, "t0p1": 0, "t0p2": 0, "t0p3": 0}))
     # The job's message was lost: the table waits with nothing scheduled.
     Round.objects.filter(pk=round_.pk).update(ended_at=timezone.now() - timedelta(minutes=5))

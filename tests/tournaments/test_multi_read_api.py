@@ -1,4 +1,4 @@
-"""The read side of multi-table tournaments over HTTP (API.md "Tournaments, in detail"): the list by status with
+"""The read side of multi-table tournaments over HTTP (docs/api.md "Tournaments"): the list by status with
 entrant counts, pools and levels in a fixed number of queries; standings with chips and tables, paginated by the
 database; the open tables with players, levels and PCRs and the per-table view; the tables' games as ordinary
 games; the staff payout report with re-entries."""
@@ -59,9 +59,9 @@ def test_a_junk_status_is_400(client_for: Any, junk: str) -> None:
 
 
 def test_the_list_computes_entrants_pool_level_and_registered(
-    admin_user: Any, player: Any, client_for: Any
+    admin_user: Any, make_player: Any, client_for: Any
 ) -> None:
-    people = [player() for _ in range(3)]
+    people = [make_player() for _ in range(3)]
     t = multi.multi_tournament(admin_user, guarantee=250)
     multi.register_all(t, people)
     TournamentEntry.objects.filter(tournament=t, player=people[0]).update(reentries=2)
@@ -71,7 +71,7 @@ def test_the_list_computes_entrants_pool_level_and_registered(
     # Three entries and two re-entries: five buy-ins of 100 beat the guarantee of 250.
     assert (row["entrants"], row["prize_pool"], row["level"], row["registered"]) == (3, 500, 3, True)
     assert row["entry_status"] == "registered"
-    stranger = client_for(player()).get(f"/api/v1/tournaments/{t.pk}/").json()
+    stranger = client_for(make_player()).get(f"/api/v1/tournaments/{t.pk}/").json()
     assert (stranger["registered"], stranger["entry_status"]) == (False, None)
     for name in ("starting_stack", "seats", "pcr_schedule", "rounds_per_level", "starts_at"):
         assert row[name] is not None
@@ -83,10 +83,10 @@ def test_the_list_computes_entrants_pool_level_and_registered(
 
 
 def test_a_list_of_twenty_tournaments_takes_as_many_queries_as_a_list_of_two(
-    admin_user: Any, player: Any, client_for: Any
+    admin_user: Any, make_player: Any, client_for: Any
 ) -> None:
-    reader = player()
-    people = [player() for _ in range(3)]
+    reader = make_player()
+    people = [make_player() for _ in range(3)]
 
     def make(count: int) -> None:
         for _ in range(count):
@@ -108,11 +108,11 @@ def test_a_list_of_twenty_tournaments_takes_as_many_queries_as_a_list_of_two(
 
 
 @pytest.fixture
-def running(admin_user: Any, player: Any) -> dict[str, Any]:
+def running(admin_user: Any, make_player: Any) -> dict[str, Any]:
     """Seven entrants at two tables (4 + 3); after some play: ann 2500, bob 900, cat 600 at table 1 (dan busted
     there, 7th), eve 2200, fay 800 at table 2 (gus busted, 6th)."""
     names = ["ann", "bob", "cat", "dan", "eve", "fay", "gus"]
-    people = {n: player(n) for n in names}
+    people = {n: make_player(n) for n in names}
     t = multi.multi_tournament(admin_user)
     multi.register_all(t, list(people.values()))
     tables = multi.start(t, sizes=[4, 3])
@@ -159,10 +159,10 @@ def test_multi_standings_show_chips_tables_and_places(running: dict[str, Any], c
 
 
 def test_registered_entrants_show_no_chips_before_the_start(
-    admin_user: Any, player: Any, client_for: Any
+    admin_user: Any, make_player: Any, client_for: Any
 ) -> None:
     t = multi.multi_tournament(admin_user)
-    multi.register_all(t, [player("zed"), player("amy")])
+    multi.register_all(t, [make_player("zed"), make_player("amy")])
     rows = client_for(None).get(f"/api/v1/tournaments/{t.pk}/standings/").json()["results"]
     assert [(r["username"], r["status"], r["chips"], r["table"], r["place"]) for r in rows] == [
         ("zed", "registered", None, None, None),
@@ -170,18 +170,18 @@ def test_registered_entrants_show_no_chips_before_the_start(
     ]
 
 
-def _playing(admin_user: Any, player: Any, count: int) -> Any:
+def _playing(admin_user: Any, make_player: Any, count: int) -> Any:
     t = multi.multi_tournament(admin_user)
-    multi.register_all(t, [player() for _ in range(count)])
+    multi.register_all(t, [make_player() for _ in range(count)])
     sizes = [4] * (count // 4) + ([count % 4] if count % 4 else [])
     multi.start(t, sizes=sizes)
     return t
 
 
 def test_standings_are_paginated_in_a_bounded_number_of_queries(
-    admin_user: Any, player: Any, client_for: Any
+    admin_user: Any, make_player: Any, client_for: Any
 ) -> None:
-    small, large = _playing(admin_user, player, 8), _playing(admin_user, player, 40)
+    small, large = _playing(admin_user, make_player, 8), _playing(admin_user, make_player, 40)
     anyone = client_for(None)
     body, few = _queries(anyone, f"/api/v1/tournaments/{small.pk}/standings/?page_size=5")
     assert (body["count"], len(body["results"])) == (8, 5)
@@ -244,9 +244,9 @@ def test_another_tournaments_table_is_404(running: dict[str, Any], admin_user: A
 
 
 def test_tables_are_paginated_in_a_bounded_number_of_queries(
-    admin_user: Any, player: Any, client_for: Any
+    admin_user: Any, make_player: Any, client_for: Any
 ) -> None:
-    small, large = _playing(admin_user, player, 8), _playing(admin_user, player, 40)
+    small, large = _playing(admin_user, make_player, 8), _playing(admin_user, make_player, 40)
     anyone = client_for(None)
     body, few = _queries(anyone, f"/api/v1/tournaments/{small.pk}/tables/?page_size=3")
     assert (body["count"], len(body["results"])) == (2, 2)
@@ -257,7 +257,7 @@ def test_tables_are_paginated_in_a_bounded_number_of_queries(
 
 
 def test_a_tournament_tables_game_is_an_ordinary_game(
-    running: dict[str, Any], player: Any, client_for: Any, staff_user: Any
+    running: dict[str, Any], make_player: Any, client_for: Any, staff_user: Any
 ) -> None:
     table = running["tables"][0]
     game = Game.objects.get(table=table)
@@ -270,7 +270,7 @@ def test_a_tournament_tables_game_is_an_ordinary_game(
     assert {p["username"] for p in seated.json()["players"]} == {"ann", "bob", "cat"}
     assert seated.json()["hand"]  # a seated player sees their own hand
     secret = hidden_cards(Game.objects.get(pk=game.pk), None)
-    for spectator in (player("watcher"), staff_user, running["people"]["eve"]):
+    for spectator in (make_player("watcher"), staff_user, running["people"]["eve"]):
         seen = client_for(spectator).get(url)
         assert seen.status_code == 200
         assert seen.json().get("hand") is None
@@ -286,7 +286,7 @@ def test_a_tournament_tables_game_is_an_ordinary_game(
 
 
 def test_the_payout_report_counts_re_entries(
-    running: dict[str, Any], client_for: Any, staff_user: Any, player: Any
+    running: dict[str, Any], client_for: Any, staff_user: Any, make_player: Any
 ) -> None:
     t, people = running["tournament"], running["people"]
     # dan re-entered once: one more buy-in and fee, as registration posts them.
@@ -316,7 +316,7 @@ def test_the_payout_report_counts_re_entries(
     assert body["prizes"] == []
     listed = client_for(None).get(f"/api/v1/tournaments/{t.pk}/").json()
     assert (listed["entrants"], listed["prize_pool"]) == (7, 800)
-    assert client_for(player("nosy")).get(f"/api/v1/tournaments/{t.pk}/payouts/").status_code == 403
+    assert client_for(make_player("nosy")).get(f"/api/v1/tournaments/{t.pk}/payouts/").status_code == 403
     assert_reconciled()
 
 

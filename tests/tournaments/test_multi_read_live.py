@@ -25,10 +25,10 @@ def _all(client: Any, url: str) -> list[dict[str, Any]]:
 
 
 def test_the_lobby_reads_follow_a_tournament_to_its_end(
-    admin_user: Any, player: Any, client_for: Any, staff_user: Any
+    admin_user: Any, make_player: Any, client_for: Any, staff_user: Any
 ) -> None:
     t = new_multi(admin_user, instant_rounds=True, payouts=[60, 40])
-    register_all(t, [player() for _ in range(12)])
+    register_all(t, [make_player() for _ in range(12)])
     anyone = client_for(None)
     base = f"/api/v1/tournaments/{t.pk}"
     checks = {"count": 0}

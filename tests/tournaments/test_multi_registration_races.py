@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from rest_framework.test import APIClient
 
 from ledger import services as ledger
 from ledger.models import Transfer, TransferKind
+from tests.clients import api_client
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.multi_settings_helpers import create_multi as new_multi
 from tests.tournaments.multi_settings_helpers import pool_balance
@@ -47,20 +47,18 @@ def _together(calls: list[Callable[[], Any]]) -> list[Any]:
 
 def _register_over_http(user: Any, tournament_id: int) -> Callable[[], tuple[int, str | None]]:
     def call() -> tuple[int, str | None]:
-        client = APIClient()
-        client.force_authenticate(user=user)
-        answer = client.post(f"/api/v1/tournaments/{tournament_id}/register/", format="json")
+        answer = api_client(user).post(f"/api/v1/tournaments/{tournament_id}/register/", format="json")
         body = answer.json()
         return answer.status_code, body["error"]["code"] if "error" in body else None
 
     return call
 
 
-def test_twenty_players_racing_for_the_last_place_leave_one_entry(player: Any, admin_user: Any) -> None:
+def test_twenty_players_racing_for_the_last_place_leave_one_entry(make_player: Any, admin_user: Any) -> None:
     tournament = new_multi(admin_user, max_entrants=6, min_entrants=2, buy_in=100, fee=10)
     for i in range(5):
-        registration.register(user=player(f"early{i}", chips=1000), tournament_id=tournament.pk)
-    racers = [player(f"racer{i}", chips=1000) for i in range(20)]
+        registration.register(user=make_player(f"early{i}", chips=1000), tournament_id=tournament.pk)
+    racers = [make_player(f"racer{i}", chips=1000) for i in range(20)]
 
     results = _together([_register_over_http(u, tournament.pk) for u in racers])
 
@@ -78,9 +76,9 @@ def test_twenty_players_racing_for_the_last_place_leave_one_entry(player: Any, a
     assert_reconciled()
 
 
-def test_one_player_registering_from_ten_threads_has_one_entry(player: Any, admin_user: Any) -> None:
+def test_one_player_registering_from_ten_threads_has_one_entry(make_player: Any, admin_user: Any) -> None:
     tournament = new_multi(admin_user, max_entrants=100, buy_in=100, fee=10)
-    ann = player("ann", chips=1000)
+    ann = make_player("ann", chips=1000)
 
     results = _together([_register_over_http(ann, tournament.pk) for _ in range(10)])
 

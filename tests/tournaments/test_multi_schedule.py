@@ -1,7 +1,8 @@
 """The multi-table tournaments' clock (`schedule.run_schedule`, the beat job
 `tournaments.run_tournament_schedule` every 10 s): registration opens at `registration_opens_at`; at `starts_at`
-the tournament starts, or below `min_entrants` is cancelled with every buy-in and fee refunded (RULES §5);
-two runs at once act once; a run repeated does nothing more."""
+the tournament starts, or below `min_entrants` is cancelled with every buy-in and fee refunded
+(docs/tournaments.md "The schedule (beat job)"); two runs at once act once; a run repeated does nothing
+more."""
 
 from __future__ import annotations
 
@@ -54,12 +55,12 @@ def test_the_beat_job_is_scheduled_every_ten_seconds_by_its_stable_name() -> Non
 
 
 @pytest.mark.django_db
-def test_registration_opens_when_its_time_comes(admin_user: Any, player: Any) -> None:
+def test_registration_opens_when_its_time_comes(admin_user: Any, make_player: Any) -> None:
     now = timezone.now()
     tournament = new_multi(admin_user, registration_opens_at=now + timedelta(minutes=5))
     assert tournament.status == TournamentStatus.SCHEDULED
     with pytest.raises(Conflict) as refused:  # registering before it opens
-        registration.register(user=player("ann"), tournament_id=tournament.pk)
+        registration.register(user=make_player("ann"), tournament_id=tournament.pk)
     assert refused.value.code == PlayCode.TOURNAMENT_NOT_REGISTERING
     assert schedule.run_schedule(now=now + timedelta(minutes=4)) == NOTHING
     assert schedule.run_schedule(now=now + timedelta(minutes=5)) == {**NOTHING, "opened": 1}
@@ -70,15 +71,15 @@ def test_registration_opens_when_its_time_comes(admin_user: Any, player: Any) ->
     # Again: nothing more.
     assert schedule.run_schedule(now=now + timedelta(minutes=6)) == NOTHING
     assert TournamentEvent.objects.filter(tournament=tournament).count() == 1
-    registration.register(user=player("bob"), tournament_id=tournament.pk)
+    registration.register(user=make_player("bob"), tournament_id=tournament.pk)
 
 
 @pytest.mark.django_db
-def test_cancellation_below_the_minimum_refunds_everything(admin_user: Any, player: Any) -> None:
+def test_cancellation_below_the_minimum_refunds_everything(admin_user: Any, make_player: Any) -> None:
     tournament = new_multi(admin_user, min_entrants=4, buy_in=100, fee=10)
     fees = ledger.get_house_account(kind=AccountKind.HOUSE_FEES)
     fees_before = fees.balance
-    users = [player(name, chips=1000) for name in ("ann", "bob", "cid")]
+    users = [make_player(name, chips=1000) for name in ("ann", "bob", "cid")]
     wallets = [ledger.get_wallet(user=u) for u in users]
     for user in users:
         registration.register(user=user, tournament_id=tournament.pk)
@@ -113,9 +114,9 @@ def test_cancellation_below_the_minimum_refunds_everything(admin_user: Any, play
 
 
 @pytest.mark.django_db
-def test_at_starts_at_with_enough_entrants_it_starts(admin_user: Any, player: Any) -> None:
+def test_at_starts_at_with_enough_entrants_it_starts(admin_user: Any, make_player: Any) -> None:
     tournament = new_multi(admin_user, min_entrants=4, seats=4, starting_stack=1500, guarantee=2000)
-    users = [player(f"p{i}", chips=1000) for i in range(9)]
+    users = [make_player(f"p{i}", chips=1000) for i in range(9)]
     for user in users:
         registration.register(user=user, tournament_id=tournament.pk)
     assert tournament.starts_at is not None
@@ -137,7 +138,7 @@ def test_at_starts_at_with_enough_entrants_it_starts(admin_user: Any, player: An
 
 
 @pytest.mark.django_db
-def test_only_multi_tournaments_due_are_touched(admin_user: Any, player: Any) -> None:
+def test_only_multi_tournaments_due_are_touched(admin_user: Any, make_player: Any) -> None:
     later = new_multi(admin_user, starts_in=timedelta(hours=3))
     sit_and_go = Tournament.objects.create(
         name="sng",
@@ -158,7 +159,7 @@ def test_only_multi_tournaments_due_are_touched(admin_user: Any, player: Any) ->
 
 @pytest.mark.django_db
 def test_a_failing_tournament_is_left_for_the_next_run_and_the_others_go_on(
-    admin_user: Any, player: Any, monkeypatch: pytest.MonkeyPatch
+    admin_user: Any, make_player: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first = new_multi(admin_user, min_entrants=2)
     second = new_multi(admin_user, min_entrants=2)
@@ -186,10 +187,12 @@ def test_a_failing_tournament_is_left_for_the_next_run_and_the_others_go_on(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_runs_at_once_cancel_once(admin_user: Any, player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_runs_at_once_cancel_once(
+    admin_user: Any, make_player: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(dispatch, "send", lambda *args, **kwargs: None)
     tournaments = [new_multi(admin_user, min_entrants=3) for _ in range(3)]
-    users = [player(f"racer{i}", chips=500) for i in range(2)]
+    users = [make_player(f"racer{i}", chips=500) for i in range(2)]
     for tournament in tournaments:
         for user in users:
             registration.register(user=user, tournament_id=tournament.pk)

@@ -17,9 +17,9 @@ from tournaments.tournament.models import EntryStatus, TournamentEntry, Tourname
 pytestmark = pytest.mark.django_db
 
 
-def test_seat_move_and_release_keep_tournament_chips_off_wallets(player: Any, admin_user: Any) -> None:
+def test_seat_move_and_release_keep_tournament_chips_off_wallets(make_player: Any, admin_user: Any) -> None:
     tournament = new_multi(admin_user, status=TournamentStatus.RUNNING)
-    ann = player("ann", chips=1000)
+    ann = make_player("ann", chips=1000)
     entry = TournamentEntry.objects.create(tournament=tournament, player=ann)
     first = seating.open_tournament_table(tournament=tournament)
     second = seating.open_tournament_table(tournament=tournament)

@@ -1,6 +1,7 @@
-"""Creating and changing multi-table tournaments (issue 12, RULES §5, API.md "Tournaments, in detail"): the
-service's one check of the settings, the API and the admin form on top of it. Every refusal is 400
-`tournament.invalid` (or `tournament.invalid_payouts`) naming the field, and creates nothing."""
+"""Creating and changing multi-table tournaments (issue 12, docs/tournaments.md "Settings of a multi-table
+tournament", docs/api.md "Tournaments"): the service's one check of the settings, the API and the admin form
+on top of it. Every refusal is 400 `tournament.invalid` (or `tournament.invalid_payouts`) naming the field,
+and creates nothing."""
 
 from __future__ import annotations
 

@@ -154,7 +154,7 @@ class Invariants(Observer):
 
 
 def _tournament(
-    admin: Any, player: Any, prefix: str, *, entrants: int, instant: bool, payouts: list[int] = PAYOUTS
+    admin: Any, make_player: Any, prefix: str, *, entrants: int, instant: bool, payouts: list[int] = PAYOUTS
 ) -> Tournament:
     tournament = simulation.create_multi(
         admin,
@@ -171,14 +171,14 @@ def _tournament(
     )
     for i in range(entrants):
         registration.register(
-            user=player(f"{prefix}-p{i + 1}", chips=BUY_IN + 10), tournament_id=tournament.pk
+            user=make_player(f"{prefix}-p{i + 1}", chips=BUY_IN + 10), tournament_id=tournament.pk
         )
     return tournament
 
 
 def _play(
     admin: Any,
-    player: Any,
+    make_player: Any,
     prefix: str,
     *,
     entrants: int,
@@ -186,7 +186,7 @@ def _play(
     seed: int,
     payouts: list[int] = PAYOUTS,
 ) -> Invariants:
-    tournament = _tournament(admin, player, prefix, entrants=entrants, instant=instant, payouts=payouts)
+    tournament = _tournament(admin, make_player, prefix, entrants=entrants, instant=instant, payouts=payouts)
     invariants = Invariants(tournament)
     simulation.play_out(
         tournament.pk,
@@ -236,21 +236,23 @@ def _assert_finished(invariants: Invariants, entrants: int) -> None:
 
 
 def test_a_forty_entrant_tournament_with_instant_rounds_completes_the_same_for_a_seed(
-    admin_user: Any, player: Any
+    admin_user: Any, make_player: Any
 ) -> None:
     # Seed 2: its busts pass through the bubble (nine left) rather than jump over it.
-    first = _play(admin_user, player, "a", entrants=40, instant=True, seed=2)
+    first = _play(admin_user, make_player, "a", entrants=40, instant=True, seed=2)
     _assert_finished(first, 40)
-    second = _play(admin_user, player, "b", entrants=40, instant=True, seed=2)
+    second = _play(admin_user, make_player, "b", entrants=40, instant=True, seed=2)
     _assert_finished(second, 40)
     assert _standings(first.tournament) == _standings(second.tournament)
 
 
-def test_a_tournament_played_by_bots_card_by_card_completes(admin_user: Any, player: Any) -> None:
+def test_a_tournament_played_by_bots_card_by_card_completes(admin_user: Any, make_player: Any) -> None:
     """The bots play every card through `play.submit_move` (the 40-entrant run takes about 80 s on this
     loaded 2-core machine, too long for CI twice over, so the card-played run is 12 entrants: three tables,
     five paid, the bubble at six players on two tables)."""
-    played = _play(admin_user, player, "c", entrants=12, instant=False, seed=5, payouts=[40, 25, 15, 10, 10])
+    played = _play(
+        admin_user, make_player, "c", entrants=12, instant=False, seed=5, payouts=[40, 25, 15, 10, 10]
+    )
     _assert_finished(played, 12)
     assert played.checked["move"] == 0  # moves are not task bodies: checked around the bodies only
     # Players were moved, some of them while other tables were playing their rounds.

@@ -22,9 +22,9 @@ from tournaments.tournament.models import EntryStatus, TournamentEntry, Tourname
 pytestmark = pytest.mark.django_db
 
 
-def test_start_seats_everyone_evenly_with_minted_stacks(player: Any, admin_user: Any) -> None:
+def test_start_seats_everyone_evenly_with_minted_stacks(make_player: Any, admin_user: Any) -> None:
     tournament = new_multi(admin_user, max_entrants=11, seats=4, guarantee=2000)
-    register_all(tournament, [player(f"s{i}", chips=1000) for i in range(11)])
+    register_all(tournament, [make_player(f"s{i}", chips=1000) for i in range(11)])
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.REGISTERING  # full, but a multi starts at its time
     with dispatch.captured() as queue:
@@ -64,9 +64,9 @@ def test_start_seats_everyone_evenly_with_minted_stacks(player: Any, admin_user:
     assert_reconciled()
 
 
-def test_too_few_entrants_do_not_start(player: Any, admin_user: Any) -> None:
+def test_too_few_entrants_do_not_start(make_player: Any, admin_user: Any) -> None:
     tournament = new_multi(admin_user, min_entrants=3)
-    register_all(tournament, [player("a1"), player("a2")])
+    register_all(tournament, [make_player("a1"), make_player("a2")])
     with pytest.raises(Conflict) as refused:
         admin_actions.start(tournament_id=tournament.pk)
     assert refused.value.code == "tournament.too_few_entrants"

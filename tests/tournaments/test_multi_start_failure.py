@@ -63,10 +63,10 @@ def _break_the_start(monkeypatch: pytest.MonkeyPatch, *failures: Exception) -> l
 
 
 def _registered(
-    admin_user: Any, player: Callable[..., Any], *, guarantee: int = 0
+    admin_user: Any, make_player: Callable[..., Any], *, guarantee: int = 0
 ) -> tuple[Tournament, list[Any]]:
     tournament = create_multi(admin_user, min_entrants=2, buy_in=100, fee=10, guarantee=guarantee)
-    users = [player(name, chips=1000) for name in ("ann", "bob", "cid")]
+    users = [make_player(name, chips=1000) for name in ("ann", "bob", "cid")]
     for user in users:
         registration.register(user=user, tournament_id=tournament.pk)
     return tournament, users
@@ -89,12 +89,12 @@ def _assert_refunded_once(tournament: Tournament, users: list[Any], fees_before:
 
 def test_a_start_failing_for_good_cancels_at_once_with_its_reason_and_refunds_once(
     admin_user: Any,
-    player: Callable[..., Any],
+    make_player: Callable[..., Any],
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     fees_before = _balance(ledger.get_house_account(kind=AccountKind.HOUSE_FEES))
-    tournament, users = _registered(admin_user, player, guarantee=1000)
+    tournament, users = _registered(admin_user, make_player, guarantee=1000)
     calls = _break_the_start(monkeypatch, ValueError("a bug in the seating"))
     assert tournament.starts_at is not None
     with caplog.at_level(logging.ERROR, logger=schedule.__name__):
@@ -122,14 +122,14 @@ def test_a_start_failing_for_good_cancels_at_once_with_its_reason_and_refunds_on
     assert len(calls) == 1
     _assert_refunded_once(tournament, users, fees_before)
     with pytest.raises(Conflict) as refused:
-        registration.register(user=player("dan"), tournament_id=tournament.pk)
+        registration.register(user=make_player("dan"), tournament_id=tournament.pk)
     assert refused.value.code == PlayCode.TOURNAMENT_NOT_REGISTERING
     assert_reconciled()
 
 
 def test_transient_failures_are_retried_up_to_the_bound_then_cancel_and_refund_once(
     admin_user: Any,
-    player: Callable[..., Any],
+    make_player: Callable[..., Any],
     monkeypatch: pytest.MonkeyPatch,
     settings: Any,
     client_for: Callable[[Any], Any],
@@ -137,7 +137,7 @@ def test_transient_failures_are_retried_up_to_the_bound_then_cancel_and_refund_o
 ) -> None:
     settings.RAMINO_TOURNAMENT_START_ATTEMPTS = 3
     fees_before = _balance(ledger.get_house_account(kind=AccountKind.HOUSE_FEES))
-    tournament, users = _registered(admin_user, player)
+    tournament, users = _registered(admin_user, make_player)
     blip = OperationalError("server closed the connection unexpectedly")
     calls = _break_the_start(monkeypatch, blip, kombu.exceptions.OperationalError("broker away"), blip, blip)
     assert tournament.starts_at is not None
@@ -191,11 +191,11 @@ def test_transient_failures_are_retried_up_to_the_bound_then_cancel_and_refund_o
 
 def test_a_transient_failure_then_success_starts_and_clears_the_error(
     admin_user: Any,
-    player: Callable[..., Any],
+    make_player: Callable[..., Any],
     monkeypatch: pytest.MonkeyPatch,
     client_for: Callable[[Any], Any],
 ) -> None:
-    tournament, users = _registered(admin_user, player)
+    tournament, users = _registered(admin_user, make_player)
     calls = _break_the_start(monkeypatch, OperationalError("could not serialize access"))
     assert tournament.starts_at is not None
     assert schedule.run_schedule(now=tournament.starts_at) == FAILED
@@ -221,9 +221,9 @@ def test_a_transient_failure_then_success_starts_and_clears_the_error(
 
 
 def test_a_failure_that_cannot_even_be_recorded_changes_nothing(
-    admin_user: Any, player: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+    admin_user: Any, make_player: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tournament, _users = _registered(admin_user, player)
+    tournament, _users = _registered(admin_user, make_player)
     _break_the_start(monkeypatch, OperationalError("the database is gone"))
 
     def still_gone(*args: Any, **kwargs: Any) -> None:

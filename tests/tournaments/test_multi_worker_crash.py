@@ -46,7 +46,7 @@ def worker_paused_at(worker: Any, point: str, marker: Path) -> Iterator[None]:
         worker.env.pop(faults.MARKER_ENV, None)
 
 
-def _tournament(admin: Any, player: Any) -> Tournament:
+def _tournament(admin: Any, make_player: Any) -> Tournament:
     tournament = simulation.create_multi(
         admin,
         name="crash",
@@ -61,7 +61,7 @@ def _tournament(admin: Any, player: Any) -> Tournament:
         instant=True,
     )
     for i in range(ENTRANTS):
-        registration.register(user=player(f"crash{i}"), tournament_id=tournament.pk)
+        registration.register(user=make_player(f"crash{i}"), tournament_id=tournament.pk)
     return tournament
 
 
@@ -119,10 +119,10 @@ def _assert_exactly_once(tournament: Tournament) -> None:
 
 @pytest.mark.parametrize("point", [faults.ROUND_END, faults.BALANCE, faults.PAYOUT])
 def test_a_worker_killed_mid_transaction_leaves_everything_done_once(
-    point: str, celery_worker_process: Any, admin_user: Any, player: Any, tmp_path: Path
+    point: str, celery_worker_process: Any, admin_user: Any, make_player: Any, tmp_path: Path
 ) -> None:
     marker = tmp_path / "paused"
-    tournament = _tournament(admin_user, player)
+    tournament = _tournament(admin_user, make_player)
     try:
         with worker_paused_at(celery_worker_process, point, marker):
             admin_actions.start(tournament_id=tournament.pk)

@@ -17,10 +17,10 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def ring(make_table: Any, player: Any, client_for: Any) -> dict[str, Any]:
+def ring(make_table: Any, make_player: Any, client_for: Any) -> dict[str, Any]:
     """A public table with ann and bob seated and round 1 dealt; cid is a bystander."""
     table = make_table(pcr=2, multiplier=3, min_buy_in=100, max_buy_in=5000)
-    users = {name: player(name) for name in ("ann", "bob", "cid")}
+    users = {name: make_player(name) for name in ("ann", "bob", "cid")}
     for name, chips in (("ann", 1000), ("bob", 400)):
         assert (
             client_for(users[name]).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": chips}).status_code
@@ -311,10 +311,10 @@ def test_closing_a_table_during_a_round_lets_it_finish_then_cashes_everyone_out(
 
 
 def test_closing_a_table_between_rounds_cashes_everyone_out_at_once(
-    make_table: Any, player: Any, client_for: Any, admin_user: Any
+    make_table: Any, make_player: Any, client_for: Any, admin_user: Any
 ) -> None:
     table = make_table(min_buy_in=100, max_buy_in=5000)
-    ann = player("ann")
+    ann = make_player("ann")
     assert client_for(ann).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 700}).status_code == 200
     assert ledger.get_wallet(user=ann).balance == 10_000 - 700
     closed = client_for(admin_user).post(f"/api/v1/tables/{table.pk}/close/")

@@ -16,6 +16,7 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.test import APIClient
 
 from accounts import services
+from tests.clients import api_client
 from tournaments.live.models import Game
 from tournaments.live.views import RowTokenAuthentication
 
@@ -23,10 +24,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _client(key: str | None) -> APIClient:
-    client = APIClient()
-    if key is not None:
-        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
-    return client
+    return api_client(token=key)
 
 
 def _same_answer(key: str | None, game_id: int) -> tuple[int, dict[str, Any]]:
@@ -41,10 +39,10 @@ def _same_answer(key: str | None, game_id: int) -> tuple[int, dict[str, Any]]:
     return play.status_code, play.json()
 
 
-def test_a_valid_token_authenticates_its_user_in_one_statement(make_table: Any, player: Any) -> None:
+def test_a_valid_token_authenticates_its_user_in_one_statement(make_table: Any, make_player: Any) -> None:
     table = make_table()
     game = Game.objects.get(table=table)
-    user = player("tok")
+    user = make_player("tok")
     _, key = services.create_token(user=user)
     status, body = _same_answer(key, game.pk)
     assert status == 200
@@ -65,17 +63,17 @@ def test_an_unknown_token_is_refused_like_knox_does(make_table: Any, key: str) -
     assert body["error"]["code"] == "auth.failed"
 
 
-def test_a_wrong_token_of_a_known_prefix_is_refused(make_table: Any, player: Any) -> None:
+def test_a_wrong_token_of_a_known_prefix_is_refused(make_table: Any, make_player: Any) -> None:
     game = Game.objects.get(table=make_table())
-    _, key = services.create_token(user=player("near"))
+    _, key = services.create_token(user=make_player("near"))
     status, body = _same_answer(key[:-1] + ("0" if key[-1] != "0" else "1"), game.pk)
     assert status == 401
     assert body["error"]["message"] == "Invalid token."
 
 
-def test_an_expired_token_is_refused_like_knox_does(make_table: Any, player: Any) -> None:
+def test_an_expired_token_is_refused_like_knox_does(make_table: Any, make_player: Any) -> None:
     game = Game.objects.get(table=make_table())
-    instance, key = services.create_token(user=player("late"))
+    instance, key = services.create_token(user=make_player("late"))
     AuthToken.objects.filter(pk=instance.pk).update(expiry=timezone.now() - timedelta(seconds=1))
     play = _client(key).get(f"/api/v1/games/{game.pk}/")
     assert play.status_code == 401
@@ -85,16 +83,16 @@ def test_an_expired_token_is_refused_like_knox_does(make_table: Any, player: Any
     assert (status, body) == (401, play.json())
 
 
-def test_a_token_without_expiry_is_accepted_like_knox_does(make_table: Any, player: Any) -> None:
+def test_a_token_without_expiry_is_accepted_like_knox_does(make_table: Any, make_player: Any) -> None:
     game = Game.objects.get(table=make_table())
-    instance, key = services.create_token(user=player("forever"))
+    instance, key = services.create_token(user=make_player("forever"))
     AuthToken.objects.filter(pk=instance.pk).update(expiry=None)
     assert _same_answer(key, game.pk)[0] == 200
 
 
-def test_an_inactive_users_token_is_refused_like_knox_does(make_table: Any, player: Any) -> None:
+def test_an_inactive_users_token_is_refused_like_knox_does(make_table: Any, make_player: Any) -> None:
     game = Game.objects.get(table=make_table())
-    user = player("gone")
+    user = make_player("gone")
     _, key = services.create_token(user=user)
     user.is_active = False
     user.save(update_fields=["is_active"])
@@ -125,8 +123,8 @@ def _outcome(auth: Any, key: str) -> tuple[Any, str | None]:
 
 
 @pytest.mark.parametrize("case", ["valid", "wrong", "expired", "inactive", "no expiry"])
-def test_the_hand_written_read_answers_as_knoxs_own_class(player: Any, case: str) -> None:
-    user = player(f"cmp-{case.replace(' ', '-')}")
+def test_the_hand_written_read_answers_as_knoxs_own_class(make_player: Any, case: str) -> None:
+    user = make_player(f"cmp-{case.replace(' ', '-')}")
     instance, key = services.create_token(user=user)
     if case == "wrong":
         key = key[:15] + "0" * (len(key) - 15)  # knox's lookup prefix of a real token, the rest wrong

@@ -1,5 +1,6 @@
-"""The pure arithmetic of one-table tournaments (RULES §5), without a database: places from totals, payouts
-with shared places and the remainder rule, the running-cancel split, and what follows a round."""
+"""The pure arithmetic of one-table tournaments (docs/tournaments.md "Prizes"), without a database: places
+from totals, payouts with shared places and the remainder rule, the running-cancel split, and what follows a
+round."""
 
 from __future__ import annotations
 

@@ -70,26 +70,26 @@ def _statements(tournament: Tournament, user: Any) -> int:
     return len(captured.captured_queries)
 
 
-def test_registration_cost_does_not_grow_with_the_entrants(admin_user: Any, player: Any) -> None:
+def test_registration_cost_does_not_grow_with_the_entrants(admin_user: Any, make_player: Any) -> None:
     warm_up, small, large = (_multi(admin_user, max_entrants=1000) for _ in range(3))
     # The first registration of all opens the house's fee account: not part of what is compared.
-    _statements(warm_up, player("cat"))
+    _statements(warm_up, make_player("cat"))
     _with_entrants(small, 5)
     _with_entrants(large, 200)
-    assert _statements(small, player("ann")) == _statements(large, player("bob"))
+    assert _statements(small, make_player("ann")) == _statements(large, make_player("bob"))
     assert TournamentEntry.objects.filter(tournament=large).count() == 201
     assert_reconciled()
 
 
-def test_the_player_already_in_and_the_cap_are_still_refused(admin_user: Any, player: Any) -> None:
+def test_the_player_already_in_and_the_cap_are_still_refused(admin_user: Any, make_player: Any) -> None:
     tournament = _multi(admin_user, max_entrants=3)
-    ann = player("ann")
+    ann = make_player("ann")
     registration.register(user=ann, tournament_id=tournament.pk)
     with pytest.raises(Conflict) as again:
         registration.register(user=ann, tournament_id=tournament.pk)
     assert again.value.code == PlayCode.TOURNAMENT_ALREADY_REGISTERED
     _with_entrants(tournament, 2)
     with pytest.raises(Conflict) as full:
-        registration.register(user=player("bob"), tournament_id=tournament.pk)
+        registration.register(user=make_player("bob"), tournament_id=tournament.pk)
     assert full.value.code == PlayCode.TOURNAMENT_FULL
     assert_reconciled()

@@ -18,9 +18,9 @@ from tournaments.live.models import Game, GameEvent, GameStatus, Round, Seat, Se
 pytestmark = pytest.mark.django_db
 
 
-def seated_table(make_table: Any, player: Any, **overrides: Any) -> tuple[Table, Game, list[Any]]:
+def seated_table(make_table: Any, make_player: Any, **overrides: Any) -> tuple[Table, Game, list[Any]]:
     table = make_table(**overrides)
-    users = [player(name) for name in ("ann", "bob")]
+    users = [make_player(name) for name in ("ann", "bob")]
     for user in users:
         tables.sit(user=user, table_id=table.pk, buy_in=300)
     return table, Game.objects.get(table=table), users
@@ -51,9 +51,9 @@ def assert_failed_and_cashed_out(table: Table, game: Game, users: list[Any], rea
 
 
 def test_an_exception_in_dealing_puts_the_table_in_error(
-    make_table: Any, player: Any, monkeypatch: pytest.MonkeyPatch
+    make_table: Any, make_player: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    table, game, users = seated_table(make_table, player)
+    table, game, users = seated_table(make_table, make_player)
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("the deck caught fire")
@@ -72,9 +72,9 @@ def test_an_exception_in_dealing_puts_the_table_in_error(
     assert_reconciled()
 
 
-def test_a_stored_table_that_no_longer_validates_is_not_dealt(make_table: Any, player: Any) -> None:
+def test_a_stored_table_that_no_longer_validates_is_not_dealt(make_table: Any, make_player: Any) -> None:
     """The issue's table: options written before they were checked (here by hand) overflowed every 30 s."""
-    table, game, users = seated_table(make_table, player)
+    table, game, users = seated_table(make_table, make_player)
     Table.objects.filter(pk=table.pk).update(options={"turn_seconds": 10**12})
     assert round_start.start_round(game_id=game.pk) is None
     assert_failed_and_cashed_out(
@@ -83,9 +83,9 @@ def test_a_stored_table_that_no_longer_validates_is_not_dealt(make_table: Any, p
 
 
 def test_a_transient_error_is_left_to_the_sweeper(
-    make_table: Any, player: Any, monkeypatch: pytest.MonkeyPatch
+    make_table: Any, make_player: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    table, game, _users = seated_table(make_table, player)
+    table, game, _users = seated_table(make_table, make_player)
     real = engine_io.new_round
 
     def unavailable(*args: Any, **kwargs: Any) -> Any:
@@ -109,9 +109,9 @@ def test_a_transient_error_is_left_to_the_sweeper(
 # A game the API refuses is written into the table's row (a preset removed since): no answer the schema allows.
 @pytest.mark.off_contract
 def test_an_errored_table_answers_409_shows_its_reason_and_can_be_closed(
-    make_table: Any, player: Any, admin_user: Any, staff_user: Any, client_for: Any
+    make_table: Any, make_player: Any, admin_user: Any, staff_user: Any, client_for: Any
 ) -> None:
-    table, game, users = seated_table(make_table, player)
+    table, game, users = seated_table(make_table, make_player)
     Table.objects.filter(pk=table.pk).update(game="gin")
     round_start.start_round(game_id=game.pk)
     shown = client_for(users[0]).get(f"/api/v1/tables/{table.pk}/").json()
@@ -128,8 +128,8 @@ def test_an_errored_table_answers_409_shows_its_reason_and_can_be_closed(
     assert_reconciled()
 
 
-def test_a_table_dealt_meanwhile_is_not_failed(make_table: Any, player: Any) -> None:
-    table, game, _users = seated_table(make_table, player)
+def test_a_table_dealt_meanwhile_is_not_failed(make_table: Any, make_player: Any) -> None:
+    table, game, _users = seated_table(make_table, make_player)
     assert round_start.start_round(game_id=game.pk) is not None
     round_start.fail_table(game_id=game.pk, error="late")
     table.refresh_from_db()

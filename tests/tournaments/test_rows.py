@@ -18,11 +18,11 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def running_table(make_table: Any, player: Any, client_for: Any) -> dict[str, Any]:
+def running_table(make_table: Any, make_player: Any, client_for: Any) -> dict[str, Any]:
     """A table with two players seated and round 1 dealt."""
     table = make_table(pcr=2, min_buy_in=100, max_buy_in=5000)
     for name in ("ann", "bob"):
-        response = client_for(player(name)).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 500})
+        response = client_for(make_player(name)).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 500})
         assert response.status_code == 200
     game = Game.objects.get(table=table)
     assert round_start.start_round(game_id=game.pk) is not None
@@ -75,7 +75,7 @@ def test_a_model_with_init_receivers_is_built_by_its_constructor(running_table: 
         signals.post_init.disconnect(receiver, sender=Table)
 
 
-def test_the_game_view_read_in_one_statement_equals_the_orms(running_table: Any, player: Any) -> None:
+def test_the_game_view_read_in_one_statement_equals_the_orms(running_table: Any, make_player: Any) -> None:
     from django.utils import timezone
 
     from tournaments.live import selectors
@@ -92,7 +92,7 @@ def test_the_game_view_read_in_one_statement_equals_the_orms(running_table: Any,
         scores={"ann": 12, "bob": -12},
         ended_at=timezone.now(),
     )
-    viewers = [get_user_model().objects.get(username=name) for name in ("ann", "bob")] + [player("zed")]
+    viewers = [get_user_model().objects.get(username=name) for name in ("ann", "bob")] + [make_player("zed")]
     for user in viewers:
         loaded = selectors.game_access(user=user, game_id=game.pk, with_history=True)
         assert loaded._players is not None and loaded._history == [{"ann": 12, "bob": -12}]

@@ -1,5 +1,6 @@
-"""The pure seating of multi-table tournaments (RULES §5), without a database: the first tables, balancing and
-breaking between rounds with the fewest moves, nobody moved from a table mid-round, and late registrants."""
+"""The pure seating of multi-table tournaments (docs/tournaments.md "Multi-table tournaments: seating and
+places"), without a database: the first tables, balancing and breaking between rounds with the fewest moves,
+nobody moved from a table mid-round, and late registrants."""
 
 from __future__ import annotations
 

@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from api.fields import MAX_DAYS_AHEAD
 from ledger.models import Transfer
+from tests.factories import FAST
 from tests.ledger.utils import assert_reconciled
-from tests.tournaments.tournament_helpers import FAST
 from tournaments.live.models import Seat, Table
 from tournaments.tournament.models import Tournament
 
@@ -119,9 +119,11 @@ def test_the_same_table_with_integers_is_created(admin_user: Any, client_for: An
 
 
 @pytest.mark.parametrize("form", [*BAD_FORMS, "300.5", "[300]", '{"n": 300}', "null"])
-def test_a_sit_buy_in_is_a_json_integer(make_table: Any, player: Any, client_for: Any, form: str) -> None:
+def test_a_sit_buy_in_is_a_json_integer(
+    make_table: Any, make_player: Any, client_for: Any, form: str
+) -> None:
     table = make_table()
-    ann = player("ann", chips=5_000)
+    ann = make_player("ann", chips=5_000)
     transfers = Transfer.objects.count()
     response = post(
         client_for(ann),
@@ -138,9 +140,11 @@ def test_a_sit_buy_in_is_a_json_integer(make_table: Any, player: Any, client_for
 
 
 @pytest.mark.parametrize("form", BAD_FORMS)
-def test_a_join_buy_in_is_a_json_integer(make_table: Any, player: Any, client_for: Any, form: str) -> None:
+def test_a_join_buy_in_is_a_json_integer(
+    make_table: Any, make_player: Any, client_for: Any, form: str
+) -> None:
     table = make_table(private=True)
-    ann = player("ann", chips=5_000)
+    ann = make_player("ann", chips=5_000)
     transfers = Transfer.objects.count()
     body = raw_body({"code": table.code, "buy_in": 300}, ("buy_in",), form)
     assert_refused(post(client_for(ann), "/api/v1/tables/join/", body), "buy_in")
@@ -220,9 +224,9 @@ def test_a_start_within_the_horizon_is_accepted(admin_user: Any, client_for: Any
 
 @pytest.mark.parametrize("form", BAD_FORMS)
 def test_an_adjustment_amount_is_a_json_integer(
-    admin_user: Any, player: Any, client_for: Any, form: str
+    admin_user: Any, make_player: Any, client_for: Any, form: str
 ) -> None:
-    player("ann", chips=0)
+    make_player("ann", chips=0)
     transfers = Transfer.objects.count()
     body = raw_body({"username": "ann", "amount": 100, "reason": "goodwill"}, ("amount",), form)
     response = post(

@@ -81,13 +81,13 @@ class WaitForTheTournament(RingTablePolicy):
 
 @pytest.mark.django_db
 def test_play_settles_and_schedules_as_the_tables_policy_says(
-    make_table: Any, player: Any, client_for: Any, monkeypatch: pytest.MonkeyPatch
+    make_table: Any, make_player: Any, client_for: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     policy = WaitForTheTournament()
     monkeypatch.setattr(table_policy, "policy_for", lambda table: policy)
     table = make_table(pcr=1, max_buy_in=5000, options={"max_timeouts": 20, "max_timeouts_per_round": 100})
     for name in ("ann", "bob"):
-        sat = client_for(player(name)).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 5000})
+        sat = client_for(make_player(name)).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 5000})
         assert sat.status_code == 200, sat.content
     game = Game.objects.get(table=table)
     # Two seats with chips, but this policy deals only when told to: nothing is scheduled ...

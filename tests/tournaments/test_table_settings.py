@@ -39,7 +39,7 @@ RULE_OPTIONS: dict[str, Spec] = {
     "rummy_in_the_pile": ("bool", 0, 0),
     "rummy_call_seconds": ("int", 1, 600),
     "extra_jokers": ("bool", 0, 0),  # Board Rummy (docs/rules.md, "Board Rummy")
-    # the Basic family (RULES §3)
+    # the Basic family (docs/rules.md "Basic Rummy family")
     "multiple_melds_per_turn": ("bool", 0, 0),
     "going_rummy": ("choice", ("double", "plus10", "off")),
     "lay_off_requires_own_meld": ("bool", 0, 0),
@@ -170,11 +170,11 @@ def table_options(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
     return preset, options
 
 
-def deals(table_id: int, player: Any, *, buy_in: int, players: int = 2) -> Round | None:
+def deals(table_id: int, make_player: Any, *, buy_in: int, players: int = 2) -> Round | None:
     from tournaments.live import tables
 
     for _ in range(players):
-        tables.sit(user=player(chips=buy_in), table_id=table_id, buy_in=buy_in)
+        tables.sit(user=make_player(chips=buy_in), table_id=table_id, buy_in=buy_in)
     game = Game.objects.get(table_id=table_id)
     return round_start.start_round(game_id=game.pk)
 
@@ -182,7 +182,7 @@ def deals(table_id: int, player: Any, *, buy_in: int, players: int = 2) -> Round
 @hypothesis_settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(drawn=table_options())
 def test_options_are_accepted_exactly_when_in_range_and_then_deal(
-    drawn: tuple[str, dict[str, Any]], admin_user: Any, client_for: Any, player: Any
+    drawn: tuple[str, dict[str, Any]], admin_user: Any, client_for: Any, make_player: Any
 ) -> None:
     preset, options = drawn
     body = {"game": preset, "options": options, "seats": 2, "pcr": 1, "min_buy_in": 100, "max_buy_in": 100}
@@ -196,7 +196,7 @@ def test_options_are_accepted_exactly_when_in_range_and_then_deal(
         return
     assert response.status_code == 201, (options, response.content)
     assert response.json()["options"] == options
-    round_ = deals(response.json()["id"], player, buy_in=100)
+    round_ = deals(response.json()["id"], make_player, buy_in=100)
     assert round_ is not None, options
     game = Game.objects.get(table_id=response.json()["id"])
     assert game.status == GameStatus.PLAYING and game.turn_deadline is not None
@@ -262,7 +262,7 @@ def field_value(low: int, high: int) -> st.SearchStrategy[Any]:
 def test_table_fields_are_accepted_exactly_when_in_range_and_then_deal(
     admin_user: Any,
     client_for: Any,
-    player: Any,
+    make_player: Any,
     preset: str,
     seats: Any,
     pcr: Any,
@@ -296,7 +296,7 @@ def test_table_fields_are_accepted_exactly_when_in_range_and_then_deal(
         assert Table.objects.count() == before
         return
     assert response.status_code == 201, (fields, response.content)
-    round_ = deals(response.json()["id"], player, buy_in=fields["min_buy_in"], players=fields["seats"])
+    round_ = deals(response.json()["id"], make_player, buy_in=fields["min_buy_in"], players=fields["seats"])
     assert round_ is not None and len(round_.players) == fields["seats"]
 
 

@@ -108,10 +108,10 @@ def test_a_table_two_larger_than_the_smallest_needs_the_plan() -> None:
     )
 
 
-def _job_statements(admin: Any, player: Any, entrants: int) -> list[list[str]]:
+def _job_statements(admin: Any, make_player: Any, entrants: int) -> list[list[str]]:
     """A tournament's first deals and then its tables' jobs (no bust: deep stacks), each job's SQL."""
     tournament = new_multi(admin, instant_rounds=True, starting_stack=1_000_000, buy_in=0, fee=0)
-    register_all(tournament, [player(f"s{entrants}-{i}", chips=0) for i in range(entrants)])
+    register_all(tournament, [make_player(f"s{entrants}-{i}", chips=0) for i in range(entrants)])
     statements: list[list[str]] = []
     with dispatch.captured() as queue:
         admin_actions.start(tournament_id=tournament.pk)
@@ -134,8 +134,8 @@ def _job_statements(admin: Any, player: Any, entrants: int) -> list[list[str]]:
 
 
 @pytest.mark.django_db
-def test_a_job_with_nothing_to_move_reads_no_other_table(admin_user: Any, player: Any) -> None:
-    small, large = _job_statements(admin_user, player, 12), _job_statements(admin_user, player, 120)
+def test_a_job_with_nothing_to_move_reads_no_other_table(admin_user: Any, make_player: Any) -> None:
+    small, large = _job_statements(admin_user, make_player, 12), _job_statements(admin_user, make_player, 120)
     aggregate = 'COUNT("tournaments_seat"'
     # The start wrote the histogram: no job reads every table's size...
     for job in (*small, *large):

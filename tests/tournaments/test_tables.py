@@ -60,15 +60,17 @@ def test_admin_creates_public_table(admin_user: Any, client_for: Any) -> None:
 
 
 @pytest.mark.parametrize("role", ["player", "staff"])
-def test_only_admin_creates_public_tables(role: Any, player: Any, staff_user: Any, client_for: Any) -> None:
-    user = staff_user if role == "staff" else player()
+def test_only_admin_creates_public_tables(
+    role: Any, make_player: Any, staff_user: Any, client_for: Any
+) -> None:
+    user = staff_user if role == "staff" else make_player()
     response = client_for(user).post("/api/v1/tables/", TABLE, format="json")
     assert_envelope(response, 403, "auth.forbidden")
     assert not Table.objects.exists()
 
 
-def test_anyone_creates_private_table_and_sees_its_code(player: Any, client_for: Any) -> None:
-    creator = player()
+def test_anyone_creates_private_table_and_sees_its_code(make_player: Any, client_for: Any) -> None:
+    creator = make_player()
     response = client_for(creator).post("/api/v1/tables/", {**TABLE, "private": True}, format="json")
     assert response.status_code == 201, response.content
     body = response.json()
@@ -101,27 +103,29 @@ def test_malformed_json_is_400(admin_user: Any, client_for: Any) -> None:
     assert_envelope(response, 400, "request.malformed")
 
 
-def test_listing_shows_public_tables_only(make_table: Any, player: Any, client_for: Any) -> None:
+def test_listing_shows_public_tables_only(make_table: Any, make_player: Any, client_for: Any) -> None:
     public = make_table()
-    make_table(private=True, creator=player())
-    response = client_for(player()).get("/api/v1/tables/")
+    make_table(private=True, creator=make_player())
+    response = client_for(make_player()).get("/api/v1/tables/")
     assert response.status_code == 200
     assert [t["id"] for t in response.json()["results"]] == [public.pk]
 
 
 def test_private_table_is_404_to_others_staff_included(
-    make_table: Any, player: Any, staff_user: Any, client_for: Any
+    make_table: Any, make_player: Any, staff_user: Any, client_for: Any
 ) -> None:
-    table = make_table(private=True, creator=player())
-    for user in (player(), staff_user):
+    table = make_table(private=True, creator=make_player())
+    for user in (make_player(), staff_user):
         assert_envelope(client_for(user).get(f"/api/v1/tables/{table.pk}/"), 404)
         assert_envelope(client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 100}), 404)
         assert_envelope(client_for(user).post(f"/api/v1/tables/{table.pk}/leave/"), 404)
     assert not Seat.objects.exists()
 
 
-def test_the_creator_of_a_private_table_sits_by_id(make_table: Any, player: Any, client_for: Any) -> None:
-    ann = player("ann")
+def test_the_creator_of_a_private_table_sits_by_id(
+    make_table: Any, make_player: Any, client_for: Any
+) -> None:
+    ann = make_player("ann")
     table = make_table(private=True, creator=ann)
     response = client_for(ann).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 300}, format="json")
     assert response.status_code == 200, response.content
@@ -130,16 +134,16 @@ def test_the_creator_of_a_private_table_sits_by_id(make_table: Any, player: Any,
     assert body["players"] == [{"username": "ann", "seat": 0, "chips": 300, "status": "active"}]
     assert wallet(ann) == 10_000 - 300
     # anyone else still needs the code, even with the id
-    bob = player("bob")
+    bob = make_player("bob")
     assert_envelope(client_for(bob).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 300}), 404)
     assert wallet(bob) == 10_000
     assert list(Seat.objects.values_list("player__username", flat=True)) == ["ann"]
     assert_reconciled()
 
 
-def test_sit_moves_chips_from_wallet_to_stack(make_table: Any, player: Any, client_for: Any) -> None:
+def test_sit_moves_chips_from_wallet_to_stack(make_table: Any, make_player: Any, client_for: Any) -> None:
     table = make_table()
-    ann = player("ann")
+    ann = make_player("ann")
     response = client_for(ann).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 300}, format="json")
     assert response.status_code == 200, response.content
     assert response.json()["players"] == [{"username": "ann", "seat": 0, "chips": 300, "status": "active"}]
@@ -147,9 +151,9 @@ def test_sit_moves_chips_from_wallet_to_stack(make_table: Any, player: Any, clie
     assert_reconciled()
 
 
-def test_sit_again_tops_up_within_max(make_table: Any, player: Any, client_for: Any) -> None:
+def test_sit_again_tops_up_within_max(make_table: Any, make_player: Any, client_for: Any) -> None:
     table = make_table(max_buy_in=1000)
-    ann = player("ann")
+    ann = make_player("ann")
     client = client_for(ann)
     client.post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 300}, format="json")
     response = client.post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 200}, format="json")
@@ -172,41 +176,41 @@ def test_sit_again_tops_up_within_max(make_table: Any, player: Any, client_for: 
     ],
 )
 def test_buy_in_out_of_range(
-    make_table: Any, player: Any, client_for: Any, buy_in: Any, status: Any, code: Any
+    make_table: Any, make_player: Any, client_for: Any, buy_in: Any, status: Any, code: Any
 ) -> None:
     table = make_table(max_buy_in=1000)
-    ann = player("ann")
+    ann = make_player("ann")
     response = client_for(ann).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": buy_in}, format="json")
     assert_envelope(response, status, code)
     assert not Seat.objects.exists() and wallet(ann) == 10_000
 
 
-def test_sit_without_chips_is_refused(make_table: Any, player: Any, client_for: Any) -> None:
+def test_sit_without_chips_is_refused(make_table: Any, make_player: Any, client_for: Any) -> None:
     table = make_table()
-    poor = player("poor", chips=50)
+    poor = make_player("poor", chips=50)
     response = client_for(poor).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 100}, format="json")
     assert_envelope(response, 422, "ledger.insufficient_funds")
     assert not Seat.objects.exists() and wallet(poor) == 50
     assert_reconciled()
 
 
-def test_full_table_is_409(make_table: Any, player: Any, client_for: Any) -> None:
+def test_full_table_is_409(make_table: Any, make_player: Any, client_for: Any) -> None:
     table = make_table(seats=2)
     for name in ("a1", "a2"):
         assert (
-            client_for(player(name)).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 100}).status_code
+            client_for(make_player(name)).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 100}).status_code
             == 200
         )
-    late = player("late")
+    late = make_player("late")
     assert_envelope(
         client_for(late).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 100}), 409, "table.full"
     )
     assert wallet(late) == 10_000
 
 
-def test_join_by_code_and_wrong_code(make_table: Any, player: Any, client_for: Any) -> None:
-    table = make_table(private=True, creator=player())
-    bob = player("bob")
+def test_join_by_code_and_wrong_code(make_table: Any, make_player: Any, client_for: Any) -> None:
+    table = make_table(private=True, creator=make_player())
+    bob = make_player("bob")
     wrong = client_for(bob).post("/api/v1/tables/join/", {"code": "AAAAAAAA", "buy_in": 100}, format="json")
     assert_envelope(wrong, 404)
     code = table.code.lower()
@@ -218,10 +222,10 @@ def test_join_by_code_and_wrong_code(make_table: Any, player: Any, client_for: A
 
 
 def test_join_is_rate_limited_per_user(
-    make_table: Any, player: Any, client_for: Any, monkeypatch: Any
+    make_table: Any, make_player: Any, client_for: Any, monkeypatch: Any
 ) -> None:
     monkeypatch.setattr(JoinUserThrottle, "THROTTLE_RATES", {"join_user": "3/min"})
-    bob = client_for(player("bob"))
+    bob = client_for(make_player("bob"))
     codes = [
         bob.post("/api/v1/tables/join/", {"code": "WRONG1", "buy_in": 100}).status_code for _ in range(4)
     ]
@@ -229,23 +233,23 @@ def test_join_is_rate_limited_per_user(
     assert_envelope(bob.post("/api/v1/tables/join/", {"code": "WRONG1", "buy_in": 100}), 429, "throttled")
     # another user from the same address is not throttled by the per-user limit
     assert (
-        client_for(player("cid")).post("/api/v1/tables/join/", {"code": "W", "buy_in": 100}).status_code
+        client_for(make_player("cid")).post("/api/v1/tables/join/", {"code": "W", "buy_in": 100}).status_code
         == 404
     )
 
 
-def test_join_is_rate_limited_per_address(player: Any, client_for: Any, monkeypatch: Any) -> None:
+def test_join_is_rate_limited_per_address(make_player: Any, client_for: Any, monkeypatch: Any) -> None:
     monkeypatch.setattr(JoinAddressThrottle, "THROTTLE_RATES", {"join_address": "2/min"})
     statuses = [
-        client_for(player()).post("/api/v1/tables/join/", {"code": "WRONG1", "buy_in": 100}).status_code
+        client_for(make_player()).post("/api/v1/tables/join/", {"code": "WRONG1", "buy_in": 100}).status_code
         for _ in range(3)
     ]
     assert statuses == [404, 404, 429]
 
 
-def test_leave_between_rounds_cashes_out(make_table: Any, player: Any, client_for: Any) -> None:
+def test_leave_between_rounds_cashes_out(make_table: Any, make_player: Any, client_for: Any) -> None:
     table = make_table()
-    ann = player("ann")
+    ann = make_player("ann")
     client = client_for(ann)
     client.post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 400}, format="json")
     response = client.post(f"/api/v1/tables/{table.pk}/leave/")

@@ -73,13 +73,13 @@ def test_the_form_creates_through_the_service(admin_user: Any) -> None:
     assert page.status_code == 200 and f"/audit/tournaments/{tournament.pk}/" in page.content.decode()
 
 
-def test_cancel_asks_first_then_refunds_and_only_for_superusers(player: Any, admin_user: Any) -> None:
+def test_cancel_asks_first_then_refunds_and_only_for_superusers(make_player: Any, admin_user: Any) -> None:
     tournament = new_tournament(admin_user)
-    ann = player("ann", chips=500)
+    ann = make_player("ann", chips=500)
     registration.register(user=ann, tournament_id=tournament.pk)
     url = "/admin/tournaments/tournament/"
     chosen = {"action": "cancel_selected", "_selected_action": [tournament.pk]}
-    staff = browser_for(player("viewer", is_staff=True))
+    staff = browser_for(make_player("viewer", is_staff=True))
     staff.post(url, {**chosen, "confirmed": "yes"})
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.REGISTERING

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from rest_framework.test import APIClient
 
 from ledger.models import Account, AccountKind, Transfer, TransferKind
+from tests.clients import api_client
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.tournament_helpers import bots_play_the_round, game_of, new_tournament
 from tournaments.live import clock_runs, round_start
@@ -46,17 +46,15 @@ def _together(calls: list[Any]) -> list[Any]:
         return list(pool.map(one, calls))
 
 
-def test_two_players_racing_for_the_last_seat_leave_one_entry(player: Any, admin_user: Any) -> None:
+def test_two_players_racing_for_the_last_seat_leave_one_entry(make_player: Any, admin_user: Any) -> None:
     tournament = new_tournament(admin_user, max_entrants=3)
     for name in ("ann", "bob"):
-        registration.register(user=player(name, chips=1000), tournament_id=tournament.pk)
-    racers = [player(name, chips=1000) for name in ("cid", "dot")]
+        registration.register(user=make_player(name, chips=1000), tournament_id=tournament.pk)
+    racers = [make_player(name, chips=1000) for name in ("cid", "dot")]
 
     def register(user: Any) -> Any:
         def call() -> tuple[int, Any]:
-            client = APIClient()
-            client.force_authenticate(user=user)
-            answer = client.post(f"/api/v1/tournaments/{tournament.pk}/register/", format="json")
+            answer = api_client(user).post(f"/api/v1/tournaments/{tournament.pk}/register/", format="json")
             return answer.status_code, answer.json()
 
         return call
@@ -74,10 +72,10 @@ def test_two_players_racing_for_the_last_seat_leave_one_entry(player: Any, admin
     assert_reconciled()
 
 
-def test_the_after_round_job_concurrently_and_again_pays_once(player: Any, admin_user: Any) -> None:
+def test_the_after_round_job_concurrently_and_again_pays_once(make_player: Any, admin_user: Any) -> None:
     tournament = new_tournament(admin_user, kind="quick", rounds=1, max_entrants=2, tiebreak_rounds=0)
     for name in ("ann", "bob"):
-        registration.register(user=player(name, chips=1000), tournament_id=tournament.pk)
+        registration.register(user=make_player(name, chips=1000), tournament_id=tournament.pk)
     game = game_of(tournament)
     assert round_start.start_round(game_id=game.pk) is not None
     round_ = bots_play_the_round(game)
@@ -94,11 +92,11 @@ def test_the_after_round_job_concurrently_and_again_pays_once(player: Any, admin
 
 
 def test_a_job_killed_mid_way_leaves_nothing_and_the_rerun_pays_once(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tournament = new_tournament(admin_user, kind="quick", rounds=1, max_entrants=2, tiebreak_rounds=0)
     for name in ("ann", "bob"):
-        registration.register(user=player(name, chips=1000), tournament_id=tournament.pk)
+        registration.register(user=make_player(name, chips=1000), tournament_id=tournament.pk)
     game = game_of(tournament)
     assert round_start.start_round(game_id=game.pk) is not None
     round_ = bots_play_the_round(game)
@@ -120,13 +118,13 @@ def test_a_job_killed_mid_way_leaves_nothing_and_the_rerun_pays_once(
 
 
 def test_the_sweeper_sends_a_lost_after_round_message_again(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tournaments.live import dispatch
 
     tournament = new_tournament(admin_user, kind="quick", rounds=2, max_entrants=2)
     for name in ("ann", "bob"):
-        registration.register(user=player(name, chips=1000), tournament_id=tournament.pk)
+        registration.register(user=make_player(name, chips=1000), tournament_id=tournament.pk)
     game = game_of(tournament)
     assert round_start.start_round(game_id=game.pk) is not None
     sent: list[tuple[str, Any]] = []

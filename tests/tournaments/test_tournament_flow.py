@@ -24,10 +24,10 @@ def wallet(user: Any) -> int:
 
 
 def test_registering_pays_buy_in_to_the_pool_and_fee_to_the_house_and_unregistering_refunds(
-    player: Any, admin_user: Any
+    make_player: Any, admin_user: Any
 ) -> None:
     tournament = new_tournament(admin_user)
-    ann = player("ann", chips=1000)
+    ann = make_player("ann", chips=1000)
     entry = registration.register(user=ann, tournament_id=tournament.pk)
     assert entry.status == EntryStatus.REGISTERED and wallet(ann) == 890
     assert tournament.pool_account is not None
@@ -45,9 +45,9 @@ def test_registering_pays_buy_in_to_the_pool_and_fee_to_the_house_and_unregister
     assert_reconciled()
 
 
-def test_insufficient_funds_leaves_nothing_behind(player: Any, admin_user: Any) -> None:
+def test_insufficient_funds_leaves_nothing_behind(make_player: Any, admin_user: Any) -> None:
     tournament = new_tournament(admin_user)
-    poor = player("poor", chips=109)
+    poor = make_player("poor", chips=109)
     with pytest.raises(InsufficientFunds):
         registration.register(user=poor, tournament_id=tournament.pk)
     assert not TournamentEntry.objects.filter(tournament=tournament).exists()
@@ -56,10 +56,10 @@ def test_insufficient_funds_leaves_nothing_behind(player: Any, admin_user: Any) 
 
 
 def test_a_sit_and_go_starts_when_full_with_seats_at_random_and_plays_to_a_winner(
-    player: Any, admin_user: Any
+    make_player: Any, admin_user: Any
 ) -> None:
     tournament = new_tournament(admin_user, max_entrants=3, payouts=[70, 30], target_score=1)
-    users = [player(n, chips=1000) for n in ("ann", "bob", "cid")]
+    users = [make_player(n, chips=1000) for n in ("ann", "bob", "cid")]
     for user in users[:2]:
         registration.register(user=user, tournament_id=tournament.pk)
     tournament.refresh_from_db()
@@ -70,7 +70,7 @@ def test_a_sit_and_go_starts_when_full_with_seats_at_random_and_plays_to_a_winne
     seats = Seat.objects.filter(table__tournament=tournament)
     assert sorted(s.number for s in seats) == [0, 1, 2]
     with pytest.raises(Conflict) as late:
-        registration.register(user=player("dot"), tournament_id=tournament.pk)
+        registration.register(user=make_player("dot"), tournament_id=tournament.pk)
     assert late.value.code == "tournament.full"
     with pytest.raises(Conflict) as gone:
         registration.unregister(user=users[0], tournament_id=tournament.pk)
@@ -91,10 +91,10 @@ def test_a_sit_and_go_starts_when_full_with_seats_at_random_and_plays_to_a_winne
 
 
 @pytest.mark.parametrize("rounds", [1, 2, 3])
-def test_a_quick_game_plays_exactly_its_rounds(player: Any, admin_user: Any, rounds: int) -> None:
+def test_a_quick_game_plays_exactly_its_rounds(make_player: Any, admin_user: Any, rounds: int) -> None:
     tournament = new_tournament(admin_user, kind="quick", rounds=rounds, max_entrants=2, tiebreak_rounds=0)
     for name in ("ann", "bob"):
-        registration.register(user=player(name), tournament_id=tournament.pk)
+        registration.register(user=make_player(name), tournament_id=tournament.pk)
     played = play_to_the_end(tournament)
     assert len(played) == rounds
     entries = list(TournamentEntry.objects.filter(tournament=tournament))
@@ -102,10 +102,10 @@ def test_a_quick_game_plays_exactly_its_rounds(player: Any, admin_user: Any, rou
     assert_reconciled()
 
 
-def test_pause_deals_no_new_round_and_resume_goes_on(player: Any, admin_user: Any) -> None:
+def test_pause_deals_no_new_round_and_resume_goes_on(make_player: Any, admin_user: Any) -> None:
     tournament = new_tournament(admin_user, kind="quick", rounds=2, max_entrants=2)
     for name in ("ann", "bob"):
-        registration.register(user=player(name), tournament_id=tournament.pk)
+        registration.register(user=make_player(name), tournament_id=tournament.pk)
     play_one_round(tournament)
     admin_actions.pause(tournament_id=tournament.pk)
 
@@ -115,9 +115,9 @@ def test_pause_deals_no_new_round_and_resume_goes_on(player: Any, admin_user: An
     assert_reconciled()
 
 
-def test_cancel_before_the_start_refunds_everything(player: Any, admin_user: Any) -> None:
+def test_cancel_before_the_start_refunds_everything(make_player: Any, admin_user: Any) -> None:
     tournament = new_tournament(admin_user, max_entrants=3)
-    ann, bob = player("ann", chips=500), player("bob", chips=500)
+    ann, bob = make_player("ann", chips=500), make_player("bob", chips=500)
     for user in (ann, bob):
         registration.register(user=user, tournament_id=tournament.pk)
     cancelled, transfers = admin_actions.cancel(tournament_id=tournament.pk)
@@ -127,9 +127,9 @@ def test_cancel_before_the_start_refunds_everything(player: Any, admin_user: Any
     assert_reconciled()
 
 
-def test_cancel_during_play_splits_the_pool_among_the_players(player: Any, admin_user: Any) -> None:
+def test_cancel_during_play_splits_the_pool_among_the_players(make_player: Any, admin_user: Any) -> None:
     tournament = new_tournament(admin_user, kind="quick", rounds=3, max_entrants=3)
-    users = [player(n, chips=1000) for n in ("ann", "bob", "cid")]
+    users = [make_player(n, chips=1000) for n in ("ann", "bob", "cid")]
     for user in users:
         registration.register(user=user, tournament_id=tournament.pk)
     play_one_round(tournament)
@@ -143,10 +143,10 @@ def test_cancel_during_play_splits_the_pool_among_the_players(player: Any, admin
 
 
 def test_an_absent_player_stays_seated_is_auto_played_and_comes_back(
-    player: Any, admin_user: Any, client_for: Any
+    make_player: Any, admin_user: Any, client_for: Any
 ) -> None:
     tournament = new_tournament(admin_user, kind="quick", rounds=3, max_entrants=2)
-    ann, bob = player("ann"), player("bob")
+    ann, bob = make_player("ann"), make_player("bob")
     for user in (ann, bob):
         registration.register(user=user, tournament_id=tournament.pk)
     Seat.objects.filter(table__tournament=tournament, player=ann).update(status="absent")
@@ -159,5 +159,5 @@ def test_an_absent_player_stays_seated_is_auto_played_and_comes_back(
     back = client_for(ann).post(f"/api/v1/tournaments/{tournament.pk}/back/")
     assert back.status_code == 200, back.content
     assert Seat.objects.get(table__tournament=tournament, player=ann).status == "active"
-    stranger = client_for(player("eve")).post(f"/api/v1/tournaments/{tournament.pk}/back/")
+    stranger = client_for(make_player("eve")).post(f"/api/v1/tournaments/{tournament.pk}/back/")
     assert stranger.status_code == 409 and stranger.json()["error"]["code"] == "tournament.not_playing"

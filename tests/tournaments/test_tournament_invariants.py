@@ -1,5 +1,5 @@
 """What must never happen is refused by the database itself, whatever code writes the rows; the status moves
-only along the transitions of API.md."""
+only along the transitions of docs/tournaments.md "Lifecycle"."""
 
 from __future__ import annotations
 
@@ -22,9 +22,9 @@ def refused(**changes: Any) -> None:
             model.objects.filter(pk=pk).update(**fields)
 
 
-def test_two_live_entries_of_one_player_are_refused(player: Any, admin_user: Any) -> None:
+def test_two_live_entries_of_one_player_are_refused(make_player: Any, admin_user: Any) -> None:
     tournament = new_tournament(admin_user)
-    ann = player("ann")
+    ann = make_player("ann")
     TournamentEntry.objects.create(tournament=tournament, player=ann)
     with pytest.raises(IntegrityError), transaction.atomic():
         TournamentEntry.objects.create(tournament=tournament, player=ann)
@@ -33,9 +33,9 @@ def test_two_live_entries_of_one_player_are_refused(player: Any, admin_user: Any
     TournamentEntry.objects.create(tournament=tournament, player=ann)
 
 
-def test_a_prize_without_a_place_is_refused(player: Any, admin_user: Any) -> None:
+def test_a_prize_without_a_place_is_refused(make_player: Any, admin_user: Any) -> None:
     tournament = new_tournament(admin_user)
-    entry = TournamentEntry.objects.create(tournament=tournament, player=player("ann"))
+    entry = TournamentEntry.objects.create(tournament=tournament, player=make_player("ann"))
     refused(e=(TournamentEntry, entry.pk, {"prize": 10}))
     refused(e=(TournamentEntry, entry.pk, {"place": 1}))  # a place only once out
     TournamentEntry.objects.filter(pk=entry.pk).update(status="finished", place=1, prize=10)

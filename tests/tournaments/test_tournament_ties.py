@@ -1,7 +1,7 @@
-"""Ties at the top (RULES §5): everyone not tied is out, the tied play tie-breaker rounds scored on their own;
-a tie that lasts `tiebreak_rounds` is shared with the remainder rule. In the first tests the rounds are really
-dealt and played (the server's timeout moves) and their points scripted, so that the tie is certain; the last
-deals a stacked deck and plays real moves to a real tie."""
+"""Ties at the top (docs/tournaments.md "Lifecycle"): everyone not tied is out, the tied play tie-breaker
+rounds scored on their own; a tie that lasts `tiebreak_rounds` is shared with the remainder rule. In the first
+tests the rounds are really dealt and played (the server's timeout moves) and their points scripted, so that
+the tie is certain; the last deals a stacked deck and plays real moves to a real tie."""
 
 from __future__ import annotations
 
@@ -42,11 +42,11 @@ def entries(tournament: Any) -> dict[str, TournamentEntry]:
 
 
 def test_a_tie_at_the_target_is_broken_by_tie_breakers_among_the_tied(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tournament = new_tournament(admin_user, target_score=50, max_entrants=3, payouts=[70, 30])
     for name in ("ann", "bob", "cid"):
-        registration.register(user=player(name), tournament_id=tournament.pk)
+        registration.register(user=make_player(name), tournament_id=tournament.pk)
     script(monkeypatch, [{"ann": 60, "bob": 60, "cid": 10}, {"ann": 5, "bob": 20}])
     play_one_round(tournament, by_clock=True)
     tournament.refresh_from_db()
@@ -68,14 +68,14 @@ def test_a_tie_at_the_target_is_broken_by_tie_breakers_among_the_tied(
 
 
 def test_a_tie_that_lasts_the_tie_breakers_is_shared_remainder_to_the_earlier_registration(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A guarantee of 301 makes the pool odd: the shared places 1 and 2 split 301 as 151 and 150.
     tournament = new_tournament(
         admin_user, target_score=50, max_entrants=3, payouts=[70, 30], tiebreak_rounds=2, guarantee=301
     )
     for name in ("ann", "bob", "cid"):
-        registration.register(user=player(name), tournament_id=tournament.pk)
+        registration.register(user=make_player(name), tournament_id=tournament.pk)
     script(monkeypatch, [{"ann": 10, "bob": 70, "cid": 70}, {"bob": 3, "cid": 3}, {"bob": -2, "cid": -2}])
     for _ in range(3):
         play_one_round(tournament, by_clock=True)
@@ -89,11 +89,11 @@ def test_a_tie_that_lasts_the_tie_breakers_is_shared_remainder_to_the_earlier_re
 
 
 def test_a_quick_game_tie_is_broken_the_same_way(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tournament = new_tournament(admin_user, kind="quick", rounds=2, max_entrants=2)
     for name in ("ann", "bob"):
-        registration.register(user=player(name), tournament_id=tournament.pk)
+        registration.register(user=make_player(name), tournament_id=tournament.pk)
     script(monkeypatch, [{"ann": 30, "bob": 10}, {"ann": 0, "bob": 20}, {"ann": 9, "bob": 1}])
     for _ in range(3):
         play_one_round(tournament, by_clock=True)
@@ -163,12 +163,12 @@ def go_out(tournament: Any) -> Any:
 
 
 def test_a_stacked_deck_tie_after_a_quick_game_goes_to_a_tie_breaker(
-    player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
+    make_player: Any, admin_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     stack_every_deal(monkeypatch)
     tournament = new_tournament(admin_user, kind="quick", rounds=2, max_entrants=2, tiebreak_rounds=3)
     for name in ("ann", "bob"):
-        registration.register(user=player(name), tournament_id=tournament.pk)
+        registration.register(user=make_player(name), tournament_id=tournament.pk)
     first, second = go_out(tournament), go_out(tournament)
     assert first.result is not None and second.result is not None
     assert first.result["details"]["went_out"] != second.result["details"]["went_out"]

@@ -138,10 +138,10 @@ def test_the_listener_reconnects_after_its_backend_is_terminated(
 
 @pytest.mark.django_db(transaction=True)
 def test_the_round_start_and_a_move_announce_their_versions_at_commit_and_a_rollback_nothing(
-    make_table: Any, player: Any, client_for: Any
+    make_table: Any, make_player: Any, client_for: Any
 ) -> None:
     table = make_table()
-    users = [player(name) for name in ("ann", "bob")]
+    users = [make_player(name) for name in ("ann", "bob")]
     with wakeups.listener_connection() as listener:
         listener.execute(f"LISTEN {wakeups.CHANNEL}")
 

@@ -28,12 +28,12 @@ def wait_for(predicate: Any, timeout: float, what: str) -> Any:
 
 
 def test_silent_player_is_auto_played_then_absent_then_unseated(
-    celery_worker_process: Any, make_table: Any, player: Any, client_for: Any
+    celery_worker_process: Any, make_table: Any, make_player: Any, client_for: Any
 ) -> None:
     table = make_table(
         options={"turn_seconds": 1, "time_bank_seconds": 0, "max_timeouts": 2, "max_timeouts_per_round": 6}
     )
-    ann, bob = player("ann"), player("bob")
+    ann, bob = make_player("ann"), make_player("bob")
     ann_client = client_for(ann)
     for user in (ann, bob):
         assert client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 500}).status_code == 200
@@ -88,7 +88,7 @@ def test_silent_player_is_auto_played_then_absent_then_unseated(
 
 
 def test_the_worker_puts_a_table_that_cannot_deal_in_error_once(
-    celery_worker_process: Any, make_table: Any, player: Any, client_for: Any
+    celery_worker_process: Any, make_table: Any, make_player: Any, client_for: Any
 ) -> None:
     """The issue's table (options from before they were checked): the worker's round start fails, the table
     goes to `error` with every seat cashed out, and nothing tries again."""
@@ -96,7 +96,7 @@ def test_the_worker_puts_a_table_that_cannot_deal_in_error_once(
 
     table = make_table()
     Table.objects.filter(pk=table.pk).update(options={"time_bank_seconds": 1e308})
-    ann, bob = player("ann"), player("bob")
+    ann, bob = make_player("ann"), make_player("bob")
     for user in (ann, bob):
         assert client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 500}).status_code == 200
     wait_for(lambda: Table.objects.get(pk=table.pk).status == TableStatus.ERROR, 30, "the table to fail")

@@ -20,12 +20,12 @@ TABLES = 4
 
 
 def test_rounds_settle_exactly_once_across_a_worker_crash(
-    celery_worker_process: Any, make_table: Any, player: Any, client_for: Any
+    celery_worker_process: Any, make_table: Any, make_player: Any, client_for: Any
 ) -> None:
     games = []
     for t in range(TABLES):
         table = make_table(options={"turn_seconds": 30, "time_bank_seconds": 0})
-        users = [player(f"t{t}a"), player(f"t{t}b")]
+        users = [make_player(f"t{t}a"), make_player(f"t{t}b")]
         for user in users:
             assert (
                 client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 500}).status_code == 200

@@ -8,32 +8,17 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from ledger.models import Account
+from tests.factories import TournamentFactory
 from tests.tournaments.helpers import play_out_by_clock
 from tournaments.live import clock_runs, engine_io, moves, round_start
 from tournaments.live.models import Game, GameStatus, Round, Table
 from tournaments.single_table import progress
-from tournaments.tournament import setup
 from tournaments.tournament.models import Tournament, TournamentStatus
-
-FAST = {"turn_seconds": 30, "time_bank_seconds": 0, "max_timeouts": 20, "max_timeouts_per_round": 100}
 
 
 def new_tournament(admin: Any, **overrides: Any) -> Tournament:
-    settings: dict[str, Any] = {
-        "name": "Friday sit-and-go",
-        "kind": "single",
-        "game": "rummy500",
-        "options": dict(FAST),
-        "buy_in": 100,
-        "fee": 10,
-        "max_entrants": 3,
-        "target_score": 1,
-        **overrides,
-    }
-    if settings["kind"] == "quick":
-        settings.setdefault("rounds", 1)
-        settings["target_score"] = overrides.get("target_score")
-    return setup.create_tournament(user=admin, settings=settings)
+    """A sit-and-go of three created by `admin` (a quick game with `kind="quick"`): tests.factories."""
+    return TournamentFactory.create(created_by=admin, **overrides)
 
 
 def game_of(tournament: Tournament) -> Game:

@@ -1,4 +1,4 @@
-"""Ramino rules engine: pure, immutable, no Django. See docs/rules.md and ../shared/API.md."""
+"""Ramino rules engine: pure, immutable, no Django. See docs/rules.md and docs/api.md."""
 
 from .cards import CardError, build_deck, hand_value, parse_card, parse_tile, table_value
 from .deal import draw_first_dealer, next_dealer

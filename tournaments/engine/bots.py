@@ -1,13 +1,15 @@
 """Bots that play a round through the public engine API, and the server's timeout move.
 
-A bot is anything with ``choose(state, player) -> move``; it returns one move dict in API.md's JSON
-form that ``apply_move`` accepts, and is asked again after every move (a turn is several moves).
+A bot is anything with ``choose(state, player) -> move``; it returns one move dict in the JSON form of
+docs/rules.md "A turn", which ``apply_move`` accepts, and is asked again after every move (a turn is several
+moves).
 
 - ``RandomBot``: uniform over ``legal_moves`` (seeded), the baseline.
 - ``GreedyBot``: driven by ``solver.best_arrangement``: takes from the discard pile when that improves
   its best arrangement, melds what the solver places (keeping a card to discard), lays off and swaps
   jokers where that gains, and discards the card whose loss hurts its hand least.
-- ``auto_move``: what the server plays for a player whose clock ran out (RULES.md §5).
+- ``auto_move``: what the server plays for a player whose clock ran out (docs/rules.md "Ring tables, clocks
+and timeouts").
 - ``play_round``: drives a round to its end with one bot per player (tests, simulations, benchmark).
 """
 
@@ -57,7 +59,7 @@ class Bot(Protocol):
     def choose(self, state: RoundState, player: str) -> Move: ...
 
 
-# ====================================================================== timeouts (RULES.md §5)
+# ================================================ timeouts (docs/rules.md "Ring tables, clocks and timeouts")
 
 
 def auto_move(state: RoundState, player: str) -> Move:

@@ -232,7 +232,7 @@ class Values:
     low_cards_five: bool = False
 
 
-# ====================================================================== Board Rummy's tiles (RULES §4)
+# ========================================================== Board Rummy's tiles (docs/rules.md "Board Rummy")
 #
 # A tile is its colour then its number: ``R7``, ``K13`` (colours R Y B K: red, yellow, blue, black;
 # numbers 1-13), or the joker ``JK``; a joker shown in a combination is written with the tile it stands

@@ -1,4 +1,5 @@
-"""Shuffling, the deal commitment, dealing order and the dealer's seat (RULES §1), for every family.
+"""Shuffling, the deal commitment, dealing order and the dealer's seat (docs/rules.md "Deal", docs/rules.md
+"Game"), for every family.
 
 A round commits to its deck before the first move: ``deal_commitment`` is the SHA-256 of a secret salt
 and the deck order, both revealed when the round ends (``verify_deal``). Deals use the operating
@@ -40,8 +41,9 @@ def shuffled(deck: Sequence[str], seed: int | None) -> tuple[str, ...]:
 
 
 def derived_shuffle(cards: Sequence[str], salt: str, label: str) -> tuple[str, ...]:
-    """``cards`` shuffled by randomness derived from the round's secret ``salt`` (RULES §1: a reshuffled
-    restock), so that a round replays exactly from its deal and moves; ``label`` tells the uses apart."""
+    """``cards`` shuffled by randomness derived from the round's secret ``salt`` (docs/rules.md "Deal": a
+    reshuffled restock), so that a round replays exactly from its deal and moves; ``label`` tells the uses
+    apart."""
     order = list(cards)
     random.Random(f"{label}:{salt}").shuffle(order)
     return tuple(order)

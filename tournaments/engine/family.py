@@ -1,4 +1,4 @@
-"""The seam a game family plugs into (RULES.md §2 Rummy 500, §3 Basic Rummy, §4 Board Rummy).
+"""The seam a game family plugs into (docs/rules.md: "Rummy 500", "Basic Rummy family", "Board Rummy").
 
 The shared engine (``engine``) does what every game does: it shuffles and commits to the deck, checks
 a move's envelope (a known type with its fields, a player of the round, a round still running), logs

@@ -46,7 +46,8 @@ def take_from_hand(state: RoundState, cards: Sequence[str]) -> tuple[str, ...]:
 
 
 def count_stall(state: RoundState) -> tuple[RoundState, bool]:
-    """Book a completed turn for the stalling rule (RULES §1): the state, and whether the round stalls."""
+    """Book a completed turn for the stalling rule (docs/rules.md "End of the round"): the state, and whether
+    the round stalls."""
     stall = 0 if state.progress else state.stall + 1
     return replace(state, stall=stall), stall >= state.rules.stall_limit(len(state.players))
 

@@ -1,4 +1,4 @@
-"""Rulesets: a preset name, the fields every family shares, and the family's own options (RULES.md).
+"""Rulesets: a preset name, the fields every family shares, and the family's own options (docs/rules.md).
 
 A ``Ruleset`` is a frozen value holding every switch the engine reads. The common fields are the
 table's shape (players, decks, hand sizes), the meld and card-value rules the shared modules read
@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-# Every game of RULES.md (API.md lists them); a preset no family has registered is "not implemented".
+# Every game of docs/rules.md; a preset no family has registered is "not implemented".
 PRESETS = ("rummy500", "rummy500_household", "basic", "block", "wrotham", "romme", "board")
 
 
@@ -218,7 +218,7 @@ _REGISTRY: dict[str, PresetSpec] = {}
 def register_preset(spec: PresetSpec) -> None:
     """Make ``spec.base.name`` playable (a family module calls this when it is imported)."""
     if spec.base.name not in PRESETS:
-        raise ValueError(f"{spec.base.name!r} is not a game of RULES.md.")
+        raise ValueError(f"{spec.base.name!r} is not a game of docs/rules.md.")
     if not set(spec.options) <= {f.name for f in fields(Ruleset)} | {f.name for f in fields(spec.base.own)}:
         raise ValueError(f"{spec.base.name}: an option names no field.")
     _REGISTRY[spec.base.name] = spec
@@ -226,7 +226,7 @@ def register_preset(spec: PresetSpec) -> None:
 
 
 def implemented_presets() -> tuple[str, ...]:
-    """The presets some family plays, in RULES.md order."""
+    """The presets some family plays, in docs/rules.md order."""
     return tuple(p for p in PRESETS if p in _REGISTRY)
 
 

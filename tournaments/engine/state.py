@@ -14,8 +14,9 @@ from typing import Any
 
 from .rules import Ruleset
 
-# Every family's phases (API.md); each family lists those it uses (``Family.phases``): ``deal`` is Board
-# Rummy's deal-refusal phase (RULES §4), ``claims`` Rummy 500's "Rummy!" window.
+# Every family's phases (docs/rules.md "Views and storage"); each family lists those it uses
+# (``Family.phases``): ``deal`` is Board Rummy's deal-refusal phase (docs/rules.md "Board Rummy"), ``claims``
+# Rummy 500's "Rummy!" window.
 PHASES = ("deal", "draw", "play", "claims", "over")
 STATE_FORMAT = 1
 
@@ -144,10 +145,10 @@ class RoundState:
     """One round, between two moves. Never mutate; ``apply_move`` returns a new one.
 
     ``hands[i]`` belongs to ``players[i]`` (sorted canonical codes); ``stock`` is top first;
-    ``discard`` bottom first. The turn bookkeeping is the shared turn-completion search's (RULES §1,
-    every meld family): ``must_use`` (a card that must be placed this turn), ``chosen`` and
-    ``reserved`` (codes that may not be discarded this turn), ``jokers_to_meld``; and the shared
-    stalling rule's: ``progress`` (this turn drew from the stock or placed a card), ``stall``
+    ``discard`` bottom first. The turn bookkeeping is the shared turn-completion search's (docs/rules.md
+    "Turn-completion invariant", every meld family): ``must_use`` (a card that must be placed this turn),
+    ``chosen`` and ``reserved`` (codes that may not be discarded this turn), ``jokers_to_meld``; and the
+    shared stalling rule's: ``progress`` (this turn drew from the stock or placed a card), ``stall``
     (completed turns without progress). ``claims`` is the open claim window of phase ``claims``.
 
     ``own`` is the round's family bookkeeping that no shared module reads, as read-only JSON-like data

@@ -1,10 +1,11 @@
-"""The turn-completion search (RULES §1): can the player in turn still end it legally?
+"""The turn-completion search (docs/rules.md "Turn-completion invariant"): can the player in turn still end it
+legally?
 
 A move is legal only if, after it, the turn can still be completed: every pending obligation met
 (the chosen card of a deep draw, a retrieved joker that must be melded) and a legal ending left (a
 card that may be discarded, or going out where no final discard is required). An obligation is met by a
-placement that contains it (RULES §1: "one meld, one lay-off or one joker swap containing it"), so the
-search places only cards still owed, in every order, as deep as it takes: a chosen card placed by a joker
+placement that contains it (docs/rules.md "Turn-completion invariant": a meld, a lay-off or a joker swap), so
+the search places only cards still owed, in every order, as deep as it takes: a chosen card placed by a joker
 swap owes one more joker, and jokers retrieved earlier in the turn may each need a placement of their own.
 It needs no depth cut (``measure``: every placement lowers it, so every chain of placements ends) and
 judges each position once. Every meld family shares this search; what it reads of the state is a ``Turn``.

@@ -13,7 +13,7 @@ from .state import RoundState
 
 
 def player_view(state: RoundState, player: str | None) -> dict[str, Any]:
-    """The game view of API.md for ``player`` (None: a spectator).
+    """The game view of docs/api.md "Playing" for ``player`` (None: a spectator).
 
     Never holds another player's hand, the stock's cards, the deck or the salt while the round runs;
     once it is over the result (every hand, the deck and the salt) is public.

@@ -19,9 +19,10 @@ from tournaments.errors import InvalidRequest, PlayCode
 __all__ = ["IllegalMove", "Result", "RoundState", "Ruleset"]
 
 
-# Clock options of a table (RULES §5): integers (a fraction of a second is no use to anyone at a card table)
-# with their defaults and ranges; they are the table's, not the ruleset's. The ranges keep every deadline a
-# `timedelta` can hold and a round that people, not the server, play (docs/tables.md).
+# Clock options of a table (docs/rules.md "Ring tables, clocks and timeouts"): integers (a fraction of a
+# second is no use to anyone at a card table) with their defaults and ranges; they are the table's, not the
+# ruleset's. The ranges keep every deadline a `timedelta` can hold and a round that people, not the server,
+# play (docs/tables.md).
 @dataclass(frozen=True)
 class ClockOption:
     default: int
@@ -119,8 +120,8 @@ def clocks_for(options: Mapping[str, Any]) -> Clocks:
 
 
 def claim_seconds(state: RoundState) -> float:
-    """The "Rummy!" claim window is the ruleset's (RULES §2): only a family with claim windows has one, so a
-    claim window of a ruleset without the option is an error, not a default."""
+    """The "Rummy!" claim window is the ruleset's (docs/rules.md "Rummy 500 household"): only a family with
+    claim windows has one, so a claim window of a ruleset without the option is an error, not a default."""
     return float(state.rules.option_values()["rummy_call_seconds"])
 
 
@@ -129,9 +130,10 @@ def max_players(rules: Ruleset) -> int:
 
 
 def next_dealer(previous: int | None, seats: Sequence[int], *, redeal: bool = False) -> int:
-    """The seat that deals next: the engine's one rule (RULES §1, §4), the first dealer of a table drawn at
-    random with the CSPRNG, then the next occupied seat clockwise, or the same dealer again after a refused
-    deal (Board Rummy's ``result.redeal``) while still seated."""
+    """The seat that deals next: the engine's one rule (docs/rules.md "Game"; docs/rules.md "Board Rummy" for
+    a redeal), the first dealer of a table drawn at random with the CSPRNG, then the next occupied seat
+    clockwise, or the same dealer again after a refused deal (Board Rummy's ``result.redeal``) while still
+    seated."""
     return engine.next_dealer(previous, seats, redeal=redeal)
 
 
@@ -212,9 +214,9 @@ def is_malformed(exc: IllegalMove) -> bool:
 
 def melded_values(result: Mapping[str, Any], rules: Ruleset) -> dict[str, int]:
     """Each player's melded-and-built value of a finished round, from its stored result, whatever the family
-    (the first tie-break of a multi-table tournament, RULES §5): Rummy 500 reports it (`placed_value`); Basic
-    Rummy lists the cards each player placed, valued as on the table; Board Rummy has no melds (0 each: the
-    closer is the one who went out)."""
+    (the first tie-break of a multi-table tournament, docs/tournaments.md "Multi-table tournaments: seating
+    and places"): Rummy 500 reports it (`placed_value`); Basic Rummy lists the cards each player placed,
+    valued as on the table; Board Rummy has no melds (0 each: the closer is the one who went out)."""
     players = (result.get("details") or {}).get("players") or {}
     values: dict[str, int] = {}
     for player in result.get("scores") or {}:

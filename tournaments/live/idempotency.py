@@ -1,5 +1,5 @@
-"""First answers kept under an `Idempotency-Key` (API.md: keys are scoped to (user, method, path); a replay
-returns the first answer; the same key with another body is 409 `idempotency.key_reused`).
+"""First answers kept under an `Idempotency-Key` (docs/api.md "Idempotency": keys are scoped to (user, method,
+path); a replay returns the first answer; the same key with another body is 409 `idempotency.key_reused`).
 
 Sit, join and leave run through `run_once`: the key's row is inserted before the request runs, in its
 transaction, so two concurrent requests with one key never both run (the second waits on the unique index,

@@ -1,4 +1,4 @@
-"""The `Idempotency-Key` header of the tables and play endpoints (API.md, "Idempotency"); the keeping of
+"""The `Idempotency-Key` header of the tables and play endpoints (docs/api.md "Idempotency"); the keeping of
 answers is `tournaments.live.idempotency`."""
 
 from __future__ import annotations

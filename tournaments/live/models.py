@@ -277,10 +277,10 @@ class IdempotentRequest(models.Model):
     """The first answer given under an `Idempotency-Key` by a request that has no record of its own: sit, join,
     leave (every answer) and moves (refusals only; an accepted move's answer is in its `MoveLog` row).
 
-    Keyed as API.md scopes keys: (user, method, path, key). The row is inserted before the request runs, in
-    the request's transaction, so that a concurrent request with the same key waits on the unique index
-    until the first commits (then replays it) or rolls back (then runs itself). `status` is null only inside
-    that transaction: a committed row always holds an answer."""
+    Keyed as docs/api.md "Idempotency" scopes keys: (user, method, path, key). The row is inserted before the
+    request runs, in the request's transaction, so that a concurrent request with the same key waits on the
+    unique index until the first commits (then replays it) or rolls back (then runs itself). `status` is null
+    only inside that transaction: a committed row always holds an answer."""
 
     # Covered by the unique index below, which leads with it.
     user = models.ForeignKey(

@@ -1,4 +1,4 @@
-"""What the kind of table decides when a round starts and ends (RULES §5 for ring tables).
+"""What the kind of table decides when a round starts and ends (docs/tables.md "Lifecycle" for ring tables).
 
 Play asks the table's policy, and never hard-codes a kind of table: the chips a point is worth in a round,
 how a tie for the top score is broken, what becomes of a seat at the deal and after the round, and whether and
@@ -34,7 +34,8 @@ __all__ = ["RING", "AfterRound", "OneTableTournamentPolicy", "RingTablePolicy", 
 
 
 class RingTablePolicy:
-    """A ring table: chips are the players' own, anyone may come and go between rounds (RULES §5)."""
+    """A ring table: chips are the players' own, anyone may come and go between rounds (docs/tables.md
+    "Lifecycle")."""
 
     ready_statuses: tuple[str, ...] = (SeatStatus.ACTIVE, SeatStatus.SITTING_OUT)
     settles_chips = True
@@ -56,7 +57,8 @@ class RingTablePolicy:
         return False
 
     def deals_in(self, *, seat: Seat, stack: int) -> bool:
-        # No chips and no top-up during the pause: unseated (RULES §5).
+        # No chips and no top-up during the pause: unseated (docs/rules.md "Ring tables, clocks and
+        # timeouts").
         return stack > 0
 
     def status_at_deal(self, status: str) -> str:
@@ -95,9 +97,10 @@ RING = RingTablePolicy()
 
 
 class OneTableTournamentPolicy:
-    """The table of a quick game or a sit-and-go (RULES §5): rounds score points, never chips, until the prizes;
-    the tournament decides after each round whether and whom to deal next (`tournament_progress`), so the
-    table never schedules a deal itself; an absent player stays and keeps being auto-played."""
+    """The table of a quick game or a sit-and-go (docs/tournaments.md "Lifecycle"): rounds score points, never
+    chips, until the prizes; the tournament decides after each round whether and whom to deal next
+    (`tournament_progress`), so the table never schedules a deal itself; an absent player stays and keeps
+    being auto-played."""
 
     ready_statuses: tuple[str, ...] = (SeatStatus.ACTIVE, SeatStatus.ABSENT)
     settles_chips = False
@@ -132,7 +135,8 @@ class OneTableTournamentPolicy:
         return self.tournament.stage == TournamentStage.MAIN or seat.player_id in self.tiebreakers
 
     def status_at_deal(self, status: str) -> str:
-        # An absent player stays absent (auto-played) until they come back (RULES §5 "Clocks").
+        # An absent player stays absent (auto-played) until they come back (docs/tournaments.md "Absent
+        # players").
         return SeatStatus.ABSENT if status == SeatStatus.ABSENT else SeatStatus.ACTIVE
 
     def enough_to_deal(self, players: int) -> bool:

@@ -1,6 +1,6 @@
 """Fields whose schema names a closed set the service checks itself.
 
-A table's or a tournament's `game` is one of the presets (RULES.md), but an unknown one is refused by the
+A table's or a tournament's `game` is one of the presets (docs/rules.md), but an unknown one is refused by the
 service with its own code (`table.invalid_options`, `tournament.invalid`, `details.field = "game"`; docs/api.md),
 not DRF's choice error: the field takes any string and the schema shows the enum (`GameEnum`)."""
 

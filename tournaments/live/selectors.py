@@ -27,8 +27,8 @@ def seat_of(*, table: Table, user: User) -> Seat | None:
 
 
 def visible_tables(*, user: User) -> QuerySet[Table]:
-    """The listing: public ring tables only (private ones are never listed, RULES §5; a tournament's tables
-    are listed by the tournament)."""
+    """The listing: public ring tables only (private ones are never listed, docs/api.md "Playing"; a
+    tournament's tables are listed by the tournament)."""
     return Table.objects.filter(private=False, tournament__isnull=True).order_by("id")
 
 

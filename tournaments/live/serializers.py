@@ -140,7 +140,8 @@ class BoardDealSerializer(serializers.Serializer[Any]):
 
 
 class BonusSerializer(serializers.Serializer[Any]):
-    """A bonus of the round, settled on its own after the scores (RULES §4: Board Rummy's trump bonus)."""
+    """A bonus of the round, settled on its own after the scores (docs/rules.md "Board Rummy": the trump
+    bonus)."""
 
     player = serializers.CharField()
     points = serializers.IntegerField(help_text="Paid by each opponent.")
@@ -193,7 +194,7 @@ class GameSerializer(serializers.Serializer[Any]):
         required=False,
         help_text="What the player in turn still owes this turn (their own view only), by family.",
     )
-    # Board Rummy's own (RULES §4).
+    # Board Rummy's own (docs/rules.md "Board Rummy").
     trump = serializers.CharField(required=False, help_text="Board Rummy: the trump tile.")
     thrown_jokers = serializers.DictField(
         child=serializers.IntegerField(), required=False, help_text="Board Rummy: jokers thrown, by player."
@@ -202,7 +203,7 @@ class GameSerializer(serializers.Serializer[Any]):
         required=False, help_text="Board Rummy: whether the caller holds the trump's twin."
     )
     deal = BoardDealSerializer(required=False, help_text="Board Rummy, in phase `deal`.")
-    # The Basic family's own (RULES §3).
+    # The Basic family's own (docs/rules.md "Basic Rummy family").
     restocks = serializers.IntegerField(
         required=False, help_text="Basic family: times the discard pile became the stock this round."
     )

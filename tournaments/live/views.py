@@ -1,4 +1,5 @@
-"""HTTP API of tables and live games (API.md). Views parse, call one service or selector, and render."""
+"""HTTP API of tables and live games (docs/api.md "Playing"). Views parse, call one service or selector, and
+render."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Balancing and breaking the tables of a multi-table tournament (RULES §5), applying `seating_plan.plan_seating`.
+"""Balancing and breaking the tables of a multi-table tournament (docs/tournaments.md "Multi-table
+tournaments: seating and places"), applying `seating_plan.plan_seating`.
 
 A table is between rounds from its round's end until its next deal starts. At a table's job, the tables between
 rounds that may give players or be broken are this table and every open table whose own job has run and whose

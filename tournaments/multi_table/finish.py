@@ -1,7 +1,7 @@
-"""The end of a multi-table tournament (RULES §5): everyone's place, the prizes paid from the pool, every stack of
-tournament chips retired to the mint (so the mint and every tournament-chip account end at 0), the tables
-closed; and an admin's cancellation while it runs (the unpaid pool split among the players still in, half
-equally and half by their chips)."""
+"""The end of a multi-table tournament (docs/tournaments.md "Multi-table tournaments: the runtime"):
+everyone's place, the prizes paid from the pool, every stack of tournament chips retired to the mint (so the
+mint and every tournament-chip account end at 0), the tables closed; and an admin's cancellation while it runs
+(the unpaid pool split among the players still in, half equally and half by their chips)."""
 
 from __future__ import annotations
 

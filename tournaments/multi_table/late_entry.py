@@ -1,8 +1,9 @@
-"""Late registration and re-entry into a running multi-table tournament (RULES §5): until the tournament's level
-passes `late_registration_levels`, a new entrant pays `buy_in + fee` and is seated at once with a starting stack
-minted for them, at a smallest table with a free seat (`seating_plan.table_for_newcomer`; a new table when all
-are full); a busted player, where `reentry` is on, registers again: the same entry back in play (`reentries`
-+ 1, its bust and place cleared) for a new buy-in and a new stack.
+"""Late registration and re-entry into a running multi-table tournament (docs/tournaments.md "Multi-table
+tournaments: the runtime"): until the tournament's level passes `late_registration_levels`, a new entrant pays
+`buy_in + fee` and is seated at once with a starting stack minted for them, at a smallest table with a free
+seat (`seating_plan.table_for_newcomer`; a new table when all are full); a busted player, where `reentry` is
+on, registers again: the same entry back in play (`reentries` + 1, its bust and place cleared) for a new
+buy-in and a new stack.
 
 The caller (`registration.register`) holds the tournament's lock; the receiving table's row is locked here (the
 job's lock order: tournament, then tables)."""

@@ -1,9 +1,10 @@
-"""The table of a multi-table tournament (RULES §5 "Multi-table tournament"): every round settles chips by the
-PCR of the table's level (the level counted in that table's rounds), a tie for the top score broken by the
-round's melded-and-built value and then by who went out, a seat stays whatever its chips (busting is the
-tournament's job, `multi_progress`), and the table never schedules its own next deal: each settled round sends
-the tournament's job (`tournaments.table_round_over`), which busts, balances and deals again. In round-for-round
-play (the bubble) a table deals only the synchronized round it has not played yet."""
+"""The table of a multi-table tournament (docs/tournaments.md "Multi-table tournaments: the runtime"): every
+round settles chips by the PCR of the table's level (the level counted in that table's rounds), a tie for the
+top score broken by the round's melded-and-built value and then by who went out, a seat stays whatever its
+chips (busting is the tournament's job, `multi_progress`), and the table never schedules its own next deal:
+each settled round sends the tournament's job (`tournaments.table_round_over`), which busts, balances and
+deals again. In round-for-round play (the bubble) a table deals only the synchronized round it has not played
+yet."""
 
 from __future__ import annotations
 
@@ -53,20 +54,21 @@ class MultiTablePolicy:
         }
 
     def tie_break_keys(self, *, result: Mapping[str, Any]) -> Mapping[str, tuple[Any, ...]] | None:
-        # RULES §5: first the higher melded-and-built value of the round, then the player who went out.
+        # docs/tournaments.md "Multi-table tournaments: seating and places": first the higher melded-and-built
+        # value of the round, then the player who went out.
         melded = engine_io.melded_values(result, engine_io.build_rules(self.table.game, self.table.options))
         out = engine_io.went_out(result)
         return {player: (value, 1 if player == out else 0) for player, value in melded.items()}
 
     def holds_deal(self, *, game: Game, now: datetime) -> bool:
-        """The table is between rounds until it is dealt, so a plan may still take its players (RULES §5:
-        nobody is moved during a round; between rounds no two tables differ by more than one). The deal waits
-        while another table's round is over with a seat left without chips and its job still to run (that
-        job's plan may take players from this table): it is tried again in `HOLD_SECONDS`. And a table the
-        plan would break (more tables than the players need, this one among the smallest: the size
-        histogram says so without reading the other tables) is not dealt but sent its job, which breaks it
-        (or deals it). A message lost meanwhile is re-sent by the sweeper (a deal due, or a table waiting
-        with nothing scheduled)."""
+        """The table is between rounds until it is dealt, so a plan may still take its players
+        (docs/tournaments.md "Multi-table tournaments: the runtime": nobody is moved during a round; between
+        rounds no two tables differ by more than one). The deal waits while another table's round is over with
+        a seat left without chips and its job still to run (that job's plan may take players from this table):
+        it is tried again in `HOLD_SECONDS`. And a table the plan would break (more tables than the players
+        need, this one among the smallest: the size histogram says so without reading the other tables) is not
+        dealt but sent its job, which breaks it (or deals it). A message lost meanwhile is re-sent by the
+        sweeper (a deal due, or a table waiting with nothing scheduled)."""
         if self._busts_pending_elsewhere():
             game.next_round_at = now + timedelta(seconds=HOLD_SECONDS)
             game.save(update_fields=["next_round_at", "updated_at"])
@@ -115,7 +117,8 @@ class MultiTablePolicy:
         return stack > 0 or self.table.awaiting_job
 
     def status_at_deal(self, status: str) -> str:
-        # An absent player stays absent (auto-played) until they come back (RULES §5 "Clocks").
+        # An absent player stays absent (auto-played) until they come back (docs/tournaments.md "Absent
+        # players").
         return SeatStatus.ABSENT if status == SeatStatus.ABSENT else SeatStatus.ACTIVE
 
     def enough_to_deal(self, players: int) -> bool:

@@ -1,6 +1,7 @@
-"""The job after each round of a table of a multi-table tournament (Celery `tournaments.table_round_over`, RULES §5):
-bust the players left without chips, raise the tournament's level, finish when one player is left, balance and
-break tables, enter and leave round-for-round play at the bubble, and deal the table's next round.
+"""The job after each round of a table of a multi-table tournament (Celery `tournaments.table_round_over`,
+docs/tournaments.md "Multi-table tournaments: the runtime"): bust the players left without chips, raise the
+tournament's level, finish when one player is left, balance and break tables, enter and leave round-for-round
+play at the bubble, and deal the table's next round.
 
 One short transaction: the tournament's row lock, then the table's game. Idempotent by state: a second run finds
 no seat without chips, the level already raised, the tables balanced and the deal scheduled, and does nothing

@@ -1,7 +1,8 @@
 """The multi-table tournaments' clock (the beat job `tournaments.run_tournament_schedule`, every 10 s): a
 `scheduled` tournament whose `registration_opens_at` has come starts registering; a `registering` multi-table
 tournament whose `starts_at` has come starts (`tournament_start.start_locked`) or, with fewer than
-`min_entrants` registered, is cancelled with every buy-in and fee refunded (RULES §5).
+`min_entrants` registered, is cancelled with every buy-in and fee refunded (docs/tournaments.md "The schedule
+(beat job)").
 
 One transaction per tournament, its row taken with `SELECT ... FOR UPDATE SKIP LOCKED`: two beat runs at once
 never act on the same tournament (the second skips it), and each re-checks the status under the lock, so a run

@@ -1,5 +1,6 @@
-"""Seats of a multi-table tournament (RULES §5 "Multi-table tournament"): opening a table, seating an entrant with
-a stack of tournament chips minted for them, moving an entrant's seat (balancing, breaking), and retiring a stack.
+"""Seats of a multi-table tournament (docs/tournaments.md "Multi-table tournaments: the runtime"): opening a
+table, seating an entrant with a stack of tournament chips minted for them, moving an entrant's seat
+(balancing, breaking), and retiring a stack.
 
 Tournament chips are a chip type of their own (`ledger.models.tournament_chip_type`): they leave the tournament's
 mint account (kind `tournament_mint`, which may go negative) at a seat, move seat to seat, and go back to the

@@ -1,4 +1,4 @@
-"""Reads of a multi-table tournament for the lobby (API.md "Tournaments, in detail"): its standings with chips and
+"""Reads of a multi-table tournament for the lobby (docs/api.md "Tournaments"): its standings with chips and
 tables, its open tables with their players, levels and PCRs, and its event log — each a database page at a time,
 in a fixed number of queries whatever the entrant count (20,000 entrants never make one response or one list).
 
@@ -143,7 +143,8 @@ def table_rows(*, tournament: Tournament, tables: Sequence[Table]) -> list[dict[
 def _table_row(tournament: Tournament, table: Table, players: list[dict[str, Any]]) -> dict[str, Any]:
     game = getattr(table, "live_game", None)
     round_ = game.current_round if game is not None else None
-    # The level of the round in play (or last played): a table's levels count its own rounds (RULES §5).
+    # The level of the round in play (or last played): a table's levels count its own rounds
+    # (docs/tournaments.md "Multi-table tournaments: seating and places").
     level = level_of(
         round_.number if round_ is not None else 1, rounds_per_level=tournament.rounds_per_level or 1
     )

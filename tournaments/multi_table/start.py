@@ -1,7 +1,8 @@
-"""Starting a multi-table tournament (RULES §5), from `tournament_start.start_locked`: RUNNING at level 1, the
-guarantee's shortfall into the pool, the mint account opened, the entrants shuffled (CSPRNG) into
-ceil(n/seats) even tables (`seating_plan.initial_tables`), each table's starting stacks minted in one transfer,
-every entry PLAYING, a deal scheduled at every table, the `started` event.
+"""Starting a multi-table tournament (docs/tournaments.md "Multi-table tournaments: the runtime"), from
+`tournament_start.start_locked`: RUNNING at level 1, the guarantee's shortfall into the pool, the mint account
+opened, the entrants shuffled (CSPRNG) into ceil(n/seats) even tables (`seating_plan.initial_tables`), each
+table's starting stacks minted in one transfer, every entry PLAYING, a deal scheduled at every table, the
+`started` event.
 
 Built for tens of thousands of entrants in one transaction: tables, games, stack accounts and seats are bulk
 inserted, entries bulk updated, the deals scheduled by one UPDATE; the ledger gets one MINT transfer a table.

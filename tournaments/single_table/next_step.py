@@ -60,7 +60,7 @@ def main_over(progress: Progress) -> bool:
 
 
 def decide(progress: Progress) -> Decision:
-    """What follows a settled round (RULES §5): more rounds; tie-breaker rounds among those tied at the top
+    """What follows a settled round (docs/tournaments.md "Lifecycle"): more rounds; tie-breaker rounds among those tied at the top
     (everyone else is out); or the end, with every player's place."""
     if not progress.tied:
         if not main_over(progress):

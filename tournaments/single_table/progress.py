@@ -213,9 +213,9 @@ def pay_cancellation(
     seat_order: Sequence[str],
     entries: Mapping[str, TournamentEntry],
 ) -> tuple[dict[str, int], Any]:
-    """A running tournament cancelled (RULES §5): the unpaid pool split among the players still in by
-    `payouts.cancel_split` (half equally, half by `weights`) and paid in one transfer. Answers the shares and the
-    transfer (None when the pool is empty). Caller holds the tournament's lock."""
+    """A running tournament cancelled (docs/tournaments.md "Lifecycle"): the unpaid pool split among the
+    players still in by `prizes.cancel_split` (half equally, half by `weights`) and paid in one transfer.
+    Answers the shares and the transfer (None when the pool is empty). Caller holds the tournament's lock."""
     assert tournament.pool_account_id is not None
     pool = Account.objects.select_for_update().get(pk=tournament.pool_account_id).balance
     shares = payouts.cancel_split(pool=pool, weights=weights, seat_order=seat_order)

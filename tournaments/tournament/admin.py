@@ -181,7 +181,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             title="Cancel these tournaments?",
             consequence=(
                 "Before the start every buy-in and fee is refunded; while running the unpaid prize pool is split "
-                "among the players still in (RULES §5). It cannot be undone."
+                "among the players still in (docs/tournaments.md). It cannot be undone."
             ),
         ),
     ]

@@ -1,6 +1,6 @@
-"""An admin's actions on a tournament (API.md; the Django admin calls these too): start, pause, resume, cancel.
-Cancelling follows RULES §5: before the start every buy-in and fee is refunded; while running the unpaid pool
-is split among the players still in (`payouts.cancel_split`)."""
+"""An admin's actions on a tournament (docs/api.md "Tournaments"; the Django admin calls these too): start,
+pause, resume, cancel. Cancelling follows docs/tournaments.md "Lifecycle": before the start every buy-in and
+fee is refunded; while running the unpaid pool is split among the players still in (`prizes.cancel_split`)."""
 
 from __future__ import annotations
 
@@ -92,7 +92,8 @@ def cancel(*, tournament_id: int) -> tuple[Tournament, list[Transfer]]:
             Seat.objects.filter(table__tournament=tournament).values_list("player__username", "number")
         )
         seat_order = sorted(still_in, key=lambda p: (seat_numbers.get(p, 0), p))
-        # At one table a player's weight is their total (RULES §5 speaks of the chips of a multi-table one).
+        # At one table a player's weight is their total (docs/tournaments.md "Lifecycle" speaks of the chips
+        # of a multi-table one).
         weights = {p: e.total for p, e in still_in.items()}
         shares, transfer = pay_cancellation(
             tournament=tournament, weights=weights, seat_order=seat_order, entries=still_in

@@ -1,5 +1,6 @@
-"""What an entry into a tournament pays (API.md): `buy_in` to the prize pool and `fee` to the house, as the legs
-of one balanced transfer; a refund is the same legs reversed (the house gives the fee back)."""
+"""What an entry into a tournament pays (docs/api.md "Tournaments"): `buy_in` to the prize pool and `fee` to
+the house, as the legs of one balanced transfer; a refund is the same legs reversed (the house gives the fee
+back)."""
 
 from __future__ import annotations
 

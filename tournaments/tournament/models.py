@@ -1,6 +1,6 @@
-"""Tournaments (RULES §5; API.md "Tournaments, in detail"): quick games, sit-and-gos and multi-table tournaments,
-their entries, their event log and the templates of recurring ones. Their tables, seats and games are the ring
-tables' own (`tournaments.models`), which re-exports everything here."""
+"""Tournaments (docs/tournaments.md; docs/api.md "Tournaments"): quick games, sit-and-gos and multi-table
+tournaments, their entries, their event log and the templates of recurring ones. Their tables, seats and games
+are the ring tables' own (`tournaments.models`), which re-exports everything here."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ class TournamentStage(models.TextChoices):
     TIEBREAK = "tiebreak", "tie-breaker rounds"
 
 
-# The kinds that play at one table, and their entrant bounds (RULES §5).
+# The kinds that play at one table, and their entrant bounds (docs/tournaments.md "Lifecycle").
 ONE_TABLE_KINDS = (TournamentKind.QUICK, TournamentKind.SINGLE)
 ONE_TABLE_MAX_ENTRANTS = 4
 MULTI_MAX_ENTRANTS = 250_000
@@ -227,7 +227,8 @@ class TournamentEntry(models.Model):
     # Multi: re-entries paid after busting (`reentry`), each a new buy-in and a new starting stack.
     reentries = models.PositiveIntegerField(default=0)
     # Multi, once busted: the bust group (`Tournament.bust_groups` at the time) and the keys ranking the busts
-    # of one group (RULES §5): chips at the start of that round, then the round's melded-and-built value.
+    # of one group (docs/tournaments.md "Multi-table tournaments: seating and places"): chips at the start of
+    # that round, then the round's melded-and-built value.
     bust_group = models.PositiveIntegerField(null=True, blank=True)
     bust_start_chips = models.BigIntegerField(null=True, blank=True)
     bust_melded = models.BigIntegerField(null=True, blank=True)

@@ -1,5 +1,6 @@
-"""The pure arithmetic of payouts, for every tournament kind (docs/rules.md): places from totals or ranking keys,
-the payout table applied to a pool with shared places, and the split of the unpaid pool when an admin cancels.
+"""The pure arithmetic of one-table tournaments (docs/tournaments.md "Prizes"): places from totals, what comes
+after a round, the payout table applied to a pool with shared places, and the split of the unpaid pool when an
+admin cancels.
 
 Plain values in, plain values out: no database, no Django. `single_table.progress` and `multi_table.finish` feed
 them what the tournament recorded and post what they answer through the ledger.
@@ -42,7 +43,7 @@ def split_prizes(
     *, pool: int, payouts: Sequence[int], places: Mapping[str, int], registration_order: Sequence[str]
 ) -> dict[str, int]:
     """Each player's prize. `k` players sharing place `p` share the amounts of places p .. p+k-1 equally,
-    rounded down, the remainder one chip each to the earlier registrations (RULES §5)."""
+    rounded down, the remainder one chip each to the earlier registrations (docs/tournaments.md "Prizes")."""
     amounts = place_amounts(pool, payouts, len(places))
     order = {player: index for index, player in enumerate(registration_order)}
     by_place: dict[int, list[str]] = {}
@@ -61,7 +62,8 @@ def split_prizes(
 def cancel_split(*, pool: int, weights: Mapping[str, int], seat_order: Sequence[str]) -> dict[str, int]:
     """An admin cancels a running tournament: the unpaid pool to the players still in, half equally and half
     in proportion to their weight (tournament chips; at one table, their totals counted from zero up), the
-    leftovers to the biggest weight, ties in seat order (RULES §5). With every weight zero, all equally."""
+    leftovers to the biggest weight, ties in seat order (docs/tournaments.md "Lifecycle"). With every weight
+    zero, all equally."""
     players = list(seat_order)
     if not players:
         raise ValueError("a pool is split among at least one player")

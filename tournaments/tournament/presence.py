@@ -1,5 +1,5 @@
-"""An absent tournament player (RULES §5 "Clocks": timed out too often) keeps their seat and is auto-played; this
-brings them back to play their own turns again."""
+"""An absent tournament player (docs/tournaments.md "Absent players": timed out too often) keeps their seat
+and is auto-played; this brings them back to play their own turns again."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""Entering a tournament through the ledger (API.md): register pays `buy_in + fee` at once (the buy-in to the
-prize pool, the fee to the house) in one balanced transfer; unregistering before the start refunds both (the
-house gives the fee back). A one-table tournament starts by itself when the last seat is taken (RULES §5); a
-multi-table one at its scheduled start, and takes late registrations and re-entries while it runs
-(`multi_registration`)."""
+"""Entering a tournament through the ledger (docs/api.md "Tournaments"): register pays `buy_in + fee` at once
+(the buy-in to the prize pool, the fee to the house) in one balanced transfer; unregistering before the start
+refunds both (the house gives the fee back). A one-table tournament starts by itself when the last seat is
+taken (docs/tournaments.md "Lifecycle"); a multi-table one at its scheduled start, and takes late
+registrations and re-entries while it runs (`multi_registration`)."""
 
 from __future__ import annotations
 

@@ -57,7 +57,8 @@ def _entry_statuses(user: User | AnonymousUser, ids: list[int]) -> dict[int, str
 
 
 def prize_pool(tournament: Tournament, entrants: int, reentries: int = 0) -> int:
-    """The buy-ins (a re-entry is one more) plus any guarantee shortfall (RULES §5): what is or will be paid out."""
+    """The buy-ins (a re-entry is one more) plus any guarantee shortfall (docs/tournaments.md "Prizes"): what
+    is or will be paid out."""
     return max((entrants + reentries) * tournament.buy_in, tournament.guarantee)
 
 
@@ -138,7 +139,7 @@ def entry_data(entry: TournamentEntry) -> dict[str, Any]:
 
 
 def standings(*, tournament: Tournament) -> list[dict[str, Any]]:
-    """Players still in first (highest total first), then by place (API.md)."""
+    """Players still in first (highest total first), then by place (docs/api.md "Tournaments")."""
     entries = list(
         TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES)
         .select_related("player")

@@ -1,5 +1,5 @@
-"""Shapes of the tournament endpoints (API.md "Tournaments, in detail"); what a tournament may be is checked by
-`setup.validate` (the admin's form too), whose bounds these repeat for the schema."""
+"""Shapes of the tournament endpoints (docs/api.md "Tournaments"); what a tournament may be is checked by
+`tournament_setup.validate` (the admin's form too), whose bounds these repeat for the schema."""
 
 from __future__ import annotations
 

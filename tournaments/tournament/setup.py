@@ -37,7 +37,7 @@ MAX_ROUNDS = 3
 MAX_TIEBREAK_ROUNDS = 20
 DEFAULT_TIEBREAK_ROUNDS = 5
 MAX_NAME = 100
-# Multi-table tournaments (RULES §5 "Multi-table tournament").
+# Multi-table tournaments (docs/tournaments.md "Settings of a multi-table tournament").
 MAX_LEVELS = 50
 MAX_ROUNDS_PER_LEVEL = 100
 MAX_PAID_PLACES = 1000
@@ -266,8 +266,9 @@ def validate(
 
 
 def _validate_multi(*, name: str, game: Any, options: Any, now: datetime, **v: Any) -> TournamentSettings:
-    """A multi-table tournament (RULES §5): tables of `seats`, a starting stack, a PCR schedule by level, a
-    scheduled start; no `target_score` and no `rounds`."""
+    """A multi-table tournament (docs/tournaments.md "Settings of a multi-table tournament"): tables of
+    `seats`, a starting stack, a PCR schedule by level, a scheduled start; no `target_score` and no
+    `rounds`."""
     for unused in ("target_score", "rounds"):
         if v[unused] is not None:
             raise _invalid(

@@ -1,5 +1,5 @@
 """A tournament's status and the one place it changes (`move_to`): scheduled → registering → running ⇄ paused →
-finished | cancelled (API.md), plus locking a tournament, first in the lock order."""
+finished | cancelled (docs/api.md "Tournaments"), plus locking a tournament, first in the lock order."""
 
 from __future__ import annotations
 

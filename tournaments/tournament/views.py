@@ -1,4 +1,4 @@
-"""HTTP API of tournaments (API.md "Tournaments, in detail"). Views parse, call one service or selector, and
+"""HTTP API of tournaments (docs/api.md "Tournaments"). Views parse, call one service or selector, and
 render. Anyone reads; players register; admins create and run; staff read the payout report."""
 
 from __future__ import annotations
@@ -353,8 +353,8 @@ class CancelView(APIView):
     @raises(409)
     @extend_schema(request=None, responses={200: CancelSerializer})
     def post(self, request: Request, tournament_id: int) -> Response:
-        """Admins: cancel (RULES §5: refunds before the start, the unpaid pool split after); returns its
-        transfers."""
+        """Admins: cancel (docs/tournaments.md "Lifecycle": refunds before the start, the unpaid pool split
+        after); returns its transfers."""
         _cancelled, transfers = admin_actions.cancel(tournament_id=tournament_id)
         tournament = selectors.tournament_for(tournament_id=tournament_id)
         return Response(

@@ -5,7 +5,7 @@ from tests.tournaments.conftest import (  # noqa: F401
     admin_user,
     client_for,
     dealt,
+    make_player,
     make_table,
-    player,
     staff_user,
 )

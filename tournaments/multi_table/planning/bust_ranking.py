@@ -1,4 +1,5 @@
-"""The places of busted players in multi-table tournaments (RULES §5 "Places"). Pure: no database, no Django.
+"""The places of busted players in multi-table tournaments (docs/tournaments.md "Multi-table tournaments:
+seating and places"). Pure: no database, no Django.
 
 Busts at different tables rank by settlement time (earlier = lower place); busts in the same round of one table
 rank by chips at the start of that round, then by the round's melded-and-built value, then share the place (the

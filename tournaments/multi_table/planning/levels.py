@@ -1,4 +1,5 @@
-"""The level arithmetic of multi-table tournaments (RULES §5). Pure: no database, no Django.
+"""The level arithmetic of multi-table tournaments (docs/tournaments.md "Multi-table tournaments: seating and
+places"). Pure: no database, no Django.
 
 A PCR schedule rises by level like blinds; a level lasts `rounds_per_level` rounds of a table, counted per
 table. When the next elimination reaches the prize places (the bubble), tables play round-for-round.
@@ -24,7 +25,7 @@ def pcr_for(level: int, *, schedule: Sequence[int]) -> int:
 
 
 def in_bubble(*, still_in: int, paid_places: int) -> bool:
-    """Round-for-round (RULES §5: "When the next elimination reaches the prize places (the bubble), tables play
-    round-for-round"): the next bust is the last unpaid place, i.e. still_in == paid_places + 1, with at least
-    two players left."""
+    """Round-for-round at the bubble (docs/tournaments.md "Multi-table tournaments: seating and places": once
+    the next elimination reaches the prize places, tables play round-for-round): the next bust is the last
+    unpaid place, i.e. still_in == paid_places + 1, with at least two players left."""
     return still_in > 1 and still_in == paid_places + 1

@@ -1,10 +1,11 @@
-"""The pure seating of multi-table tournaments (RULES §5): the first tables, balancing and breaking tables
-between rounds, and the table of a late registrant. Plain values in, plain values out: no database, no Django.
+"""The pure seating of multi-table tournaments (docs/tournaments.md "Multi-table tournaments: seating and
+places"): the first tables, balancing and breaking tables between rounds, and the table of a late registrant.
+Plain values in, plain values out: no database, no Django.
 
-RULES §5: tables of `seats` are filled at random and evenly; between rounds they are balanced (no two tables
-differ by more than one player, moving as few players as possible, preferring those moved least often) and
-broken when the players left fit in fewer tables (a broken table's players are reseated at random); nobody is
-moved during a round.
+docs/tournaments.md "Multi-table tournaments: seating and places": tables of `seats` are filled at random and
+evenly; between rounds they are balanced (no two tables differ by more than one player, moving as few players
+as possible, preferring those moved least often) and broken when the players left fit in fewer tables (a
+broken table's players are reseated at random); nobody is moved during a round.
 
 `plan_seating` is called at every table's round end, with the sizes of all tables but the players only of the
 tables between rounds (the only ones players may leave). A table mid-round may receive players: they wait for

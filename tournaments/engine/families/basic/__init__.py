@@ -1,5 +1,5 @@
-"""The Basic Rummy family (RULES §3, source 003: presets ``basic``, ``block``, ``wrotham``, ``romme``)
-behind the family seam.
+"""The Basic Rummy family (docs/rules.md "Basic Rummy family", source 003: presets ``basic``, ``block``,
+``wrotham``, ``romme``) behind the family seam.
 
 A turn: ``draw`` (the top of the stock or of the pile; an empty stock is refilled from the pile, or the
 round may be ended), then melds (one per turn unless ``multiple_melds_per_turn``), lay-offs and joker

@@ -1,4 +1,4 @@
-"""The Basic family's draw (RULES §3): the top of the stock or of the discard pile.
+"""The Basic family's draw (docs/rules.md "Basic Rummy family"): the top of the stock or of the discard pile.
 
 Facing an empty stock the player may take the top discard; otherwise the whole pile becomes the new
 stock (``restock``: ``shuffle``, from the round's salt, or ``turn``, turned over unshuffled with the oldest

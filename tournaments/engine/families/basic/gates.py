@@ -1,4 +1,5 @@
-"""The Basic family's limits on what a player may place (RULES §3), on top of the shared meld rules.
+"""The Basic family's limits on what a player may place (docs/rules.md "Basic Rummy family"), on top of the
+shared meld rules.
 
 - one meld per turn unless ``multiple_melds_per_turn``;
 - ``lay_off_requires_own_meld``: no lay-off on another player's meld before one's own meld is down;
@@ -7,7 +8,8 @@
 - Wrotham, deals 4-6: a player's first placement is one ``meld`` move that leaves at most one card.
 
 ``opening`` names the rule a player still has to meet; ``combinations`` lists the several-meld moves
-that meet it (API.md: several melds in one move are listed only where a rule judges them as a whole).
+that meet it (docs/rules.md "A turn": several melds in one move are listed only where a rule judges them as a
+whole).
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
-"""After the draw (RULES §3): melds, lay-offs and joker swaps within the family's limits (``gates``),
-and the turn-completion check those limits call for.
+"""After the draw (docs/rules.md "Basic Rummy family"): melds, lay-offs and joker swaps within the family's
+limits (``gates``), and the turn-completion check those limits call for.
 
-The shared placements apply a move and the shared turn search (RULES §1) keeps a turn completable;
-here, a placement or a pile draw is also refused when it would leave the player holding only cards
-that may not be discarded this turn with no placement the family's limits allow to get rid of them
-(``can_finish``). ``legal_moves`` lists exactly what ``apply_move`` accepts.
+The shared placements apply a move and the shared turn search (docs/rules.md "Turn-completion invariant")
+keeps a turn completable; here, a placement or a pile draw is also refused when it would leave the player
+holding only cards that may not be discarded this turn with no placement the family's limits allow to get rid
+of them (``can_finish``). ``legal_moves`` lists exactly what ``apply_move`` accepts.
 """
 
 from __future__ import annotations

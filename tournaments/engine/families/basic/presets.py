@@ -1,5 +1,5 @@
-"""The Basic Rummy family's own options and its four presets (RULES §3, source 003): ``basic``,
-``block``, ``wrotham`` and ``romme``."""
+"""The Basic Rummy family's own options and its four presets (docs/rules.md "Basic Rummy family", source 003):
+``basic``, ``block``, ``wrotham`` and ``romme``."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ WROTHAM_ALL_AT_ONCE_FROM = 4
 
 @dataclass(frozen=True)
 class BasicOptions(FamilyOptions):
-    """What only the Basic family reads (RULES §3)."""
+    """What only the Basic family reads (docs/rules.md "Basic Rummy family")."""
 
     multiple_melds_per_turn: bool = False
     going_rummy: Literal["double", "plus10", "off"] = "double"

@@ -1,9 +1,10 @@
-"""The Basic family's round score (RULES §3; API.md ``result.scores`` and ``result.game_points``).
+"""The Basic family's round score (docs/rules.md "Basic Rummy family": ``result.scores`` and
+``result.game_points``).
 
-Settlement scores (higher is better; PCR settlement pays their differences, RULES §5): 0 for the player
-who went out and minus the own hand value (doubled for going rummy with ``going_rummy: double``) for the
-others; when nobody went out, minus the own hand value for everyone, so the lowest hand collects the
-differences (003's block: A 6, B 15, C 7, D 21 -> B pays 9, C 1, D 15).
+Settlement scores (higher is better; PCR settlement pays their differences, docs/rules.md "Settlement (PCR)"):
+0 for the player who went out and minus the own hand value (doubled for going rummy with ``going_rummy:
+double``) for the others; when nobody went out, minus the own hand value for everyone, so the lowest hand
+collects the differences (003's block: A 6, B 15, C 7, D 21 -> B pays 9, C 1, D 15).
 
 Game points (what each adds to the game total): the winner collects the other hands (doubled, or plus 10,
 for going rummy); in a block the lowest hand collects the differences, players tied for it share in equal

@@ -1,4 +1,5 @@
-"""Board Rummy (RULES §4: preset ``board``, source 002 "Ramino PRO") behind the family seam.
+"""Board Rummy (docs/rules.md "Board Rummy": preset ``board``, source 002 "Ramino PRO") behind the family
+seam.
 
 Tiles (``cards``: ``R7``, ``JK``), private boards (nothing is melded in public), a trump tile turned
 after the deal, an optional ``deal`` phase for players dealt three or more identical pairs, then turns

@@ -1,4 +1,4 @@
-"""The best reading of a closing board (RULES §4): ``find_arrangement(tiles)``.
+"""The best reading of a closing board (docs/rules.md "Board Rummy"): ``find_arrangement(tiles)``.
 
 A close shows 14 tiles as (a) a partition into combinations — runs of 3+ consecutive tiles of one
 colour (``12-13-1`` and the 14-tile ``1…13-1`` allowed, never ``13-1-2``) and groups of 3-4 tiles of one
@@ -24,8 +24,8 @@ from ...cards import JOKER, NATURAL_TILES, TILE_COLOURS, is_joker, parse_tile
 __all__ = ["BIG", "SMALL", "SPECIAL", "Arrangement", "find_arrangement"]
 
 SMALL, BIG, SPECIAL = 0, 1, 2
-# Each tier's rows in RULES.md's table order: a reading that qualifies for two rows of one tier is
-# named by the first.
+# Each tier's rows in the order of the Hands of docs/rules.md "Board Rummy": a reading that qualifies for two
+# rows of one tier is named by the first.
 READING_ROWS = {
     SMALL: ("simple", "mosaic"),
     BIG: ("bicolour", "minor", "major"),
@@ -56,7 +56,8 @@ class Arrangement:
 def find_arrangement(tiles: Sequence[str]) -> Arrangement | None:
     """The highest-paying reading of ``tiles`` (14 shown tiles of a close), or None when none is valid.
 
-    Codes as API.md writes them (``R7``, ``JK``; ``JK:R7`` reads as a joker); ``CardError`` when bad.
+    Codes as docs/rules.md "Board Rummy" writes them (``R7``, ``JK``; ``JK:R7`` reads as a joker);
+    ``CardError`` when bad.
     """
     codes = [parse_tile(t, allow_placed_joker=True) for t in tiles]
     jokers = sum(1 for c in codes if is_joker(c))
@@ -116,7 +117,7 @@ def _seven_pairs(counts: Sequence[int], jokers: int) -> Arrangement | None:
 
 def _mosaic(counts: Sequence[int]) -> Arrangement | None:
     """One tile of each number 2..13 and two 1s, read 1-2-…-13-1: the first four tiles of four colours
-    and every tile's colour unlike its neighbours' (RULES §4, as written; no joker)."""
+    and every tile's colour unlike its neighbours' (docs/rules.md "Board Rummy", as written; no joker)."""
     by_number: list[list[int]] = [[] for _ in range(13)]
     for i, n in enumerate(counts):
         by_number[i % 13] += [i // 13] * n

@@ -1,7 +1,7 @@
 """Board Rummy's bookkeeping in ``RoundState.own`` (seat numbers, JSON-like, read-only).
 
 - ``trump``: the tile turned up after the deal; ``trump_seat``: the seat dealt its twin (None: in the stock).
-- ``thrown``: per seat, the jokers that player discarded during play ("thrown", RULES §4).
+- ``thrown``: per seat, the jokers that player discarded during play ("thrown", docs/rules.md "Board Rummy").
 - ``deal_qualified``: the seats dealt three or more identical pairs; in phase ``deal``,
   ``deal_pending`` (the seats still to answer, read by ``RoundState.may_act``) and ``deal_kept``.
 """

@@ -1,7 +1,7 @@
 """Board Rummy's timeout move and greedy bot (``engine.bots`` dispatches here for this family).
 
-``auto_move`` (RULES §5): keep a deal, draw from the stock (the previous discard when the stock is
-empty, which the engine offers only when it closes), close where the turn may only end so, and
+``auto_move`` (docs/rules.md "Board Rummy"): keep a deal, draw from the stock (the previous discard when the
+stock is empty, which the engine offers only when it closes), close where the turn may only end so, and
 otherwise discard the highest number, never a joker, ties in canonical order.
 ``greedy_move``: closes for the most points it can, takes the previous discard when it closes or joins
 two tiles of the board, and discards the tile with the fewest partners.

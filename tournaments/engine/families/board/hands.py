@@ -1,4 +1,5 @@
-"""What a close pays (RULES §4's table): the highest-paying row, with the joker reductions per tier.
+"""What a close pays (the Hands of docs/rules.md "Board Rummy"): the highest-paying row, with the joker
+reductions per tier.
 
 A reading's own row (``arrangement``) is lifted by how the player closed: by discarding a joker
 ("closed with a joker") and by the jokers they threw during the round. Every row of a tier pays the
@@ -14,8 +15,8 @@ from .arrangement import BIG, SMALL, SPECIAL, Arrangement
 
 __all__ = ["ROWS", "TIER_NAMES", "Hand", "classify", "points"]
 
-# Every row of RULES.md §4 in its table order: (row, tier). A hand that qualifies for several rows is
-# named by the first of the highest tier.
+# Every row of the Hands of docs/rules.md "Board Rummy" in its order: (row, tier). A hand that qualifies for
+# several rows is named by the first of the highest tier.
 ROWS: tuple[tuple[str, int], ...] = (
     ("simple", SMALL),
     ("mosaic", SMALL),

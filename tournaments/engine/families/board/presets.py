@@ -1,4 +1,4 @@
-"""Board Rummy's own options and its preset ``board`` (RULES §4, source 002)."""
+"""Board Rummy's own options and its preset ``board`` (docs/rules.md "Board Rummy", source 002)."""
 
 from __future__ import annotations
 

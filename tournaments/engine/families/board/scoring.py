@@ -1,12 +1,13 @@
-"""Board Rummy's round result (RULES §4, API.md): the closer's hand points, the trump bonus, a redeal.
+"""Board Rummy's round result (docs/rules.md "Board Rummy"): the closer's hand points, the trump bonus, a
+redeal.
 
 ``scores``: the closer's hand points, 0 for everyone else (PCR settlement then makes each opponent pay
 them); 0 for everyone when nobody closes (the stock ran out, the round stalled) or the deal was refused.
 ``bonuses``: the trump bonus, 100 points paid by each opponent to the player dealt the trump tile's twin,
 settled on its own whether or not anyone closes; none after a refused deal, which voids the deal.
-``game_points``: ``scores`` with the trump bonus added to its player as 100 per opponent (RULES §4: it is
-paid by each opponent), so 100 with two players, 200 with three, 300 with four. The bonus entry itself
-keeps the per-opponent 100 that settlement makes each opponent pay.
+``game_points``: ``scores`` with the trump bonus added to its player as 100 per opponent (docs/rules.md "Board
+Rummy": it is paid by each opponent), so 100 with two players, 200 with three, 300 with four. The bonus entry
+itself keeps the per-opponent 100 that settlement makes each opponent pay.
 """
 
 from __future__ import annotations

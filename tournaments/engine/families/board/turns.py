@@ -1,4 +1,4 @@
-"""Board Rummy's moves (RULES §4): answering the deal, drawing, discarding and closing.
+"""Board Rummy's moves (docs/rules.md "Board Rummy"): answering the deal, drawing, discarding and closing.
 
 The first player (the dealer's left, dealt 15 tiles) opens in phase ``play`` by discarding or closing.
 Each later turn: ``draw`` the top of the stock or the tile the previous player just discarded (never a

@@ -1,4 +1,5 @@
-"""Rummy 500 (RULES §2: presets ``rummy500`` and ``rummy500_household``) behind the family seam.
+"""Rummy 500 (docs/rules.md "Rummy 500": presets ``rummy500`` and ``rummy500_household``) behind the family
+seam.
 
 A turn: ``draw`` (the stock, or any pile card with the cards above it), then melds, lay-offs and joker
 swaps, then a required discard. The round ends when a player goes out, when the stock is empty at the

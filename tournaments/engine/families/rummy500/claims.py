@@ -1,4 +1,5 @@
-""" "Rummy!" calls (001, RULES §2): after a discard that leaves a callable card, phase ``claims``.
+""" "Rummy!" calls (001, docs/rules.md "Rummy 500 household"): after a discard that leaves a callable card,
+phase ``claims``.
 
 Every player but the discarder calls or passes; the window ends when all have acted or at the server's
 deadline (``close_claims``). The valid caller nearest the discarder's left wins: they take the card

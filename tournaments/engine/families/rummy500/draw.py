@@ -1,4 +1,4 @@
-"""Rummy 500's draw (RULES §2): the stock, or any card of the pile with every card above it.
+"""Rummy 500's draw (docs/rules.md "Rummy 500"): the stock, or any card of the pile with every card above it.
 
 A card taken from below the top (or any pile card where the rules say so, or facing an empty stock)
 must be used this turn, and such a draw is legal only when it can be (the turn-completion search).
@@ -74,7 +74,8 @@ def _could_join(meld: Sequence[str], card: str, held: set[str], jokers: int) -> 
 
 
 def pile_draw_ok(state: RoundState, index: int) -> bool:
-    """Whether drawing pile card ``index`` leaves a turn that can be completed (RULES §1)."""
+    """Whether drawing pile card ``index`` leaves a turn that can be completed (docs/rules.md "Turn-completion
+    invariant")."""
     chosen = state.discard[index]
     hand = add(state.hands[state.turn], state.discard[index:])
     if not draw_obligation(state, index):

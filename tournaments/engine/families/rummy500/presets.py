@@ -20,7 +20,7 @@ FAMILY = "rummy500"
 
 @dataclass(frozen=True)
 class Rummy500Options(FamilyOptions):
-    """What only Rummy 500 reads (RULES §2)."""
+    """What only Rummy 500 reads (docs/rules.md "Rummy 500")."""
 
     top_discard_must_be_used: bool = False
     # "end": the round ends when a turn ends on an empty stock (000); "pile_only": a player facing an

@@ -1,4 +1,5 @@
-"""Rummy 500's round score (RULES §2): the value of the cards a player placed minus the cards in hand."""
+"""Rummy 500's round score (docs/rules.md "Rummy 500"): the value of the cards a player placed minus the cards
+in hand."""
 
 from __future__ import annotations
 
