@@ -117,7 +117,7 @@ def _handle(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, OperationalError | InterfaceError):
         # The database went away or refused us (restart, failover, a connection that died idle, a lock or
         # deadlock timeout): nothing was done, and the same request may succeed in a moment. Django closes
-        # the broken connection at the request's end (config/db/postgresql).
+        # the broken connection at the request's end (CONN_HEALTH_CHECKS, config/settings/base.py).
         set_rollback()
         unavailable = error_response(
             code=ApiCode.SERVICE_UNAVAILABLE,

@@ -48,7 +48,7 @@ def _reachable(url: str, default_port: int) -> bool:
     return True
 
 
-SQLITE_ENGINES = ("django.db.backends.sqlite3", "config.db.sqlite3")
+SQLITE_ENGINES = ("django.db.backends.sqlite3",)
 SQLITE_TESTS = ROOT / "tests" / "sqlite"
 
 
@@ -88,7 +88,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if db["ENGINE"] in SQLITE_ENGINES:
         # The SQLite leg: its tests run the tasks' bodies in process and need no broker.
         return
-    if db["ENGINE"] not in ("django.db.backends.postgresql", "config.db.postgresql"):
+    if db["ENGINE"] != "django.db.backends.postgresql":
         pytest.exit(
             "The test suite runs on PostgreSQL: set DATABASE_URL=postgres://... (make test does).",
             returncode=3,

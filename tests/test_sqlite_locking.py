@@ -21,7 +21,7 @@ HOLD_SECONDS = 1.0
 def _connection(path: Path) -> Any:
     options = {**settings.SQLITE_OPTIONS, "timeout": 10}
     handler = ConnectionHandler(
-        {"default": {"ENGINE": "config.db.sqlite3", "NAME": str(path), "OPTIONS": options}}
+        {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": str(path), "OPTIONS": options}}
     )
     return handler["default"]
 

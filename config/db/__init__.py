@@ -1,2 +1,2 @@
-"""Database code shared by the apps: the PostgreSQL and SQLite backends, JSON for columns, and the row
-helpers of the hand-written hot paths (rows.py)."""
+"""Database code shared by the apps: JSON for columns read by hand (json.py) and the row helpers of the
+hand-written hot paths (rows.py). The engines are Django's own."""

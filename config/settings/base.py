@@ -34,16 +34,8 @@ DATABASES = {
 SQLITE_OPTIONS: dict[str, Any] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Django's backend with a flush that the append-only triggers allow (config/db/sqlite3).
-    DATABASES["default"]["ENGINE"] = "config.db.sqlite3"
     DATABASES["default"].setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
 else:
-    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        # Django's backend plus server-side binding for the move's hot statements (config/db/postgresql).
-        DATABASES["default"]["ENGINE"] = "config.db.postgresql"
-        if not env.bool("DATABASE_PREPARED_STATEMENTS", default=True):
-            # Behind a pooler that cannot keep prepared statements (PgBouncer before 1.21 in transaction mode).
-            DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

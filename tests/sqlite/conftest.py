@@ -1,5 +1,5 @@
-"""The SQLite leg's fixtures: the site in one process (tests/sqlite/harness.py) and a record of which side of
-each `connection.vendor` branch ran."""
+"""The SQLite leg's fixtures: the site in one process (tests/sqlite/harness.py), a record of which side of
+each `connection.vendor` branch ran, and the transactional tests' flush with the triggers in place."""
 
 from __future__ import annotations
 
@@ -8,11 +8,26 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
 
 from config.db import rows
 from ledger import services as ledger_services
 from tests.sqlite.harness import Site, site
+from tests.sqlite.triggers import flush_keeping_triggers
 from tournaments.live import game_rows, move_context
+
+
+@pytest.fixture(autouse=True)
+def _flush_keeping_triggers(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A transactional test's database emptied before Django's own flush (tests/sqlite/triggers.py): torn
+    down first, since it asks for the transactional database itself."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None or not marker.kwargs.get("transaction"):
+        yield
+        return
+    request.getfixturevalue("transactional_db")
+    yield
+    flush_keeping_triggers(connection)
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ MoveContext = tuple[Table, Seat | None, dict[str, str], EarlierAnswer | None]
 def lock_for_move(
     *, game_id: int, user: User, key: str | None, path: str | None = None
 ) -> tuple[Game, MoveContext] | None:
-    """`lock_game_row`, then one statement reading `MoveContext` (both prepared on PostgreSQL: two round
+    """`lock_game_row`, then one statement reading `MoveContext` (on PostgreSQL: two round
     trips, which cost less client CPU than one pipelined round trip; docs/performance.md)."""
     game = lock_game_row(game_id)
     if game is None:
@@ -76,7 +76,7 @@ _MOVE_CONTEXT_PG_SQL: dict[tuple[str, bool], str] = {}
 
 def _build_move_context_pg_sql(*, keyed: bool) -> str:
     # docs/performance.md#hand-written-statements: move-read
-    # (planning 0.23 → 0.18 ms; lock + read 350-360 µs as two prepared round trips).
+    # (planning 0.23 → 0.18 ms; lock + read 350-360 µs as two round trips).
     seated_in = rows.placeholders(len(SEATED_STATUSES))
     seats = (
         "(SELECT json_agg(json_build_array(s.id, s.player_id, s.status, s.timeouts_in_row,"

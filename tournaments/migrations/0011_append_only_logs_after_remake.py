@@ -1,7 +1,7 @@
 """SQLite only: the move log's and the game events' append-only triggers (0003) again.
 
 0007 altered columns of both tables, and Django's SQLite schema editor alters a column by remaking the
-table, which dropped the triggers with the old table (config/db/sqlite3 now keeps them across a remake).
+table, which dropped the triggers with the old table.
 PostgreSQL alters in place and kept them.
 """
 
