@@ -22,6 +22,7 @@ from tournaments.live import dispatch
 from tournaments.live.between_rounds import wind_down
 from tournaments.live.models import Game, GameStatus, Round, Table, TableStatus
 from tournaments.single_table import next_step
+from tournaments.single_table.task_names import ADVANCE_TOURNAMENT
 from tournaments.tournament import payouts
 from tournaments.tournament.models import (
     EntryStatus,
@@ -137,7 +138,7 @@ def sweep(*, grace_seconds: float) -> int:
     )
     count = 0
     for tournament_id in stalled.distinct():
-        dispatch.send(dispatch.ADVANCE_TOURNAMENT, (tournament_id, None))
+        dispatch.send(ADVANCE_TOURNAMENT, (tournament_id, None))
         count += 1
     return count
 

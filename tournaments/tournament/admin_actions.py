@@ -12,6 +12,7 @@ from tournaments.live import dispatch
 from tournaments.live.models import Seat
 from tournaments.multi_table import finish, progress
 from tournaments.single_table.progress import close_tables, pay_cancellation
+from tournaments.single_table.task_names import ADVANCE_TOURNAMENT
 from tournaments.tournament import events, payouts
 from tournaments.tournament.models import EntryStatus, Tournament, TournamentKind, TournamentStatus
 from tournaments.tournament.registration import live_entries, refund
@@ -49,7 +50,7 @@ def resume(*, tournament_id: int) -> Tournament:
             events.record(tournament=tournament, kind="resumed")
             return tournament
         # The job decides again from the rounds played: the next deal, a tie-breaker, or the end.
-        dispatch.enqueue(dispatch.ADVANCE_TOURNAMENT, [tournament.pk, None], 0)
+        dispatch.enqueue(ADVANCE_TOURNAMENT, [tournament.pk, None], 0)
         return tournament
 
 
