@@ -1,4 +1,6 @@
-"""Celery tasks of live play: thin, named, idempotent (each carries the version it was set for).
+"""Celery tasks of live play and of the tournament kinds: thin, named (live play's names in `live.dispatch`,
+each kind's in its `task_names`), idempotent (each carries the version it was set for). Where live play and the
+kinds meet, they are composed here (the beat's sweeper, `sweep_all`), never in live play.
 
 `acks_late`: a task lost with its worker is delivered again; running twice is harmless because the
 services check the game version (or status) under the game's row lock before doing anything.

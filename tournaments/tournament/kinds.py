@@ -64,10 +64,11 @@ _kinds: dict[str, Kind] = {}
 def register(kind: Kind) -> None:
     """Called when the app is ready; the same registration twice is harmless, another one under a taken name
     is refused."""
-    known = _kinds.get(kind.name)
+    name = str(kind.name)  # a `TournamentKind` member is keyed by its value
+    known = _kinds.get(name)
     if known is not None and known != kind:
-        raise ValueError(f"a tournament kind {kind.name!r} is already registered")
-    _kinds[kind.name] = kind
+        raise ValueError(f"a tournament kind {name!r} is already registered")
+    _kinds[name] = kind
 
 
 def registered_kinds() -> frozenset[str]:
