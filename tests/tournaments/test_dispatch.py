@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_a_task_name_finds_its_task_in_a_process_that_never_imported_the_tasks() -> None:
     code = (
         "import sys, django; django.setup();"
-        "from tournaments.services import dispatch, play;"
+        "from tournaments.live import dispatch, moves;"
         "assert 'tournaments.tasks' not in sys.modules, 'imported too early: the test proves nothing';"
         f"names = {[dispatch.TURN_CLOCK, dispatch.CLOSE_CLAIMS, dispatch.START_ROUND]!r};"
         "print([dispatch._task(n).name for n in names])"
