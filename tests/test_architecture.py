@@ -176,6 +176,40 @@ def test_the_ledger_imports_nothing_from_the_games() -> None:
     assert wrong == []
 
 
+def _within(module: str, packages: tuple[str, ...]) -> bool:
+    return any(module == package or module.startswith(package + ".") for package in packages)
+
+
+KINDS = ("tournaments.single_table", "tournaments.multi_table")
+# What every kind shares still naming a kind: the API's multi-table reads (standings, tables, events) are picked
+# by kind in the shared views (to move beside the kind, with per-kind read hooks).
+SHARED_NAMING_A_KIND = {("tournaments.tournament.views", "tournaments.multi_table.selectors")}
+
+
+def test_live_play_imports_no_tournament_kind() -> None:
+    """A kind's behaviour reaches live play through its table policy (`live.policy.register`, at ready)."""
+    wrong = [
+        (module, target)
+        for module, targets in _graph().items()
+        if _within(module, ("tournaments.live",))
+        for target in sorted(targets)
+        if _within(target, ("tournaments.tournament", *KINDS))
+    ]
+    assert wrong == []
+
+
+def test_what_the_kinds_share_imports_no_kind() -> None:
+    """The shared tournament code asks a tournament's kind (`tournament.kinds`, filled at ready)."""
+    found = {
+        (module, target)
+        for module, targets in _graph().items()
+        if _within(module, ("tournaments.tournament",))
+        for target in targets
+        if _within(target, KINDS)
+    }
+    assert found == SHARED_NAMING_A_KIND
+
+
 def test_no_module_is_too_long_to_read() -> None:
     long = {
         module: lines

@@ -4,3 +4,15 @@ from django.apps import AppConfig
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        """Fill the registries once the models are loaded: a tournament's tables play by its kind's policy
+        (live play's registry of table kinds), and each kind of tournament registers what it decides
+        (`tournament.kinds`). A new kind of tournament adds its `register()` here; live play is not edited."""
+        from tournaments.multi_table import kind as multi_table
+        from tournaments.single_table import kind as single_table
+        from tournaments.tournament import kinds
+
+        kinds.register_tables()
+        single_table.register()
+        multi_table.register()

@@ -25,7 +25,8 @@ from rest_framework.test import APIClient
 import tournaments.tasks  # noqa: F401  (the task bodies, registered with the Celery app as a worker has them)
 from tests.clients import api_client, signed_in
 from tests.factories import AdminFactory
-from tournaments.live import clock_runs, dispatch, engine_io
+from tournaments import tasks
+from tournaments.live import dispatch, engine_io
 from tournaments.live.models import Game, GameStatus
 
 # Clock messages: the driver fires clocks itself (see the module's docstring).
@@ -150,7 +151,7 @@ class Site:
                 continue
             if not self.step(games()):
                 # Nothing queued, nothing in play, not done: what beat's sweeper would re-send.
-                clock_runs.sweep_clocks(grace_seconds=0)
+                tasks.sweep_all(grace_seconds=0)
                 if not self.queue:
                     raise AssertionError("stalled: nothing queued, nothing in play")
         raise AssertionError(f"not done after {MAX_STEPS} steps")

@@ -18,9 +18,9 @@ from tests.ledger.utils import assert_reconciled
 from tests.sqlite.conftest import Sides
 from tests.sqlite.harness import Player, Site
 from tests.tournaments.multi_helpers import chips_conserved
-from tournaments.live import dispatch
 from tournaments.live.models import Game
 from tournaments.multi_table import seating
+from tournaments.multi_table.task_names import RUN_TOURNAMENT_SCHEDULE, TABLE_ROUND_OVER
 from tournaments.tournament.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus
 
 pytestmark = [pytest.mark.sqlite, pytest.mark.django_db]
@@ -94,7 +94,7 @@ def _play_to_the_end(site: Site, admin: Player, tid: int, players: dict[str, Pla
     )
     site.run_messages()
 
-    assert site.ran.get(dispatch.TABLE_ROUND_OVER, 0) > 0 and site.moves > 0
+    assert site.ran.get(TABLE_ROUND_OVER, 0) > 0 and site.moves > 0
     standings = admin.get(f"/tournaments/{tid}/standings/?page_size=50")["results"]
     places = sorted(s["place"] for s in standings)
     assert places == list(range(1, ENTRANTS + 1)), standings
@@ -134,7 +134,7 @@ def test_the_schedule_starts_a_multi_table_tournament_at_its_time(sqlite_site: S
     tid = _create(admin)
     _register(site, admin, tid)
     Tournament.objects.filter(pk=tid).update(starts_at=timezone.now() - timedelta(seconds=1))
-    counts = current_app.tasks[dispatch.RUN_TOURNAMENT_SCHEDULE].run()
+    counts = current_app.tasks[RUN_TOURNAMENT_SCHEDULE].run()
     assert counts["started"] == 1, counts
     _seated(admin, tid)
     site.run_messages()  # every table's first deal

@@ -9,6 +9,8 @@ import textwrap
 from pathlib import Path
 
 from tournaments.live import dispatch
+from tournaments.multi_table import task_names as multi_tasks
+from tournaments.single_table import task_names as one_table_tasks
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -16,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_a_task_name_finds_its_task_in_a_process_that_never_imported_the_tasks() -> None:
     code = (
         "import sys, django; django.setup();"
-        "from tournaments.live import dispatch;"
+        "from tournaments.live import dispatch, moves;"
         "assert 'tournaments.tasks' not in sys.modules, 'imported too early: the test proves nothing';"
         f"names = {[dispatch.TURN_CLOCK, dispatch.CLOSE_CLAIMS, dispatch.START_ROUND]!r};"
         "print([dispatch._task(n).name for n in names])"
@@ -33,6 +35,25 @@ def test_the_tasks_carry_the_names_the_services_send() -> None:
     assert tasks.close_claims.name == dispatch.CLOSE_CLAIMS
     assert tasks.start_round.name == dispatch.START_ROUND
     assert tasks.sweep_clocks.name == dispatch.SWEEP_CLOCKS
+
+
+def test_the_kinds_tasks_keep_their_stable_names() -> None:
+    """Each kind names its own tasks (`task_names` beside it); queued messages and beat rows carry the names."""
+    from tournaments import tasks
+
+    assert (
+        tasks.advance_tournament.name
+        == one_table_tasks.ADVANCE_TOURNAMENT
+        == "tournaments.advance_tournament"
+    )
+    assert tasks.table_round_over.name == multi_tasks.TABLE_ROUND_OVER == "tournaments.table_round_over"
+    assert tasks.run_tournament_schedule.name == multi_tasks.RUN_TOURNAMENT_SCHEDULE
+    assert multi_tasks.RUN_TOURNAMENT_SCHEDULE == "tournaments.run_tournament_schedule"
+    assert (
+        tasks.create_from_template.name
+        == multi_tasks.CREATE_FROM_TEMPLATE
+        == "tournaments.create_from_template"
+    )
 
 
 def test_threads_sending_their_first_task_at_once_all_find_it() -> None:

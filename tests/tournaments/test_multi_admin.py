@@ -14,6 +14,7 @@ from tournaments.errors import Conflict
 from tournaments.live import dispatch, round_start
 from tournaments.live.models import Game, Seat, SeatStatus
 from tournaments.multi_table import driver, progress
+from tournaments.multi_table.task_names import TABLE_ROUND_OVER
 from tournaments.tournament import admin_actions, presence, registration
 from tournaments.tournament.models import EntryStatus, TournamentEntry, TournamentEvent, TournamentStatus
 
@@ -50,7 +51,7 @@ def test_late_registration_seats_a_newcomer_with_a_stack_until_its_level(
     assert Account.objects.get(seat__pk=entry.seat_id or 0).balance == 1000
     assert tournament.players_left == 5 and chips_conserved(tournament) == 2200
     # Its table waits for a second player: its job is sent (it deals when it can).
-    assert sent == [(dispatch.TABLE_ROUND_OVER, [tournament.pk, entry.table_id, None])]
+    assert sent == [(TABLE_ROUND_OVER, [tournament.pk, entry.table_id, None])]
     assert TournamentEvent.objects.filter(tournament=tournament, kind="late_registered").exists()
     tournament.level = 2
     tournament.save(update_fields=["level"])
@@ -125,9 +126,7 @@ def test_pause_stops_the_deals_and_resume_sends_every_waiting_table_its_job(
         assert done == "paused" and Game.objects.get(table=tables[0]).next_round_at is None
     with dispatch.captured() as sent:
         admin_actions.resume(tournament_id=tournament.pk)
-    assert sorted(args[1] for name, args in sent if name == dispatch.TABLE_ROUND_OVER) == sorted(
-        t.pk for t in tables
-    )
+    assert sorted(args[1] for name, args in sent if name == TABLE_ROUND_OVER) == sorted(t.pk for t in tables)
     kinds = list(TournamentEvent.objects.filter(tournament=tournament).values_list("kind", flat=True))
     assert kinds[-2:] == ["paused", "resumed"]
     tournament.refresh_from_db()

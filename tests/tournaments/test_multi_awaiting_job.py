@@ -14,6 +14,7 @@ from tests.tournaments.multi_helpers import chips_conserved, new_multi, register
 from tournaments.live import dispatch, round_start
 from tournaments.live.models import SEATED_STATUSES, Game, Round, Seat, Table
 from tournaments.multi_table import progress
+from tournaments.multi_table.task_names import TABLE_ROUND_OVER
 from tournaments.tournament import admin_actions
 from tournaments.tournament.models import EntryStatus, TournamentEntry
 
@@ -31,7 +32,7 @@ def test_a_deal_before_the_job_waits_for_it(admin_user: Any, make_player: Any) -
                     next_round_at=timezone.now()
                 )
                 round_start.start_round(game_id=args[0])
-        jobs = [args for name, args in queue if name == dispatch.TABLE_ROUND_OVER]
+        jobs = [args for name, args in queue if name == TABLE_ROUND_OVER]
         assert jobs, "every instant round ended and sent its table's job"
         # A table with a seat left at 0 chips, its job not run yet: a deal sent now (as `wake` does).
         table_id = next(

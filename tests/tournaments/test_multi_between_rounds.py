@@ -31,6 +31,7 @@ from tournaments.live.round_end import settle_result
 from tournaments.multi_table import balance, driver, progress
 from tournaments.multi_table.planning import table_sizes
 from tournaments.multi_table.planning.seating_plan import SeatedPlayer, TableState, plan_seating
+from tournaments.multi_table.task_names import TABLE_ROUND_OVER
 from tournaments.tournament.models import EntryStatus, Tournament, TournamentEntry
 
 pytestmark = pytest.mark.django_db
@@ -143,7 +144,7 @@ def test_a_waiting_table_the_plan_would_break_is_sent_its_job_instead_of_dealt(
     small = Game.objects.get(table=tables[2])
     with dispatch.captured() as sent:
         assert round_start.start_round(game_id=small.pk) is None
-    assert sent == [(dispatch.TABLE_ROUND_OVER, [tournament.pk, tables[2].pk, None])]
+    assert sent == [(TABLE_ROUND_OVER, [tournament.pk, tables[2].pk, None])]
     assert Game.objects.get(pk=small.pk).next_round_at is None
     assert not Round.objects.filter(game=small).exists()
     assert _job(tournament, tables[2], None)[0] == "broken"
@@ -238,7 +239,7 @@ def _interleave(data: st.DataObject, admin: Any, make_player: Any) -> int:
     pending: list[tuple[str, list[Any]]] = [
         (dispatch.START_ROUND, [Game.objects.get(table=t).pk]) for t in tables
     ]
-    wanted = (dispatch.START_ROUND, dispatch.TABLE_ROUND_OVER)
+    wanted = (dispatch.START_ROUND, TABLE_ROUND_OVER)
     steps = 0
     while steps < 200:
         if Tournament.objects.filter(pk=tournament.pk, status__in=driver.OVER).exists():

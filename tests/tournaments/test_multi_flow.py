@@ -15,6 +15,7 @@ from tournaments.live.models import Game, Round
 from tournaments.multi_table import balance as multi_balance
 from tournaments.multi_table import driver, start
 from tournaments.multi_table.balance import open_table_sizes
+from tournaments.multi_table.task_names import TABLE_ROUND_OVER
 from tournaments.tournament.models import EntryStatus, TournamentEntry, TournamentEvent, TournamentStatus
 
 pytestmark = pytest.mark.django_db
@@ -94,7 +95,7 @@ def test_round_for_round_at_the_bubble_then_balanced_tables(
             assert all(size <= tournament.seats for size in sizes.values())
             events = TournamentEvent.objects.filter(tournament=tournament, version__gt=seen["version"])
             seen["version"] = tournament.version
-            if name == dispatch.TABLE_ROUND_OVER:
+            if name == TABLE_ROUND_OVER:
                 table = args[1]
                 for event in events.filter(kind="moved"):
                     if event.data["why"] == "balance":

@@ -13,6 +13,7 @@ from tests.tournaments.multi_helpers import chips_conserved, fixed_result, seate
 from tournaments.live import dispatch, round_start
 from tournaments.live.models import Game, Round, Seat, SeatStatus
 from tournaments.multi_table import progress as multi_progress
+from tournaments.multi_table.task_names import TABLE_ROUND_OVER
 from tournaments.tournament.models import EntryStatus, TournamentEntry, TournamentEvent
 
 pytestmark = pytest.mark.django_db
@@ -50,7 +51,7 @@ def test_two_busts_in_one_round_rank_by_start_chips_then_melded(
         fixed_result({"t0p0": 150, "t0p1": -50, "t0p2": -50}, melded={"t0p1": 0, "t0p2": 90}),
     )
     # The round's end sends the tournament's job, with the round.
-    assert sent == [(dispatch.TABLE_ROUND_OVER, [tournament.pk, tables[0].pk, round_.pk])]
+    assert sent == [(TABLE_ROUND_OVER, [tournament.pk, tables[0].pk, round_.pk])]
     assert round_.transfers and chips_conserved(tournament) == 1150
     done, _ = _job(tournament, tables[0], round_)
     tournament.refresh_from_db()
@@ -228,7 +229,7 @@ def test_the_sweep_resends_a_lost_job_for_a_multi_table_only(
     monkeypatch.setattr(dispatch, "send", lambda name, args, countdown=None: sent.append((name, list(args))))
     assert tournament_progress.sweep(grace_seconds=60) == 0  # the one-table job is not sent for it
     assert multi_progress.sweep(grace_seconds=60) == 1
-    assert sent == [(dispatch.TABLE_ROUND_OVER, [tournament.pk, tables[0].pk, round_.pk])]
+    assert sent == [(TABLE_ROUND_OVER, [tournament.pk, tables[0].pk, round_.pk])]
     # The resent job deals the table's next round.
     with dispatch.captured():
         assert (

@@ -11,8 +11,8 @@ import pytest
 
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.multi_helpers import chips_conserved, new_multi, register_all
-from tournaments.live import dispatch
 from tournaments.multi_table import driver
+from tournaments.multi_table.task_names import TABLE_ROUND_OVER
 from tournaments.tournament.models import Tournament, TournamentStatus
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +34,7 @@ def test_the_lobby_reads_follow_a_tournament_to_its_end(
     checks = {"count": 0}
 
     def check(name: str, _args: list[object]) -> None:
-        if name != dispatch.TABLE_ROUND_OVER:
+        if name != TABLE_ROUND_OVER:
             return
         checks["count"] += 1
         in_play = chips_conserved(t)

@@ -27,6 +27,7 @@ from tournaments.errors import Conflict, PlayCode
 from tournaments.live import dispatch
 from tournaments.live.models import Table
 from tournaments.multi_table import schedule
+from tournaments.multi_table.task_names import RUN_TOURNAMENT_SCHEDULE
 from tournaments.tasks import run_tournament_schedule
 from tournaments.tournament import registration
 from tournaments.tournament.models import (
@@ -46,11 +47,11 @@ def _balances(*accounts: Account) -> list[int]:
 
 @pytest.mark.django_db
 def test_the_beat_job_is_scheduled_every_ten_seconds_by_its_stable_name() -> None:
-    task = PeriodicTask.objects.get(task=dispatch.RUN_TOURNAMENT_SCHEDULE)
-    assert dispatch.RUN_TOURNAMENT_SCHEDULE == "tournaments.run_tournament_schedule"
+    task = PeriodicTask.objects.get(task=RUN_TOURNAMENT_SCHEDULE)
+    assert RUN_TOURNAMENT_SCHEDULE == "tournaments.run_tournament_schedule"
     assert task.enabled and task.interval is not None
     assert (task.interval.every, task.interval.period) == (10, "seconds")
-    assert run_tournament_schedule.name == dispatch.RUN_TOURNAMENT_SCHEDULE
+    assert run_tournament_schedule.name == RUN_TOURNAMENT_SCHEDULE
     assert run_tournament_schedule() == NOTHING  # the task's body calls the service
 
 

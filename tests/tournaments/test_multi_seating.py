@@ -10,6 +10,7 @@ from ledger.models import Account, AccountKind, Transfer, TransferKind, tourname
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.multi_helpers import chips_conserved, new_multi
 from tournaments.live.models import Seat, SeatStatus
+from tournaments.live.policy import policy_for
 from tournaments.live.seats import cash_out
 from tournaments.multi_table import seating
 from tournaments.tournament.models import EntryStatus, TournamentEntry, TournamentStatus
@@ -39,7 +40,7 @@ def test_seat_move_and_release_keep_tournament_chips_off_wallets(make_player: An
     assert Account.objects.get(pk=moved.stack_account_id).balance == 1000 and entry.times_moved == 1
     assert Transfer.objects.get(idempotency_key="mv:1").kind == TransferKind.TRANSFER
     wallet = Account.objects.get(kind=AccountKind.WALLET, user=ann).balance
-    cash_out(seat=moved, table=second)
+    cash_out(seat=moved, table=second, policy=policy_for(second))  # its kind's policy: chips to the mint
     assert Account.objects.get(kind=AccountKind.WALLET, user=ann).balance == wallet
     assert Transfer.objects.get(idempotency_key=f"seat:{moved.pk}:retire").kind == TransferKind.RETIRE
     assert chips_conserved(tournament) == 0

@@ -19,7 +19,9 @@ from tests.ledger.utils import assert_reconciled
 from tournaments.live import dispatch
 from tournaments.live.models import SEATED_STATUSES, Game, GameStatus, Round, Table, TableStatus
 from tournaments.multi_table import simulation
-from tournaments.multi_table.simulation import TABLE_ROUND_OVER, Observer, Step
+from tournaments.multi_table.simulation import Observer, Step
+from tournaments.multi_table.task_names import TABLE_ROUND_OVER
+from tournaments.single_table.task_names import ADVANCE_TOURNAMENT
 from tournaments.tournament import admin_actions, registration
 from tournaments.tournament.models import Tournament, TournamentEntry, TournamentEvent, TournamentStatus
 
@@ -28,7 +30,7 @@ pytestmark = pytest.mark.django_db
 SEATS = 4
 BUY_IN = 100
 PAYOUTS = [30, 20, 14, 10, 8, 7, 6, 5]  # eight paid: the bubble comes with three tables left
-TASKS = (dispatch.START_ROUND, TABLE_ROUND_OVER, dispatch.ADVANCE_TOURNAMENT, "start", "sweep")
+TASKS = (dispatch.START_ROUND, TABLE_ROUND_OVER, ADVANCE_TOURNAMENT, "start", "sweep")
 
 
 class Invariants(Observer):

@@ -16,7 +16,7 @@ import pytest
 
 from ledger.models import Account, Transfer, TransferKind, tournament_chip_type
 from tests.ledger.utils import assert_reconciled
-from tournaments.live import clock_runs
+from tournaments import tasks
 from tournaments.live.models import Round, Table
 from tournaments.multi_table import faults, simulation
 from tournaments.tournament import admin_actions, registration
@@ -78,7 +78,7 @@ def _finish(tournament: Tournament, timeout: float) -> None:
         tournament.refresh_from_db()
         if tournament.status == TournamentStatus.FINISHED:
             return
-        clock_runs.sweep_clocks(grace_seconds=0)  # what beat does every 30 s
+        tasks.sweep_all(grace_seconds=0)  # what beat does every 30 s
         time.sleep(0.5)
     raise AssertionError(f"tournament {tournament.pk} not finished: {tournament.status}")
 

@@ -21,6 +21,7 @@ from tournaments.live.models import Game
 from tournaments.multi_table import progress
 from tournaments.multi_table.planning import table_sizes
 from tournaments.multi_table.planning.seating_plan import Move, Plan, SeatedPlayer, TableState, plan_seating
+from tournaments.multi_table.task_names import TABLE_ROUND_OVER
 from tournaments.tournament import admin_actions
 
 
@@ -121,7 +122,7 @@ def _job_statements(admin: Any, make_player: Any, entrants: int) -> list[list[st
                     next_round_at=timezone.now()
                 )
                 round_start.start_round(game_id=args[0])
-        for _name, args in [m for m in queue if m[0] == dispatch.TABLE_ROUND_OVER][:4]:
+        for _name, args in [m for m in queue if m[0] == TABLE_ROUND_OVER][:4]:
             with CaptureQueriesContext(connection) as captured:
                 progress.after_table_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
             statements.append([q["sql"] for q in captured.captured_queries])

@@ -14,9 +14,11 @@ from ledger.models import Account, AccountKind, Transfer, TransferKind
 from tests.clients import api_client
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.tournament_helpers import bots_play_the_round, game_of, new_tournament
-from tournaments.live import clock_runs, round_start
+from tournaments import tasks
+from tournaments.live import round_start
 from tournaments.live.models import Seat
 from tournaments.single_table import progress
+from tournaments.single_table.task_names import ADVANCE_TOURNAMENT
 from tournaments.tournament import registration
 from tournaments.tournament.models import TournamentEntry, TournamentStatus
 
@@ -130,12 +132,12 @@ def test_the_sweeper_sends_a_lost_after_round_message_again(
     sent: list[tuple[str, Any]] = []
     monkeypatch.setattr(dispatch, "send", lambda name, args, countdown=None: sent.append((name, tuple(args))))
     bots_play_the_round(game)  # its after-round message is "lost" (recorded, never delivered)
-    assert (dispatch.ADVANCE_TOURNAMENT, (tournament.pk, game_of(tournament).current_round_id)) in sent
+    assert (ADVANCE_TOURNAMENT, (tournament.pk, game_of(tournament).current_round_id)) in sent
     sent.clear()
-    assert clock_runs.sweep_clocks(grace_seconds=0) == 1
-    assert sent == [(dispatch.ADVANCE_TOURNAMENT, (tournament.pk, None))]
+    assert tasks.sweep_all(grace_seconds=0) == 1
+    assert sent == [(ADVANCE_TOURNAMENT, (tournament.pk, None))]
     assert progress.advance(tournament_id=tournament.pk) == "deal"
     sent.clear()
     # Now a deal is scheduled: the sweeper sends the start (its own job), not the tournament's.
-    clock_runs.sweep_clocks(grace_seconds=0)
-    assert all(name != dispatch.ADVANCE_TOURNAMENT for name, _ in sent)
+    tasks.sweep_all(grace_seconds=0)
+    assert all(name != ADVANCE_TOURNAMENT for name, _ in sent)

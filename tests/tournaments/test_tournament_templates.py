@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from tests.tournaments.multi_settings_helpers import multi_settings
 from tournaments.errors import InvalidRequest, PlayCode
-from tournaments.live import dispatch
 from tournaments.multi_table import recurring
 from tournaments.multi_table.recurring import CronLine, last_fire, parse_crontab
+from tournaments.multi_table.task_names import CREATE_FROM_TEMPLATE
 from tournaments.tasks import create_from_template as create_task
 from tournaments.tournament.models import Tournament, TournamentStatus, TournamentTemplate
 
@@ -46,7 +46,7 @@ def _template(admin: Any, **overrides: Any) -> TournamentTemplate:
 def test_a_template_gets_its_periodic_task(admin_user: Any) -> None:
     template = _template(admin_user, crontab_timezone="Europe/Rome")
     task = PeriodicTask.objects.get(pk=template.periodic_task_id)
-    assert task.task == dispatch.CREATE_FROM_TEMPLATE == "tournaments.create_from_template"
+    assert task.task == CREATE_FROM_TEMPLATE == "tournaments.create_from_template"
     assert json.loads(task.args) == [template.pk] and task.enabled and task.interval is None
     assert task.crontab is not None
     row = task.crontab
@@ -67,7 +67,7 @@ def test_a_template_gets_its_periodic_task(admin_user: Any) -> None:
     task.refresh_from_db()
     assert task.crontab is not None and (task.crontab.minute, task.crontab.hour) == ("0", "18")
     assert task.crontab.day_of_week == "1-5" and not task.enabled
-    assert PeriodicTask.objects.filter(task=dispatch.CREATE_FROM_TEMPLATE).count() == 1
+    assert PeriodicTask.objects.filter(task=CREATE_FROM_TEMPLATE).count() == 1
     recurring.delete_template(template_id=template.pk)
     assert not PeriodicTask.objects.filter(pk=task.pk).exists()
 
@@ -96,7 +96,7 @@ def test_the_service_refuses_invalid_templates(admin_user: Any, change: dict[str
     assert refused.value.details["field"] == field
     assert (
         not TournamentTemplate.objects.exists()
-        and not PeriodicTask.objects.filter(task=dispatch.CREATE_FROM_TEMPLATE).exists()
+        and not PeriodicTask.objects.filter(task=CREATE_FROM_TEMPLATE).exists()
     )
 
 
@@ -149,7 +149,7 @@ def test_the_database_allows_one_tournament_per_template_and_start(admin_user: A
 @pytest.mark.django_db
 def test_the_task_calls_the_service(admin_user: Any) -> None:
     template = _template(admin_user, crontab="* * * * *", registration_minutes=30)
-    assert create_task.name == dispatch.CREATE_FROM_TEMPLATE
+    assert create_task.name == CREATE_FROM_TEMPLATE
     created = create_task(template.pk)
     assert created is not None and Tournament.objects.get(pk=created).template_id == template.pk
     assert create_task(template.pk) is None or Tournament.objects.filter(template=template).count() == 2

@@ -11,7 +11,7 @@ import pytest
 from ledger import services as ledger
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.helpers import expected_transfers, simple_move
-from tournaments.live import clock_runs
+from tournaments import tasks
 from tournaments.live.models import Game, GameStatus, MoveLog, Round, Seat, SeatStatus
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
@@ -107,9 +107,7 @@ def test_the_worker_puts_a_table_that_cannot_deal_in_error_once(
     assert not Seat.objects.filter(table=table).exclude(status=SeatStatus.LEFT).exists()
     assert ledger.get_wallet(user=ann).balance == ledger.get_wallet(user=bob).balance == 10_000
     # the sweeper finds nothing to retry, and a round start sent anyway changes nothing
-    assert clock_runs.sweep_clocks(grace_seconds=-60) == 0
-    from tournaments import tasks
-
+    assert tasks.sweep_all(grace_seconds=-60) == 0
     tasks.start_round.delay(game.pk)
     time.sleep(1.5)
     assert list(GameEvent.objects.filter(game=game, kind="table_error").values_list("kind", flat=True)) == [

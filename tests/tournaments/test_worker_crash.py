@@ -11,7 +11,7 @@ import pytest
 from ledger.models import Transfer
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.helpers import expected_transfers
-from tournaments.live import clock_runs
+from tournaments import tasks
 from tournaments.live.models import Game, Round, Seat, SeatStatus
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
@@ -50,7 +50,7 @@ def test_rounds_settle_exactly_once_across_a_worker_crash(
             and not Seat.objects.exclude(status=SeatStatus.LEFT).exists()
         ):
             break
-        clock_runs.sweep_clocks(grace_seconds=0)  # what beat does every 30 s
+        tasks.sweep_all(grace_seconds=0)  # what beat does every 30 s
         time.sleep(0.5)
     for game, _table, _users in games:
         round_ = Round.objects.get(game=game)

@@ -52,9 +52,11 @@ def wind_down(*, game: Game, table: Table) -> None:
         .select_related("player")
         .order_by("pk")
     )
+    policy: TablePolicy | None = None
     for seat in seats:
-        # Whatever the kind of table, closing it gives every stack back.
-        cash_out(seat=seat, table=table)
+        # Whatever the kind of table, closing it gives every stack back (where its policy sends it).
+        policy = policy or table_policy.policy_for(table)
+        cash_out(seat=seat, table=table, policy=policy)
     if game.status != GameStatus.CLOSED:
         close_game(game=game, table=table, round_=None)
         store_game(game)

@@ -1,5 +1,6 @@
 """What the clocks do when they fire: the server plays a turn whose time ran out, closes a claim window, and
-the beat sweeper re-sends the clock messages that were lost."""
+the beat sweeper re-sends the clock messages that were lost (the tournaments' own lost messages are their
+kinds' sweeps, composed with this one in `tournaments.tasks.sweep_all`)."""
 
 from __future__ import annotations
 
@@ -19,8 +20,6 @@ from tournaments.live.game_locks import current_round, lock_game, seats_by_playe
 from tournaments.live.game_log import add_event
 from tournaments.live.models import Game, GameStatus, MoveLog, Round, SeatStatus
 from tournaments.live.moves import apply_and_log
-from tournaments.multi_table import progress as multi_progress
-from tournaments.single_table import progress as tournament_progress
 
 # A turn is auto-played in a loop of single moves; no turn of any game needs more than this.
 MAX_AUTO_MOVES_PER_TURN = 60
@@ -162,6 +161,4 @@ def sweep_clocks(*, grace_seconds: float | None = None) -> int:
     ):
         dispatch.send(dispatch.START_ROUND, (game_id,))
         count += 1
-    # A tournament's table deals when its tournament says so: a lost after-round message is sent again.
-    count += tournament_progress.sweep(grace_seconds=grace_seconds)
-    return count + multi_progress.sweep(grace_seconds=grace_seconds)
+    return count

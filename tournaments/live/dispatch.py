@@ -1,4 +1,5 @@
-"""Sending live play's Celery tasks by their stable names.
+"""Sending Celery tasks by their stable names: live play's own are named here, each tournament kind's beside it
+(`single_table.task_names`, `multi_table.task_names`), and all are sent through `send` and `enqueue`.
 
 Services sit below the tasks that call them: they name a task and never import `tournaments.tasks`. The task
 is looked up in the Celery app's registry when it is sent (its modules autodiscovered if need be), so it is
@@ -20,10 +21,6 @@ CLOSE_CLAIMS = "tournaments.close_claims"
 START_ROUND = "tournaments.start_round"
 SWEEP_CLOCKS = "tournaments.sweep_clocks"
 FORGET_IDEMPOTENCY_KEYS = "tournaments.forget_idempotency_keys"
-ADVANCE_TOURNAMENT = "tournaments.advance_tournament"
-RUN_TOURNAMENT_SCHEDULE = "tournaments.run_tournament_schedule"
-CREATE_FROM_TEMPLATE = "tournaments.create_from_template"
-TABLE_ROUND_OVER = "tournaments.table_round_over"
 
 
 # Serializes the first lookup: a thread that arrives while another is importing the task modules would

@@ -57,7 +57,7 @@ class Table(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_tables"
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    # A tournament's table plays for its tournament (`table_policy.policy_for`); null at a ring table.
+    # A tournament's table plays for its tournament (`live.policy.policy_for`); null at a ring table.
     tournament = models.ForeignKey(
         "Tournament", on_delete=models.PROTECT, null=True, blank=True, related_name="tables"
     )

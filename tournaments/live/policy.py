@@ -1,36 +1,55 @@
-"""What the kind of table decides when a round starts and ends (docs/tables.md "Lifecycle" for ring tables).
+"""What the kind of table decides when a round starts and ends (docs/tables.md "Lifecycle" for ring tables), and which policy a
+table plays by.
 
 Play asks the table's policy, and never hard-codes a kind of table: the chips a point is worth in a round,
-how a tie for the top score is broken, what becomes of a seat at the deal and after the round, and whether and
-when the next round is dealt. A ring table is the only kind today (`RingTablePolicy`); a tournament table
-supplies its own (the PCR of its level, the multi-table tie-break keys, busting instead of unseating, waiting for
-the tournament instead of dealing again) and `policy_for` picks it.
+how a tie for the top score is broken, what becomes of a seat at the deal and after the round, where a freed
+seat's chips go, and whether and when the next round is dealt. A ring table's is `RingTablePolicy`; every other
+kind of table registers its own when the app is ready (`register`, from `TournamentsConfig.ready`): a
+tournament's table is one kind here (`TOURNAMENT_TABLES`), and `tournaments.tournament.kinds` picks the policy of
+that tournament's kind (the PCR of its level, the multi-table tie-break keys, busting instead of unseating,
+waiting for the tournament instead of dealing again). Live play knows no tournament kind.
 
-The decisions are pure (plain values in, a decision out); `release` is the one that acts.
+The decisions are pure (plain values in, a decision out); `release` and `return_stack` are the ones that act.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 
-from tournaments.live import dispatch
+from ledger.models import Account
 from tournaments.live.models import Game, Round, Seat, SeatStatus, Table
 from tournaments.live.policy_types import AfterRound, TablePolicy
-from tournaments.live.seats import cash_out
-from tournaments.multi_table.policy import MultiTablePolicy
-from tournaments.tournament.models import (
-    Tournament,
-    TournamentEntry,
-    TournamentKind,
-    TournamentStage,
-    TournamentStatus,
-)
+from tournaments.live.seats import cash_out, to_wallet
 
-__all__ = ["RING", "AfterRound", "OneTableTournamentPolicy", "RingTablePolicy", "TablePolicy", "policy_for"]
+__all__ = [
+    "RING",
+    "RING_TABLES",
+    "TOURNAMENT_TABLES",
+    "AfterRound",
+    "PolicyFactory",
+    "RingTablePolicy",
+    "TablePolicy",
+    "UnknownTableKind",
+    "policy_for",
+    "register",
+    "registered_kinds",
+    "table_kind",
+]
+
+# The kinds of table live play tells apart (`table_kind`): its own ring tables, and a tournament's tables.
+RING_TABLES = "ring"
+TOURNAMENT_TABLES = "tournament"
+
+# The policy a table of one kind plays by, made for that table (its tournament read afresh).
+PolicyFactory = Callable[[Table], TablePolicy]
+
+
+class UnknownTableKind(LookupError):
+    """No policy is registered for a table's kind (its registration was not called when the app got ready)."""
 
 
 class RingTablePolicy:
@@ -83,8 +102,11 @@ class RingTablePolicy:
             return None
         return float(settings.RAMINO_NEXT_ROUND_DELAY_SECONDS)
 
+    def return_stack(self, *, seat: Seat, table: Table, account: Account) -> None:
+        to_wallet(seat=seat, table=table, account=account)
+
     def release(self, *, seat: Seat, table: Table) -> None:
-        cash_out(seat=seat, table=table)
+        cash_out(seat=seat, table=table, policy=self)
 
     def dealt(self, *, table: Table, round_: Round) -> None:
         return None
@@ -96,77 +118,35 @@ class RingTablePolicy:
 RING = RingTablePolicy()
 
 
-class OneTableTournamentPolicy:
-    """The table of a quick game or a sit-and-go (docs/tournaments.md "Lifecycle"): rounds score points, never
-    chips, until the prizes; the tournament decides after each round whether and whom to deal next
-    (`tournament_progress`), so the table never schedules a deal itself; an absent player stays and keeps
-    being auto-played."""
+_factories: dict[str, PolicyFactory] = {RING_TABLES: lambda table: RING}
 
-    ready_statuses: tuple[str, ...] = (SeatStatus.ACTIVE, SeatStatus.ABSENT)
-    settles_chips = False
 
-    def __init__(self, tournament: Tournament) -> None:
-        self.tournament = tournament
-        self.tiebreakers: frozenset[int] = frozenset()
-        if tournament.stage == TournamentStage.TIEBREAK:
-            self.tiebreakers = frozenset(
-                TournamentEntry.objects.filter(tournament=tournament, in_tiebreak=True).values_list(
-                    "player_id", flat=True
-                )
-            )
+def register(kind: str, factory: PolicyFactory) -> None:
+    """Tables of `kind` play by the policy `factory` makes. Called when the app is ready (`TournamentsConfig.ready`);
+    registering a kind again with another factory is refused (two kinds would share a name)."""
+    known = _factories.get(kind)
+    if known is not None and known is not factory:
+        raise ValueError(f"a table policy is already registered for {kind!r} tables")
+    _factories[kind] = factory
 
-    instant_rounds = False
-    deals_only_when_scheduled = False
 
-    def round_pcr(self, table: Table, round_: Round) -> int:
-        return 1  # never used to move chips (`settles_chips`)
+def registered_kinds() -> frozenset[str]:
+    return frozenset(_factories)
 
-    def settlement_record(self, table: Table, round_: Round) -> dict[str, Any]:
-        return {"tournament": self.tournament.pk}
 
-    def tie_break_keys(self, *, result: Mapping[str, Any]) -> Mapping[str, tuple[Any, ...]] | None:
-        return None  # a tie for the top total is the tournament's (tie-breaker rounds)
-
-    def holds_deal(self, *, game: Game, now: datetime) -> bool:
-        return False
-
-    def deals_in(self, *, seat: Seat, stack: int) -> bool:
-        # Tie-breaker rounds are played by the tied players only; everyone else is out.
-        return self.tournament.stage == TournamentStage.MAIN or seat.player_id in self.tiebreakers
-
-    def status_at_deal(self, status: str) -> str:
-        # An absent player stays absent (auto-played) until they come back (docs/tournaments.md "Absent
-        # players").
-        return SeatStatus.ABSENT if status == SeatStatus.ABSENT else SeatStatus.ACTIVE
-
-    def enough_to_deal(self, players: int) -> bool:
-        # A paused tournament deals no new round, whatever start message was already on its way.
-        return self.tournament.status == TournamentStatus.RUNNING and players >= 2
-
-    def after_round(self, *, status: str, stack: int) -> AfterRound:
-        return AfterRound.STAYS
-
-    def is_ready(self, *, status: str, stack: int) -> bool:
-        return status in self.ready_statuses
-
-    def next_deal_in(self, *, ready: int) -> float | None:
-        return None  # the tournament's job schedules the next deal
-
-    def release(self, *, seat: Seat, table: Table) -> None:
-        cash_out(seat=seat, table=table)  # the stack is empty: only the chair is freed
-
-    def dealt(self, *, table: Table, round_: Round) -> None:
-        return None
-
-    def round_settled(self, *, table: Table, round_id: int) -> None:
-        dispatch.enqueue(dispatch.ADVANCE_TOURNAMENT, [self.tournament.pk, round_id], 0)
+def table_kind(table: Table) -> str:
+    """A ring table, or a tournament's (whatever the tournament's kind: its own registry says)."""
+    return RING_TABLES if table.tournament_id is None else TOURNAMENT_TABLES
 
 
 def policy_for(table: Table) -> TablePolicy:
-    """The policy of `table`'s kind: a ring table, the table of a one-table tournament, or of a multi-table one."""
-    if table.tournament_id is None:
-        return RING
-    tournament = Tournament.objects.get(pk=table.tournament_id)
-    if tournament.kind == TournamentKind.MULTI:
-        return MultiTablePolicy(tournament, table)
-    return OneTableTournamentPolicy(tournament)
+    """The policy of `table`'s kind (`register`); a kind without one is a configuration error, said so."""
+    kind = table_kind(table)
+    factory = _factories.get(kind)
+    if factory is None:
+        raise UnknownTableKind(
+            f"table {table.pk} is a {kind!r} table and no policy is registered for {kind!r} tables "
+            f"(registered: {', '.join(sorted(_factories))}); a kind of table registers its policy when the "
+            "app is ready (tournaments.apps.TournamentsConfig.ready)"
+        )
+    return factory(table)

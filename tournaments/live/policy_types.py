@@ -1,5 +1,6 @@
-"""The interface of a table's policy (`table_policy`): what the kind of table decides when a round starts and ends.
-Its own module so that the policies of each kind (`table_policy`, `multi_policy`) share it without a cycle."""
+"""The interface of a table's policy (`live.policy`): what the kind of table decides when a round starts and ends,
+and where a freed seat's chips go. Its own module so that the policies of each kind (`live.policy`'s ring tables,
+`single_table.policy`, `multi_table.policy`) and `live.seats` share it without a cycle."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Protocol
 
+from ledger.models import Account
 from tournaments.live.models import Game, Round, Seat, Table
 
 
@@ -69,6 +71,11 @@ class TablePolicy(Protocol):
 
     def next_deal_in(self, *, ready: int) -> float | None:
         """Seconds until the next deal when `ready` seats are ready for it; None: no deal is scheduled."""
+        ...
+
+    def return_stack(self, *, seat: Seat, table: Table, account: Account) -> None:
+        """A seat is freed (`seats.cash_out`): where the chips on its stack `account` (locked) go, the site's
+        back to the player's wallet, a tournament's own chips back to where that kind of table keeps them."""
         ...
 
     def release(self, *, seat: Seat, table: Table) -> None:

@@ -169,7 +169,7 @@ def settle_result(
         stack = seat.stack_account.balance
         fate = None if closing else policy.after_round(status=seat.status, stack=stack)
         if fate is None:
-            cash_out(seat=seat, table=table)
+            cash_out(seat=seat, table=table, policy=policy)
         elif fate is AfterRound.RELEASED:
             policy.release(seat=seat, table=table)
         else:

@@ -1,23 +1,30 @@
-"""Freeing a seat: the one way chips leave a table, used by leaving, closing and play alike. Site chips go back to
-the player's wallet; a multi-table tournament's chips go back to its mint (`multi_seating.retire_stack`), never to
-a wallet, whatever releases the seat (a closing table's wind-down included)."""
+"""Freeing a seat: the one way chips leave a table, used by leaving, closing and play alike. Where the stack goes
+is the table's policy's to say (`TablePolicy.return_stack`): site chips back to the player's wallet
+(`to_wallet`), a multi-table tournament's chips back to its mint, never to a wallet, whatever releases the seat
+(a closing table's wind-down included)."""
 
 from __future__ import annotations
 
 from django.utils import timezone
 
 from ledger import services as ledger
-from ledger.models import SITE_CHIPS, Account, TransferKind
+from ledger.models import Account, TransferKind
 from tournaments.live.models import Seat, SeatStatus, Table
-from tournaments.multi_table.seating import retire_stack
+from tournaments.live.policy_types import TablePolicy
 
 
-def cash_out(*, seat: Seat, table: Table) -> None:
-    """Stack back to the wallet (tournament chips: to the mint) and free the chair. Caller holds the table lock."""
+def cash_out(*, seat: Seat, table: Table, policy: TablePolicy) -> None:
+    """The stack where `policy` sends it (`return_stack`) and the chair freed. Caller holds the table lock."""
     account = Account.objects.select_for_update().get(pk=seat.stack_account_id)
-    if account.chip_type != SITE_CHIPS:
-        retire_stack(seat=seat, table=table, account=account)
-    elif account.balance > 0:
+    policy.return_stack(seat=seat, table=table, account=account)
+    seat.status = SeatStatus.LEFT
+    seat.left_at = timezone.now()
+    seat.save(update_fields=["status", "left_at"])
+
+
+def to_wallet(*, seat: Seat, table: Table, account: Account) -> None:
+    """A stack of site chips back to the player's wallet (a ring table's, a one-table tournament's)."""
+    if account.balance > 0:
         ledger.move_chips(
             source=account,
             destination=ledger.get_wallet(user=seat.player),
@@ -28,6 +35,3 @@ def cash_out(*, seat: Seat, table: Table) -> None:
             table_id=table.pk,
             posted_by_system="tournaments.cash_out",
         )
-    seat.status = SeatStatus.LEFT
-    seat.left_at = timezone.now()
-    seat.save(update_fields=["status", "left_at"])

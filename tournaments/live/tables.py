@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from ledger import services as ledger
 from ledger.models import AccountKind, TransferKind
 from tournaments.errors import Conflict, Forbidden, InvalidRequest, NotFound, PlayCode, Unprocessable
+from tournaments.live import policy as table_policy
 from tournaments.live import table_settings
 from tournaments.live.between_rounds import schedule_round_start_if_ready, wind_down
 from tournaments.live.clocks import rearm_clock_now_if_turn
@@ -294,5 +295,5 @@ def leave(*, user: User, table_id: int) -> Seat:
             seat.save(update_fields=["status"])
             rearm_clock_now_if_turn(game=game, username=user.get_username())
         else:
-            cash_out(seat=seat, table=table)
+            cash_out(seat=seat, table=table, policy=table_policy.policy_for(table))
         return seat

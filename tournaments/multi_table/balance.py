@@ -28,6 +28,7 @@ from tournaments.live.between_rounds import wind_down
 from tournaments.live.models import SEATED_STATUSES, Game, GameStatus, Seat, Table, TableStatus
 from tournaments.multi_table.planning.seating_plan import Plan, SeatedPlayer, TableState, plan_seating
 from tournaments.multi_table.seating import free_numbers, move_entrant
+from tournaments.multi_table.task_names import TABLE_ROUND_OVER
 from tournaments.tournament import events as tournament_events
 from tournaments.tournament.models import EntryStatus, Tournament, TournamentEntry
 
@@ -184,7 +185,7 @@ def wake(tournament: Tournament, tables: Sequence[int], *, skip: int | None = No
         table__status=TableStatus.OPEN,
     ).values_list("table_id", flat=True)
     for table_id in waiting:
-        dispatch.enqueue(dispatch.TABLE_ROUND_OVER, [tournament.pk, table_id, None], 0)
+        dispatch.enqueue(TABLE_ROUND_OVER, [tournament.pk, table_id, None], 0)
 
 
 def seated_count(table: Table) -> int:

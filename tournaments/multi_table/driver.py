@@ -14,6 +14,7 @@ from django.utils import timezone
 from tournaments.live import dispatch, round_start
 from tournaments.live.models import Game
 from tournaments.multi_table import progress
+from tournaments.multi_table.task_names import TABLE_ROUND_OVER
 from tournaments.tournament import admin_actions
 from tournaments.tournament.models import Tournament, TournamentStatus
 
@@ -44,7 +45,7 @@ def drive(
                     next_round_at=timezone.now()
                 )
                 round_start.start_round(game_id=int(str(args[0])))
-            elif name == dispatch.TABLE_ROUND_OVER:
+            elif name == TABLE_ROUND_OVER:
                 tournament, table, round_id = args
                 progress.after_table_round(
                     tournament_id=int(str(tournament)),

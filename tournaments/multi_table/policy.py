@@ -12,12 +12,15 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+from ledger.models import Account
 from tournaments.live import dispatch, engine_io
 from tournaments.live.models import SEATED_STATUSES, Game, Round, Seat, SeatStatus, Table, TableStatus
 from tournaments.live.policy_types import AfterRound
 from tournaments.live.seats import cash_out
+from tournaments.multi_table import task_names
 from tournaments.multi_table.planning import table_sizes
 from tournaments.multi_table.planning.levels import level_of, pcr_for
+from tournaments.multi_table.seating import retire_stack
 from tournaments.tournament.models import Tournament, TournamentStatus
 
 # How long a deal held for another table's job (`MultiTablePolicy.holds_deal`) waits before it is tried again.
@@ -77,7 +80,7 @@ class MultiTablePolicy:
         if self._to_be_broken():
             game.next_round_at = None
             game.save(update_fields=["next_round_at", "updated_at"])
-            dispatch.enqueue(dispatch.TABLE_ROUND_OVER, [self.tournament.pk, self.table.pk, None], 0)
+            dispatch.enqueue(task_names.TABLE_ROUND_OVER, [self.tournament.pk, self.table.pk, None], 0)
             return True
         return False
 
@@ -138,8 +141,11 @@ class MultiTablePolicy:
     def next_deal_in(self, *, ready: int) -> float | None:
         return None  # the tournament's job schedules the next deal
 
+    def return_stack(self, *, seat: Seat, table: Table, account: Account) -> None:
+        retire_stack(seat=seat, table=table, account=account)  # tournament chips go back to the mint
+
     def release(self, *, seat: Seat, table: Table) -> None:
-        cash_out(seat=seat, table=table)  # any tournament chips go back to the mint
+        cash_out(seat=seat, table=table, policy=self)
 
     def dealt(self, *, table: Table, round_: Round) -> None:
         if self.tournament.round_for_round and table.played_sync_round != self.tournament.sync_round:
@@ -150,4 +156,4 @@ class MultiTablePolicy:
         # No deal before the job (`awaiting_job`): another table's job may send this one a deal meanwhile.
         table.awaiting_job = True
         Table.objects.filter(pk=table.pk).update(awaiting_job=True)
-        dispatch.enqueue(dispatch.TABLE_ROUND_OVER, [self.tournament.pk, table.pk, round_id], 0)
+        dispatch.enqueue(task_names.TABLE_ROUND_OVER, [self.tournament.pk, table.pk, round_id], 0)

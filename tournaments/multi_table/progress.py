@@ -39,6 +39,8 @@ from tournaments.multi_table.finish import finish
 from tournaments.multi_table.planning import table_sizes
 from tournaments.multi_table.planning.bust_ranking import Bust, places_for_busts
 from tournaments.multi_table.planning.levels import in_bubble, level_of
+from tournaments.multi_table.policy import MultiTablePolicy
+from tournaments.multi_table.task_names import TABLE_ROUND_OVER
 from tournaments.tournament import events
 from tournaments.tournament.models import (
     EntryStatus,
@@ -170,8 +172,9 @@ def _bust(tournament: Tournament, table: Table, round_: Round) -> None:
     now = timezone.now()
     tournament.bust_groups += 1
     busts: list[tuple[TournamentEntry, str]] = []
+    policy = MultiTablePolicy(tournament, table)
     for seat in seats:
-        cash_out(seat=seat, table=table)  # no chips: the chair is freed
+        cash_out(seat=seat, table=table, policy=policy)  # no chips: the chair is freed
         entry = entries.get(seat.pk)
         if entry is None:
             continue
@@ -322,7 +325,7 @@ def sweep(*, grace_seconds: float) -> int:
     ).values_list("table__tournament_id", "table_id", "current_round_id")
     count = 0
     for tournament_id, table_id, round_id in stalled:
-        dispatch.send(dispatch.TABLE_ROUND_OVER, (tournament_id, table_id, round_id))
+        dispatch.send(TABLE_ROUND_OVER, (tournament_id, table_id, round_id))
         count += 1
     return count
 

@@ -25,7 +25,7 @@ from django.utils import timezone
 from django_celery_beat.models import CrontabSchedule, PeriodicTask
 
 from tournaments.errors import InvalidRequest, PlayCode
-from tournaments.live import dispatch
+from tournaments.multi_table.task_names import CREATE_FROM_TEMPLATE
 from tournaments.tournament import setup
 from tournaments.tournament.models import Tournament, TournamentKind, TournamentTemplate
 
@@ -201,7 +201,7 @@ def save_template(
         template.active = bool(active)
         template.save()
         task = template.periodic_task or PeriodicTask(name=f"tournaments: template {template.pk}")
-        task.task = dispatch.CREATE_FROM_TEMPLATE
+        task.task = CREATE_FROM_TEMPLATE
         task.args = json.dumps([template.pk])
         task.crontab = _crontab_row(cron)
         task.interval = None

@@ -262,8 +262,8 @@ def move_entrant(
 
 def retire_stack(*, seat: Seat, table: Table, account: Account) -> None:
     """A seat's tournament chips back to the tournament's mint (RETIRE, key `seat:<id>:retire`): how a seat
-    holding tournament chips is released (`seats.cash_out`). Caller holds the tournament's lock when the
-    stack is not empty (the mint is locked only under it)."""
+    holding tournament chips is released (`seats.cash_out` asks `MultiTablePolicy.return_stack`). Caller holds
+    the tournament's lock when the stack is not empty (the mint is locked only under it)."""
     if account.balance <= 0:
         return
     assert table.tournament_id is not None, "tournament chips sit at a tournament's table"

@@ -31,15 +31,17 @@ from django.contrib.auth import get_user_model
 from django.test.utils import override_settings
 from django.utils import timezone
 
+from tournaments import tasks
 from tournaments.engine.bots import RandomBot
 from tournaments.live import clock_runs, dispatch, engine_io, moves, round_start
 from tournaments.live.models import Game, GameStatus
 from tournaments.multi_table import progress as multi_progress
+from tournaments.multi_table.task_names import TABLE_ROUND_OVER
 from tournaments.single_table import progress as tournament_progress
+from tournaments.single_table.task_names import ADVANCE_TOURNAMENT
 from tournaments.tournament.models import Tournament, TournamentStatus
 
 MAX_STEPS = 2_000_000
-TABLE_ROUND_OVER = dispatch.TABLE_ROUND_OVER
 # Messages whose work the driver does itself (bots move at once; claim windows are closed by the driver).
 DROPPED = (dispatch.TURN_CLOCK, dispatch.CLOSE_CLAIMS)
 
@@ -167,7 +169,7 @@ class Driver:
                 break
             if not self._one_move_per_table():
                 # Nothing queued, nothing in play, not over: what beat's sweeper would re-send.
-                self._step(Step("sweep", ()), lambda: clock_runs.sweep_clocks(grace_seconds=0))
+                self._step(Step("sweep", ()), lambda: tasks.sweep_all(grace_seconds=0))
                 if not self.queue:
                     raise RuntimeError(f"tournament {self.tournament_id} stalled ({status})")
         else:
@@ -202,7 +204,7 @@ class Driver:
                     tournament_id=args[0], table_id=args[1], round_id=args[2]
                 ),
             )
-        elif name == dispatch.ADVANCE_TOURNAMENT:
+        elif name == ADVANCE_TOURNAMENT:
             self._step(
                 Step(name, tuple(args)),
                 lambda: tournament_progress.advance(tournament_id=args[0], round_id=args[1]),

@@ -17,11 +17,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from ledger import services as ledger
-from ledger.models import Account, TransferKind
+from ledger.models import Account, Transfer, TransferKind
 from tournaments.live import dispatch
 from tournaments.live.between_rounds import wind_down
-from tournaments.live.models import Game, GameStatus, Round, Table, TableStatus
+from tournaments.live.models import Game, GameStatus, Round, Seat, Table, TableStatus
 from tournaments.single_table import next_step
+from tournaments.single_table.task_names import ADVANCE_TOURNAMENT
 from tournaments.tournament import payouts
 from tournaments.tournament.models import (
     EntryStatus,
@@ -137,7 +138,7 @@ def sweep(*, grace_seconds: float) -> int:
     )
     count = 0
     for tournament_id in stalled.distinct():
-        dispatch.send(dispatch.ADVANCE_TOURNAMENT, (tournament_id, None))
+        dispatch.send(ADVANCE_TOURNAMENT, (tournament_id, None))
         count += 1
     return count
 
@@ -227,6 +228,32 @@ def pay_cancellation(
         why="cancellation",
     )
     return shares, transfer
+
+
+def cancel_running(tournament: Tournament) -> list[Transfer]:
+    """An admin cancels a running one-table tournament (status already CANCELLED, lock held; docs/tournaments.md
+    "Lifecycle"): the unpaid pool split among the players still in (`pay_cancellation`, weighted by their totals:
+    the rule speaks of the chips of a multi-table one), places by totals, the table closed. Answers the transfers
+    posted."""
+    still_in = {
+        e.player.get_username(): e for e in live_entries(tournament) if e.status == EntryStatus.PLAYING
+    }
+    seat_numbers = dict(
+        Seat.objects.filter(table__tournament=tournament).values_list("player__username", "number")
+    )
+    seat_order = sorted(still_in, key=lambda p: (seat_numbers.get(p, 0), p))
+    weights = {p: e.total for p, e in still_in.items()}
+    shares, transfer = pay_cancellation(
+        tournament=tournament, weights=weights, seat_order=seat_order, entries=still_in
+    )
+    places = payouts.place_by_totals({p: e.total for p, e in still_in.items()})
+    for player, entry in still_in.items():
+        entry.place = places[player]
+        entry.prize = shares[player]
+        entry.status = EntryStatus.FINISHED
+        entry.save(update_fields=["place", "prize", "status"])
+    close_tables(tournament)
+    return [] if transfer is None else [transfer]
 
 
 def finish(

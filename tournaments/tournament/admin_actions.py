@@ -1,6 +1,8 @@
 """An admin's actions on a tournament (docs/api.md "Tournaments"; the Django admin calls these too): start,
 pause, resume, cancel. Cancelling follows docs/tournaments.md "Lifecycle": before the start every buy-in and
-fee is refunded; while running the unpaid pool is split among the players still in (`prizes.cancel_split`)."""
+fee is refunded; while running the unpaid pool is split among the players still in (`payouts.cancel_split`).
+What a kind does besides (its events, its tables dealt again, its own cancellation) is its kind's
+(`kinds.Kind`)."""
 
 from __future__ import annotations
 
@@ -8,12 +10,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from ledger.models import Transfer
-from tournaments.live import dispatch
-from tournaments.live.models import Seat
-from tournaments.multi_table import finish, progress
-from tournaments.single_table.progress import close_tables, pay_cancellation
-from tournaments.tournament import events, payouts
-from tournaments.tournament.models import EntryStatus, Tournament, TournamentKind, TournamentStatus
+from tournaments.tournament import kinds
+from tournaments.tournament.models import EntryStatus, Tournament, TournamentStatus
 from tournaments.tournament.registration import live_entries, refund
 from tournaments.tournament.start import start_locked
 from tournaments.tournament.status import lock_tournament, move_to
@@ -33,8 +31,7 @@ def pause(*, tournament_id: int) -> Tournament:
         tournament = lock_tournament(tournament_id)
         move_to(tournament, TournamentStatus.PAUSED)
         tournament.save(update_fields=["status"])
-        if tournament.kind == TournamentKind.MULTI:
-            events.record(tournament=tournament, kind="paused")
+        kinds.kind_of(tournament).paused(tournament)
         return tournament
 
 
@@ -43,13 +40,7 @@ def resume(*, tournament_id: int) -> Tournament:
         tournament = lock_tournament(tournament_id)
         move_to(tournament, TournamentStatus.RUNNING)
         tournament.save(update_fields=["status"])
-        if tournament.kind == TournamentKind.MULTI:
-            # Every table waiting with no deal scheduled is dealt (each deal decides for itself).
-            progress.resume_tables(tournament)
-            events.record(tournament=tournament, kind="resumed")
-            return tournament
-        # The job decides again from the rounds played: the next deal, a tie-breaker, or the end.
-        dispatch.enqueue(dispatch.ADVANCE_TOURNAMENT, [tournament.pk, None], 0)
+        kinds.kind_of(tournament).resumed(tournament)
         return tournament
 
 
@@ -72,39 +63,9 @@ def cancel(*, tournament_id: int) -> tuple[Tournament, list[Transfer]]:
         move_to(tournament, TournamentStatus.CANCELLED)
         tournament.finished_at = timezone.now()
         tournament.save(update_fields=["status", "finished_at"])
-        transfers: list[Transfer] = []
+        kind = kinds.kind_of(tournament)
         if before_start:
             transfers = refund_everyone(tournament)
-            if tournament.kind == TournamentKind.MULTI:
-                events.record(
-                    tournament=tournament,
-                    kind="cancelled",
-                    data={"reason": "admin", "refunded": len(transfers)},
-                )
+            kind.cancelled_before_start(tournament, len(transfers))
             return tournament, transfers
-        if tournament.kind == TournamentKind.MULTI:
-            transfers += [t for t in finish.cancel_running(tournament=tournament) if isinstance(t, Transfer)]
-            return tournament, transfers
-        still_in = {
-            e.player.get_username(): e for e in live_entries(tournament) if e.status == EntryStatus.PLAYING
-        }
-        seat_numbers = dict(
-            Seat.objects.filter(table__tournament=tournament).values_list("player__username", "number")
-        )
-        seat_order = sorted(still_in, key=lambda p: (seat_numbers.get(p, 0), p))
-        # At one table a player's weight is their total (docs/tournaments.md "Lifecycle" speaks of the chips
-        # of a multi-table one).
-        weights = {p: e.total for p, e in still_in.items()}
-        shares, transfer = pay_cancellation(
-            tournament=tournament, weights=weights, seat_order=seat_order, entries=still_in
-        )
-        if transfer is not None:
-            transfers.append(transfer)
-        places = payouts.place_by_totals({p: e.total for p, e in still_in.items()})
-        for player, entry in still_in.items():
-            entry.place = places[player]
-            entry.prize = shares[player]
-            entry.status = EntryStatus.FINISHED
-            entry.save(update_fields=["place", "prize", "status"])
-        close_tables(tournament)
-        return tournament, transfers
+        return tournament, kind.cancel_running(tournament)

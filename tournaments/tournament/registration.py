@@ -12,18 +12,15 @@ from django.db import transaction
 from ledger import services as ledger
 from ledger.models import Transfer, TransferKind
 from tournaments.errors import Conflict, PlayCode
+from tournaments.tournament import kinds
+from tournaments.tournament.entry_payments import entry_legs
 from tournaments.tournament.models import (
     LIVE_ENTRY_STATUSES,
     EntryStatus,
     Tournament,
     TournamentEntry,
-    TournamentKind,
     TournamentStatus,
 )
-
-__all__ = ["live_entries", "pool_account", "refund", "register", "unregister"]
-from tournaments.multi_table.late_entry import late_entry
-from tournaments.tournament.entry_payments import entry_legs, pool_account
 from tournaments.tournament.start import start_locked
 from tournaments.tournament.status import lock_tournament
 
@@ -38,14 +35,15 @@ def live_entries(tournament: Tournament) -> list[TournamentEntry]:
 
 def register(*, user: User, tournament_id: int) -> TournamentEntry:
     """A live entry for `user`, paid; a one-table tournament started if that filled it. A running multi-table
-    tournament takes late registrations and re-entries (`multi_registration.late_entry`)."""
+    tournament takes late registrations and re-entries (its kind's `late_entry`: `multi_table.late_entry`)."""
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
-        if tournament.kind == TournamentKind.MULTI and tournament.status in (
+        kind = kinds.kind_of(tournament)
+        if kind.late_entry is not None and tournament.status in (
             TournamentStatus.RUNNING,
             TournamentStatus.PAUSED,
         ):
-            return late_entry(tournament=tournament, user=user)
+            return kind.late_entry(tournament, user)
         # One indexed look-up and one count (the live entries' partial unique index), never the entries
         # themselves: a registration costs the same with 20 or 20,000 entrants (docs/performance.md).
         live = TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES)
@@ -79,7 +77,7 @@ def register(*, user: User, tournament_id: int) -> TournamentEntry:
                 posted_by=user,
             )
         # A multi-table tournament starts at its `starts_at` (the beat's job), full or not.
-        if tournament.kind != TournamentKind.MULTI and registered + 1 >= tournament.max_entrants:
+        if kind.starts_when_full and registered + 1 >= tournament.max_entrants:
             start_locked(tournament)
         return entry
 

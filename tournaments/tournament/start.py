@@ -1,65 +1,21 @@
-"""Starting a tournament (the one entry point; a multi-table one is `multi_start`'s). A one-table tournament:
-the guarantee's shortfall paid into the pool, a table of its own with the entrants seated at random (CSPRNG),
-and the first deal scheduled (its dealer drawn at random by the deal)."""
+"""Starting a tournament (the one entry point): the status checked, the entrants counted against
+`min_entrants`, then the tournament's kind starts it (`kinds.Kind.start`: a one-table tournament's is
+`single_table.start`, a multi-table one's `multi_table.start`)."""
 
 from __future__ import annotations
 
-import secrets
-
-from django.utils import timezone
-
-from ledger import services as ledger
-from ledger.models import SITE_CHIPS, AccountKind
-from tournaments.live.models import Game, Seat, SeatStatus, Table
-from tournaments.multi_table.start import start_multi
-from tournaments.tournament.models import EntryStatus, Tournament, TournamentKind, TournamentStatus
-from tournaments.tournament.start_common import entrants_to_start, pay_guarantee, schedule_deal
-from tournaments.tournament.status import move_to, refuse
-
-__all__ = ["schedule_deal", "start_locked"]
+from tournaments.live.models import Table
+from tournaments.tournament import kinds
+from tournaments.tournament.models import Tournament, TournamentStatus
+from tournaments.tournament.start_common import entrants_to_start
+from tournaments.tournament.status import refuse
 
 
 def start_locked(tournament: Tournament) -> Table:
-    """Start now with the entrants registered (a multi-table tournament: `multi_start`; answers its first
-    table). Caller holds the tournament's lock."""
+    """Start now with the entrants registered; answers its (first) table. Caller holds the tournament's lock."""
     # The status first: only a registering tournament starts (a paused one resumes instead), and any other
     # is refused for its status before its entrants are counted (none are left registered once it runs).
     if tournament.status != TournamentStatus.REGISTERING:
         raise refuse(tournament, TournamentStatus.RUNNING)
     entries = entrants_to_start(tournament)
-    if tournament.kind == TournamentKind.MULTI:
-        return start_multi(tournament, entries)
-    move_to(tournament, TournamentStatus.RUNNING)
-    now = timezone.now()
-    tournament.started_at = now
-    tournament.save(update_fields=["status", "started_at"])
-    pay_guarantee(tournament, entrants=len(entries))
-    table = Table.objects.create(
-        game=tournament.game,
-        options=tournament.options,
-        seats=tournament.seats,
-        # A one-table tournament scores points, never chips, at its table: pcr and buy-ins are unused.
-        pcr=1,
-        min_buy_in=1,
-        max_buy_in=1,
-        multiplier=tournament.multiplier,
-        created_by=tournament.created_by,
-        tournament=tournament,
-    )
-    game = Game.objects.create(table=table)
-    secrets.SystemRandom().shuffle(entries)
-    for number, entry in enumerate(entries):
-        account = ledger.open_account(
-            kind=AccountKind.SEAT_STACK,
-            chip_type=SITE_CHIPS,
-            reference=f"tournament:{tournament.pk}:table:{table.pk}:seat:{number}",
-            user=entry.player,
-        )
-        Seat.objects.create(
-            table=table, player=entry.player, number=number, stack_account=account, status=SeatStatus.ACTIVE
-        )
-        entry.status = EntryStatus.PLAYING
-        entry.table = table
-        entry.save(update_fields=["status", "table"])
-    schedule_deal(game)
-    return table
+    return kinds.kind_of(tournament).start(tournament, entries)

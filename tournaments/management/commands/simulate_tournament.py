@@ -46,7 +46,7 @@ def _seeded_and_in_process(seed: int) -> Iterator[None]:
     shim = SeededSecrets(random.Random(seed))
     with (
         mock.patch("tournaments.engine.deal.secrets", shim),
-        mock.patch("tournaments.tournament.start.secrets", shim),
+        mock.patch("tournaments.single_table.start.secrets", shim),
         # The tasks' bodies run here, in order: no message goes to a broker (nor to a worker that would race).
         mock.patch.object(dispatch, "send", lambda *args, **kwargs: None),
     ):
