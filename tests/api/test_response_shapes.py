@@ -1,4 +1,4 @@
-"""One source per response shape (issue 20): the tournament and table endpoints answer what their serializer
+"""One source per response shape (issue 20): the tournament, table and ledger endpoints answer what their serializer
 renders from the selectors' model instances and records, and the schema is read off the same serializer.
 
 The conformance check (tests/api/conformance.py, every answer of the suite) closes each object the schema
@@ -16,7 +16,8 @@ from tournaments.tournament.selectors import TableSeat, TournamentTable
 from tournaments.tournament.serializers import TournamentTableSerializer
 
 # The components of answers rendered from records (tournaments/tournament, tournaments/multi_table,
-# tournaments/live tables): their every field is always there (null where the schema says nullable).
+# tournaments/live tables, ledger's statement, reconciliation and wallet): their every field is always there
+# (null where the schema says nullable).
 RENDERED = [
     "Tournament",
     "Entry",
@@ -32,6 +33,9 @@ RENDERED = [
     "Leg",
     "Table",
     "TablePlayer",
+    "Statement",
+    "Reconciliation",
+    "Wallet",
 ]
 
 
