@@ -40,6 +40,46 @@ class ReconciliationReport:
         return asdict(self)
 
 
+@dataclass(frozen=True)
+class Wallet:
+    """A player's wallet (WalletSerializer)."""
+
+    balance: int
+    currency: str
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A page of an account's statement with the balances around it (StatementSerializer): `results` are the
+    page's entries, `opening_balance` the balance before the period, `balance_at` the balance at `at`."""
+
+    account: Account
+    opening_balance: int
+    at: datetime | None
+    balance_at: int | None
+    next: str | None
+    previous: str | None
+    results: list[Entry]
+
+    @property
+    def balance(self) -> int:
+        return self.account.balance
+
+
+@dataclass(frozen=True)
+class ReconciliationResult:
+    """The last finished run's result (ReconciliationSerializer): whether transfers were posted since it
+    started, and the run queued or running now, if any."""
+
+    run: ReconciliationRun
+    stale: bool
+    pending: ReconciliationRun | None
+
+    @property
+    def total(self) -> int:
+        return sum(self.run.totals.values())
+
+
 def wallet_balance(*, user: AbstractBaseUser, chip_type: str = SITE_CHIPS) -> int:
     """The user's wallet balance; a user who never held chips has 0 (no wallet is created by reading)."""
     balance = (

@@ -109,6 +109,7 @@ class WalletEntrySerializer(serializers.ModelSerializer[Entry]):
         read_only_fields = fields
 
 
+# A `selectors.Statement`.
 class StatementSerializer(serializers.Serializer[Any]):
     """A page of an account's statement (cursor-paginated), with the balances around it."""
 
@@ -153,22 +154,26 @@ class ReconciliationRunSerializer(serializers.ModelSerializer[ReconciliationRun]
         read_only_fields = fields
 
 
+# A `selectors.ReconciliationResult`.
 class ReconciliationSerializer(serializers.Serializer[Any]):
-    ok = serializers.BooleanField()
-    accounts = serializers.IntegerField(help_text="How many accounts were checked.")
-    transfers = serializers.IntegerField(help_text="How many transfers were checked.")
+    ok = serializers.BooleanField(source="run.ok")
+    accounts = serializers.IntegerField(source="run.accounts", help_text="How many accounts were checked.")
+    transfers = serializers.IntegerField(source="run.transfers", help_text="How many transfers were checked.")
     total = serializers.IntegerField(help_text="Sum of every cached balance: 0 when chips are conserved.")
-    totals = serializers.DictField(child=serializers.IntegerField(), help_text="Sum per chip type (each 0).")
-    problems = serializers.ListField(child=serializers.DictField())
-    run = serializers.IntegerField(help_text="The run whose result this is.")
-    checked_at = serializers.DateTimeField(help_text="When that run finished.")
+    totals = serializers.DictField(
+        source="run.totals", child=serializers.IntegerField(), help_text="Sum per chip type (each 0)."
+    )
+    problems = serializers.ListField(source="run.problems", child=serializers.DictField())
+    run = serializers.IntegerField(source="run.pk", help_text="The run whose result this is.")
+    checked_at = serializers.DateTimeField(source="run.finished_at", help_text="When that run finished.")
     stale = serializers.BooleanField(help_text="Whether transfers were posted since that run started.")
     pending = ReconciliationRunSerializer(
         allow_null=True, help_text="A run queued or running now, if any: the next result."
     )
-    latest_run = ReconciliationRunSerializer(help_text="The run whose result this is, in full.")
+    latest_run = ReconciliationRunSerializer(source="run", help_text="The run whose result this is, in full.")
 
 
+# A `selectors.Wallet`.
 class WalletSerializer(serializers.Serializer[Any]):
     balance = serializers.IntegerField()
     currency = serializers.CharField()

@@ -68,7 +68,9 @@ class WalletView(APIView):
     def get(self, request: Request) -> Response:
         user: AbstractBaseUser = request.user  # type: ignore[assignment]
         return Response(
-            WalletSerializer({"balance": selectors.wallet_balance(user=user), "currency": CURRENCY}).data
+            WalletSerializer(
+                selectors.Wallet(balance=selectors.wallet_balance(user=user), currency=CURRENCY)
+            ).data
         )
 
 
@@ -167,24 +169,21 @@ class StatementView(StaffAuditMixin, APIView):
         page = paginator.paginate_queryset(
             selectors.account_entries(account=account, start=start, end=end), request, view=self
         )
-        entries = StatementEntrySerializer(page, many=True).data
         if isinstance(request.accepted_renderer, CSVRenderer):
-            response = Response(entries)
+            response = Response(StatementEntrySerializer(page, many=True).data)
         else:
-            response = Response(
-                {
-                    "account": AccountSerializer(account).data,
-                    "balance": account.balance,
-                    "opening_balance": selectors.balance_at(account=account, at=start, inclusive=False)
-                    if start
-                    else 0,
-                    "at": at,
-                    "balance_at": selectors.balance_at(account=account, at=at) if at else None,
-                    "next": paginator.get_next_link(),
-                    "previous": paginator.get_previous_link(),
-                    "results": entries,
-                }
+            statement = selectors.Statement(
+                account=account,
+                opening_balance=selectors.balance_at(account=account, at=start, inclusive=False)
+                if start
+                else 0,
+                at=at,
+                balance_at=selectors.balance_at(account=account, at=at) if at else None,
+                next=paginator.get_next_link(),
+                previous=paginator.get_previous_link(),
+                results=list(page or []),
             )
+            response = Response(StatementSerializer(statement).data)
         paginator.add_link_header(response)
         return response
 
@@ -224,24 +223,12 @@ class ReconciliationView(StaffAuditMixin, APIView):
     def get(self, request: Request) -> Response:
         run = selectors.latest_reconciliation() or services.run_reconciliation(trigger="first_read")
         assert run.started_at is not None and run.finished_at is not None
-        pending = selectors.pending_reconciliation()
-        return Response(
-            ReconciliationSerializer(
-                {
-                    "ok": run.ok,
-                    "accounts": run.accounts,
-                    "transfers": run.transfers,
-                    "total": sum(run.totals.values()),
-                    "totals": run.totals,
-                    "problems": run.problems,
-                    "run": run.pk,
-                    "checked_at": run.finished_at,
-                    "stale": selectors.ledger_moved_since(run.started_at),
-                    "pending": pending,
-                    "latest_run": run,
-                }
-            ).data
+        result = selectors.ReconciliationResult(
+            run=run,
+            stale=selectors.ledger_moved_since(run.started_at),
+            pending=selectors.pending_reconciliation(),
         )
+        return Response(ReconciliationSerializer(result).data)
 
 
 class ReconciliationRunListView(StaffAuditMixin, generics.ListAPIView[ReconciliationRun]):

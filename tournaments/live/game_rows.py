@@ -47,7 +47,7 @@ def load_game(
     *, game_id: int, with_history: bool
 ) -> tuple[Game, list[dict[str, Any]], list[Any] | None] | None:
     """The game (its table and current round attached), the table's seated players as
-    `selectors.table_players(with_ids=True)` gives them, and, `with_history`, the finished rounds' scores
+    `selectors.table_players` gives them, and, `with_history`, the finished rounds' scores
     oldest first; None when there is no such game."""
     found = rows.fetch(_sql(with_history=with_history), [*SEATED_STATUSES, game_id])
     if not found:

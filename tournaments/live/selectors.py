@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -46,43 +47,54 @@ def can_see_private(*, table: Table, user: User) -> bool:
     return table.created_by_id == user.pk or seat_of(table=table, user=user) is not None
 
 
-def table_players(*, table: Table, with_ids: bool = False) -> list[dict[str, Any]]:
-    seats = (
-        Seat.objects.filter(table=table, status__in=SEATED_STATUSES)
-        .select_related("player", "stack_account")
-        .order_by("number")
-    )
+def table_players(*, table: Table) -> list[dict[str, Any]]:
+    """The seated players as the game view lists them (username, seat, chips, status), each with its
+    "player_id" (`GameAccess`; game_rows.load_game reads the same on PostgreSQL)."""
     return [
         {
             "username": seat.player.get_username(),
             "seat": seat.number,
             "chips": seat.stack_account.balance,
             "status": seat.status,
-            **({"player_id": seat.player_id} if with_ids else {}),
+            "player_id": seat.player_id,
         }
-        for seat in seats
+        for seat in seated(table=table)
     ]
 
 
-def table_data(*, table: Table, user: User) -> dict[str, Any]:
+def seated(*, table: Table) -> list[Seat]:
+    """The table's seated players in seat order, each with its player and stack account."""
+    return list(
+        Seat.objects.filter(table=table, status__in=SEATED_STATUSES)
+        .select_related("player", "stack_account")
+        .order_by("number")
+    )
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """A table as the caller sees it (TableSerializer): its seated players, its join code for those who may
+    see it, its game while not closed."""
+
+    table: Table
+    seats: list[Seat]
+    code: str | None
+    current_game: int | None
+
+    @property
+    def error(self) -> str | None:
+        return self.table.error or None
+
+
+def table_row(*, table: Table, user: User) -> TableRow:
     game = Game.objects.filter(table=table).first()
     show_code = table.private and can_see_private(table=table, user=user)
-    return {
-        "id": table.pk,
-        "game": table.game,
-        "options": table.options,
-        "seats": table.seats,
-        "pcr": table.pcr,
-        "min_buy_in": table.min_buy_in,
-        "max_buy_in": table.max_buy_in,
-        "multiplier": table.multiplier,
-        "private": table.private,
-        "code": table.code if show_code else None,
-        "status": table.status,
-        "error": table.error or None,
-        "players": table_players(table=table),
-        "current_game": game.pk if game is not None and game.status != GameStatus.CLOSED else None,
-    }
+    return TableRow(
+        table=table,
+        seats=seated(table=table),
+        code=table.code if show_code else None,
+        current_game=game.pk if game is not None and game.status != GameStatus.CLOSED else None,
+    )
 
 
 # --------------------------------------------------------------------------------------------------- games
@@ -117,7 +129,7 @@ class GameAccess:
     def players(self) -> list[dict[str, Any]]:
         """The table's seated players: username, seat, chips, status."""
         if self._players is None:
-            self._players = table_players(table=self.game.table, with_ids=True)
+            self._players = table_players(table=self.game.table)
         return [{k: v for k, v in row.items() if k != "player_id"} for row in self._players]
 
     @property

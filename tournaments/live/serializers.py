@@ -1,6 +1,7 @@
 """Thin input validation and the answers' shapes.
 
-Tables and rounds are rendered through their serializers, which are what the answer holds. The game view, a
+Tables and rounds are rendered through their serializers, which are what the answer holds (a table from
+`selectors.TableRow`, its players from their `Seat`s). The game view, a
 move's answer and the events are on the measured hot path (docs/performance.md): selectors and play build
 them as dicts and these serializers only describe them; the conformance check (tests/api/conformance.py),
 run on every answer of the test suite, proves the two say the same, field by field."""
@@ -51,30 +52,33 @@ class JoinSerializer(BuyInSerializer):
     code = serializers.CharField(max_length=32)
 
 
+# A `Seat` (a table's players); the game view's `waiting_players` are the same fields (selectors.table_players).
 class TablePlayerSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField()
-    seat = serializers.IntegerField()
-    chips = serializers.IntegerField()
+    username = serializers.CharField(source="player.username")
+    seat = serializers.IntegerField(source="number")
+    chips = serializers.IntegerField(source="stack_account.balance")
     status = serializers.ChoiceField(choices=SeatStatus.choices)
 
 
+# A `selectors.TableRow`: the table, its seated players, what the caller may see of it.
 class TableSerializer(serializers.Serializer[Any]):
-    id = serializers.IntegerField()
-    game = PresetField()
-    options = serializers.DictField()
-    seats = serializers.IntegerField()
-    pcr = serializers.IntegerField()
-    min_buy_in = serializers.IntegerField()
-    max_buy_in = serializers.IntegerField()
-    multiplier = serializers.IntegerField()
-    private = serializers.BooleanField()
+    id = serializers.IntegerField(source="table.pk")
+    game = PresetField(source="table.game")
+    options = serializers.DictField(source="table.options")
+    seats = serializers.IntegerField(source="table.seats")
+    pcr = serializers.IntegerField(source="table.pcr")
+    min_buy_in = serializers.IntegerField(source="table.min_buy_in")
+    max_buy_in = serializers.IntegerField(source="table.max_buy_in")
+    multiplier = serializers.IntegerField(source="table.multiplier")
+    private = serializers.BooleanField(source="table.private")
     code = serializers.CharField(allow_null=True)
     status = serializers.ChoiceField(
+        source="table.status",
         choices=TableStatus.choices,
         help_text="open, closed, or error (a round could not be dealt; see error)",
     )
     error = serializers.CharField(allow_null=True, help_text="why the table is in error (null otherwise)")
-    players = TablePlayerSerializer(many=True)
+    players = TablePlayerSerializer(source="seats", many=True)
     current_game = serializers.IntegerField(allow_null=True)
 
 

@@ -54,7 +54,7 @@ def _user(request: Request) -> User:
 
 def _table(table: Table, request: Request) -> Any:
     """A table as the caller sees it, shaped by its serializer."""
-    return TableSerializer(selectors.table_data(table=table, user=request.user)).data
+    return TableSerializer(selectors.table_row(table=table, user=request.user)).data
 
 
 def max_wait_seconds() -> float:
@@ -68,7 +68,7 @@ class TableListView(APIView):
     def get(self, request: Request) -> Response:
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(selectors.visible_tables(user=request.user), request, view=self)
-        rows = [selectors.table_data(table=t, user=request.user) for t in page or []]
+        rows = [selectors.table_row(table=t, user=request.user) for t in page or []]
         return paginator.get_paginated_response(TableSerializer(rows, many=True).data)
 
     @raises(403, 409)

@@ -8,6 +8,7 @@ a tournament as at a ring table. Nothing here reads a hand, a deck or a stock.""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import BigIntegerField, Case, F, IntegerField, Q, QuerySet, Value, When
@@ -23,6 +24,7 @@ from tournaments.tournament.models import (
     TournamentEntry,
     TournamentEvent,
 )
+from tournaments.tournament.selectors import Standing, TableSeat, TournamentTable
 
 # The most events one answer carries (the client asks again from `next_after`).
 EVENTS_PAGE = 500
@@ -78,17 +80,18 @@ def standings(*, tournament: Tournament) -> Counted:
     return Counted(rows, live)
 
 
-def standing_row(found: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "place": found["place"],
-        "username": found["username"],
-        "status": found["status"],
-        "total": None,
-        "tiebreak_total": None,
-        "chips": found["chips"],
-        "table": found["table_id"] if found["status"] == EntryStatus.PLAYING else None,
-        "prize": found["prize"],
-    }
+def standing_row(found: dict[str, Any]) -> Standing:
+    """A row of `standings`' page as a standings row."""
+    return Standing(
+        place=found["place"],
+        username=found["username"],
+        status=found["status"],
+        total=None,
+        tiebreak_total=None,
+        chips=found["chips"],
+        table=found["table_id"] if found["status"] == EntryStatus.PLAYING else None,
+        prize=found["prize"],
+    )
 
 
 # --- tables ---------------------------------------------------------------------------------------------------
@@ -119,9 +122,9 @@ def table_of(*, tournament: Tournament, table_id: int) -> Table:
     return found
 
 
-def table_rows(*, tournament: Tournament, tables: Sequence[Table]) -> list[dict[str, Any]]:
+def table_rows(*, tournament: Tournament, tables: Sequence[Table]) -> list[TournamentTable]:
     """The lobby's rows of `tables` (from `open_tables` or `table_of`): one more statement for all their seats."""
-    seated: dict[int, list[dict[str, Any]]] = {t.pk: [] for t in tables}
+    seated: dict[int, list[TableSeat]] = {t.pk: [] for t in tables}
     if tables:
         for s in (
             Seat.objects.filter(table_id__in=list(seated))
@@ -130,17 +133,17 @@ def table_rows(*, tournament: Tournament, tables: Sequence[Table]) -> list[dict[
             .values("table_id", "number", "status", "player__username", "stack_account__balance")
         ):
             seated[s["table_id"]].append(
-                {
-                    "username": s["player__username"],
-                    "seat": s["number"],
-                    "chips": s["stack_account__balance"],
-                    "status": s["status"],
-                }
+                TableSeat(
+                    username=s["player__username"],
+                    seat=s["number"],
+                    chips=s["stack_account__balance"],
+                    status=s["status"],
+                )
             )
     return [_table_row(tournament, t, seated[t.pk]) for t in tables]
 
 
-def _table_row(tournament: Tournament, table: Table, players: list[dict[str, Any]]) -> dict[str, Any]:
+def _table_row(tournament: Tournament, table: Table, players: list[TableSeat]) -> TournamentTable:
     game = getattr(table, "live_game", None)
     round_ = game.current_round if game is not None else None
     # The level of the round in play (or last played): a table's levels count its own rounds
@@ -149,14 +152,14 @@ def _table_row(tournament: Tournament, table: Table, players: list[dict[str, Any
         round_.number if round_ is not None else 1, rounds_per_level=tournament.rounds_per_level or 1
     )
     schedule = tournament.pcr_schedule or [table.pcr]
-    return {
-        "table": table.pk,
-        "game": game.pk if game is not None else None,
-        "status": table.status,
-        "players": players,
-        "level": level,
-        "pcr": pcr_for(level, schedule=schedule),
-    }
+    return TournamentTable(
+        table=table.pk,
+        game=game.pk if game is not None else None,
+        status=table.status,
+        players=players,
+        level=level,
+        pcr=pcr_for(level, schedule=schedule),
+    )
 
 
 # --- events ---------------------------------------------------------------------------------------------------
@@ -175,5 +178,15 @@ def events_after(
     return max([version, *(e.version for e in events)]), events
 
 
-def event_row(event: TournamentEvent) -> dict[str, Any]:
-    return {"version": event.version, "kind": event.kind, "data": event.data, "created_at": event.created_at}
+@dataclass(frozen=True)
+class EventPage:
+    """The events after a version (TournamentEventsSerializer): the version now, the events, and the `after`
+    of the next call."""
+
+    version: int
+    events: list[TournamentEvent]
+    after: int
+
+    @property
+    def next_after(self) -> int:
+        return self.events[-1].version if self.events else self.after

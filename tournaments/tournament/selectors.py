@@ -4,6 +4,7 @@ report. Nothing here reads a hand, a deck or a stock: standings and tables show 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -75,70 +76,61 @@ def _counts(ids: list[int]) -> dict[int, tuple[int, int]]:
     return {c["tournament_id"]: (int(c["entries"]), int(c["reentries"])) for c in found}
 
 
-def tournament_rows(*, items: list[Tournament], user: User | AnonymousUser) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class TournamentRow:
+    """A tournament with what its row adds (TournamentSerializer renders it): its live entries and re-entries,
+    and the status of the caller's live entry in it, if any."""
+
+    tournament: Tournament
+    entrants: int
+    reentries: int
+    entry_status: str | None
+
+    @property
+    def prize_pool(self) -> int:
+        return prize_pool(self.tournament, self.entrants, self.reentries)
+
+    @property
+    def level(self) -> int | None:
+        return self.tournament.level if self.tournament.kind == TournamentKind.MULTI else None
+
+    @property
+    def registered(self) -> bool:
+        return self.entry_status is not None
+
+    @property
+    def error(self) -> str | None:
+        return self.tournament.error or None
+
+
+def tournament_rows(*, items: list[Tournament], user: User | AnonymousUser) -> list[TournamentRow]:
     """The rows of `items` (a page), in two more statements whatever their number: the counts, the caller's
     entries."""
     ids = [t.pk for t in items]
     counts = _counts(ids)
     mine = _entry_statuses(user, ids)
-    return [_row(t, mine.get(t.pk), *counts.get(t.pk, (0, 0))) for t in items]
+    return [TournamentRow(t, *counts.get(t.pk, (0, 0)), entry_status=mine.get(t.pk)) for t in items]
 
 
-def _row(t: Tournament, entry_status: str | None, entrants: int, reentries: int) -> dict[str, Any]:
-    return {
-        "id": t.pk,
-        "name": t.name,
-        "kind": t.kind,
-        "game": t.game,
-        "options": t.options,
-        "status": t.status,
-        "buy_in": t.buy_in,
-        "fee": t.fee,
-        "guarantee": t.guarantee,
-        "starting_stack": t.starting_stack,
-        "seats": t.seats,
-        "pcr_schedule": t.pcr_schedule,
-        "rounds_per_level": t.rounds_per_level,
-        "multiplier": t.multiplier,
-        "target_score": t.target_score,
-        "rounds": t.rounds,
-        "tiebreak_rounds": t.tiebreak_rounds,
-        "min_entrants": t.min_entrants,
-        "max_entrants": t.max_entrants,
-        "starts_at": t.starts_at,
-        "registration_opens_at": t.registration_opens_at,
-        "late_registration_levels": t.late_registration_levels,
-        "reentry": t.reentry,
-        "payouts": t.payouts,
-        "entrants": entrants,
-        "prize_pool": prize_pool(t, entrants, reentries),
-        "level": t.level if t.kind == TournamentKind.MULTI else None,
-        "registered": entry_status is not None,
-        "entry_status": entry_status,
-        "stage": t.stage,
-        "tiebreaks_played": t.tiebreaks_played,
-        "started_at": t.started_at,
-        "finished_at": t.finished_at,
-        "error": t.error or None,
-        "start_failures": t.start_failures,
-        "version": t.version,
-    }
-
-
-def tournament_data(*, tournament: Tournament, user: User | AnonymousUser) -> dict[str, Any]:
+def tournament_row(*, tournament: Tournament, user: User | AnonymousUser) -> TournamentRow:
     return tournament_rows(items=[tournament], user=user)[0]
 
 
-def entry_data(entry: TournamentEntry) -> dict[str, Any]:
-    return {
-        "id": entry.pk,
-        "username": entry.player.get_username(),
-        "status": entry.status,
-        "registered_at": entry.registered_at,
-    }
+@dataclass(frozen=True)
+class Standing:
+    """A row of the standings (StandingSerializer): `total` at one table, `chips` at several."""
+
+    place: int | None
+    username: str
+    status: str
+    total: int | None
+    tiebreak_total: int | None
+    chips: int | None
+    table: int | None
+    prize: int
 
 
-def standings(*, tournament: Tournament) -> list[dict[str, Any]]:
+def standings(*, tournament: Tournament) -> list[Standing]:
     """Players still in first (highest total first), then by place (docs/api.md "Tournaments")."""
     entries = list(
         TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES)
@@ -154,21 +146,44 @@ def standings(*, tournament: Tournament) -> list[dict[str, Any]]:
         return (1, e.place or 0)
 
     return [
-        {
-            "place": e.place,
-            "username": e.player.get_username(),
-            "status": e.status,
-            "total": e.total if one_table else None,
-            "tiebreak_total": e.tiebreak_total if e.in_tiebreak else None,
-            "chips": None,
-            "table": e.table_id if e.status == EntryStatus.PLAYING else None,
-            "prize": e.prize,
-        }
+        Standing(
+            place=e.place,
+            username=e.player.get_username(),
+            status=e.status,
+            total=e.total if one_table else None,
+            tiebreak_total=e.tiebreak_total if e.in_tiebreak else None,
+            chips=None,
+            table=e.table_id if e.status == EntryStatus.PLAYING else None,
+            prize=e.prize,
+        )
         for e in sorted(entries, key=order)
     ]
 
 
-def tables(*, tournament: Tournament) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class TableSeat:
+    """A player at a tournament's table (TournamentSeatSerializer); `chips` null at one table, where the seats
+    hold points (the standings' totals)."""
+
+    username: str
+    seat: int
+    chips: int | None
+    status: str
+
+
+@dataclass(frozen=True)
+class TournamentTable:
+    """A tournament's table as the lobby shows it (TournamentTableSerializer); `level` and `pcr` multi only."""
+
+    table: int
+    game: int | None
+    status: str
+    players: list[TableSeat]
+    level: int | None
+    pcr: int | None
+
+
+def tables(*, tournament: Tournament) -> list[TournamentTable]:
     found = []
     for table in Table.objects.filter(tournament=tournament).order_by("pk"):
         game = Game.objects.filter(table=table).only("pk", "status").first()
@@ -179,23 +194,42 @@ def tables(*, tournament: Tournament) -> list[dict[str, Any]]:
             .order_by("number")
         )
         found.append(
-            {
-                "table": table.pk,
-                "game": game.pk if game is not None else None,
-                "status": table.status,
-                # At one table the seats hold points, not chips (the standings' totals).
-                "players": [
-                    {"username": s.player.get_username(), "seat": s.number, "chips": None, "status": s.status}
+            TournamentTable(
+                table=table.pk,
+                game=game.pk if game is not None else None,
+                status=table.status,
+                players=[
+                    TableSeat(username=s.player.get_username(), seat=s.number, chips=None, status=s.status)
                     for s in seats
                 ],
-                "level": None,
-                "pcr": None,
-            }
+                level=None,
+                pcr=None,
+            )
         )
     return found
 
 
-def payouts(*, tournament: Tournament) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Prize:
+    place: int | None
+    username: str
+    amount: int
+    transfer: int
+
+
+@dataclass(frozen=True)
+class PayoutReport:
+    """What came in and what was paid (PayoutReportSerializer)."""
+
+    entrants: int
+    buy_ins: int
+    fees: int
+    guarantee_paid: int
+    prize_pool: int
+    prizes: list[Prize]
+
+
+def payouts(*, tournament: Tournament) -> PayoutReport:
     """Staff: what came in and what was paid, read from the ledger in a few aggregate statements (their number
     and size do not grow with the entrants but for the prize rows). A re-entry counts as one more entrant and
     buy-in (multi)."""
@@ -237,41 +271,65 @@ def payouts(*, tournament: Tournament) -> dict[str, Any]:
         ).values_list("player_id", "place")
     )
     rows = [
-        {
-            "place": places.get(p["account__user_id"]),
-            "username": p["account__user__username"] or "",
-            "amount": p["amount"],
-            "transfer": p["transfer_id"],
-        }
+        Prize(
+            place=places.get(p["account__user_id"]),
+            username=p["account__user__username"] or "",
+            amount=p["amount"],
+            transfer=p["transfer_id"],
+        )
         for p in paid
     ]
-    rows.sort(key=lambda r: (r["place"] or 0, r["username"]))
+    rows.sort(key=lambda r: (r.place or 0, r.username))
     counted = TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES).aggregate(
         entries=Count("pk"), reentries=Coalesce(Sum("reentries"), 0)
     )
-    return {
-        "entrants": int(counted["entries"]) + int(counted["reentries"]),
-        "buy_ins": buy_ins,
-        "fees": fees,
-        "guarantee_paid": guarantee,
-        "prize_pool": buy_ins + guarantee,
-        "prizes": rows,
-    }
+    return PayoutReport(
+        entrants=int(counted["entries"]) + int(counted["reentries"]),
+        buy_ins=buy_ins,
+        fees=fees,
+        guarantee_paid=guarantee,
+        prize_pool=buy_ins + guarantee,
+        prizes=rows,
+    )
 
 
-def transfer_data(transfer: Transfer) -> dict[str, Any]:
-    return {
-        "id": transfer.pk,
-        "kind": transfer.kind,
-        "legs": [
-            {
-                "account": e.account_id,
-                "username": e.account.user.get_username() if e.account.user else None,
-                "amount": e.amount,
-            }
+@dataclass(frozen=True)
+class Leg:
+    account: int
+    username: str | None
+    amount: int
+
+
+@dataclass(frozen=True)
+class TransferLegs:
+    """A transfer with its legs in posting order (CancelTransferSerializer)."""
+
+    id: int
+    kind: str
+    legs: list[Leg]
+
+
+def transfer_legs(transfer: Transfer) -> TransferLegs:
+    return TransferLegs(
+        id=transfer.pk,
+        kind=transfer.kind,
+        legs=[
+            Leg(
+                account=e.account_id,
+                username=e.account.user.get_username() if e.account.user else None,
+                amount=e.amount,
+            )
             for e in transfer.entries.select_related("account__user").order_by("id")
         ],
-    }
+    )
+
+
+@dataclass(frozen=True)
+class Cancelled:
+    """What cancelling answers (CancelSerializer): the tournament now and the transfers it made."""
+
+    tournament: TournamentRow
+    transfers: list[TransferLegs]
 
 
 def pool_balance(tournament: Tournament) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.fields import MAX_DAYS_AHEAD, HorizonDateTimeField, StrictBooleanField, StrictIntegerField
@@ -104,37 +105,56 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
     )
 
 
+# The response serializers render what the selectors read (the answer is what these make; the schema is read
+# off them): model instances or the selectors' small records, named above each.
+
+
+# A `selectors.TournamentRow`: the tournament, its counts and the caller's entry.
 class TournamentSerializer(serializers.Serializer[Any]):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    kind = serializers.ChoiceField(choices=TournamentKind.choices)
-    game = PresetField()
-    options = serializers.DictField()
-    status = serializers.ChoiceField(choices=TournamentStatus.choices)
-    buy_in = serializers.IntegerField()
-    fee = serializers.IntegerField()
-    guarantee = serializers.IntegerField()
-    starting_stack = serializers.IntegerField(allow_null=True, help_text="multi only")
-    seats = serializers.IntegerField()
-    pcr_schedule = serializers.ListField(child=serializers.IntegerField(), help_text="multi only")
-    rounds_per_level = serializers.IntegerField(allow_null=True, help_text="multi only")
-    multiplier = serializers.IntegerField()
-    target_score = serializers.IntegerField(
-        allow_null=True, help_text="single: the game ends when a total reaches it"
+    id = serializers.IntegerField(source="tournament.pk")
+    name = serializers.CharField(source="tournament.name")
+    kind = serializers.ChoiceField(source="tournament.kind", choices=TournamentKind.choices)
+    game = PresetField(source="tournament.game")
+    options = serializers.DictField(source="tournament.options")
+    status = serializers.ChoiceField(source="tournament.status", choices=TournamentStatus.choices)
+    buy_in = serializers.IntegerField(source="tournament.buy_in")
+    fee = serializers.IntegerField(source="tournament.fee")
+    guarantee = serializers.IntegerField(source="tournament.guarantee")
+    starting_stack = serializers.IntegerField(
+        source="tournament.starting_stack", allow_null=True, help_text="multi only"
     )
-    rounds = serializers.IntegerField(allow_null=True, help_text="quick: the rounds played")
-    tiebreak_rounds = serializers.IntegerField()
-    min_entrants = serializers.IntegerField()
-    max_entrants = serializers.IntegerField()
+    seats = serializers.IntegerField(source="tournament.seats")
+    pcr_schedule = serializers.ListField(
+        source="tournament.pcr_schedule", child=serializers.IntegerField(), help_text="multi only"
+    )
+    rounds_per_level = serializers.IntegerField(
+        source="tournament.rounds_per_level", allow_null=True, help_text="multi only"
+    )
+    multiplier = serializers.IntegerField(source="tournament.multiplier")
+    target_score = serializers.IntegerField(
+        source="tournament.target_score",
+        allow_null=True,
+        help_text="single: the game ends when a total reaches it",
+    )
+    rounds = serializers.IntegerField(
+        source="tournament.rounds", allow_null=True, help_text="quick: the rounds played"
+    )
+    tiebreak_rounds = serializers.IntegerField(source="tournament.tiebreak_rounds")
+    min_entrants = serializers.IntegerField(source="tournament.min_entrants")
+    max_entrants = serializers.IntegerField(source="tournament.max_entrants")
     starts_at = serializers.DateTimeField(
-        allow_null=True, help_text="multi only; single and quick start when full"
+        source="tournament.starts_at",
+        allow_null=True,
+        help_text="multi only; single and quick start when full",
     )
     registration_opens_at = serializers.DateTimeField(
-        allow_null=True, help_text="multi only: when registration opens (status scheduled until then)"
+        source="tournament.registration_opens_at",
+        allow_null=True,
+        help_text="multi only: when registration opens (status scheduled until then)",
     )
-    late_registration_levels = serializers.IntegerField()
-    reentry = serializers.BooleanField()
-    payouts = serializers.ListField(child=serializers.IntegerField())
+    late_registration_levels = serializers.IntegerField(source="tournament.late_registration_levels")
+    reentry = serializers.BooleanField(source="tournament.reentry")
+    payouts = serializers.ListField(source="tournament.payouts", child=serializers.IntegerField())
     entrants = serializers.IntegerField()
     prize_pool = serializers.IntegerField()
     level = serializers.IntegerField(allow_null=True)
@@ -146,29 +166,36 @@ class TournamentSerializer(serializers.Serializer[Any]):
         "player may re-enter while late registration lasts (`reentry`)",
     )
     stage = serializers.ChoiceField(
-        choices=TournamentStage.choices, help_text="main, or tiebreak (tie-breaker rounds among the tied)"
+        source="tournament.stage",
+        choices=TournamentStage.choices,
+        help_text="main, or tiebreak (tie-breaker rounds among the tied)",
     )
-    tiebreaks_played = serializers.IntegerField()
-    started_at = serializers.DateTimeField(allow_null=True)
-    finished_at = serializers.DateTimeField(allow_null=True)
+    tiebreaks_played = serializers.IntegerField(source="tournament.tiebreaks_played")
+    started_at = serializers.DateTimeField(source="tournament.started_at", allow_null=True)
+    finished_at = serializers.DateTimeField(source="tournament.finished_at", allow_null=True)
     error = serializers.CharField(
         allow_null=True,
         help_text="multi: why its scheduled start failed, or null. While `registering`, the last failure of a "
         "start being retried; once `cancelled`, why it could not start (every entry was refunded)",
     )
-    start_failures = serializers.IntegerField(help_text="multi: scheduled start attempts that failed")
+    start_failures = serializers.IntegerField(
+        source="tournament.start_failures", help_text="multi: scheduled start attempts that failed"
+    )
     version = serializers.IntegerField(
-        help_text="the version of the tournament's event log: `events/?after=` it for what happens next"
+        source="tournament.version",
+        help_text="the version of the tournament's event log: `events/?after=` it for what happens next",
     )
 
 
+# A `TournamentEntry`.
 class EntrySerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
-    username = serializers.CharField()
+    username = serializers.CharField(source="player.username")
     status = serializers.ChoiceField(choices=EntryStatus.choices)
     registered_at = serializers.DateTimeField()
 
 
+# A `selectors.Standing`.
 class StandingSerializer(serializers.Serializer[Any]):
     place = serializers.IntegerField(allow_null=True, help_text="null while still playing")
     username = serializers.CharField()
@@ -191,6 +218,7 @@ class TournamentSeatSerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=SeatStatus.choices)
 
 
+# A `selectors.TournamentTable` (its players `selectors.TableSeat`).
 class TournamentTableSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField()
     game = serializers.IntegerField(allow_null=True)
@@ -246,6 +274,13 @@ class TournamentEventDataSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField(required=False, help_text="cancelled: why")
 
 
+@extend_schema_field(TournamentEventDataSerializer)
+class TournamentEventDataField(serializers.JSONField):
+    """An event's `data` as it was written: the schema names its keys (TournamentEventDataSerializer), a kind
+    may add its own beside them."""
+
+
+# A `TournamentEvent`.
 class TournamentEventSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     kind = serializers.CharField(
@@ -257,10 +292,11 @@ class TournamentEventSerializer(serializers.Serializer[Any]):
     def get_fields(self) -> dict[str, Any]:
         # `data` would shadow the serializer's own `data`: declared through the fields mapping.
         fields: dict[str, Any] = dict(super().get_fields())
-        fields["data"] = TournamentEventDataSerializer(help_text="what the kind names (docs/api.md)")
+        fields["data"] = TournamentEventDataField(help_text="what the kind names (docs/api.md)")
         return fields
 
 
+# A `multi_table.selectors.EventPage`.
 class TournamentEventsSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField(help_text="the tournament's version now")
     events = TournamentEventSerializer(many=True)
@@ -274,6 +310,7 @@ class PrizeSerializer(serializers.Serializer[Any]):
     transfer = serializers.IntegerField()
 
 
+# A `selectors.PayoutReport`.
 class PayoutReportSerializer(serializers.Serializer[Any]):
     entrants = serializers.IntegerField()
     buy_ins = serializers.IntegerField()
@@ -295,6 +332,7 @@ class CancelTransferSerializer(serializers.Serializer[Any]):
     legs = LegSerializer(many=True)
 
 
+# A `selectors.Cancelled` (its transfers `selectors.TransferLegs`).
 class CancelSerializer(serializers.Serializer[Any]):
     tournament = TournamentSerializer()
     transfers = CancelTransferSerializer(many=True)

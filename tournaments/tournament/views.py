@@ -15,6 +15,7 @@ from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import Serializer
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
@@ -31,6 +32,7 @@ from tournaments.live.views import EVENTS_PARAMETERS, max_wait_seconds, number_p
 from tournaments.multi_table import selectors as multi_selectors
 from tournaments.tournament import admin_actions, presence, registration, selectors, setup
 from tournaments.tournament.models import Tournament, TournamentKind, TournamentStatus
+from tournaments.tournament.selectors import TournamentTable
 from tournaments.tournament.serializers import (
     CancelSerializer,
     EntrySerializer,
@@ -106,10 +108,16 @@ def _user(request: Request) -> User:
     return cast(User, request.user)
 
 
-def _page(view: APIView, request: Request, rows: list[dict[str, Any]]) -> Response:
+def _page(view: APIView, request: Request, rows: list[Any], serializer: type[Serializer[Any]]) -> Response:
+    """One page of `rows`, each rendered by `serializer`."""
     paginator = PageNumberPagination()  # the view's pagination_class (the schema reads it there)
-    page: list[dict[str, Any]] | None = paginator.paginate_queryset(rows, request, view=view)  # type: ignore[arg-type]
-    return paginator.get_paginated_response(page or [])
+    page: list[Any] | None = paginator.paginate_queryset(rows, request, view=view)  # type: ignore[arg-type]
+    return paginator.get_paginated_response(serializer(page or [], many=True).data)
+
+
+def _tournament(tournament: Tournament, request: Request) -> Any:
+    """The tournament as the caller sees it, rendered by its serializer."""
+    return TournamentSerializer(selectors.tournament_row(tournament=tournament, user=request.user)).data
 
 
 def _invalid(name: str, allowed: Sequence[str]) -> InvalidRequest:
@@ -158,9 +166,8 @@ class TournamentListView(APIView):
         )
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(found, request, view=self)
-        return paginator.get_paginated_response(
-            selectors.tournament_rows(items=list(page or []), user=request.user)
-        )
+        rows = selectors.tournament_rows(items=list(page or []), user=request.user)
+        return paginator.get_paginated_response(TournamentSerializer(rows, many=True).data)
 
     @extend_schema(
         request=TournamentCreateSerializer,
@@ -172,10 +179,7 @@ class TournamentListView(APIView):
         data.is_valid(raise_exception=True)
         created = setup.create_tournament(user=_user(request), settings=data.validated_data)
         tournament = selectors.tournament_for(tournament_id=created.pk)
-        return Response(
-            selectors.tournament_data(tournament=tournament, user=request.user),
-            status=status.HTTP_201_CREATED,
-        )
+        return Response(_tournament(tournament, request), status=status.HTTP_201_CREATED)
 
 
 class TournamentDetailView(APIView):
@@ -184,7 +188,7 @@ class TournamentDetailView(APIView):
     @extend_schema(responses={200: TournamentSerializer})
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = selectors.tournament_for(tournament_id=tournament_id)
-        return Response(selectors.tournament_data(tournament=tournament, user=request.user))
+        return Response(_tournament(tournament, request))
 
 
 class RegisterView(APIView):
@@ -197,7 +201,7 @@ class RegisterView(APIView):
 
         def register() -> Response:
             entry = registration.register(user=_user(request), tournament_id=tournament_id)
-            return Response(EntrySerializer(selectors.entry_data(entry)).data, status=status.HTTP_201_CREATED)
+            return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
         return answer_once(request, body={}, respond=register)
 
@@ -212,7 +216,7 @@ class UnregisterView(APIView):
 
         def unregister() -> Response:
             entry = registration.unregister(user=_user(request), tournament_id=tournament_id)
-            return Response(EntrySerializer(selectors.entry_data(entry)).data)
+            return Response(EntrySerializer(entry).data)
 
         return answer_once(request, body={}, respond=unregister)
 
@@ -226,13 +230,13 @@ class BackView(APIView):
         """An absent player (timed out too often, auto-played since) plays their own turns again."""
         seat = presence.come_back(user=_user(request), tournament_id=tournament_id)
         tournament = selectors.tournament_for(tournament_id=tournament_id)
-        return Response(_table_row(tournament, seat.table_id))
+        return Response(TournamentTableSerializer(_table_row(tournament, seat.table_id)).data)
 
 
-def _table_row(tournament: Tournament, table_id: int) -> dict[str, Any]:
+def _table_row(tournament: Tournament, table_id: int) -> TournamentTable:
     """One table of the tournament as a row of `tables/`; 404 `table.not_found` for any other."""
     if tournament.kind != TournamentKind.MULTI:
-        found = [t for t in selectors.tables(tournament=tournament) if t["table"] == table_id]
+        found = [t for t in selectors.tables(tournament=tournament) if t.table == table_id]
         if not found:
             raise multi_selectors.no_such_table()
         return found[0]
@@ -255,9 +259,10 @@ class StandingsView(APIView):
         """Players still in first (multi: by chips, highest first; else by total), then by place."""
         tournament = selectors.tournament_for(tournament_id=tournament_id)
         if tournament.kind != TournamentKind.MULTI:
-            return _page(self, request, selectors.standings(tournament=tournament))
+            return _page(self, request, selectors.standings(tournament=tournament), StandingSerializer)
         paginator, page = _db_page(self, request, multi_selectors.standings(tournament=tournament))
-        return paginator.get_paginated_response([multi_selectors.standing_row(r) for r in page])
+        rows = [multi_selectors.standing_row(r) for r in page]
+        return paginator.get_paginated_response(StandingSerializer(rows, many=True).data)
 
 
 class TablesView(APIView):
@@ -269,11 +274,10 @@ class TablesView(APIView):
         """Multi: the open tables; one-table kinds: the table, open or closed."""
         tournament = selectors.tournament_for(tournament_id=tournament_id)
         if tournament.kind != TournamentKind.MULTI:
-            return _page(self, request, selectors.tables(tournament=tournament))
+            return _page(self, request, selectors.tables(tournament=tournament), TournamentTableSerializer)
         paginator, page = _db_page(self, request, multi_selectors.open_tables(tournament=tournament))
-        return paginator.get_paginated_response(
-            multi_selectors.table_rows(tournament=tournament, tables=page)
-        )
+        rows = multi_selectors.table_rows(tournament=tournament, tables=page)
+        return paginator.get_paginated_response(TournamentTableSerializer(rows, many=True).data)
 
 
 class TableView(APIView):
@@ -283,7 +287,7 @@ class TableView(APIView):
     def get(self, request: Request, tournament_id: int, table_id: int) -> Response:
         """One table of the tournament, as a row of `tables/` (a closed one too)."""
         tournament = selectors.tournament_for(tournament_id=tournament_id)
-        return Response(_table_row(tournament, table_id))
+        return Response(TournamentTableSerializer(_table_row(tournament, table_id)).data)
 
 
 class EventsView(APIView):
@@ -312,11 +316,12 @@ class EventsView(APIView):
 
         with wakeups.waiting(tournament_id=tournament_id, after=after, seconds=wait, user_id=caller) as watch:
             version, events = wakeups.read_until_found(watch, deadline=deadline, first=read(), read=read)
-        rows = [multi_selectors.event_row(e) for e in events]
-        body = {"version": version, "events": rows, "next_after": rows[-1]["version"] if rows else after}
+        found = multi_selectors.EventPage(version=version, events=events, after=after)
         # Too many waiting in this process (or of this caller) already: the client is asked to come back.
-        busy = wait > 0 and watch is None and not rows
-        return Response(body, headers={"Retry-After": "1"} if busy else None)
+        busy = wait > 0 and watch is None and not events
+        return Response(
+            TournamentEventsSerializer(found).data, headers={"Retry-After": "1"} if busy else None
+        )
 
 
 class _AdminAction(APIView):
@@ -328,7 +333,7 @@ class _AdminAction(APIView):
     def post(self, request: Request, tournament_id: int) -> Response:
         type(self).run(tournament_id=tournament_id)
         tournament = selectors.tournament_for(tournament_id=tournament_id)
-        return Response(selectors.tournament_data(tournament=tournament, user=request.user))
+        return Response(_tournament(tournament, request))
 
 
 class StartView(_AdminAction):
@@ -357,12 +362,11 @@ class CancelView(APIView):
         after); returns its transfers."""
         _cancelled, transfers = admin_actions.cancel(tournament_id=tournament_id)
         tournament = selectors.tournament_for(tournament_id=tournament_id)
-        return Response(
-            {
-                "tournament": selectors.tournament_data(tournament=tournament, user=request.user),
-                "transfers": [selectors.transfer_data(t) for t in transfers],
-            }
+        cancelled = selectors.Cancelled(
+            tournament=selectors.tournament_row(tournament=tournament, user=request.user),
+            transfers=[selectors.transfer_legs(t) for t in transfers],
         )
+        return Response(CancelSerializer(cancelled).data)
 
 
 class PayoutsView(APIView):
@@ -379,7 +383,7 @@ class PayoutsView(APIView):
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = selectors.tournament_for(tournament_id=tournament_id)
-        report = selectors.payouts(tournament=tournament)
+        report = PayoutReportSerializer(selectors.payouts(tournament=tournament)).data
         if getattr(request.accepted_renderer, "format", "json") == "csv":
             return Response(report["prizes"])
         return Response(report)

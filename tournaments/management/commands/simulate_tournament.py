@@ -178,15 +178,13 @@ class Command(BaseCommand):
         out.write(f"tournament {tournament.pk} ({tournament.kind}): {tournament.status}")
         out.write("place  player  total  tie-break  prize")
         for row in selectors.standings(tournament=tournament):
-            label = row["username"].split("-", 1)[-1]
-            tiebreak = "" if row["tiebreak_total"] is None else row["tiebreak_total"]
-            out.write(
-                f"{row['place']!s:>5}  {label:<6}  {row['total']:>5}  {tiebreak!s:>9}  {row['prize']:>5}"
-            )
+            label = row.username.split("-", 1)[-1]
+            tiebreak = "" if row.tiebreak_total is None else row.tiebreak_total
+            out.write(f"{row.place!s:>5}  {label:<6}  {row.total:>5}  {tiebreak!s:>9}  {row.prize:>5}")
         report = selectors.payouts(tournament=tournament)
         out.write(
-            f"entrants {report['entrants']}, buy-ins {report['buy_ins']}, fees {report['fees']}, "
-            f"pool {report['prize_pool']}, paid {sum(p['amount'] for p in report['prizes'])}"
+            f"entrants {report.entrants}, buy-ins {report.buy_ins}, fees {report.fees}, "
+            f"pool {report.prize_pool}, paid {sum(p.amount for p in report.prizes)}"
         )
         reconciliation = reconcile()
         out.write(f"reconciliation: {'ok' if reconciliation.ok else reconciliation.problems}")
