@@ -281,4 +281,4 @@ def test_seeded_replaces_the_secrets_of_every_loaded_tournament_module() -> None
             if isinstance(getattr(module, "secrets", None), simulation.SeededSecrets)
         ]
     assert left == []
-    assert "tournaments.multi_table.start" in replaced and "tournaments.tournament.start" in replaced
+    assert "tournaments.multi_table.start" in replaced and "tournaments.single_table.start" in replaced

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.tournaments.multi_helpers import new_multi
+from tests.tournaments.tournament_helpers import new_tournament
 from tournaments.live import policy as table_policy
 from tournaments.live.models import Table
 from tournaments.live.policy import RING, TOURNAMENT_TABLES, UnknownTableKind
@@ -52,7 +53,12 @@ def _table_of(tournament: Tournament, admin: Any) -> Table:
 def test_a_tournament_table_plays_by_its_kinds_policy(
     admin_user: Any, kind: str, fields: dict[str, Any], policy_class: type
 ) -> None:
-    tournament = new_multi(admin_user, kind=kind, status=TournamentStatus.RUNNING, **fields)
+    if kind == TournamentKind.MULTI:
+        tournament = new_multi(admin_user, kind=kind, status=TournamentStatus.RUNNING, **fields)
+    else:  # made as the API makes it, then running
+        tournament = new_tournament(admin_user, kind=kind, **fields)
+        Tournament.objects.filter(pk=tournament.pk).update(status=TournamentStatus.RUNNING)
+        tournament.refresh_from_db()
     table = _table_of(tournament, admin_user)
     assert table_policy.table_kind(table) == TOURNAMENT_TABLES
     policy = table_policy.policy_for(table)
