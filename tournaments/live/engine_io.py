@@ -154,7 +154,7 @@ def parse_move(data: Move | Mapping[str, Any]) -> Move:
     return engine.parse_move(data)
 
 
-def apply_move(state: RoundState, player: str, move: Move) -> RoundState:
+def apply_move(state: RoundState, player: str, move: Move | Mapping[str, Any]) -> RoundState:
     return engine.apply_move(state, player, move)
 
 
