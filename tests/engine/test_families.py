@@ -30,7 +30,8 @@ from tournaments.engine.cards import CardError
 from tournaments.engine.deal import deal_round_robin
 from tournaments.engine.families import FAMILIES, family_of
 from tournaments.engine.families.rummy500 import Rummy500Options
-from tournaments.engine.family import Deal
+from tournaments.engine.family import Bots, Deal
+from tournaments.engine.moves import Move, RefuseDealMove
 from tournaments.engine.rules import (
     _REGISTRY,
     PRESETS,
@@ -141,11 +142,9 @@ class _ToyTiles:
     def legal_moves(self, state: RoundState, player: str) -> list[dict[str, Any]]:
         return [{"type": "keep_deal"}, {"type": "refuse_deal"}] if state.phase == "deal" else []
 
-    def apply(
-        self, state: RoundState, player: str, mtype: str, move: Mapping[str, Any]
-    ) -> tuple[RoundState, dict[str, Any]]:
-        if mtype == "refuse_deal":
-            return replace(state, phase="over", result=self.score(state, "refused", None)), {"type": mtype}
+    def apply(self, state: RoundState, player: str, move: Move) -> tuple[RoundState, Move]:
+        if isinstance(move, RefuseDealMove):
+            return replace(state, phase="over", result=self.score(state, "refused", None)), move
         raise IllegalMove("turn.not_your_turn", "toy")
 
     def score(self, state: RoundState, reason: str, out_seat: int | None) -> Any:
@@ -161,6 +160,7 @@ class _ToyTiles:
     def view(self, state: RoundState, player: str | None) -> dict[str, Any]:
         return {"private_board": player is not None}
 
+    bots: Bots | None = None
     pile_draw_depth: int | None = 1
     placed_cards_score = False
     limits_placements = False

@@ -32,9 +32,13 @@ from tournaments.engine import (
     state_to_dict,
 )
 from tournaments.engine.cards import NATURAL_CARDS, NATURAL_TILES, hand_value, is_joker
-from tournaments.engine.engine import _add, _draw_obligation, _feasible, _pile_draw_ok, _Turn
+from tournaments.engine.families.rummy500.draw import draw_obligation as _draw_obligation
+from tournaments.engine.families.rummy500.draw import pile_draw_ok as _pile_draw_ok
+from tournaments.engine.hands import add as _add
 from tournaments.engine.melds import card_values, enumerate_lay_offs, enumerate_melds
 from tournaments.engine.state import RoundState
+from tournaments.engine.turn import Turn as _Turn
+from tournaments.engine.turn import feasible as _feasible
 
 settings.register_profile(
     "engine",

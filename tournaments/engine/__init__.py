@@ -26,6 +26,7 @@ from .game import (
     next_round,
 )
 from .melds import MeldError, MeldOptions, enumerate_lay_offs, enumerate_melds, lay_off, read_meld
+from .moves import Move, parse_move
 from .rules import PRESETS, Ruleset, RulesetError
 from .state import PHASES, Meld, Result, RoundState, state_from_dict, state_to_dict
 from .views import player_view, round_record, spectator_view
@@ -39,6 +40,7 @@ __all__ = [
     "Meld",
     "MeldError",
     "MeldOptions",
+    "Move",
     "Result",
     "RoundState",
     "Ruleset",
@@ -67,6 +69,7 @@ __all__ = [
     "next_dealer",
     "next_round",
     "parse_card",
+    "parse_move",
     "parse_tile",
     "player_view",
     "read_meld",

@@ -24,10 +24,9 @@ from .cards import JOKER, RANKS, hand_value, rank_char, stands_for, suit_of, tab
 from .engine import apply_move, close_claims, legal_moves
 from .errors import IllegalMove
 from .families import family_of
-from .families.board import BOARD
-from .families.board import bots as board_bots
 from .melds import card_values as melds_card_values
 from .melds import enumerate_lay_offs, joker_slots, meld_value, single_extensions
+from .moves import MoveJson
 from .solver import Arrangement, best_arrangement, discard_values
 from .state import RoundState
 
@@ -40,7 +39,7 @@ __all__ = [
     "play_round",
 ]
 
-Move = dict[str, Any]
+Move = MoveJson
 
 # The greedy bot looks this deep into the discard pile: deeper pickups are rarely worth their cards and
 # each candidate costs a solver call on a bigger hand.
@@ -65,7 +64,8 @@ class Bot(Protocol):
 def auto_move(state: RoundState, player: str) -> Move:
     """The move the server makes for ``player`` when their clock has run out.
 
-    Board Rummy: ``families.board.bots.auto_move`` (the highest number, never a joker).
+    A family with bots of its own plays its own (``Family.bots``; Board Rummy: the highest number, never a
+    joker).
     In a claim window: pass. Before drawing: the stock, or ``end_round`` where the stock is empty.
     After drawing: meet a pending obligation (the chosen pile card, a retrieved joker that must be
     melded) with the first legal way in canonical order; then discard the card with the highest in-hand
@@ -74,8 +74,9 @@ def auto_move(state: RoundState, player: str) -> Move:
     """
     if player not in state.may_act:
         raise ValueError(f"{player!r} may not act now.")
-    if state.rules.family == BOARD.name:
-        return board_bots.auto_move(state, player)
+    own = family_of(state.rules).bots
+    if own is not None:
+        return own.auto_move(state, player)
     if state.phase == "claims":
         return {"type": "pass_claim"}
     if state.phase == "draw" and state.stock:
@@ -165,8 +166,9 @@ class GreedyBot:
     def choose(self, state: RoundState, player: str) -> Move:
         if player not in state.may_act:
             raise ValueError(f"{player!r} may not act now.")
-        if state.rules.family == BOARD.name:
-            return board_bots.greedy_move(state, player)
+        own = family_of(state.rules).bots
+        if own is not None:
+            return own.greedy_move(state, player)
         if state.phase == "claims":
             calls = [m for m in legal_moves(state, player) if m["type"] == "call_rummy"]
             return calls[0] if calls else {"type": "pass_claim"}

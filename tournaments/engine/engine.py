@@ -15,14 +15,10 @@ from typing import Any
 from .cards import CardError
 from .deal import deal_commitment, new_salt, shuffled, verify_deal
 from .errors import IllegalMove
-from .families import family_of
-from .families.rummy500 import MOVE_FIELDS as RUMMY500_MOVE_FIELDS
-from .families.rummy500.draw import draw_obligation, pile_draw_ok
-from .hands import add
-from .moves import check_envelope, log_entry
+from .families import FAMILIES, family_of
+from .moves import Move, MoveJson, log_entry, parse_move
 from .rules import Ruleset
 from .state import RoundState, freeze
-from .turn import Turn, feasible
 
 __all__ = [
     "MOVE_TYPES",
@@ -37,13 +33,7 @@ __all__ = [
 ]
 
 # Rummy 500's move types (the fuzz tests' vocabulary); a family lists its own in ``move_fields``.
-MOVE_TYPES = tuple(RUMMY500_MOVE_FIELDS)
-# The names the property tests reach for; they live with the turn search and Rummy 500's draw now.
-_add = add
-_draw_obligation = draw_obligation
-_feasible = feasible
-_pile_draw_ok = pile_draw_ok
-_Turn = Turn
+MOVE_TYPES = tuple(FAMILIES["rummy500"].move_fields)
 
 
 def full_deck(rules: Ruleset, n_players: int) -> tuple[str, ...]:
@@ -110,19 +100,20 @@ def new_round(
     )
 
 
-def apply_move(state: RoundState, player: str, move: Mapping[str, Any]) -> RoundState:
-    """The state after ``player`` makes ``move``; ``IllegalMove`` (state unchanged) when not allowed."""
+def apply_move(state: RoundState, player: str, move: Move | Mapping[str, Any]) -> RoundState:
+    """The state after ``player`` makes ``move`` (its JSON, or a ``moves.parse_move`` value); ``IllegalMove``
+    (state unchanged) when not allowed."""
     family = family_of(state.rules)
-    move, mtype = check_envelope(move, family.move_fields)
+    typed = parse_move(move, family.move_fields)
     if not isinstance(player, str) or player not in state.players:
         raise IllegalMove("turn.unknown_player", f"{player!r} does not play in this round.")
     if state.phase == "over":
         raise IllegalMove("round.over", "The round is over.")
-    new, logged = family.apply(state, player, mtype, move)
+    new, logged = family.apply(state, player, typed)
     return replace(new, version=state.version + 1, log=(*state.log, log_entry(player, logged)))
 
 
-def legal_moves(state: RoundState, player: str) -> list[dict[str, Any]]:
+def legal_moves(state: RoundState, player: str) -> list[MoveJson]:
     """Every legal move of ``player`` now, each once, canonical; [] when the player may not act."""
     if player not in state.may_act:
         return []
@@ -143,7 +134,7 @@ def replay(
     players: Sequence[str],
     dealer: int,
     deck: Sequence[str],
-    moves: Iterable[tuple[str, Mapping[str, Any]] | Sequence[Any]],
+    moves: Iterable[tuple[str, Move | Mapping[str, Any]] | Sequence[Any]],
     *,
     salt: str | None = None,
     round_number: int = 1,

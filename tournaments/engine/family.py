@@ -10,11 +10,11 @@ family modules never import each other.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .moves import Move
+from .moves import Move, MoveJson
 from .rules import Ruleset
 from .state import Result, RoundState
 
@@ -32,8 +32,17 @@ class Deal:
     own: Mapping[str, Any] | None = None
 
 
+@dataclass(frozen=True)
+class Bots:
+    """A family's own timeout move and greedy bot (``bots.auto_move`` and ``bots.greedy_move`` ask for them):
+    each gives the JSON of a move ``player``, who may act now, makes."""
+
+    auto_move: Callable[[RoundState, str], MoveJson]
+    greedy_move: Callable[[RoundState, str], MoveJson]
+
+
 class Family(Protocol):
-    """One family of games. Methods get an envelope-checked move and a running round."""
+    """One family of games. Methods get a typed move (``moves.parse_move``) of its types and a running round."""
 
     @property
     def name(self) -> str: ...
@@ -45,8 +54,8 @@ class Family(Protocol):
 
     @property
     def move_fields(self) -> Mapping[str, frozenset[str]]:
-        """Its move types, in the order error messages list them, each with the fields it allows (``type``
-        and fields that ``move_fields.FIELD_SCHEMAS`` describes: the API reads and publishes them from there)."""
+        """Its move types, in the order error messages list them, each with the fields it allows: the kinds of
+        ``moves`` it plays (``moves.fields_of``), whose fields ``move_fields.FIELD_SCHEMAS`` describes for the API."""
         ...
 
     def parse_code(self, value: object) -> str:
@@ -61,14 +70,12 @@ class Family(Protocol):
         """Deal ``order`` (top first); ``ValueError`` when there are not enough cards."""
         ...
 
-    def legal_moves(self, state: RoundState, player: str) -> list[Move]:
-        """Every legal move of ``player``, who may act now, canonical and each once."""
+    def legal_moves(self, state: RoundState, player: str) -> list[MoveJson]:
+        """Every legal move of ``player``, who may act now, canonical and each once (their JSON)."""
         ...
 
-    def apply(
-        self, state: RoundState, player: str, mtype: str, move: Mapping[str, Any]
-    ) -> tuple[RoundState, Move]:
-        """The state after the move and the move as logged; ``IllegalMove`` when refused."""
+    def apply(self, state: RoundState, player: str, move: Move) -> tuple[RoundState, Move]:
+        """The state after the move and the move as logged (canonical); ``IllegalMove`` when refused."""
         ...
 
     def score(self, state: RoundState, reason: str, out_seat: int | None) -> Result:
@@ -85,6 +92,11 @@ class Family(Protocol):
         ...
 
     # ------------------------------------------------------------------ what the bots ask (``bots``)
+
+    @property
+    def bots(self) -> Bots | None:
+        """The family's own timeout move and greedy bot; None: the shared ones (``bots``) play it."""
+        ...
 
     @property
     def pile_draw_depth(self) -> int | None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from .deal import draw_first_dealer, next_dealer
 from .engine import apply_move, close_claims, new_round
+from .moves import Move
 from .rules import Ruleset
 from .state import Result, RoundState, state_from_dict, state_to_dict
 
@@ -100,7 +101,7 @@ def _record(game: Game, state: RoundState) -> Game:
     return replace(game, totals=totals, history=history, over=over)
 
 
-def game_apply(game: Game, player: str, move: Mapping[str, Any]) -> Game:
+def game_apply(game: Game, player: str, move: Move | Mapping[str, Any]) -> Game:
     """Apply a move to the running round and book its result when it ends."""
     if game.current is None or game.current.result is not None:
         raise ValueError("No round is running: call next_round.")

@@ -12,17 +12,17 @@ from collections.abc import Sequence
 from .cards import JOKER, is_joker
 from .hands import add, remove
 from .melds import enumerate_lay_offs, enumerate_melds, joker_slots
-from .moves import Move
+from .moves import MoveJson
 from .state import Meld, RoundState
 from .turn import Placement, Turn, can_end, feasible, placed_obligations, placements_with, turn_of
 
 
-def play_moves(state: RoundState) -> list[Move]:
+def play_moves(state: RoundState) -> list[MoveJson]:
     """Every legal meld, lay-off, joker swap and discard of the player in turn, after the draw."""
     rules = state.rules
     t = turn_of(state)
     hand = t.hand
-    moves: list[Move] = []
+    moves: list[MoveJson] = []
     # With one pending obligation, most candidates leave some way of meeting it untouched: the
     # placements that meet it now ("witnesses") are found once and reused, so the full search runs
     # only for candidates that collide with every witness.

@@ -7,15 +7,14 @@ ending the turn are the family's: a placement may leave an empty hand, a discard
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from .cards import JOKER, rank_char, suit_of
 from .errors import IllegalMove
 from .hands import add, remove, set_hand, take_from_hand
 from .melds import MeldError, joker_slots, lay_off, read_meld
-from .moves import Move, card, card_list, meld_index
+from .moves import DiscardMove, LayOffMove, MeldMove, SwapJokerMove, card, card_list, meld_index
 from .state import Meld, RoundState
 from .turn import Turn, feasible, placed_obligations, turn_of
 
@@ -47,18 +46,23 @@ def after_placement(
     )
 
 
-def meld(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]:
-    """A ``meld`` move: one meld (``cards``) or several laid down together (``melds``)."""
-    if ("cards" in move) == ("melds" in move):
+def meld_groups(move: MeldMove) -> list[list[str]]:
+    """The melds of a ``meld`` move, each card canonical: ``cards`` (one meld) or ``melds`` (several)."""
+    if (move.cards is None) == (move.melds is None):
         raise IllegalMove("move.malformed", "A meld move has 'cards' (one meld) or 'melds' (several).")
-    groups: list[list[str]]
-    if "cards" in move:
-        groups = [card_list(move["cards"])]
-    else:
-        raw = move["melds"]
-        if not isinstance(raw, list | tuple) or not raw:
-            raise IllegalMove("move.malformed", "melds must be a non-empty list of card lists.")
-        groups = [card_list(g) for g in raw]
+    if move.cards is not None:
+        return [card_list(move.cards)]
+    assert move.melds is not None
+    if not move.melds:
+        raise IllegalMove(
+            "move.malformed", "melds must be a non-empty list of card lists.", {"field": "melds"}
+        )
+    return [card_list(g) for g in move.melds]
+
+
+def meld(state: RoundState, move: MeldMove) -> tuple[RoundState, MeldMove]:
+    """A ``meld`` move: one meld (``cards``) or several laid down together (``melds``)."""
+    groups = meld_groups(move)
     player = state.players[state.turn]
     melds = list(state.melds)
     canon: list[tuple[str, ...]] = []
@@ -73,11 +77,7 @@ def meld(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]:
         melds.append(Meld(f"m{len(melds) + 1}", player, m, (player,) * len(m)))
     hand = take_from_hand(state, placed)
     new = after_placement(state, placed, hand, tuple(melds))
-    logged: Move = (
-        {"type": "meld", "cards": list(canon[0])}
-        if "cards" in move
-        else {"type": "meld", "melds": [list(m) for m in canon]}
-    )
+    logged = MeldMove(cards=canon[0]) if move.cards is not None else MeldMove(melds=tuple(canon))
     return new, logged
 
 
@@ -97,10 +97,10 @@ def placers_after(old: Meld, cards: tuple[str, ...], player: str) -> tuple[str, 
     raise AssertionError("lay-off lost the original run")
 
 
-def lay_off_move(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]:
+def lay_off_move(state: RoundState, move: LayOffMove) -> tuple[RoundState, LayOffMove]:
     """A ``lay_off`` move: cards added to either end of a run or to a set; they score for the builder."""
-    i = meld_index(state, move.get("meld"), "layoff.unknown_meld")
-    added = card_list(move.get("cards"))
+    i = meld_index(state, move.meld, "layoff.unknown_meld")
+    added = card_list(move.cards)
     old = state.melds[i]
     try:
         cards = lay_off(old.cards, added, state.rules)
@@ -114,7 +114,7 @@ def lay_off_move(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState
     melds = list(state.melds)
     melds[i] = Meld(old.id, old.owner, cards, placers_after(old, cards, player))
     new = after_placement(state, placed, hand, tuple(melds))
-    return new, {"type": "lay_off", "meld": old.id, "cards": list(placed)}
+    return new, LayOffMove(meld=old.id, cards=tuple(placed))
 
 
 def _new_cards(old: Sequence[str], new: Sequence[str]) -> list[str]:
@@ -124,12 +124,12 @@ def _new_cards(old: Sequence[str], new: Sequence[str]) -> list[str]:
     return rest
 
 
-def swap_joker(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]:
+def swap_joker(state: RoundState, move: SwapJokerMove) -> tuple[RoundState, SwapJokerMove]:
     """A ``swap_joker`` move: the natural card replaces the table joker, which goes to the hand."""
     if not state.rules.joker_swap:
         raise IllegalMove("swap.not_allowed", "Joker swaps are off at this table.")
-    i = meld_index(state, move.get("meld"), "swap.unknown_meld")
-    natural = card(move.get("card"))
+    i = meld_index(state, move.meld, "swap.unknown_meld")
+    natural = card(move.card)
     if natural == JOKER:
         raise IllegalMove("swap.no_such_joker", "Name the natural card the joker stands for.")
     old = state.melds[i]
@@ -156,12 +156,12 @@ def swap_joker(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, 
         jokers_to_meld=jtm,
         progress=True,
     )
-    return new, {"type": "swap_joker", "meld": old.id, "card": natural}
+    return new, SwapJokerMove(meld=old.id, card=natural)
 
 
-def discard(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]:
+def discard(state: RoundState, move: DiscardMove) -> tuple[RoundState, DiscardMove]:
     """A ``discard`` move, not yet ending the turn: the card leaves the hand for the top of the pile."""
-    thrown = card(move.get("card"))
+    thrown = card(move.card)
     hand = state.hands[state.turn]
     if thrown not in hand:
         raise IllegalMove("hand.missing_card", f"You do not hold {thrown}.")
@@ -178,4 +178,4 @@ def discard(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Mov
     rest = remove(hand, [thrown])
     assert rest is not None
     new = replace(set_hand(state, state.turn, rest), discard=(*state.discard, thrown))
-    return new, {"type": "discard", "card": thrown}
+    return new, DiscardMove(card=thrown)

@@ -39,7 +39,7 @@ def _server_play(
             return state
         if engine_io.phase(state) == "claims":
             return state
-        move = choose(state, player)
+        move = engine_io.parse_move(choose(state, player))
         state, _event = apply_and_log(
             game=game, round_=round_, state=state, player=player, move=move, server_played=True
         )
@@ -48,7 +48,7 @@ def _server_play(
             game=game,
             player=player,
             user=None,
-            move=move,
+            move=move.to_json(),
             version=game.version,
             server_played=True,
         ).save(force_insert=True)

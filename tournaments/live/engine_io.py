@@ -13,10 +13,11 @@ from typing import Any
 from django.conf import settings
 
 from tournaments import engine
-from tournaments.engine import IllegalMove, Result, RoundState, Ruleset, bots
+from tournaments.engine import IllegalMove, Move, Result, RoundState, Ruleset, bots
+from tournaments.engine.moves import DrawMove
 from tournaments.errors import InvalidRequest, PlayCode
 
-__all__ = ["IllegalMove", "Result", "RoundState", "Ruleset"]
+__all__ = ["DrawMove", "IllegalMove", "Move", "Result", "RoundState", "Ruleset"]
 
 
 # Clock options of a table (docs/rules.md "Ring tables, clocks and timeouts"): integers (a fraction of a
@@ -149,8 +150,14 @@ def load_state(data: Mapping[str, Any]) -> RoundState:
     return engine.state_from_dict(dict(data))
 
 
-def apply_move(state: RoundState, player: str, move: Mapping[str, Any]) -> RoundState:
-    return engine.apply_move(state, player, dict(move))
+def parse_move(data: Move | Mapping[str, Any]) -> Move:
+    """The engine's typed move of a move's JSON (a bot's choice; a typed move is itself); `IllegalMove` when
+    it is none."""
+    return engine.parse_move(data)
+
+
+def apply_move(state: RoundState, player: str, move: Move | Mapping[str, Any]) -> RoundState:
+    return engine.apply_move(state, player, move)
 
 
 def close_claims(state: RoundState) -> RoundState:

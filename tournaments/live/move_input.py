@@ -1,6 +1,7 @@
 """A move's body: read by the engine's one definition of the move types and their fields
 (`engine.move_fields`), and described by the same definition in the OpenAPI schema, one component per move
-type (`oneOf` with a discriminator on `type`).
+type (`oneOf` with a discriminator on `type`). `parse_move` reads it once into the engine's typed move
+(`engine.parse_move`), which the play services pass down to the engine.
 
 The body is checked by hand against those definitions rather than by a DRF serializer: the move is the
 hot path (docs/performance.md), and the conformance tests prove the schema says what this accepts.
@@ -13,7 +14,8 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from tournaments.engine import CardError, parse_card, parse_tile
+from tournaments.engine import CardError, IllegalMove, Move, parse_card, parse_tile
+from tournaments.engine import parse_move as parse_engine_move
 from tournaments.engine.families import move_fields
 from tournaments.engine.move_fields import FIELD_SCHEMAS, check_field
 from tournaments.errors import MalformedMove, PlayCode
@@ -23,9 +25,9 @@ MOVE_TYPES: dict[str, frozenset[str]] = move_fields()
 MOVE_FIELDS: frozenset[str] = frozenset().union(*MOVE_TYPES.values()) - {"type"}
 
 
-def parse_move(data: object) -> tuple[dict[str, Any], int]:
-    """(move, expected_version) from a request body; anything not shaped like a move is MalformedMove (400).
-    A field the move's type does not take is refused by the engine (`move.malformed`)."""
+def parse_move(data: object) -> tuple[Move, int]:
+    """(move, expected_version) from a request body; anything not shaped like a move is MalformedMove (400),
+    the field named in its details. A field the move's type does not take is `move.malformed` (the engine's)."""
     if not isinstance(data, dict):
         raise MalformedMove("The body must be a JSON object.")
     body = dict(data)
@@ -46,7 +48,11 @@ def parse_move(data: object) -> tuple[dict[str, Any], int]:
                 f"Field {field} is malformed.", code=PlayCode.MOVE_MALFORMED_FIELD, details={"field": field}
             )
     _check_card_codes(body)
-    return body, version
+    try:
+        move = parse_engine_move(body)
+    except IllegalMove as exc:
+        raise MalformedMove(exc.message, code=exc.code, details=exc.details) from None
+    return move, version
 
 
 def _check_card_codes(body: dict[str, Any]) -> None:

@@ -29,7 +29,7 @@ from tournaments.errors import (
 )
 from tournaments.live import engine_io, idempotency
 from tournaments.live.advance import settle_state
-from tournaments.live.engine_io import RoundState
+from tournaments.live.engine_io import DrawMove, Move, RoundState
 from tournaments.live.game_locks import current_round
 from tournaments.live.game_log import add_event, event_for, public_move, written_events
 from tournaments.live.models import Game, GameEvent, GameStatus, MoveLog, Round, Seat, Table
@@ -43,8 +43,8 @@ def _drawn_cards(before: RoundState, after: RoundState, player: str) -> list[str
 
 def _classify_engine_error(exc: engine_io.IllegalMove) -> PlayError:
     if engine_io.is_malformed(exc):
-        return MalformedMove(exc.message, code=exc.code)
-    return IllegalMoveError(exc.message, code=exc.code)
+        return MalformedMove(exc.message, code=exc.code, details=exc.details)
+    return IllegalMoveError(exc.message, code=exc.code, details=exc.details)
 
 
 def apply_and_log(
@@ -53,12 +53,12 @@ def apply_and_log(
     round_: Round,
     state: RoundState,
     player: str,
-    move: Mapping[str, Any],
+    move: Move,
     server_played: bool,
 ) -> tuple[Any, GameEvent]:
     new_state = engine_io.apply_move(state, player, move)
     private: dict[str, Any] = {}
-    if move.get("type") == "draw" and move.get("source") == "stock":
+    if isinstance(move, DrawMove) and move.source == "stock":
         drawn = _drawn_cards(state, new_state, player)
         if drawn:
             private[player] = {"card": drawn[0]} if len(drawn) == 1 else {"cards": drawn}
@@ -69,7 +69,7 @@ def apply_and_log(
         {
             "round": round_.number,
             "player": player,
-            "move": public_move(move),
+            "move": public_move(move.to_json()),
             "server_played": server_played,
             "phase": engine_io.phase(new_state),
         },
@@ -82,14 +82,19 @@ def submit_move(
     *,
     user: User,
     game_id: int,
-    move: dict[str, Any],
+    move: Move | Mapping[str, Any],
     expected_version: int,
     idempotency_key: str | None,
     request_path: str | None = None,
 ) -> dict[str, Any]:
-    """A client's move. Returns {version, events}; a replayed key returns the first answer, a refusal
-    included (kept under (user, POST, `request_path`, key); callers outside HTTP pass no path)."""
-    fingerprint = idempotency.fingerprint({"move": move, "expected_version": expected_version})
+    """A client's move (over HTTP, as `move_input.parse_move` read it; callers outside HTTP may pass its JSON).
+    Returns {version, events}; a replayed key returns the first answer, a refusal included (kept under (user,
+    POST, `request_path`, key); callers outside HTTP pass no path)."""
+    try:
+        move = engine_io.parse_move(move)
+    except engine_io.IllegalMove as exc:
+        raise _classify_engine_error(exc) from exc
+    fingerprint = idempotency.fingerprint({"move": move.to_json(), "expected_version": expected_version})
     refusal_key = (
         idempotency.RequestKey(user.pk, "POST", request_path, idempotency_key)
         if idempotency_key and request_path
@@ -141,7 +146,7 @@ def _play_client_move(
     seated: Seat | None,
     seat_statuses: dict[str, str],
     user: User,
-    move: dict[str, Any],
+    move: Move,
     expected_version: int,
     idempotency_key: str | None,
     fingerprint: str,
@@ -180,7 +185,7 @@ def _play_client_move(
             game_id=game.pk,
             player=username,
             user_id=user.pk,
-            move=move,
+            move=move.to_json(),
             version=move_version,
             idempotency_key=idempotency_key or "",
             request_hash=fingerprint,

@@ -15,9 +15,19 @@ from typing import Any
 from ...cards import build_deck, parse_card, sort_cards
 from ...deal import deal_round_robin
 from ...errors import IllegalMove
-from ...family import Deal
+from ...family import Bots, Deal
 from ...hands import count_stall, next_turn
-from ...moves import Move
+from ...moves import (
+    DiscardMove,
+    DrawMove,
+    EndRoundMove,
+    LayOffMove,
+    MeldMove,
+    Move,
+    MoveJson,
+    SwapJokerMove,
+    fields_of,
+)
 from ...placements import discard
 from ...rules import Ruleset
 from ...state import Result, RoundState
@@ -29,14 +39,9 @@ from .scoring import finish, score
 
 __all__ = ["BASIC", "BasicFamily", "BasicOptions", "options_of"]
 
-MOVE_FIELDS: dict[str, frozenset[str]] = {
-    "draw": frozenset({"type", "source", "card", "index"}),
-    "meld": frozenset({"type", "cards", "melds"}),
-    "lay_off": frozenset({"type", "meld", "cards"}),
-    "swap_joker": frozenset({"type", "meld", "card"}),
-    "discard": frozenset({"type", "card"}),
-    "end_round": frozenset({"type"}),
-}
+MOVE_FIELDS: dict[str, frozenset[str]] = fields_of(
+    DrawMove, MeldMove, LayOffMove, SwapJokerMove, DiscardMove, EndRoundMove
+)
 
 
 class BasicFamily:
@@ -47,6 +52,7 @@ class BasicFamily:
     move_fields: Mapping[str, frozenset[str]] = MOVE_FIELDS
     # What the bots ask: only the top of the pile may be drawn, placed cards score nothing (going out is
     # what counts), placements have the family's own limits (``gates``), and no pile card must be used.
+    bots: Bots | None = None  # the shared bots play it
     pile_draw_depth: int | None = 1
     placed_cards_score = False
     limits_placements = True
@@ -87,30 +93,29 @@ class BasicFamily:
 
     # ------------------------------------------------------------------ moves
 
-    def legal_moves(self, state: RoundState, player: str) -> list[Move]:
+    def legal_moves(self, state: RoundState, player: str) -> list[MoveJson]:
         if state.phase == "draw":
             return draw_moves(state, can_finish)
         return legal_play(state)
 
-    def apply(
-        self, state: RoundState, player: str, mtype: str, move: Mapping[str, Any]
-    ) -> tuple[RoundState, Move]:
+    def apply(self, state: RoundState, player: str, move: Move) -> tuple[RoundState, Move]:
         if player != state.players[state.turn]:
             raise IllegalMove("turn.not_your_turn", f"It is {state.players[state.turn]}'s turn.")
         if state.phase == "draw":
-            if mtype == "draw":
+            if isinstance(move, DrawMove):
                 return draw(state, move, can_finish)
-            if mtype == "end_round":
+            if isinstance(move, EndRoundMove):
                 return end_round(state)
             raise IllegalMove("turn.draw_first", "Draw a card first.")
-        if mtype == "draw":
+        if isinstance(move, DrawMove):
             raise IllegalMove("turn.already_drawn", "You have already drawn this turn.")
-        if mtype == "end_round":
+        if isinstance(move, EndRoundMove):
             raise IllegalMove("end_round.not_allowed", "The round can be ended only instead of a draw.")
-        if mtype == "discard":
-            new, logged = discard(state, move)
-            return _end_turn(new), logged
-        new, logged = place(state, mtype, move)
+        if isinstance(move, DiscardMove):
+            after, thrown = discard(state, move)
+            return _end_turn(after), thrown
+        assert isinstance(move, MeldMove | LayOffMove | SwapJokerMove), move  # ``MOVE_FIELDS``
+        new, logged = place(state, move)
         if not new.hands[new.turn]:
             return finish(new, "out", new.turn), logged
         return new, logged

@@ -8,14 +8,13 @@ discard on top) and they draw from it. After ``restock_limit`` restocks, or with
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from ...deal import derived_shuffle
 from ...errors import IllegalMove
 from ...hands import add, set_hand
-from ...moves import Move, pile_index
+from ...moves import DrawMove, EndRoundMove, MoveJson, pile_index
 from ...state import RoundState
 from .book import book_of, with_book
 from .presets import options_of
@@ -44,8 +43,8 @@ def take_top(state: RoundState) -> RoundState:
     return replace(new, discard=state.discard[:-1], phase="play", reserved=(chosen,), chosen=chosen)
 
 
-def draw_moves(state: RoundState, can_finish: Callable[[RoundState], bool]) -> list[Move]:
-    moves: list[Move] = []
+def draw_moves(state: RoundState, can_finish: Callable[[RoundState], bool]) -> list[MoveJson]:
+    moves: list[MoveJson] = []
     if state.stock or may_restock(state):
         moves.append({"type": "draw", "source": "stock"})
     if state.discard and can_finish(take_top(state)):
@@ -57,11 +56,11 @@ def draw_moves(state: RoundState, can_finish: Callable[[RoundState], bool]) -> l
 
 
 def draw(
-    state: RoundState, move: Mapping[str, Any], can_finish: Callable[[RoundState], bool]
-) -> tuple[RoundState, Move]:
-    source = move.get("source")
+    state: RoundState, move: DrawMove, can_finish: Callable[[RoundState], bool]
+) -> tuple[RoundState, DrawMove]:
+    source = move.source
     if source == "stock":
-        if "card" in move or "index" in move:
+        if move.card is not None or move.index is not None:
             raise IllegalMove("move.malformed", "A stock draw names no card.")
         if not state.stock:
             if not may_restock(state):
@@ -73,10 +72,10 @@ def draw(
         new = replace(
             new, stock=state.stock[1:], phase="play", progress=True, must_use=None, reserved=(), chosen=None
         )
-        return new, {"type": "draw", "source": "stock"}
+        return new, DrawMove(source="stock")
     if source != "discard":
-        raise IllegalMove("move.malformed", "source must be 'stock' or 'discard'.")
-    i = pile_index(state.discard, move.get("card"), move.get("index"), "draw")
+        raise IllegalMove("move.malformed", "source must be 'stock' or 'discard'.", {"field": "source"})
+    i = pile_index(state.discard, move.card, move.index, "draw")
     if i != len(state.discard) - 1:
         raise IllegalMove("draw.top_card_only", "Only the top card of the discard pile may be taken.")
     new = take_top(state)
@@ -86,13 +85,13 @@ def draw(
             f"After taking {state.discard[i]} the turn could not be completed: it may not be discarded this"
             " turn and no other card could be.",
         )
-    return new, {"type": "draw", "source": "discard", "card": state.discard[i], "index": i}
+    return new, DrawMove(source="discard", card=state.discard[i], index=i)
 
 
-def end_round(state: RoundState) -> tuple[RoundState, Move]:
+def end_round(state: RoundState) -> tuple[RoundState, EndRoundMove]:
     if state.stock or may_restock(state):
         raise IllegalMove(
             "end_round.not_allowed",
             "The round can be ended only facing an empty stock that is not restocked.",
         )
-    return finish(state, "end_round", None), {"type": "end_round"}
+    return finish(state, "end_round", None), EndRoundMove()

@@ -9,16 +9,15 @@ of them (``can_finish``). ``legal_moves`` lists exactly what ``apply_move`` acce
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from ...cards import JOKER
 from ...errors import IllegalMove
 from ...hands import remove
 from ...listing import play_moves
 from ...melds import MeldError, read_meld
-from ...moves import Move, card_list, meld_index
-from ...placements import lay_off_move, meld, swap_joker
+from ...moves import LayOffMove, MeldMove, MoveJson, SwapJokerMove, meld_index, parse_move
+from ...placements import lay_off_move, meld, meld_groups, swap_joker
 from ...state import RoundState
 from ...turn import Turn, can_end, placed_obligations, turn_of
 from .book import Book, book_of, placed
@@ -34,46 +33,35 @@ from .gates import (
 )
 from .presets import options_of
 
+PlacementMove = MeldMove | LayOffMove | SwapJokerMove
 
-def _groups(move: Mapping[str, Any], state: RoundState) -> list[Group]:
+
+def _groups(move: MeldMove, state: RoundState) -> list[Group]:
     """The melds of a ``meld`` move, canonical, in canonical order."""
-    if ("cards" in move) == ("melds" in move):
-        raise IllegalMove("move.malformed", "A meld move has 'cards' (one meld) or 'melds' (several).")
-    if "cards" in move:
-        raw = [move["cards"]]
-    else:
-        raw = move["melds"]
-        if not isinstance(raw, list | tuple) or not raw:
-            raise IllegalMove("move.malformed", "melds must be a non-empty list of card lists.")
     groups = []
-    for g in raw:
+    for g in meld_groups(move):
         try:
-            groups.append(read_meld(card_list(g), state.rules, min_natural=state.rules.min_natural))
+            groups.append(read_meld(g, state.rules, min_natural=state.rules.min_natural))
         except MeldError as exc:
             raise IllegalMove(exc.code, exc.message) from None
     return sorted(groups, key=meld_order)
 
 
-def place(
-    state: RoundState, mtype: str, move: Mapping[str, Any], *, check: bool = True
-) -> tuple[RoundState, Move]:
+def place(state: RoundState, move: PlacementMove, *, check: bool = True) -> tuple[RoundState, PlacementMove]:
     """A meld, lay-off or joker swap of the player in turn; ``check``: refuse one that leaves the turn
     impossible to finish (``turn.cannot_complete``)."""
     player = state.players[state.turn]
-    if mtype == "meld":
+    logged: PlacementMove
+    if isinstance(move, MeldMove):
         groups = _groups(move, state)
         rest = remove(state.hands[state.turn], [c for g in groups for c in g])
         if rest is not None:  # else the shared placement says which card is missing
             check_meld(state, player, groups, len(rest))
-        shared: Mapping[str, Any] = (
-            {"type": "meld", "cards": list(groups[0])}
-            if len(groups) == 1
-            else {"type": "meld", "melds": [list(g) for g in groups]}
-        )
+        shared = MeldMove(cards=groups[0]) if len(groups) == 1 else MeldMove(melds=tuple(groups))
         new, logged = meld(state, shared)
         new = placed(new, player, len(groups))
-    elif mtype == "lay_off":
-        i = meld_index(state, move.get("meld"), "layoff.unknown_meld")
+    elif isinstance(move, LayOffMove):
+        i = meld_index(state, move.meld, "layoff.unknown_meld")
         check_lay_off(state, player, state.melds[i].owner)
         new, logged = lay_off_move(state, move)
         new = placed(new, player, 0)
@@ -111,7 +99,7 @@ def _can_finish(state: RoundState, seen: dict[tuple[Turn, Book], bool]) -> bool:
     found = False
     for move in _candidates(state):
         try:
-            after, _ = place(state, move["type"], move, check=False)
+            after, _ = place(state, _placement(move), check=False)
         except IllegalMove:
             continue
         if _can_finish(after, seen):
@@ -121,12 +109,19 @@ def _can_finish(state: RoundState, seen: dict[tuple[Turn, Book], bool]) -> bool:
     return found
 
 
-def _candidates(state: RoundState) -> list[Move]:
+def _placement(move: MoveJson) -> PlacementMove:
+    """A listed placement as the typed move ``place`` takes."""
+    typed = parse_move(move)
+    assert isinstance(typed, MeldMove | LayOffMove | SwapJokerMove), typed
+    return typed
+
+
+def _candidates(state: RoundState) -> list[MoveJson]:
     """The placements the shared listing and the family's limits allow, before the finishing check."""
     player = state.players[state.turn]
     rule = opening(state, player)
     own_meld = any(m.owner == player for m in state.melds)
-    out: list[Move] = []
+    out: list[MoveJson] = []
     for move in play_moves(state):
         mtype = move["type"]
         if mtype == "discard":
@@ -145,13 +140,13 @@ def _candidates(state: RoundState) -> list[Move]:
     return out
 
 
-def _lay_off_ok(state: RoundState, player: str, move: Move, own_meld: bool) -> bool:
+def _lay_off_ok(state: RoundState, player: str, move: MoveJson, own_meld: bool) -> bool:
     if own_meld or not options_of(state.rules).lay_off_requires_own_meld:
         return True
     return next(m.owner for m in state.melds if m.id == move["meld"]) == player
 
 
-def _openings(state: RoundState, player: str, rule: str) -> list[Move]:
+def _openings(state: RoundState, player: str, rule: str) -> list[MoveJson]:
     """The several-meld moves that meet the opening rule (singles come from the shared listing)."""
     hand = state.hands[state.turn]
     final = state.rules.final_discard_required
@@ -164,7 +159,7 @@ def _openings(state: RoundState, player: str, rule: str) -> list[Move]:
     ]
 
 
-def listed_placements(state: RoundState) -> list[Move]:
+def listed_placements(state: RoundState) -> list[MoveJson]:
     """Every legal placement: the candidates after which the turn can still be finished."""
     t = turn_of(state)
     out = []
@@ -180,14 +175,14 @@ def listed_placements(state: RoundState) -> list[Move]:
             out.append(move)
             continue
         try:
-            place(state, move["type"], move)
+            place(state, _placement(move))
         except IllegalMove:
             continue
         out.append(move)
     return out
 
 
-def _placed_cards(state: RoundState, move: Move) -> list[str]:
+def _placed_cards(state: RoundState, move: MoveJson) -> list[str]:
     if move["type"] == "swap_joker":
         return [move["card"]]
     if "melds" in move:
@@ -195,12 +190,12 @@ def _placed_cards(state: RoundState, move: Move) -> list[str]:
     return list(move["cards"])
 
 
-def legal_play(state: RoundState) -> list[Move]:
+def legal_play(state: RoundState) -> list[MoveJson]:
     """Placements (single melds, several-meld openings, lay-offs, swaps), then the discards."""
     moves = listed_placements(state)
     # nothing is ever owed in this family (no deep draw, no joker that must be melded): any card but the
     # ones taken this turn may go
-    discards: list[Move] = [
+    discards: list[MoveJson] = [
         {"type": "discard", "card": c}
         for c in dict.fromkeys(state.hands[state.turn])
         if c not in state.reserved

@@ -15,11 +15,21 @@ from typing import Any
 from ...cards import JOKER, build_tiles, parse_tile, sort_tiles
 from ...deal import deal_round_robin
 from ...errors import IllegalMove
-from ...family import Deal
-from ...moves import Move
+from ...family import Bots, Deal
+from ...moves import (
+    CloseMove,
+    DiscardMove,
+    DrawMove,
+    KeepDealMove,
+    Move,
+    MoveJson,
+    RefuseDealMove,
+    fields_of,
+)
 from ...rules import Ruleset
 from ...state import Result, RoundState
 from . import book, turns
+from . import bots as own_bots
 from .arrangement import Arrangement, find_arrangement
 from .hands import ROWS, Hand, classify, points
 from .presets import FAMILY, PAIRS_TO_REFUSE, TILES_EACH, BoardOptions, jokers, options_of
@@ -38,14 +48,9 @@ __all__ = [
     "points",
 ]
 
-MOVE_FIELDS: dict[str, frozenset[str]] = {
-    "refuse_deal": frozenset({"type"}),
-    "keep_deal": frozenset({"type"}),
-    "draw": frozenset({"type", "source", "card", "index"}),
-    "discard": frozenset({"type", "card"}),
-    "close": frozenset({"type", "discard", "groups"}),
-}
-_DEAL_MOVES = ("refuse_deal", "keep_deal")
+MOVE_FIELDS: dict[str, frozenset[str]] = fields_of(
+    RefuseDealMove, KeepDealMove, DrawMove, DiscardMove, CloseMove
+)
 
 
 def identical_pairs(hand: Sequence[str]) -> int:
@@ -59,7 +64,8 @@ class Board:
     name = FAMILY
     phases = ("deal", "draw", "play", "over")
     move_fields: Mapping[str, frozenset[str]] = MOVE_FIELDS
-    # What the shared bots ask (``family.Family``); Board Rummy's own bots (``bots``) play it instead.
+    # Board Rummy's own bots (``bots``) play it; what the shared bots would ask (``family.Family``) follows.
+    bots: Bots | None = Bots(auto_move=own_bots.auto_move, greedy_move=own_bots.greedy_move)
     pile_draw_depth: int | None = 1
     placed_cards_score = False
     limits_placements = False
@@ -107,36 +113,35 @@ class Board:
 
     # ------------------------------------------------------------------ moves
 
-    def legal_moves(self, state: RoundState, player: str) -> list[Move]:
+    def legal_moves(self, state: RoundState, player: str) -> list[MoveJson]:
         if state.phase == "deal":
             return [{"type": "keep_deal"}, {"type": "refuse_deal"}]
         if state.phase == "draw":
             return turns.draw_moves(state)
         return turns.play_moves(state)
 
-    def apply(
-        self, state: RoundState, player: str, mtype: str, move: Mapping[str, Any]
-    ) -> tuple[RoundState, Move]:
+    def apply(self, state: RoundState, player: str, move: Move) -> tuple[RoundState, Move]:
         if state.phase == "deal":
-            if mtype not in _DEAL_MOVES:
+            if not isinstance(move, KeepDealMove | RefuseDealMove):
                 raise IllegalMove(
                     "deal.answer_first", "Players dealt three or more pairs answer the deal first."
                 )
-            return turns.answer_deal(state, player, mtype), {"type": mtype}
-        if mtype in _DEAL_MOVES:
+            return turns.answer_deal(state, player, move), move
+        if isinstance(move, KeepDealMove | RefuseDealMove):
             raise IllegalMove("deal.not_open", "The deal is no longer open to refusal.")
         if player != state.players[state.turn]:
             raise IllegalMove("turn.not_your_turn", f"It is {state.players[state.turn]}'s turn.")
         if state.phase == "draw":
-            if mtype == "draw":
+            if isinstance(move, DrawMove):
                 return turns.draw(state, move)
             raise IllegalMove("turn.draw_first", "Draw a tile first.")
-        if mtype == "draw":
+        if isinstance(move, DrawMove):
             raise IllegalMove(
                 "turn.already_drawn", "Discard or close now (the first player opens by discarding)."
             )
-        if mtype == "discard":
+        if isinstance(move, DiscardMove):
             return turns.discard(state, move)
+        assert isinstance(move, CloseMove), move  # the family plays no other kind (``MOVE_FIELDS``)
         return turns.close(state, move)
 
     def score(self, state: RoundState, reason: str, out_seat: int | None) -> Result:

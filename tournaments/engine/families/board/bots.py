@@ -10,16 +10,14 @@ two tiles of the board, and discards the tile with the fewest partners.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ...cards import JOKER, sort_tiles, tile_colour, tile_number
+from ...moves import MoveJson as Move
 from ...state import RoundState
 from .arrangement import find_arrangement
 from .book import thrown
 from .hands import classify
 from .turns import closes, draw_moves, must_close, play_moves, without
-
-Move = dict[str, Any]
 
 
 def auto_move(state: RoundState, player: str) -> Move:

@@ -9,21 +9,20 @@ the round ends there and nobody pays (the trump bonus stands).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from ...cards import JOKER, CardError, is_joker, parse_tile, sort_tiles
 from ...errors import IllegalMove
 from ...hands import count_stall, next_turn, round_over, set_hand
-from ...moves import Move, integer
+from ...moves import CloseMove, DiscardMove, DrawMove, KeepDealMove, MoveJson, RefuseDealMove
 from ...state import RoundState
 from .arrangement import find_arrangement
 from .book import add_thrown, seats, with_own
 from .scoring import score
 
 
-def tile(value: object, *, placed: bool = False) -> str:
+def tile(value: str | None, *, placed: bool = False) -> str:
     try:
         return parse_tile(value, allow_placed_joker=placed)
     except CardError as exc:
@@ -49,7 +48,7 @@ def must_close(state: RoundState) -> bool:
 # ---------------------------------------------------------------------- the deal phase
 
 
-def answer_deal(state: RoundState, player: str, mtype: str) -> RoundState:
+def answer_deal(state: RoundState, player: str, move: KeepDealMove | RefuseDealMove) -> RoundState:
     seat = state.players.index(player)
     if seat not in seats(state, "deal_qualified"):
         raise IllegalMove(
@@ -57,7 +56,7 @@ def answer_deal(state: RoundState, player: str, mtype: str) -> RoundState:
         )
     if seat not in seats(state, "deal_pending"):
         raise IllegalMove("deal.already_answered", "You have already kept this deal.")
-    if mtype == "refuse_deal":
+    if isinstance(move, RefuseDealMove):
         return round_over(state, score(state, "refused", seat))
     pending = [s for s in seats(state, "deal_pending") if s != seat]
     kept = [*seats(state, "deal_kept"), seat]
@@ -69,29 +68,29 @@ def answer_deal(state: RoundState, player: str, mtype: str) -> RoundState:
 # ---------------------------------------------------------------------- draw
 
 
-def draw(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]:
-    source = move.get("source")
+def draw(state: RoundState, move: DrawMove) -> tuple[RoundState, DrawMove]:
+    source = move.source
     hand = state.hands[state.turn]
     if source == "stock":
-        if "card" in move or "index" in move:
+        if move.card is not None or move.index is not None:
             raise IllegalMove("move.malformed", "A stock draw names no tile.")
         if not state.stock:
             raise IllegalMove("draw.stock_empty", "The stock is empty.")
         new = set_hand(state, state.turn, sort_tiles([*hand, state.stock[0]]))
         return (
             replace(new, stock=state.stock[1:], phase="play", progress=True, chosen=None),
-            {"type": "draw", "source": "stock"},
+            DrawMove(source="stock"),
         )
     if source != "discard":
-        raise IllegalMove("move.malformed", "source must be 'stock' or 'discard'.")
+        raise IllegalMove("move.malformed", "source must be 'stock' or 'discard'.", {"field": "source"})
     if not state.discard:
         raise IllegalMove("draw.pile_empty", "The discard pile is empty.")
     top = len(state.discard) - 1
-    if "card" in move and tile(move["card"]) != state.discard[top]:
+    if move.card is not None and tile(move.card) != state.discard[top]:
         raise IllegalMove(
             "draw.not_previous_discard", "Only the tile the previous player just discarded is taken."
         )
-    if "index" in move and integer(move["index"], "index") != top:
+    if move.index is not None and move.index != top:
         raise IllegalMove(
             "draw.not_previous_discard", "Only the tile the previous player just discarded is taken."
         )
@@ -106,14 +105,14 @@ def draw(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]:
     new = set_hand(state, state.turn, after)
     return (
         replace(new, discard=state.discard[:top], phase="play", chosen=taken),
-        {"type": "draw", "source": "discard", "card": taken, "index": top},
+        DrawMove(source="discard", card=taken, index=top),
     )
 
 
 # ---------------------------------------------------------------------- discard and close
 
 
-def _held(state: RoundState, value: object) -> str:
+def _held(state: RoundState, value: str | None) -> str:
     t = tile(value)
     if t not in state.hands[state.turn]:
         raise IllegalMove("hand.missing_card", f"You do not hold {t}.")
@@ -124,28 +123,25 @@ def _held(state: RoundState, value: object) -> str:
     return t
 
 
-def discard(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]:
-    t = _held(state, move.get("card"))
+def discard(state: RoundState, move: DiscardMove) -> tuple[RoundState, DiscardMove]:
+    t = _held(state, move.card)
     if must_close(state):
         raise IllegalMove("discard.must_close", "The stock is empty: this turn ends only by closing.")
     seat = state.turn
     new = replace(set_hand(state, seat, without(state.hands[seat], t)), discard=(*state.discard, t))
     if t == JOKER:
         new = add_thrown(new, seat)
-    return end_turn(new), {"type": "discard", "card": t}
+    return end_turn(new), DiscardMove(card=t)
 
 
-def close(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]:
-    if "discard" not in move:
-        raise IllegalMove("move.malformed", "A close names its discard.")
-    t = _held(state, move["discard"])
+def close(state: RoundState, move: CloseMove) -> tuple[RoundState, CloseMove]:
+    if move.discard is None:
+        raise IllegalMove("move.malformed", "A close names its discard.", {"field": "discard"})
+    t = _held(state, move.discard)
     kept = without(state.hands[state.turn], t)
-    if "groups" in move:
-        groups = move["groups"]
-        if not isinstance(groups, list | tuple) or not all(isinstance(g, list | tuple) for g in groups):
-            raise IllegalMove("move.malformed", "groups is a list of lists of tiles.")
+    if move.groups is not None:
         shown = sort_tiles(
-            JOKER if is_joker(x) else x for g in groups for x in (tile(v, placed=True) for v in g)
+            JOKER if is_joker(x) else x for g in move.groups for x in (tile(v, placed=True) for v in g)
         )
         if shown != kept:
             raise IllegalMove("close.groups_mismatch", "groups must hold exactly the 14 tiles kept.")
@@ -155,7 +151,7 @@ def close(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]
         )
     seat = state.turn
     new = replace(set_hand(state, seat, kept), discard=(*state.discard, t), progress=True)
-    return round_over(new, score(new, "close", seat)), {"type": "close", "discard": t}
+    return round_over(new, score(new, "close", seat)), CloseMove(discard=t)
 
 
 def end_turn(state: RoundState) -> RoundState:
@@ -176,8 +172,8 @@ def end_turn(state: RoundState) -> RoundState:
 # ---------------------------------------------------------------------- legal moves
 
 
-def draw_moves(state: RoundState) -> list[Move]:
-    moves: list[Move] = []
+def draw_moves(state: RoundState) -> list[MoveJson]:
+    moves: list[MoveJson] = []
     if state.stock:
         moves.append({"type": "draw", "source": "stock"})
     if state.discard and state.discard[-1] != JOKER:
@@ -187,10 +183,10 @@ def draw_moves(state: RoundState) -> list[Move]:
     return moves
 
 
-def play_moves(state: RoundState) -> list[Move]:
+def play_moves(state: RoundState) -> list[MoveJson]:
     hand = state.hands[state.turn]
     choices = [t for t in dict.fromkeys(hand) if t != state.chosen]
-    moves: list[Move] = []
+    moves: list[MoveJson] = []
     if not must_close(state):
         moves += [{"type": "discard", "card": t} for t in choices]
     moves += [{"type": "close", "discard": t} for t in choices if closes(hand, t)]

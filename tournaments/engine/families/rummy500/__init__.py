@@ -15,10 +15,22 @@ from typing import Any
 from ...cards import build_deck, parse_card, sort_cards
 from ...deal import deal_round_robin
 from ...errors import IllegalMove
-from ...family import Deal
+from ...family import Bots, Deal
 from ...hands import count_stall, next_turn
 from ...listing import play_moves
-from ...moves import Move
+from ...moves import (
+    CallRummyMove,
+    DiscardMove,
+    DrawMove,
+    EndRoundMove,
+    LayOffMove,
+    MeldMove,
+    Move,
+    MoveJson,
+    PassClaimMove,
+    SwapJokerMove,
+    fields_of,
+)
 from ...placements import discard, lay_off_move, meld, swap_joker
 from ...rules import Ruleset
 from ...state import Result, RoundState
@@ -29,17 +41,9 @@ from .scoring import finish, score
 
 __all__ = ["RUMMY500", "Rummy500", "Rummy500Options", "options_of"]
 
-MOVE_FIELDS: dict[str, frozenset[str]] = {
-    "draw": frozenset({"type", "source", "card", "index"}),
-    "meld": frozenset({"type", "cards", "melds"}),
-    "lay_off": frozenset({"type", "meld", "cards"}),
-    "swap_joker": frozenset({"type", "meld", "card"}),
-    "discard": frozenset({"type", "card"}),
-    "end_round": frozenset({"type"}),
-    "call_rummy": frozenset({"type", "card", "index", "meld"}),
-    "pass_claim": frozenset({"type"}),
-}
-_CLAIM_MOVES = ("call_rummy", "pass_claim")
+MOVE_FIELDS: dict[str, frozenset[str]] = fields_of(
+    DrawMove, MeldMove, LayOffMove, SwapJokerMove, DiscardMove, EndRoundMove, CallRummyMove, PassClaimMove
+)
 
 
 class Rummy500:
@@ -78,42 +82,39 @@ class Rummy500:
 
     # ------------------------------------------------------------------ moves
 
-    def legal_moves(self, state: RoundState, player: str) -> list[Move]:
+    def legal_moves(self, state: RoundState, player: str) -> list[MoveJson]:
         if state.phase == "claims":
             return claims.claim_moves(state)
         if state.phase == "draw":
             return draw_moves(state)
         return play_moves(state)
 
-    def apply(
-        self, state: RoundState, player: str, mtype: str, move: Mapping[str, Any]
-    ) -> tuple[RoundState, Move]:
+    def apply(self, state: RoundState, player: str, move: Move) -> tuple[RoundState, Move]:
         if state.phase == "claims":
-            if mtype not in _CLAIM_MOVES:
+            if not isinstance(move, CallRummyMove | PassClaimMove):
                 raise IllegalMove(
                     "claims.window_open", "A 'Rummy!' claim window is open: wait for it to close."
                 )
-            new, logged, all_acted = claims.answer(state, player, mtype, move)
-            return (_start_turn(claims.resolve(new)) if all_acted else new), logged
-        if mtype in _CLAIM_MOVES:
+            answered, answer, all_acted = claims.answer(state, player, move)
+            return (_start_turn(claims.resolve(answered)) if all_acted else answered), answer
+        if isinstance(move, CallRummyMove | PassClaimMove):
             raise IllegalMove("claims.no_window", "No 'Rummy!' claim window is open.")
         if player != state.players[state.turn]:
             raise IllegalMove("turn.not_your_turn", f"It is {state.players[state.turn]}'s turn.")
         if state.phase == "draw":
-            if mtype == "draw":
+            if isinstance(move, DrawMove):
                 return draw(state, move)
-            if mtype == "end_round":
+            if isinstance(move, EndRoundMove):
                 return end_round(state)
             raise IllegalMove("turn.draw_first", "Draw a card first.")
-        if mtype == "draw":
+        if isinstance(move, DrawMove):
             raise IllegalMove("turn.already_drawn", "You have already drawn this turn.")
-        if mtype == "end_round":
+        if isinstance(move, EndRoundMove):
             raise IllegalMove("end_round.not_allowed", "The round can be ended only instead of a draw.")
-        if mtype == "discard":
-            new, logged = discard(state, move)
-            return _end_turn(new), logged
-        placement = {"meld": meld, "lay_off": lay_off_move, "swap_joker": swap_joker}[mtype]
-        new, logged = placement(state, move)
+        if isinstance(move, DiscardMove):
+            after, thrown = discard(state, move)
+            return _end_turn(after), thrown
+        new, logged = _place(state, move)
         if not new.hands[new.turn]:
             return finish(new, "out", new.turn), logged
         return new, logged
@@ -128,6 +129,7 @@ class Rummy500:
 
     # ------------------------------------------------------------------ what the bots ask
 
+    bots: Bots | None = None  # the shared bots play it
     pile_draw_depth: int | None = None
     placed_cards_score = True
     limits_placements = False
@@ -148,6 +150,15 @@ class Rummy500:
                 "jokers_to_meld": state.jokers_to_meld,
             }
         }
+
+
+def _place(state: RoundState, move: Move) -> tuple[RoundState, Move]:
+    if isinstance(move, MeldMove):
+        return meld(state, move)
+    if isinstance(move, LayOffMove):
+        return lay_off_move(state, move)
+    assert isinstance(move, SwapJokerMove), move  # the family plays no other kind (``MOVE_FIELDS``)
+    return swap_joker(state, move)
 
 
 def _end_turn(state: RoundState) -> RoundState:

@@ -8,15 +8,13 @@ deadline (``close_claims``). The valid caller nearest the discarder's left wins:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 from ...cards import JOKER
 from ...errors import IllegalMove
 from ...hands import add, set_hand
 from ...melds import lay_off, single_extensions
-from ...moves import Move, meld_index, pile_index
+from ...moves import CallRummyMove, MoveJson, PassClaimMove, meld_index, pile_index
 from ...placements import placers_after
 from ...state import Claim, Claims, Meld, RoundState
 from .presets import options_of
@@ -52,16 +50,16 @@ def open_window(state: RoundState, discarder: str) -> RoundState | None:
     return replace(state, phase="claims", claims=Claims(discarder=discarder, eligible=eligible))
 
 
-def claim_moves(state: RoundState) -> list[Move]:
-    moves: list[Move] = [{"type": "pass_claim"}]
+def claim_moves(state: RoundState) -> list[MoveJson]:
+    moves: list[MoveJson] = [{"type": "pass_claim"}]
     for i, mid in callable_cards(state):
         moves.append({"type": "call_rummy", "card": state.discard[i], "index": i, "meld": mid})
     return moves
 
 
 def answer(
-    state: RoundState, player: str, mtype: str, move: Mapping[str, Any]
-) -> tuple[RoundState, Move, bool]:
+    state: RoundState, player: str, move: CallRummyMove | PassClaimMove
+) -> tuple[RoundState, CallRummyMove | PassClaimMove, bool]:
     """Book a call or a pass: the state, the move as logged, and whether everyone has now acted."""
     claims = state.claims
     assert claims is not None
@@ -69,21 +67,22 @@ def answer(
         raise IllegalMove("claims.not_eligible", "The discarder may not call 'Rummy!' on their own discard.")
     if player in claims.acted:
         raise IllegalMove("claims.already_acted", "You have already called or passed in this window.")
-    if mtype == "pass_claim":
+    logged: CallRummyMove | PassClaimMove
+    if isinstance(move, PassClaimMove):
         given = Claim(player)
-        logged: Move = {"type": "pass_claim"}
+        logged = PassClaimMove()
     else:
-        i = pile_index(state.discard, move.get("card"), move.get("index"), "claims")
+        i = pile_index(state.discard, move.card, move.index, "claims")
         card = state.discard[i]
         if i != len(state.discard) - 1 and not options_of(state.rules).rummy_in_the_pile:
             raise IllegalMove("claims.not_top_card", "Only the top card of the pile can be called.")
         if card == JOKER:
             raise IllegalMove("claims.joker", "A joker cannot be called.")
-        mi = meld_index(state, move.get("meld"), "claims.unknown_meld")
+        mi = meld_index(state, move.meld, "claims.unknown_meld")
         if card not in single_extensions(state.melds[mi].cards, state.rules):
             raise IllegalMove("claims.invalid_call", f"{card} cannot be laid off on {state.melds[mi].id}.")
         given = Claim(player, card, i, state.melds[mi].id)
-        logged = {"type": "call_rummy", "card": card, "index": i, "meld": state.melds[mi].id}
+        logged = CallRummyMove(card=card, index=i, meld=state.melds[mi].id)
     claims = replace(claims, answers=(*claims.answers, given))
     return replace(state, claims=claims), logged, len(claims.answers) == len(claims.eligible)
 

@@ -8,14 +8,13 @@ or end the round.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from ...cards import JOKER, make_card, natural_of, rank_char, rank_of, stands_for, suit_of
 from ...errors import IllegalMove
 from ...hands import add, set_hand
-from ...moves import Move, pile_index
+from ...moves import DrawMove, EndRoundMove, MoveJson, pile_index
 from ...state import Meld, RoundState
 from ...turn import Turn, feasible, may_hold
 from .presets import options_of
@@ -87,9 +86,9 @@ def pile_draw_ok(state: RoundState, index: int) -> bool:
     return feasible(Turn(hand, state.melds, chosen, (chosen,), 0), state.rules)
 
 
-def draw_moves(state: RoundState) -> list[Move]:
+def draw_moves(state: RoundState) -> list[MoveJson]:
     """The legal draws (and ``end_round`` facing an empty stock under 001's rule)."""
-    moves: list[Move] = []
+    moves: list[MoveJson] = []
     if state.stock:
         moves.append({"type": "draw", "source": "stock"})
     for i, c in enumerate(state.discard):
@@ -100,11 +99,11 @@ def draw_moves(state: RoundState) -> list[Move]:
     return moves
 
 
-def draw(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]:
-    source = move.get("source")
+def draw(state: RoundState, move: DrawMove) -> tuple[RoundState, DrawMove]:
+    source = move.source
     hand = state.hands[state.turn]
     if source == "stock":
-        if "card" in move or "index" in move:
+        if move.card is not None or move.index is not None:
             raise IllegalMove("move.malformed", "A stock draw names no card.")
         if not state.stock:
             raise IllegalMove("draw.stock_empty", "The stock is empty.")
@@ -119,11 +118,11 @@ def draw(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]:
                 reserved=(),
                 chosen=None,
             ),
-            {"type": "draw", "source": "stock"},
+            DrawMove(source="stock"),
         )
     if source != "discard":
-        raise IllegalMove("move.malformed", "source must be 'stock' or 'discard'.")
-    i = pile_index(state.discard, move.get("card"), move.get("index"), "draw")
+        raise IllegalMove("move.malformed", "source must be 'stock' or 'discard'.", {"field": "source"})
+    i = pile_index(state.discard, move.card, move.index, "draw")
     chosen = state.discard[i]
     must = chosen if draw_obligation(state, i) else None
     if not pile_draw_ok(state, i):
@@ -143,11 +142,11 @@ def draw(state: RoundState, move: Mapping[str, Any]) -> tuple[RoundState, Move]:
         replace(
             new, discard=state.discard[:i], phase="play", must_use=must, reserved=(chosen,), chosen=chosen
         ),
-        {"type": "draw", "source": "discard", "card": chosen, "index": i},
+        DrawMove(source="discard", card=chosen, index=i),
     )
 
 
-def end_round(state: RoundState) -> tuple[RoundState, Move]:
+def end_round(state: RoundState) -> tuple[RoundState, EndRoundMove]:
     if not pile_only(state):
         raise IllegalMove("end_round.not_allowed", "The round can be ended only when the stock is empty.")
-    return finish(state, "end_round", None), {"type": "end_round"}
+    return finish(state, "end_round", None), EndRoundMove()
