@@ -22,7 +22,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 
-from config.db import rows
+from database import rows
 from ledger.errors import AlreadyReversed, IdempotencyConflict, InsufficientFunds, InvalidTransfer
 from ledger.models import (
     NEGATIVE_ALLOWED_KINDS,

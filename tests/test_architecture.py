@@ -17,6 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = (
     "config",
+    "database",
     "api",
     "accounts",
     "security",

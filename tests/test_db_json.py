@@ -1,4 +1,4 @@
-"""config/db/json.py: orjson where it reads and writes what the standard library does."""
+"""database/json.py: orjson where it reads and writes what the standard library does."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from config.db import json as db_json
+from database import json as db_json
 
 INT64 = st.integers(min_value=-(2**63), max_value=2**63 - 1)
 json_values = st.recursive(

@@ -2,7 +2,7 @@
 
     DJANGO_SETTINGS_MODULE=config.settings.test .venv/bin/python -m tests.benchmarks.bench_rows
 
-config/db/rows.py builds every row it reads with `Model.from_db` (public API: `__init__` and its signals
+database/rows.py builds every row it reads with `Model.from_db` (public API: `__init__` and its signals
 run). Before, it skipped `Model.__init__` when nothing listened to `pre_init`/`post_init` (a new instance,
 its `_state`, and the values put straight into its `__dict__`), which had been 7.9% of a move's GIL samples
 when the rows were built with `__init__` field by field. This measures both on the rows a move builds (the
@@ -22,7 +22,7 @@ from django.db import models
 
 
 def _bypass(model: type[models.Model], alias: str, attnames: tuple[str, ...], values: list[Any]) -> Any:
-    """The constructor bypass config/db/rows.py used before (kept here only as the comparison)."""
+    """The constructor bypass database/rows.py used before (kept here only as the comparison)."""
     from django.db.models.base import ModelState
 
     obj = model.__new__(model)
@@ -68,7 +68,7 @@ def _rows() -> list[tuple[type[models.Model], tuple[str, ...], list[Any]]]:
     ]
 
 
-# The field classes whose values config/db/rows.py once wrote as the instance held them (kept here only as the
+# The field classes whose values database/rows.py once wrote as the instance held them (kept here only as the
 # comparison): their `pre_save` and `get_db_prep_save` only read the attribute and re-check its type.
 def _plain(field: Any) -> bool:
     classes = (
@@ -92,7 +92,7 @@ def _plain(field: Any) -> bool:
 
 def _writes(results: dict[str, list[float]], number: int, repeat: int) -> None:
     """The values of the move's write statements (the game row's update, the event and the log row):
-    every value through `pre_save` and `get_db_prep_save` as `save()` does (config/db/rows.py), against
+    every value through `pre_save` and `get_db_prep_save` as `save()` does (database/rows.py), against
     the plain fields (char, integer, boolean, foreign keys) read straight from the instance."""
     from django.db import connections
     from django.utils import timezone
@@ -126,7 +126,7 @@ def _writes(results: dict[str, list[float]], number: int, repeat: int) -> None:
         (log, True, [f for f in MoveLog._meta.concrete_fields if not f.primary_key]),
     ]
     plain = {f: _plain(f) for _, _, fields in writes for f in fields}
-    db = connections["default"]  # as config/db/rows.py: the wrapper itself, not the `connection` proxy
+    db = connections["default"]  # as database/rows.py: the wrapper itself, not the `connection` proxy
 
     def converted() -> None:
         for obj, add, fields in writes:

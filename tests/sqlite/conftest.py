@@ -10,7 +10,7 @@ import pytest
 from django.core.cache import cache
 from django.db import connection
 
-from config.db import rows
+from database import rows
 from ledger import services as ledger_services
 from tests.sqlite.harness import Site, site
 from tests.sqlite.triggers import flush_keeping_triggers

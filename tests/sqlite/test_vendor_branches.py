@@ -36,13 +36,13 @@ FLOWS = "test_ring_table, test_one_table, test_multi_table"
 # (file, function) -> where its SQLite side runs in this leg.
 BRANCHES = {
     # SQL text cached per vendor: one code path on every database.
-    ("config/db/rows.py", "table"): FLOWS,
-    ("config/db/rows.py", "columns"): FLOWS,
-    ("config/db/rows.py", "from_row"): FLOWS,
-    ("config/db/rows.py", "update_sql"): FLOWS,
-    ("config/db/rows.py", "insert_sql"): FLOWS,
+    ("database/rows.py", "table"): FLOWS,
+    ("database/rows.py", "columns"): FLOWS,
+    ("database/rows.py", "from_row"): FLOWS,
+    ("database/rows.py", "update_sql"): FLOWS,
+    ("database/rows.py", "insert_sql"): FLOWS,
     # SQLite runs a move's writes one statement at a time (vendor_sides: sqlite:rows_execute_one_by_one).
-    ("config/db/rows.py", "execute"): FLOWS,
+    ("database/rows.py", "execute"): FLOWS,
     # The ledger: `_post_locked` (vendor_sides: sqlite:ledger_post), its statements, the key's lookup.
     ("ledger/services.py", "post_transfer"): f"{FLOWS}, test_ledger_postings_replay_and_refuse_on_sqlite",
     ("ledger/services.py", "_statements"): "test_ledger_postings_replay_and_refuse_on_sqlite",

@@ -1,4 +1,4 @@
-"""config/db/rows.py: hand-written statements give exactly what the ORM gives."""
+"""database/rows.py: hand-written statements give exactly what the ORM gives."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db import models
 from django.db.models import signals
 
-from config.db import rows
+from database import rows
 from ledger.models import Account
 from tournaments.live import game_log, round_start
 from tournaments.live.models import Game, Round, Seat, Table

@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from config.db import rows
+from database import rows
 from ledger.models import Account
 from tournaments.live.models import SEATED_STATUSES, Game, Round, Seat, Table
 

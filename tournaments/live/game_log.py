@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from config.db import rows
+from database import rows
 from tournaments.engine.move_fields import FIELD_SCHEMAS
 from tournaments.live import wakeups
 from tournaments.live.models import Game, GameEvent, Round

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from config.db import rows
+from database import rows
 from ledger.models import Account
 from tournaments.live.models import SEATED_STATUSES, Game, GameEvent, Round, Seat, Table
 

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import connection
 
-from config.db import rows
+from database import rows
 from tournaments.live.game_locks import attach, lock_game_row, table_and_round_sql
 from tournaments.live.models import SEATED_STATUSES, Game, IdempotentRequest, MoveLog, Round, Seat, Table
 

@@ -15,7 +15,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from config.db import rows
+from database import rows
 from tournaments.errors import (
     Forbidden,
     IllegalMoveError,

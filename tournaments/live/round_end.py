@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from config.db import rows
+from database import rows
 from ledger import services as ledger
 from ledger.models import Account, TransferKind
 from ledger.settlement import pcr_settlement

@@ -28,7 +28,7 @@ from api.errors import ApiCode
 from api.pagination import PageNumberPagination
 from api.params import MAX_POSITIVE
 from api.schema import raises
-from config.db import rows
+from database import rows
 from tournaments.errors import Forbidden, InvalidRequest, PlayCode
 from tournaments.live import game_log, moves, selectors, tables, wakeups
 from tournaments.live.idempotent_views import IDEMPOTENCY_HEADER, answer_once, idempotency_key

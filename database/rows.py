@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 
-from config.db import json as db_json
+from database import json as db_json
 
 M = TypeVar("M", bound=models.Model)
 
@@ -102,7 +102,7 @@ def _field_converters(field: models.Field[Any, Any]) -> list[Converter]:
     # Field.get_db_converters is public Django API that django-stubs does not declare.
     converters = list(field.get_db_converters(db))  # type: ignore[attr-defined]
     if isinstance(field, models.JSONField) and field.decoder is None:
-        # JSONField.from_db_value with orjson (config/db/json.py): the game state is read on every move
+        # JSONField.from_db_value with orjson (database/json.py): the game state is read on every move
         # (docs/performance.md#hand-written-statements: orjson).
         converters = [_json_from_db if conv == field.from_db_value else conv for conv in converters]
     return converters
