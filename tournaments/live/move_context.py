@@ -4,6 +4,7 @@ key's earlier answer, in one statement after the lock (docs/performance.md)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -14,15 +15,32 @@ from database import rows
 from tournaments.live.game_locks import attach, lock_game_row, table_and_round_sql
 from tournaments.live.models import SEATED_STATUSES, Game, IdempotentRequest, MoveLog, Round, Seat, Table
 
-# The key's earlier answer: (request hash, answer, status): status None for an accepted move (its log row's
-# answer), the status of a kept refusal otherwise.
-EarlierAnswer = tuple[str, Any, int | None]
-MoveContext = tuple[Table, Seat | None, dict[str, str], EarlierAnswer | None]
+
+@dataclass(frozen=True, slots=True)
+class EarlierAnswer:
+    """The idempotency key's earlier answer: `status` None for an accepted move (its log row's answer), the
+    status of a kept refusal otherwise."""
+
+    request_hash: str
+    answer: Any
+    status: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveContext:
+    """What a move reads under the game's lock: the game (its table and current round attached), the mover's
+    seat (None when not seated), everyone seated's status by username, and the key's earlier answer."""
+
+    game: Game
+    table: Table
+    seated: Seat | None
+    seat_statuses: dict[str, str]
+    earlier: EarlierAnswer | None
 
 
 def lock_for_move(
     *, game_id: int, user: User, key: str | None, path: str | None = None
-) -> tuple[Game, MoveContext] | None:
+) -> MoveContext | None:
     """`lock_game_row`, then one statement reading `MoveContext` (on PostgreSQL: two round
     trips, which cost less client CPU than one pipelined round trip; docs/performance.md)."""
     game = lock_game_row(game_id)
@@ -46,12 +64,12 @@ def lock_for_move(
             if refused_hash is None
             else (refused_hash, rows.convert(IdempotentRequest, "body", refused_body), refused_status)
         )
-        return game, _move_context(game=game, user=user, row=found[0][:-3], seats=seats, refused=refused)
+        return _move_context(game=game, user=user, row=found[0][:-3], seats=seats, refused=refused)
     context_sql, params = _move_context_pg_sql(game_id=game_id, user=user, key=key, path=path)
     row = rows.fetch(context_sql, params)[0]
     seats = [tuple(seat) for seat in rows.loads_text(row[rows.width(Table) + rows.width(Round)])]
     refused_row = rows.loads_text(row[-1]) or None
-    return game, _move_context(game=game, user=user, row=row[:-1], seats=seats, refused=refused_row)
+    return _move_context(game=game, user=user, row=row[:-1], seats=seats, refused=refused_row)
 
 
 def _move_context_pg_sql(
@@ -162,8 +180,8 @@ def _move_context(
     earlier: EarlierAnswer | None = None
     request_hash, response = row[-2:]
     if request_hash is not None:
-        earlier = (str(request_hash), rows.convert(MoveLog, "response", response), None)
+        earlier = EarlierAnswer(str(request_hash), rows.convert(MoveLog, "response", response), None)
     elif refused is not None:
         fingerprint, body, status = refused
-        earlier = (str(fingerprint), body, int(status))
-    return table, seated, statuses, earlier
+        earlier = EarlierAnswer(str(fingerprint), body, int(status))
+    return MoveContext(game=game, table=table, seated=seated, seat_statuses=statuses, earlier=earlier)

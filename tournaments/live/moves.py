@@ -102,25 +102,24 @@ def submit_move(
     )
     refused: PlayError
     with transaction.atomic():
-        locked = lock_for_move(game_id=game_id, user=user, key=idempotency_key, path=request_path)
-        if locked is None:
+        context = lock_for_move(game_id=game_id, user=user, key=idempotency_key, path=request_path)
+        if context is None:
             raise NotFound("No such game.", code=PlayCode.GAME_NOT_FOUND)
-        game, (table, seated, seat_statuses, earlier) = locked
-        if table.private and seated is None:
+        if context.table.private and context.seated is None:
             raise NotFound("No such game.", code=PlayCode.GAME_NOT_FOUND)
+        earlier = context.earlier
         if earlier is not None:
-            request_hash, earlier_response, refused_status = earlier
-            if request_hash != fingerprint:
+            if earlier.request_hash != fingerprint:
                 raise KeyReused()
-            if refused_status is not None:
-                raise idempotency.replayed_error(refused_status, earlier_response)
-            return dict(earlier_response or {})
+            if earlier.status is not None:
+                raise idempotency.replayed_error(earlier.status, earlier.answer)
+            return dict(earlier.answer or {})
         try:
             return _play_client_move(
-                game=game,
-                table=table,
-                seated=seated,
-                seat_statuses=seat_statuses,
+                game=context.game,
+                table=context.table,
+                seated=context.seated,
+                seat_statuses=context.seat_statuses,
                 user=user,
                 move=move,
                 expected_version=expected_version,
