@@ -18,7 +18,7 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from config.api.schema import raises
-from ledger import selectors, services
+from ledger import selectors
 from ledger.errors import IdempotencyKeyInvalid, IdempotencyKeyRequired
 from ledger.filters import AccountFilter, TransferFilter
 from ledger.models import Account, Entry, ReconciliationRun, Transfer
@@ -37,6 +37,7 @@ from ledger.serializers import (
     WalletEntrySerializer,
     WalletSerializer,
 )
+from ledger.services import postings, reconciliation
 from ledger.throttling import ReconciliationRequestThrottle
 
 CURRENCY = "chips"
@@ -116,7 +117,7 @@ class AdjustmentView(APIView):
         data = AdjustmentInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         admin: AbstractBaseUser = request.user  # type: ignore[assignment]
-        transfer = services.adjust_wallet(
+        transfer = postings.adjust_wallet(
             user=data.validated_data["username"],
             amount=data.validated_data["amount"],
             reason=data.validated_data["reason"],
@@ -222,7 +223,7 @@ class ReconciliationView(StaffAuditMixin, APIView):
         ),
     )
     def get(self, request: Request) -> Response:
-        run = selectors.latest_reconciliation() or services.run_reconciliation(trigger="first_read")
+        run = selectors.latest_reconciliation() or reconciliation.run_reconciliation(trigger="first_read")
         assert run.started_at is not None and run.finished_at is not None
         pending = selectors.pending_reconciliation()
         return Response(
@@ -268,5 +269,5 @@ class ReconciliationRunListView(StaffAuditMixin, generics.ListAPIView[Reconcilia
     )
     def post(self, request: Request) -> Response:
         user: AbstractBaseUser = request.user  # type: ignore[assignment]
-        run, _ = services.request_reconciliation(requested_by=user)
+        run, _ = reconciliation.request_reconciliation(requested_by=user)
         return Response(ReconciliationRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)

@@ -7,9 +7,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from ledger import services
 from ledger.models import Account, AccountKind
 from ledger.selectors import ReconciliationReport, reconcile
+from ledger.services import accounts, postings
 
 _serial = itertools.count(1)
 
@@ -31,10 +31,10 @@ def make_user(username: str | None = None, **extra: Any) -> Any:
 
 def funded_wallet(user: Any, amount: int, *, chip_type: str = "site") -> Account:
     """The user's wallet credited with `amount` chips from the house cashier (or the tournament mint)."""
-    wallet = services.get_wallet(user=user, chip_type=chip_type)
+    wallet = accounts.get_wallet(user=user, chip_type=chip_type)
     source_kind = AccountKind.HOUSE_CASHIER if chip_type == "site" else AccountKind.TOURNAMENT_MINT
-    source = services.get_house_account(kind=source_kind, chip_type=chip_type)
-    services.move_chips(
+    source = accounts.get_house_account(kind=source_kind, chip_type=chip_type)
+    postings.move_chips(
         source=source,
         destination=wallet,
         amount=amount,

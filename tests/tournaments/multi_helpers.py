@@ -9,8 +9,8 @@ from typing import Any
 from django.db.models import Sum
 from django.utils import timezone
 
-from ledger import services as ledger
 from ledger.models import SITE_CHIPS, Account, AccountKind, tournament_chip_type
+from ledger.services import accounts
 from tournaments.tournament.models import Tournament, TournamentKind, TournamentStatus
 
 FAST = {"turn_seconds": 30, "time_bank_seconds": 0, "max_timeouts": 20, "max_timeouts_per_round": 100}
@@ -37,7 +37,7 @@ def new_multi(admin: Any, **overrides: Any) -> Tournament:
         **overrides,
     }
     tournament = Tournament.objects.create(**fields)
-    tournament.pool_account = ledger.open_account(
+    tournament.pool_account = accounts.open_account(
         kind=AccountKind.PRIZE_POOL, chip_type=SITE_CHIPS, reference=f"tournament:{tournament.pk}"
     )
     tournament.save(update_fields=["pool_account"])

@@ -11,8 +11,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from ledger import services as ledger
 from ledger.models import SITE_CHIPS, Account, AccountKind, TransferKind, tournament_chip_type
+from ledger.services import accounts, postings
 from tournaments.live.models import Game, Round, Seat, SeatStatus, Table, TableStatus
 from tournaments.tournament import registration
 from tournaments.tournament.models import (
@@ -47,7 +47,7 @@ def multi_tournament(admin: Any, **overrides: Any) -> Tournament:
         **overrides,
     }
     tournament = Tournament.objects.create(**fields)
-    pool = ledger.open_account(
+    pool = accounts.open_account(
         kind=AccountKind.PRIZE_POOL, chip_type=SITE_CHIPS, reference=f"tournament:{tournament.pk}"
     )
     Tournament.objects.filter(pk=tournament.pk).update(pool_account=pool)
@@ -67,7 +67,7 @@ def start(tournament: Tournament, *, sizes: list[int]) -> list[Table]:
     )
     assert sum(sizes) == len(entries)
     chip_type = tournament_chip_type(tournament.pk)
-    mint = ledger.open_account(
+    mint = accounts.open_account(
         kind=AccountKind.TOURNAMENT_MINT, chip_type=chip_type, reference=f"tournament:{tournament.pk}"
     )
     Tournament.objects.filter(pk=tournament.pk).update(
@@ -92,7 +92,7 @@ def start(tournament: Tournament, *, sizes: list[int]) -> list[Table]:
         legs: list[tuple[Account, int]] = [(mint, -stack * size)]
         for number in range(1, size + 1):
             entry = next(at)
-            account = ledger.open_account(
+            account = accounts.open_account(
                 kind=AccountKind.SEAT_STACK,
                 chip_type=chip_type,
                 reference=f"table:{table.pk}:seat:{number}",
@@ -109,7 +109,7 @@ def start(tournament: Tournament, *, sizes: list[int]) -> list[Table]:
                 status=EntryStatus.PLAYING, table=table, seat=seat
             )
             legs.append((account, stack))
-        ledger.post_transfer(
+        postings.post_transfer(
             kind=TransferKind.MINT,
             legs=legs,
             idempotency_key=f"tournament:{tournament.pk}:mint:table:{table.pk}",
@@ -128,7 +128,7 @@ def seat_of(tournament: Tournament, user: Any) -> Seat:
 
 def win_chips(tournament: Tournament, *, winner: Any, loser: Any, amount: int, key: str) -> None:
     """`amount` of the loser's chips to the winner (a settlement as a round's)."""
-    ledger.move_chips(
+    postings.move_chips(
         source=seat_of(tournament, loser).stack_account,
         destination=seat_of(tournament, winner).stack_account,
         amount=amount,

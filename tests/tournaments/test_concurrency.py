@@ -13,7 +13,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from ledger.models import Transfer, TransferKind
-from ledger.services import get_wallet
+from ledger.services.accounts import get_wallet
 from tests.ledger.utils import assert_reconciled
 from tournaments.live.models import Game, GameEvent, IdempotentRequest, MoveLog, Seat
 from tournaments.live.throttling import JoinAddressThrottle, JoinUserThrottle

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from ledger import services as ledger
 from ledger.models import SITE_CHIPS, Account, TransferKind
+from ledger.services import accounts, postings
 from tournaments.live.models import Seat, SeatStatus, Table
 from tournaments.multi_table.seating import retire_stack
 
@@ -18,9 +18,9 @@ def cash_out(*, seat: Seat, table: Table) -> None:
     if account.chip_type != SITE_CHIPS:
         retire_stack(seat=seat, table=table, account=account)
     elif account.balance > 0:
-        ledger.move_chips(
+        postings.move_chips(
             source=account,
-            destination=ledger.get_wallet(user=seat.player),
+            destination=accounts.get_wallet(user=seat.player),
             amount=account.balance,
             kind=TransferKind.CASH_OUT,
             idempotency_key=f"seat:{seat.pk}:cash_out",

@@ -8,8 +8,8 @@ import secrets
 
 from django.utils import timezone
 
-from ledger import services as ledger
 from ledger.models import SITE_CHIPS, AccountKind
+from ledger.services import accounts
 from tournaments.live.models import Game, Seat, SeatStatus, Table
 from tournaments.multi_table.start import start_multi
 from tournaments.tournament.models import EntryStatus, Tournament, TournamentKind, TournamentStatus
@@ -49,7 +49,7 @@ def start_locked(tournament: Tournament) -> Table:
     game = Game.objects.create(table=table)
     secrets.SystemRandom().shuffle(entries)
     for number, entry in enumerate(entries):
-        account = ledger.open_account(
+        account = accounts.open_account(
             kind=AccountKind.SEAT_STACK,
             chip_type=SITE_CHIPS,
             reference=f"tournament:{tournament.pk}:table:{table.pk}:seat:{number}",
