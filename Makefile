@@ -83,7 +83,7 @@ test-browser: ensure-browser install
 bench: bench-ledger bench-engine bench-api
 
 bench-ledger: install
-	$(TEST_ENV) $(BIN)/python -m tests.benchmarks.bench_ledger
+	$(TEST_ENV) $(BIN)/python -m tests.benchmarks.bench_ledger $(BENCH_ARGS)
 
 bench-engine: install
 	$(BIN)/python -m tests.benchmarks.bench_engine

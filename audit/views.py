@@ -26,8 +26,8 @@ from audit import charts, exports
 from audit import selectors as audit
 from audit.forms import EntryFilterForm, PlayerSearchForm
 from ledger import selectors as ledger
-from ledger import services as ledger_services
 from ledger.models import Entry
+from ledger.services import reconciliation
 
 ENTRIES_PER_PAGE = 100
 RECONCILIATION_HISTORY = 20
@@ -74,7 +74,7 @@ def index(request: HttpRequest) -> HttpResponse:
 @require_POST
 def run_reconciliation(request: HttpRequest) -> HttpResponse:
     # At most one run is queued at a time: pressing again while one waits answers that one.
-    run, queued = ledger_services.request_reconciliation(requested_by=request.user)  # type: ignore[arg-type]
+    run, queued = reconciliation.request_reconciliation(requested_by=request.user)  # type: ignore[arg-type]
     if queued:
         messages.success(request, f"Reconciliation #{run.pk} queued; a worker runs it shortly.")
     else:

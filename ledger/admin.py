@@ -16,10 +16,10 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 
 from admin_confirm.actions import confirmation
-from ledger import services
 from ledger.errors import LedgerError
 from ledger.models import Account, Entry, ReconciliationRun, Transfer
 from ledger.serializers import MAX_ADJUSTMENT
+from ledger.services import postings
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -91,14 +91,14 @@ class AccountAdmin(ReadOnlyAdmin):
         return [adjust, *super().get_urls()]
 
     def adjust_view(self, request: HttpRequest) -> HttpResponse:
-        """Credit or debit a wallet through `services.adjust_wallet`, as the API's adjustment does."""
+        """Credit or debit a wallet through `postings.adjust_wallet`, as the API's adjustment does."""
         if not request.user.is_superuser:
             raise PermissionDenied
         form = AdjustmentForm(request.POST or None, initial={"key": uuid.uuid4().hex})
         if request.method == "POST" and form.is_valid():
             data = form.cleaned_data
             try:
-                transfer = services.adjust_wallet(
+                transfer = postings.adjust_wallet(
                     user=data["username"],
                     amount=data["amount"],
                     reason=data["reason"],
@@ -169,7 +169,7 @@ class TransferAdmin(ReadOnlyAdmin):
         posted, refused = 0, []
         for transfer in queryset.order_by("id"):
             try:
-                services.reverse_transfer(
+                postings.reverse_transfer(
                     transfer=transfer,
                     posted_by=request.user,  # type: ignore[arg-type]
                     reason=f"admin reversal of transfer #{transfer.pk}",

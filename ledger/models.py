@@ -3,7 +3,7 @@
 Every chip movement is a Transfer whose Entries sum to zero within one chip type. Transfers and entries
 are never updated or deleted (database triggers refuse it on PostgreSQL); a correction is a reversal
 linked to what it reverses. `Account.balance` is a cache of the sum of the account's entries, kept by
-`ledger.services` under a row lock and re-checked by reconciliation.
+`ledger.services.postings` under a row lock and re-checked by reconciliation.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from api.schema import raises
-from ledger import selectors, services
+from ledger import selectors
 from ledger.errors import IdempotencyKeyInvalid, IdempotencyKeyRequired
 from ledger.filters import AccountFilter, TransferFilter
 from ledger.models import Account, Entry, ReconciliationRun, Transfer
@@ -37,6 +37,7 @@ from ledger.serializers import (
     WalletEntrySerializer,
     WalletSerializer,
 )
+from ledger.services import postings, reconciliation
 from ledger.throttling import ReconciliationRequestThrottle
 
 CURRENCY = "chips"
@@ -118,7 +119,7 @@ class AdjustmentView(APIView):
         data = AdjustmentInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         admin: AbstractBaseUser = request.user  # type: ignore[assignment]
-        transfer = services.adjust_wallet(
+        transfer = postings.adjust_wallet(
             user=data.validated_data["username"],
             amount=data.validated_data["amount"],
             reason=data.validated_data["reason"],
@@ -221,7 +222,7 @@ class ReconciliationView(StaffAuditMixin, APIView):
         ),
     )
     def get(self, request: Request) -> Response:
-        run = selectors.latest_reconciliation() or services.run_reconciliation(trigger="first_read")
+        run = selectors.latest_reconciliation() or reconciliation.run_reconciliation(trigger="first_read")
         assert run.started_at is not None and run.finished_at is not None
         result = selectors.ReconciliationResult(
             run=run,
@@ -255,5 +256,5 @@ class ReconciliationRunListView(StaffAuditMixin, generics.ListAPIView[Reconcilia
     )
     def post(self, request: Request) -> Response:
         user: AbstractBaseUser = request.user  # type: ignore[assignment]
-        run, _ = services.request_reconciliation(requested_by=user)
+        run, _ = reconciliation.request_reconciliation(requested_by=user)
         return Response(ReconciliationRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)

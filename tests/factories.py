@@ -1,7 +1,7 @@
 """factory_boy factories of the suite's people, chips, tables and tournaments.
 
 Chips never appear outside the ledger: a funded wallet (`WalletFactory`, `PlayerFactory(chips=...)`) is
-credited by `ledger.services.move_chips` from the house cashier (site chips) or the tournament's mint (a
+credited by `ledger.services.postings.move_chips` from the house cashier (site chips) or the tournament's mint (a
 tournament's chips), so every chip type still sums to zero. Tables and tournaments are made by their services
 (`tables.create_table`, `setup.create_tournament`), so what a test builds is what an admin could
 have built, its accounts opened and its settings checked; a test that needs a tournament further on (running,
@@ -23,8 +23,8 @@ from factory.base import Factory
 from factory.declarations import LazyAttribute, LazyFunction, PostGeneration, Sequence, SubFactory
 from factory.django import DjangoModelFactory
 
-from ledger import services as ledger
 from ledger.models import SITE_CHIPS, Account, AccountKind
+from ledger.services import accounts, postings
 from tournaments.live import tables
 from tournaments.live.models import Table
 from tournaments.tournament import setup
@@ -42,12 +42,12 @@ _fundings = itertools.count(1)
 def fund(user: Any, amount: int, *, chip_type: str = SITE_CHIPS) -> Account:
     """The user's wallet credited with `amount` chips by one ledger transfer: from the house cashier (site
     chips, an `adjustment`) or from the tournament's mint (a tournament's chips, a `mint`)."""
-    wallet = ledger.get_wallet(user=user, chip_type=chip_type)
+    wallet = accounts.get_wallet(user=user, chip_type=chip_type)
     site = chip_type == SITE_CHIPS
-    source = ledger.get_house_account(
+    source = accounts.get_house_account(
         kind=AccountKind.HOUSE_CASHIER if site else AccountKind.TOURNAMENT_MINT, chip_type=chip_type
     )
-    ledger.move_chips(
+    postings.move_chips(
         source=source,
         destination=wallet,
         amount=amount,

@@ -121,7 +121,7 @@ def test_the_graph_sees_the_imports_it_should() -> None:
     graph = _graph()
     assert "tournaments.live.round_start" in graph["tournaments.tasks"]
     assert "tournaments.live.models" in graph["tournaments.live.seats"]
-    assert "ledger.services" in graph["tournaments.live.seats"]
+    assert "ledger.services.postings" in graph["tournaments.live.seats"]
     assert _lower("tournaments.live.moves") and _lower("ledger.selectors") and not _lower("ledger.views")
     assert not _lower("tournaments.live.views") and not _lower("tournaments.tasks")
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from ledger import services as ledger
 from ledger.models import Transfer
+from ledger.services import accounts, reconciliation
 from tests.clients import api_client
 from tests.factories import AdminFactory, PlayerFactory, StaffFactory, TableFactory
 from tests.ledger.utils import assert_reconciled
@@ -27,7 +27,7 @@ class World:
     clients: dict[str, APIClient] = field(default_factory=dict)
 
     def url(self, template: str) -> str:
-        account = ledger.get_wallet(user=self.users["ann"]).pk
+        account = accounts.get_wallet(user=self.users["ann"]).pk
         transfer = Transfer.objects.order_by("id").values_list("pk", flat=True)[0]
         return template.format(table=self.table.pk, game=self.game.pk, account=account, transfer=transfer)
 
@@ -58,6 +58,6 @@ def world(db: None) -> Iterator[World]:
         tables.sit(user=users[name], table_id=table.pk, buy_in=300)
     game = Game.objects.get(table=table)
     round_start.start_round(game_id=game.pk)
-    ledger.run_reconciliation(trigger="manual")
+    reconciliation.run_reconciliation(trigger="manual")
     yield World(table=table, game=game, users=users)
     assert_reconciled()

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from ledger import services as ledger
 from ledger.models import Transfer
+from ledger.services import accounts, reconciliation
 from tests.api.fuzz_hooks import KNOWN_REFUSALS
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
 from tests.tournaments.tournament_helpers import new_tournament
@@ -53,13 +53,13 @@ def seed() -> dict[str, Any]:
     game = Game.objects.get(table=table)
     round_start.start_round(game_id=game.pk)
     tournament = new_tournament(users["admin"], max_entrants=4)
-    ledger.run_reconciliation(trigger="manual")
+    reconciliation.run_reconciliation(trigger="manual")
     return {
         "users": users,
         "table": table.pk,
         "game": game.pk,
         "tournament": tournament.pk,
-        "account": ledger.get_wallet(user=users["ann"]).pk,
+        "account": accounts.get_wallet(user=users["ann"]).pk,
         "transfer": Transfer.objects.order_by("id").values_list("pk", flat=True)[0],
     }
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from ledger import services as ledger
+from ledger.services import accounts
 from tests.api.conftest import World
 from tournaments.live.models import Seat
 
@@ -128,4 +128,4 @@ def test_a_junk_parameter_changes_nothing(world: World) -> None:
     )
     assert_invalid_parameter(response, "format")
     assert not Seat.objects.filter(table=world.table, player=world.users["cid"]).exists()
-    assert ledger.get_wallet(user=world.users["cid"]).balance == 5_000
+    assert accounts.get_wallet(user=world.users["cid"]).balance == 5_000

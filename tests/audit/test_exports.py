@@ -14,8 +14,8 @@ from django.test import Client
 from django.utils import timezone
 
 from audit.exports import ENTRY_COLUMNS
-from ledger import services
 from ledger.models import Entry, TransferKind
+from ledger.services import postings
 from tests.ledger.utils import assert_reconciled
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,7 @@ def test_every_entry_of_the_range_is_one_row_with_fixed_columns(
     ann, bob = make_player("ann"), make_player("bob")
     # more entries than any page of the API or the pages (100, 1000)
     for number in range(600):
-        services.adjust_wallet(
+        postings.adjust_wallet(
             user=ann if number % 2 else bob,
             amount=number + 1,
             reason=f"credit {number}",
@@ -83,7 +83,7 @@ def test_filters_and_the_file_name_say_which_entries(
     make_player: Any, staff_user: Any, admin_user: Any
 ) -> None:
     ann = make_player("ann")
-    credit = services.adjust_wallet(
+    credit = postings.adjust_wallet(
         user=ann, amount=5, reason="late", idempotency_key="late", posted_by=admin_user
     )
     start = credit.created_at  # the funding just before it is an adjustment too, and left out

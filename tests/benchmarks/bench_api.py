@@ -737,7 +737,7 @@ def _prepare(n_tables: int, seat_counts: list[int]) -> list[dict[str, Any]]:
     from django.db import connection
 
     from accounts.services import create_token
-    from ledger import services as ledger
+    from ledger.services import postings
     from tests.benchmarks.bench_api_urls import FLOOR_DDL
     from tournaments.live import tables as table_services
     from tournaments.live.models import Game
@@ -766,7 +766,7 @@ def _prepare(n_tables: int, seat_counts: list[int]) -> list[dict[str, Any]]:
         tokens = {}
         for s in range(seat_counts[t % len(seat_counts)]):
             user = users.create_user(f"t{t}p{s}", password="bench-pass-123")
-            ledger.adjust_wallet(
+            postings.adjust_wallet(
                 user=user,
                 amount=BUY_IN,
                 reason="bench funding",

@@ -1,16 +1,19 @@
-"""Postings per second of `ledger.services` on PostgreSQL, against a raw-SQL floor measured in the same run.
+"""Postings per second of `ledger.services.postings` on PostgreSQL, against a raw-SQL floor measured in the
+same run.
 
     make bench-ledger        # = DATABASE_URL=<test postgres> python -m tests.benchmarks.bench_ledger
 
 Creates (and drops afterwards) a scratch database `<name>_bench_ledger` next to DATABASE_URL's database,
 migrates it (the triggers included), then for each scenario and worker count runs the same postings
-twice: through `services.move_chips`, and as the same transaction written by hand over psycopg (the
+twice: through `postings.move_chips`, and as the same transaction written by hand over psycopg (the
 floor: idempotency lookup, accounts locked in id order, transfer and entries inserted, balances updated,
 with the same deferred balance trigger at commit). Workers are processes, each with its own connection.
 
 Scenarios: `uniform` moves chips between two random wallets out of many; `hot` moves chips between a
 random wallet and one shared account (the house cashier), so every posting contends for the same row.
-Options: --postings N (per worker), --workers 1,4, --rounds 3, --synchronous-commit on|off, --keep.
+Options: --postings N (per worker), --workers 1,4, --rounds 3, --synchronous-commit on|off, --keep, and --orm:
+the same postings also through the ORM side of the service (what every database but PostgreSQL runs), in the
+same alternating rounds, so that the hand-written statements' gain is measured in the run that reports it.
 
 Reconciliation: the ledger is then grown to --reconcile-entries entries (default 1,000,000; bulk-loaded in
 balanced two-leg transfers, triggers off for the load only) and a full `selectors.reconcile()` is timed
@@ -53,6 +56,9 @@ class Result:
     floor_rate: float
     service_cpu_ms: float
     floor_cpu_ms: float
+    # --orm: the same postings through the ORM side of the service (what other databases run).
+    orm_rate: float | None = None
+    orm_cpu_ms: float | None = None
 
     @property
     def ratio(self) -> float:
@@ -71,14 +77,14 @@ def _prepare() -> tuple[list[int], int]:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from ledger import services
     from ledger.models import AccountKind
+    from ledger.services import accounts, postings
 
     call_command("migrate", verbosity=0)
     wallet_ids = []
     for i in range(WALLETS):
         user = get_user_model().objects.create_user(username=f"bench{i}", password="bench-pass-123")
-        transfer = services.adjust_wallet(
+        transfer = postings.adjust_wallet(
             user=user,
             amount=START_CHIPS,
             reason="bench funding",
@@ -86,7 +92,7 @@ def _prepare() -> tuple[list[int], int]:
             posted_by=None,
         )
         wallet_ids.append(transfer.entries.get(account__kind=AccountKind.WALLET).account_id)
-    hot = services.get_house_account(kind=AccountKind.HOUSE_CASHIER)
+    hot = accounts.get_house_account(kind=AccountKind.HOUSE_CASHIER)
     return wallet_ids, hot.pk
 
 
@@ -111,18 +117,22 @@ def _service_worker(
     tag: str,
     start: mp.synchronize.Event,
     out: mp.Queue[tuple[float, float]],
+    orm: bool = False,
 ) -> None:
     from django.db import connection
 
-    from ledger import services
     from ledger.models import Account
+    from ledger.services import postings
 
+    if orm:
+        # This worker process only: the posting every other database runs (the ORM), on PostgreSQL.
+        postings._hand_written = lambda: False
     connection.close()  # never share the parent's connection
     accounts = {a.pk: a for a in Account.objects.all()}
     start.wait()
     began, cpu = time.perf_counter(), time.process_time()
     for n, (source, destination, amount) in enumerate(plan):
-        services.move_chips(
+        postings.move_chips(
             source=accounts[source],
             destination=accounts[destination],
             amount=amount,
@@ -208,8 +218,8 @@ def _measure(target: str, url: str, plans: list[list[tuple[int, int, int]]], tag
     procs = []
     for i, plan in enumerate(plans):
         worker_tag = f"{tag}:{i}"
-        if target == "service":
-            proc = ctx.Process(target=_service_worker, args=(plan, worker_tag, start, out))
+        if target in ("service", "orm"):
+            proc = ctx.Process(target=_service_worker, args=(plan, worker_tag, start, out, target == "orm"))
         else:
             proc = ctx.Process(target=_raw_worker, args=(url, plan, worker_tag, start, out))
         proc.start()
@@ -245,6 +255,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     parser.add_argument("--reconcile-entries", type=int, default=1_000_000, help="ledger size to reconcile")
     parser.add_argument("--reconcile-only", action="store_true", help="skip the postings measurements")
+    parser.add_argument(
+        "--orm",
+        action="store_true",
+        help="also post through the service's ORM side (other databases' path), in the same rounds",
+    )
     args = parser.parse_args(argv)
     base_url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ramino")
     if not base_url.startswith("postgres"):
@@ -269,11 +284,12 @@ def main(argv: list[str] | None = None) -> int:
         results = []
         for workers in [] if args.reconcile_only else [int(w) for w in args.workers.split(",")]:
             for scenario in ("uniform", "hot"):
-                samples: dict[str, list[float]] = {"floor": [], "service": []}
-                cpu_ms: dict[str, list[float]] = {"floor": [], "service": []}
+                targets = ["floor", "service"] + (["orm"] if args.orm else [])
+                samples: dict[str, list[float]] = {target: [] for target in targets}
+                cpu_ms: dict[str, list[float]] = {target: [] for target in targets}
                 for round_number in range(args.rounds):
                     # Alternate the order so neither side always runs on a warmer (or busier) machine.
-                    order = ("floor", "service") if round_number % 2 == 0 else ("service", "floor")
+                    order = targets if round_number % 2 == 0 else targets[::-1]
                     for target in order:
                         plans = [
                             _plan(scenario, wallet_ids, hot_id, args.postings, seed=1000 * round_number + i)
@@ -288,13 +304,22 @@ def main(argv: list[str] | None = None) -> int:
                     statistics.median(cpu_ms["service"]),
                     statistics.median(cpu_ms["floor"]),
                 )
-                results.append(
-                    Result(scenario, workers, args.postings * workers, service, floor, cpu_service, cpu_floor)
+                result = Result(
+                    scenario, workers, args.postings * workers, service, floor, cpu_service, cpu_floor
                 )
+                if args.orm:
+                    result.orm_rate = statistics.median(samples["orm"])
+                    result.orm_cpu_ms = statistics.median(cpu_ms["orm"])
+                results.append(result)
                 print(
                     f"{scenario:8s} workers={workers}  service {service:7.0f}/s  floor {floor:7.0f}/s  "
                     f"ratio {service / floor:.2f}  cpu ms {cpu_service:.2f}/{cpu_floor:.2f}   "
-                    f"(service {_fmt(samples['service'])}; floor {_fmt(samples['floor'])})",
+                    f"(service {_fmt(samples['service'])}; floor {_fmt(samples['floor'])})"
+                    + (
+                        f"  orm {result.orm_rate:7.0f}/s cpu ms {result.orm_cpu_ms:.2f} ({_fmt(samples['orm'])})"
+                        if args.orm
+                        else ""
+                    ),
                     flush=True,
                 )
         from ledger.selectors import reconcile
@@ -319,6 +344,17 @@ def main(argv: list[str] | None = None) -> int:
             f"| {r.scenario} | {r.workers} | {r.service_rate:,.0f} | {r.floor_rate:,.0f} | {r.ratio:.2f} "
             f"| {r.service_cpu_ms:.2f} | {r.floor_cpu_ms:.2f} |"
         )
+    if args.orm:
+        print(
+            "\n| scenario | workers | service postings/s | ORM side postings/s | service / ORM "
+            "| client CPU ms/posting: service | ORM |\n|---|---:|---:|---:|---:|---:|---:|"
+        )
+        for r in results:
+            assert r.orm_rate is not None and r.orm_cpu_ms is not None
+            print(
+                f"| {r.scenario} | {r.workers} | {r.service_rate:,.0f} | {r.orm_rate:,.0f} "
+                f"| {r.service_rate / r.orm_rate:.2f} | {r.service_cpu_ms:.2f} | {r.orm_cpu_ms:.2f} |"
+            )
     print(
         f"\n| ledger entries | SELECT count(*) floor ms | full reconciliation ms | x floor "
         f"| GET /ledger/reconciliation/ p50 ms | p99 ms |\n|---:|---:|---:|---:|---:|---:|\n"
@@ -404,8 +440,8 @@ def _measure_reconciliation(
     from django.db import connection
     from rest_framework.test import APIClient
 
-    from ledger import services
     from ledger.selectors import reconcile
+    from ledger.services import reconciliation
 
     began = time.perf_counter()
     count = _grow_ledger(url, wallet_ids, entries)
@@ -421,7 +457,7 @@ def _measure_reconciliation(
         began = time.perf_counter()
         report = reconcile()
         full.append(1000 * (time.perf_counter() - began))
-    services.run_reconciliation(trigger="bench")
+    reconciliation.run_reconciliation(trigger="bench")
     client = APIClient()
     client.force_authenticate(get_user_model().objects.create_user(username="bench-staff", is_staff=True))
     answers = []

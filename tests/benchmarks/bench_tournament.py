@@ -292,8 +292,8 @@ def create_tournament(admin: Any, *, entrants: int, label: str) -> Any:
     benchmark's subject: the row is written as the services' tests write it)."""
     from django.utils import timezone
 
-    from ledger import services as ledger
     from ledger.models import SITE_CHIPS, AccountKind
+    from ledger.services import accounts
     from tournaments.tournament.models import Tournament, TournamentStatus
 
     tournament = Tournament.objects.create(
@@ -316,7 +316,7 @@ def create_tournament(admin: Any, *, entrants: int, label: str) -> Any:
         instant_rounds=True,
         created_by=admin,
     )
-    tournament.pool_account = ledger.open_account(
+    tournament.pool_account = accounts.open_account(
         kind=AccountKind.PRIZE_POOL, chip_type=SITE_CHIPS, reference=f"tournament:{tournament.pk}"
     )
     tournament.save(update_fields=["pool_account"])

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from ledger import services
+from ledger.services import postings
 from tests.ledger.utils import assert_reconciled
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
@@ -56,7 +56,7 @@ def test_landing_page_leads_to_the_client_and_a_new_player_registers(browser: An
     # an admin credits her; the wallet page shows the balance and the history line
     boss = get_user_model().objects.create_superuser("boss", password="boss-pw-123456")
     user = get_user_model().objects.get(username="ann")
-    services.adjust_wallet(
+    postings.adjust_wallet(
         user=user, amount=5_000, reason="welcome", idempotency_key="welcome:ann", posted_by=boss
     )
     ann.click("[data-role=nav-wallet]")

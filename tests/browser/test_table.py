@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from selenium.common.exceptions import StaleElementReferenceException
 
 from ledger import selectors as ledger_selectors
-from ledger import services as ledger_services
+from ledger.services import postings
 from tests.browser.conftest import Browser
 from tests.ledger.utils import assert_reconciled
 from tournaments.live import tables
@@ -38,7 +38,7 @@ def _register(browser: Any, name: str, boss: Any) -> Browser:
     page.click("[data-role=register]")
     page.find("[data-role=lobby]")
     user = get_user_model().objects.get(username=name)
-    ledger_services.adjust_wallet(
+    postings.adjust_wallet(
         user=user, amount=CREDIT, reason="welcome", idempotency_key=f"welcome:{name}", posted_by=boss
     )
     return page

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from ledger import services as ledger_services
+from ledger.services import accounts, postings
 from tests.ledger.utils import assert_reconciled
 from tournaments.tournament import setup
 from tournaments.tournament.models import TournamentEntry
@@ -38,7 +38,7 @@ def test_a_player_registers_and_unregisters_from_the_lobby(browser: Any, live_se
     ann.click("[data-role=register]")
     ann.find("[data-role=lobby]")
     user = get_user_model().objects.get(username="ann")
-    ledger_services.adjust_wallet(
+    postings.adjust_wallet(
         user=user, amount=500, reason="welcome", idempotency_key="welcome:ann", posted_by=boss
     )
     ann.open("/play/")
@@ -48,10 +48,10 @@ def test_a_player_registers_and_unregisters_from_the_lobby(browser: Any, live_se
     ann.wait_text(f"{row} [data-role=entrants]", "1 / 3", message="registered")
     ann.find(f"{row} [data-role=unregister]")
     assert TournamentEntry.objects.get(tournament=tournament, player=user).status == "registered"
-    assert ledger_services.get_wallet(user=user).balance == 390
+    assert accounts.get_wallet(user=user).balance == 390
     ann.screenshot("lobby-tournament-registered")
     ann.click(f"{row} [data-role=unregister]")
     ann.wait_text(f"{row} [data-role=entrants]", "0 / 3", message="unregistered")
-    assert ledger_services.get_wallet(user=user).balance == 500
+    assert accounts.get_wallet(user=user).balance == 500
     assert ann.script_errors() == []
     assert_reconciled()

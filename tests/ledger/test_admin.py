@@ -6,8 +6,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ledger import services
 from ledger.models import Account, Entry, ReconciliationRun, Transfer, TransferKind
+from ledger.services import accounts, postings, reconciliation
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
 
 pytestmark = pytest.mark.django_db
@@ -23,10 +23,10 @@ def superuser_client(ledger_admin: Any) -> Client:
 @pytest.fixture
 def transfer(player: Any) -> Transfer:
     wallet = funded_wallet(player, 100)
-    stack = services.open_account(
+    stack = accounts.open_account(
         kind="seat_stack", chip_type="site", reference="table:1:seat:1", user=player
     )
-    return services.move_chips(
+    return postings.move_chips(
         source=wallet, destination=stack, amount=40, kind="buy_in", idempotency_key="b"
     )
 
@@ -35,7 +35,7 @@ def transfer(player: Any) -> Transfer:
 def test_the_ledger_is_read_only_in_the_admin(
     superuser_client: Client, transfer: Transfer, model: Any
 ) -> None:
-    services.run_reconciliation(trigger="manual")
+    reconciliation.run_reconciliation(trigger="manual")
     meta = model._meta
     changelist = reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")
     assert superuser_client.get(changelist).status_code == 200

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from ledger import services
 from ledger.models import Account, AccountKind, Entry, ReconciliationRun, Transfer
+from ledger.services import accounts, postings, reconciliation
 from tests.clients import api_client, signed_in
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
 
@@ -32,13 +32,13 @@ def ledger_data(player: Any) -> dict[str, Any]:
     wallet = funded_wallet(player, 1_000)
     bob = make_user("bob")
     bob_wallet = funded_wallet(bob, 500)
-    stack = services.open_account(
+    stack = accounts.open_account(
         kind=AccountKind.SEAT_STACK, chip_type="site", reference="table:3:seat:1", user=player
     )
-    buy_in = services.move_chips(
+    buy_in = postings.move_chips(
         source=wallet, destination=stack, amount=300, kind="buy_in", idempotency_key="sit:3:ann", table_id=3
     )
-    settle = services.move_chips(
+    settle = postings.move_chips(
         source=stack,
         destination=bob_wallet,
         amount=120,
@@ -49,9 +49,9 @@ def ledger_data(player: Any) -> dict[str, Any]:
         computation={"scores": {"ann": 60, "bob": 100}, "pcr": 3},
         reason="round 812",
     )
-    mint = services.get_house_account(kind=AccountKind.TOURNAMENT_MINT, chip_type="tournament:9")
-    t_wallet = services.get_wallet(user=player, chip_type="tournament:9")
-    services.move_chips(
+    mint = accounts.get_house_account(kind=AccountKind.TOURNAMENT_MINT, chip_type="tournament:9")
+    t_wallet = accounts.get_wallet(user=player, chip_type="tournament:9")
+    postings.move_chips(
         source=mint,
         destination=t_wallet,
         amount=1500,
@@ -178,7 +178,7 @@ def test_adjustment_credit_debit_and_replay(
     )
     _assert_envelope(overdraft, 422, "ledger.insufficient_funds")
     assert Transfer.objects.count() == 2
-    assert services.get_wallet(user=player).balance == 300
+    assert accounts.get_wallet(user=player).balance == 300
     assert_reconciled()
 
 
@@ -306,9 +306,9 @@ def test_statement_running_balances(staff_client: APIClient, ledger_data: dict[s
 
 def test_statement_pagination_from_to_and_at(staff_client: APIClient, player: Any) -> None:
     wallet = funded_wallet(player, 100)
-    house = services.get_house_account(kind="house_cashier")
+    house = accounts.get_house_account(kind="house_cashier")
     for i in range(5):
-        services.move_chips(
+        postings.move_chips(
             source=house, destination=wallet, amount=10, kind="adjustment", idempotency_key=f"p{i}"
         )
     entries = list(Entry.objects.filter(account=wallet).order_by("id"))
@@ -537,7 +537,7 @@ def test_reconciliation_serves_the_last_run_and_runs_one_only_when_none_finished
     assert body["transfers"] == Transfer.objects.count()
     assert (body["run"], body["stale"], body["pending"]) == (first.pk, False, None)
     assert body["latest_run"]["id"] == first.pk
-    run = services.run_reconciliation(trigger="manual")
+    run = reconciliation.run_reconciliation(trigger="manual")
     with django_assert_max_num_queries(6):  # served, not recomputed: no scan of the ledger
         body = staff_client.get("/api/v1/ledger/reconciliation/").json()
     assert body["run"] == body["latest_run"]["id"] == run.pk
@@ -558,7 +558,7 @@ def test_reconciliation_serves_the_last_run_and_runs_one_only_when_none_finished
 def test_reconciliation_problems_show_once_a_full_run_has_seen_them(
     staff_client: APIClient, ledger_data: dict[str, Any], django_capture_on_commit_callbacks: Any
 ) -> None:
-    clean = services.run_reconciliation(trigger="manual")
+    clean = reconciliation.run_reconciliation(trigger="manual")
     Account.objects.filter(pk=ledger_data["bob_wallet"].pk).update(balance=1)
     body = staff_client.get("/api/v1/ledger/reconciliation/").json()
     assert body["ok"] is True and body["run"] == clean.pk  # the last run's answer until a new run
@@ -569,7 +569,7 @@ def test_reconciliation_problems_show_once_a_full_run_has_seen_them(
     assert (queued["status"], queued["ok"], queued["requested_by"]) == ("queued", None, "staffer")
     assert len(enqueued) == 1
     assert staff_client.get("/api/v1/ledger/reconciliation/").json()["pending"]["id"] == queued["id"]
-    services.perform_reconciliation_run(run_id=queued["id"])  # what the worker runs
+    reconciliation.perform_reconciliation_run(run_id=queued["id"])  # what the worker runs
     body = staff_client.get("/api/v1/ledger/reconciliation/").json()
     assert body["ok"] is False and body["run"] == queued["id"] and body["pending"] is None
     assert {p["code"] for p in body["problems"]} == {"account.balance_mismatch", "chips.not_conserved"}

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from django.db import connection, connections
 
-from ledger import services
 from ledger.errors import IdempotencyConflict
 from ledger.models import Account, AccountKind, Transfer
+from ledger.services import accounts, postings
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,7 +47,7 @@ def test_eight_threads_posting_2000_transfers_through_one_hot_account() -> None:
     threads, per_thread = 8, 250
     # The cashier may go negative, so every interleaving is valid and the final balances are exact;
     # no wallet can run dry either (at most 250 chips out of 10,000 per thread and wallet).
-    hot = services.get_house_account(kind=AccountKind.HOUSE_CASHIER)
+    hot = accounts.get_house_account(kind=AccountKind.HOUSE_CASHIER)
     wallets = [funded_wallet(make_user(), 10_000) for _ in range(16)]
     ids = [w.pk for w in wallets]
     rng = random.Random(2026)
@@ -68,7 +68,7 @@ def test_eight_threads_posting_2000_transfers_through_one_hot_account() -> None:
         accounts = {a.pk: a for a in Account.objects.filter(pk__in=ids)}
         for n, (wallet_id, amount, to_hot) in enumerate(plans[index]):
             wallet = accounts[wallet_id]
-            services.move_chips(
+            postings.move_chips(
                 source=wallet if to_hot else hot_account,
                 destination=hot_account if to_hot else wallet,
                 amount=amount,
@@ -87,7 +87,7 @@ def test_eight_threads_posting_2000_transfers_through_one_hot_account() -> None:
 def test_the_same_key_from_two_connections_at_once_yields_one_transfer() -> None:
     user = make_user()
     wallet = funded_wallet(user, 1_000)
-    stack = services.open_account(
+    stack = accounts.open_account(
         kind=AccountKind.SEAT_STACK, chip_type="site", reference="table:5:seat:1", user=user
     )
     for attempt in range(20):
@@ -95,7 +95,7 @@ def test_the_same_key_from_two_connections_at_once_yields_one_transfer() -> None
         def post(index: int, attempt: int = attempt) -> int:
             source = Account.objects.get(pk=wallet.pk)
             destination = Account.objects.get(pk=stack.pk)
-            return services.move_chips(
+            return postings.move_chips(
                 source=source,
                 destination=destination,
                 amount=10,
@@ -114,13 +114,13 @@ def test_the_same_key_from_two_connections_at_once_yields_one_transfer() -> None
 def test_the_same_key_with_other_content_from_two_connections_posts_once_and_conflicts_once() -> None:
     user = make_user()
     wallet = funded_wallet(user, 1_000)
-    stack = services.open_account(
+    stack = accounts.open_account(
         kind=AccountKind.SEAT_STACK, chip_type="site", reference="table:5:seat:2", user=user
     )
 
     def post(index: int) -> str:
         try:
-            services.move_chips(
+            postings.move_chips(
                 source=Account.objects.get(pk=wallet.pk),
                 destination=Account.objects.get(pk=stack.pk),
                 amount=10 + index,

@@ -8,19 +8,19 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from ledger import services
 from ledger.models import Account, AccountKind, Entry, Transfer
 from ledger.selectors import reconcile
+from ledger.services import accounts, postings
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
 
 
 def _setup() -> tuple[Account, Account, Transfer]:
     user = make_user()
     wallet = funded_wallet(user, 100)
-    stack = services.open_account(
+    stack = accounts.open_account(
         kind=AccountKind.SEAT_STACK, chip_type="site", reference="table:1:seat:1", user=user
     )
-    transfer = services.move_chips(
+    transfer = postings.move_chips(
         source=wallet, destination=stack, amount=40, kind="buy_in", idempotency_key="b"
     )
     return wallet, stack, transfer
@@ -88,8 +88,8 @@ def test_an_overdrawn_wallet_is_refused() -> None:
         _insert_entry(c, transfer_id, stack.pk, 61)
         c.execute("UPDATE ledger_account SET balance = balance - 61 WHERE id = %s", [wallet.pk])
         c.execute("UPDATE ledger_account SET balance = balance + 61 WHERE id = %s", [stack.pk])
-    services.get_house_account(kind="house_fees")
-    services.open_account(kind="prize_pool", chip_type="site", reference="tournament:1:pool")
+    accounts.get_house_account(kind="house_fees")
+    accounts.open_account(kind="prize_pool", chip_type="site", reference="tournament:1:pool")
     for kind in ("seat_stack", "prize_pool", "house_fees"):
         with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as c:
             c.execute("UPDATE ledger_account SET balance = -5 WHERE kind = %s", [kind])
@@ -100,7 +100,7 @@ def test_an_overdrawn_wallet_is_refused() -> None:
 @pytest.mark.django_db
 def test_a_reversal_is_posted_at_most_once_and_keys_are_unique() -> None:
     _, _, transfer = _setup()
-    reversal = services.reverse_transfer(transfer=transfer)
+    reversal = postings.reverse_transfer(transfer=transfer)
     with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as c:
         c.execute(
             """INSERT INTO ledger_transfer (kind, chip_type, idempotency_key, fingerprint, reason, computation,
@@ -118,10 +118,10 @@ def test_a_reversal_is_posted_at_most_once_and_keys_are_unique() -> None:
 )
 def test_an_unbalanced_transfer_is_refused_at_commit(case: str) -> None:
     wallet, stack, existing = _setup()
-    mint = services.get_house_account(kind=AccountKind.TOURNAMENT_MINT, chip_type="tournament:1")
+    mint = accounts.get_house_account(kind=AccountKind.TOURNAMENT_MINT, chip_type="tournament:1")
     with pytest.raises(IntegrityError, match="transfer"), transaction.atomic(), connection.cursor() as c:
         if case == "entry_added_later":
-            _insert_entry(c, existing.pk, services.get_house_account(kind="house_fees").pk, 5)
+            _insert_entry(c, existing.pk, accounts.get_house_account(kind="house_fees").pk, 5)
         else:
             transfer_id = _insert_transfer(c, f"raw:{case}")
             if case == "one_leg":
@@ -135,7 +135,7 @@ def test_an_unbalanced_transfer_is_refused_at_commit(case: str) -> None:
             elif case == "third_leg":
                 _insert_entry(c, transfer_id, stack.pk, 10)
                 _insert_entry(c, transfer_id, wallet.pk, -10)
-                _insert_entry(c, transfer_id, services.get_house_account(kind="house_fees").pk, 1)
+                _insert_entry(c, transfer_id, accounts.get_house_account(kind="house_fees").pk, 1)
             elif case == "in_savepoint":
                 with transaction.atomic():
                     inner_id = _insert_transfer(c, "raw:inner")

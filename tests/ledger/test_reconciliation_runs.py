@@ -12,8 +12,9 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from ledger import services, tasks
+from ledger import tasks
 from ledger.models import ReconciliationRun, ReconciliationStatus
+from ledger.services import reconciliation
 from ledger.throttling import ReconciliationRequestThrottle
 from tests.ledger.test_concurrency import _run_threads
 from tests.ledger.utils import funded_wallet, make_user
@@ -40,9 +41,9 @@ def test_asking_again_while_a_run_waits_answers_that_run(
 
 @pytest.mark.django_db
 def test_a_run_lost_with_its_worker_is_failed_and_a_new_one_queued(staff: Any) -> None:
-    lost, _ = services.request_reconciliation(requested_by=staff)
+    lost, _ = reconciliation.request_reconciliation(requested_by=staff)
     ReconciliationRun.objects.filter(pk=lost.pk).update(queued_at=timezone.now() - timedelta(hours=2))
-    run, queued = services.request_reconciliation(requested_by=staff)
+    run, queued = reconciliation.request_reconciliation(requested_by=staff)
     assert queued and run.pk != lost.pk
     lost.refresh_from_db()
     assert lost.status == ReconciliationStatus.FAILED
@@ -70,7 +71,7 @@ def test_players_may_not_queue_a_run(player_client: APIClient, anon_client: APIC
 @pytest.mark.django_db
 def test_the_task_runs_a_queued_run_once(staff: Any) -> None:
     wallet = funded_wallet(make_user(), 10)
-    run, _ = services.request_reconciliation(requested_by=staff)
+    run, _ = reconciliation.request_reconciliation(requested_by=staff)
     with connection.cursor() as cursor:
         cursor.execute("UPDATE ledger_account SET balance = 3 WHERE id = %s", [wallet.pk])
     tasks.perform_reconciliation_run(run.pk)
@@ -79,14 +80,14 @@ def test_the_task_runs_a_queued_run_once(staff: Any) -> None:
     assert {p["code"] for p in run.problems} == {"account.balance_mismatch", "chips.not_conserved"}
     assert run.started_at is not None and run.finished_at is not None
     finished_at = run.finished_at
-    assert services.perform_reconciliation_run(run_id=run.pk) is None  # a duplicate delivery
+    assert reconciliation.perform_reconciliation_run(run_id=run.pk) is None  # a duplicate delivery
     run.refresh_from_db()
     assert run.finished_at == finished_at
 
 
 @pytest.mark.django_db(transaction=True)
 def test_racing_requests_queue_one_run(staff: Any) -> None:
-    results = _run_threads(4, lambda index: services.request_reconciliation(requested_by=staff))
+    results = _run_threads(4, lambda index: reconciliation.request_reconciliation(requested_by=staff))
     assert len({run.pk for run, _ in results}) == 1
     assert sum(queued for _, queued in results) == 1
     assert ReconciliationRun.objects.count() == 1

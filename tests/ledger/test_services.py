@@ -5,17 +5,17 @@ from typing import Any
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from ledger import services
 from ledger.errors import AlreadyReversed, IdempotencyConflict, InsufficientFunds, InvalidTransfer
 from ledger.models import Account, AccountKind, Entry, Transfer, TransferKind, tournament_chip_type
 from ledger.selectors import balance_at, wallet_balance
+from ledger.services import accounts, postings
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
 
 pytestmark = pytest.mark.django_db
 
 
 def _stack(reference: str = "table:1:seat:1", chip_type: str = "site") -> Account:
-    return services.open_account(
+    return accounts.open_account(
         kind=AccountKind.SEAT_STACK, chip_type=chip_type, reference=reference, user=make_user()
     )
 
@@ -23,7 +23,7 @@ def _stack(reference: str = "table:1:seat:1", chip_type: str = "site") -> Accoun
 def test_move_chips_posts_a_balanced_transfer_and_updates_cached_balances() -> None:
     wallet = funded_wallet(make_user(), 500)
     stack = _stack()
-    transfer = services.move_chips(
+    transfer = postings.move_chips(
         source=wallet,
         destination=stack,
         amount=200,
@@ -49,7 +49,7 @@ def test_move_chips_posts_a_balanced_transfer_and_updates_cached_balances() -> N
 def test_passed_account_objects_carry_their_new_balances() -> None:
     wallet = funded_wallet(make_user(), 100)
     stack = _stack()
-    services.move_chips(source=wallet, destination=stack, amount=40, kind="buy_in", idempotency_key="k")
+    postings.move_chips(source=wallet, destination=stack, amount=40, kind="buy_in", idempotency_key="k")
     assert (wallet.balance, stack.balance) == (60, 40)
 
 
@@ -64,8 +64,8 @@ def test_same_key_same_content_returns_the_first_transfer_and_changes_nothing() 
         "idempotency_key": "dup",
         "table_id": 7,
     }
-    first = services.move_chips(**kwargs)  # type: ignore[arg-type]
-    again = services.move_chips(**kwargs)  # type: ignore[arg-type]
+    first = postings.move_chips(**kwargs)  # type: ignore[arg-type]
+    again = postings.move_chips(**kwargs)  # type: ignore[arg-type]
     assert again.pk == first.pk
     assert Transfer.objects.filter(idempotency_key="dup").count() == 1
     assert wallet_balance(user=wallet.user) == 70  # type: ignore[arg-type]
@@ -87,9 +87,9 @@ def test_same_key_other_content_is_a_conflict(change: dict[str, object]) -> None
         "idempotency_key": "dup",
         "table_id": 7,
     }
-    services.move_chips(**kwargs)  # type: ignore[arg-type]
+    postings.move_chips(**kwargs)  # type: ignore[arg-type]
     with pytest.raises(IdempotencyConflict) as info:
-        services.move_chips(**{**kwargs, **change})  # type: ignore[arg-type]
+        postings.move_chips(**{**kwargs, **change})  # type: ignore[arg-type]
     assert info.value.code == "idempotency.key_reused"
     assert info.value.http_status == 409
     assert Transfer.objects.filter(idempotency_key="dup").count() == 1
@@ -101,7 +101,7 @@ def test_overdraft_is_refused_and_changes_nothing() -> None:
     stack = _stack()
     count = Transfer.objects.count()
     with pytest.raises(InsufficientFunds) as info:
-        services.move_chips(
+        postings.move_chips(
             source=wallet, destination=stack, amount=101, kind="buy_in", idempotency_key="big"
         )
     assert info.value.http_status == 422
@@ -110,20 +110,20 @@ def test_overdraft_is_refused_and_changes_nothing() -> None:
     wallet.refresh_from_db()
     assert wallet.balance == 100
     # The refused key stays free: a correct posting may use it later.
-    services.move_chips(source=wallet, destination=stack, amount=100, kind="buy_in", idempotency_key="big")
+    postings.move_chips(source=wallet, destination=stack, amount=100, kind="buy_in", idempotency_key="big")
     assert_reconciled()
 
 
 @pytest.mark.parametrize("kind", [AccountKind.HOUSE_FEES, AccountKind.SEAT_STACK, AccountKind.PRIZE_POOL])
 def test_every_non_source_account_refuses_to_go_negative(kind: str) -> None:
     if kind == AccountKind.HOUSE_FEES:
-        account = services.get_house_account(kind=kind)
+        account = accounts.get_house_account(kind=kind)
     else:
         owner = make_user() if kind == AccountKind.SEAT_STACK else None
-        account = services.open_account(kind=kind, chip_type="site", reference=f"{kind}:1", user=owner)
-    wallet = services.get_wallet(user=make_user())
+        account = accounts.open_account(kind=kind, chip_type="site", reference=f"{kind}:1", user=owner)
+    wallet = accounts.get_wallet(user=make_user())
     with pytest.raises(InsufficientFunds):
-        services.move_chips(
+        postings.move_chips(
             source=account, destination=wallet, amount=1, kind="payout", idempotency_key="neg"
         )
 
@@ -132,8 +132,8 @@ def test_house_cashier_and_mint_may_go_negative() -> None:
     user = make_user()
     funded_wallet(user, 50)
     funded_wallet(user, 70, chip_type=tournament_chip_type(3))
-    assert services.get_house_account(kind=AccountKind.HOUSE_CASHIER).balance == -50
-    mint = services.get_house_account(kind=AccountKind.TOURNAMENT_MINT, chip_type="tournament:3")
+    assert accounts.get_house_account(kind=AccountKind.HOUSE_CASHIER).balance == -50
+    mint = accounts.get_house_account(kind=AccountKind.TOURNAMENT_MINT, chip_type="tournament:3")
     assert mint.balance == -70
     assert_reconciled()
 
@@ -143,10 +143,10 @@ def test_multi_leg_transfer() -> None:
     stacks = [_stack(f"table:9:seat:{i}") for i in range(3)]
     for user, stack in zip(users, stacks, strict=True):
         wallet = funded_wallet(user, 300)
-        services.move_chips(
+        postings.move_chips(
             source=wallet, destination=stack, amount=300, kind="buy_in", idempotency_key=f"s{stack.pk}"
         )
-    transfer = services.post_transfer(
+    transfer = postings.post_transfer(
         kind="settlement",
         legs=[(stacks[0], 210), (stacks[1], -90), (stacks[2], -120)],
         idempotency_key="round:812:settle",
@@ -175,9 +175,9 @@ def test_multi_leg_transfer() -> None:
 def test_invalid_transfers_are_refused(legs_factory: Any, message: str) -> None:
     a = funded_wallet(make_user(), 10)
     b = _stack()
-    c = services.get_house_account(kind=AccountKind.TOURNAMENT_MINT, chip_type="tournament:1")
+    c = accounts.get_house_account(kind=AccountKind.TOURNAMENT_MINT, chip_type="tournament:1")
     with pytest.raises(InvalidTransfer, match=message):
-        services.post_transfer(kind="transfer", legs=legs_factory(a, b, c), idempotency_key="bad")
+        postings.post_transfer(kind="transfer", legs=legs_factory(a, b, c), idempotency_key="bad")
     assert not Transfer.objects.filter(idempotency_key="bad").exists()
 
 
@@ -201,23 +201,23 @@ def test_invalid_transfer_fields_are_refused(kwargs: dict[str, object], message:
         **kwargs,
     }
     with pytest.raises(InvalidTransfer, match=message):
-        services.post_transfer(**params)  # type: ignore[arg-type]
+        postings.post_transfer(**params)  # type: ignore[arg-type]
 
 
 def test_move_chips_needs_a_positive_amount() -> None:
     a = funded_wallet(make_user(), 10)
     with pytest.raises(InvalidTransfer):
-        services.move_chips(source=a, destination=_stack(), amount=-5, kind="buy_in", idempotency_key="m")
+        postings.move_chips(source=a, destination=_stack(), amount=-5, kind="buy_in", idempotency_key="m")
 
 
 def test_reversal_posts_the_opposite_once() -> None:
     wallet = funded_wallet(make_user(), 100)
     stack = _stack()
-    original = services.move_chips(
+    original = postings.move_chips(
         source=wallet, destination=stack, amount=60, kind="buy_in", idempotency_key="b", table_id=4
     )
     admin = make_user(is_superuser=True)
-    reversal = services.reverse_transfer(transfer=original, posted_by=admin, reason="mistake")
+    reversal = postings.reverse_transfer(transfer=original, posted_by=admin, reason="mistake")
     assert reversal.kind == TransferKind.REVERSAL
     assert reversal.reverses_id == original.pk
     assert reversal.table_id == 4
@@ -229,78 +229,78 @@ def test_reversal_posts_the_opposite_once() -> None:
     original.refresh_from_db()
     assert original.reversed_by == reversal
     with pytest.raises(AlreadyReversed):
-        services.reverse_transfer(transfer=original)
+        postings.reverse_transfer(transfer=original)
     with pytest.raises(InvalidTransfer, match="reversal cannot be reversed"):
-        services.reverse_transfer(transfer=reversal)
+        postings.reverse_transfer(transfer=reversal)
     assert_reconciled()
 
 
 def test_reversal_cannot_overdraw() -> None:
     wallet = funded_wallet(make_user(), 100)
     stack = _stack()
-    original = services.move_chips(
+    original = postings.move_chips(
         source=wallet, destination=stack, amount=60, kind="buy_in", idempotency_key="b"
     )
-    services.move_chips(
+    postings.move_chips(
         source=stack,
-        destination=services.get_house_account(kind="house_fees"),
+        destination=accounts.get_house_account(kind="house_fees"),
         amount=60,
         kind="fee",
         idempotency_key="f",
     )
     with pytest.raises(InsufficientFunds):
-        services.reverse_transfer(transfer=original)
+        postings.reverse_transfer(transfer=original)
     assert not Transfer.objects.filter(reverses=original).exists()
 
 
 def test_adjust_wallet_credits_and_debits_against_the_cashier() -> None:
     user = make_user()
     admin = make_user(is_superuser=True)
-    credit = services.adjust_wallet(
+    credit = postings.adjust_wallet(
         user=user, amount=250, reason="welcome", idempotency_key="a1", posted_by=admin
     )
-    services.adjust_wallet(user=user, amount=-50, reason="correction", idempotency_key="a2", posted_by=admin)
+    postings.adjust_wallet(user=user, amount=-50, reason="correction", idempotency_key="a2", posted_by=admin)
     assert wallet_balance(user=user) == 200
-    assert services.get_house_account(kind="house_cashier").balance == -200
+    assert accounts.get_house_account(kind="house_cashier").balance == -200
     assert credit.kind == TransferKind.ADJUSTMENT
     assert credit.posted_by == admin
     with pytest.raises(InsufficientFunds):
-        services.adjust_wallet(
+        postings.adjust_wallet(
             user=user, amount=-201, reason="too much", idempotency_key="a3", posted_by=admin
         )
     with pytest.raises(InvalidTransfer):
-        services.adjust_wallet(user=user, amount=0, reason="zero", idempotency_key="a4", posted_by=admin)
+        postings.adjust_wallet(user=user, amount=0, reason="zero", idempotency_key="a4", posted_by=admin)
     assert_reconciled()
 
 
 def test_accounts_are_got_or_created_once() -> None:
     user = make_user()
-    assert services.get_wallet(user=user).pk == services.get_wallet(user=user).pk
-    assert services.get_wallet(user=user, chip_type="tournament:5").pk != services.get_wallet(user=user).pk
+    assert accounts.get_wallet(user=user).pk == accounts.get_wallet(user=user).pk
+    assert accounts.get_wallet(user=user, chip_type="tournament:5").pk != accounts.get_wallet(user=user).pk
     assert (
-        services.get_house_account(kind="house_fees").pk == services.get_house_account(kind="house_fees").pk
+        accounts.get_house_account(kind="house_fees").pk == accounts.get_house_account(kind="house_fees").pk
     )
-    stack = services.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:2", user=user)
+    stack = accounts.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:2", user=user)
     assert stack.user == user
     assert (
-        services.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:2", user=user).pk
+        accounts.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:2", user=user).pk
         == stack.pk
     )
     with pytest.raises(InvalidTransfer):
-        services.get_house_account(kind="wallet")
+        accounts.get_house_account(kind="wallet")
     with pytest.raises(InvalidTransfer):
-        services.open_account(kind="wallet", chip_type="site", reference="x")
+        accounts.open_account(kind="wallet", chip_type="site", reference="x")
 
 
 def test_a_players_account_names_its_player_and_a_house_account_none() -> None:
     user, other = make_user(), make_user()
     with pytest.raises(InvalidTransfer):
-        services.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:3")
+        accounts.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:3")
     with pytest.raises(InvalidTransfer):
-        services.open_account(kind="prize_pool", chip_type="site", reference="tournament:1", user=user)
-    services.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:3", user=user)
+        accounts.open_account(kind="prize_pool", chip_type="site", reference="tournament:1", user=user)
+    accounts.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:3", user=user)
     with pytest.raises(InvalidTransfer):  # the same seat stack is not another player's
-        services.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:3", user=other)
+        accounts.open_account(kind="seat_stack", chip_type="site", reference="table:1:seat:3", user=other)
     assert Account.objects.get(reference="table:1:seat:3").user == user
 
 
@@ -319,10 +319,10 @@ def test_the_database_refuses_an_account_whose_player_does_not_fit_its_kind(
 def test_statement_running_balances_and_balance_at() -> None:
     wallet = funded_wallet(make_user(), 100)
     stack = _stack()
-    services.move_chips(source=wallet, destination=stack, amount=30, kind="buy_in", idempotency_key="1")
+    postings.move_chips(source=wallet, destination=stack, amount=30, kind="buy_in", idempotency_key="1")
     middle = Entry.objects.filter(account=wallet).order_by("-id").first()
     assert middle is not None
-    services.move_chips(source=wallet, destination=stack, amount=20, kind="buy_in", idempotency_key="2")
+    postings.move_chips(source=wallet, destination=stack, amount=20, kind="buy_in", idempotency_key="2")
     assert list(
         Entry.objects.filter(account=wallet).order_by("id").values_list("balance_after", flat=True)
     ) == [
@@ -337,13 +337,13 @@ def test_statement_running_balances_and_balance_at() -> None:
 def test_a_conflict_inside_a_callers_transaction_leaves_that_transaction_usable() -> None:
     wallet = funded_wallet(make_user(), 100)
     stack = _stack()
-    services.move_chips(source=wallet, destination=stack, amount=10, kind="buy_in", idempotency_key="outer")
+    postings.move_chips(source=wallet, destination=stack, amount=10, kind="buy_in", idempotency_key="outer")
     with transaction.atomic():
         with pytest.raises(IdempotencyConflict):
-            services.move_chips(
+            postings.move_chips(
                 source=wallet, destination=stack, amount=11, kind="buy_in", idempotency_key="outer"
             )
-        services.move_chips(
+        postings.move_chips(
             source=wallet, destination=stack, amount=5, kind="buy_in", idempotency_key="after"
         )
     assert wallet_balance(user=wallet.user) == 85  # type: ignore[arg-type]
@@ -352,7 +352,7 @@ def test_a_conflict_inside_a_callers_transaction_leaves_that_transaction_usable(
 
 def test_service_postings_pass_the_deferred_balance_trigger() -> None:
     wallet = funded_wallet(make_user(), 100)
-    services.move_chips(source=wallet, destination=_stack(), amount=10, kind="buy_in", idempotency_key="t")
+    postings.move_chips(source=wallet, destination=_stack(), amount=10, kind="buy_in", idempotency_key="t")
     with connection.cursor() as cursor:
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
 
@@ -367,11 +367,11 @@ def test_a_replay_returns_the_first_transfer_even_when_the_funds_are_gone_since(
         "kind": "buy_in",
         "idempotency_key": "all-in",
     }
-    first = services.move_chips(**kwargs)
+    first = postings.move_chips(**kwargs)
     assert wallet_balance(user=wallet.user) == 0  # type: ignore[arg-type]
-    assert services.move_chips(**kwargs).pk == first.pk
+    assert postings.move_chips(**kwargs).pk == first.pk
     with pytest.raises(IdempotencyConflict):
-        services.move_chips(**{**kwargs, "amount": 101})
+        postings.move_chips(**{**kwargs, "amount": 101})
     assert Transfer.objects.filter(idempotency_key="all-in").count() == 1
     assert_reconciled()
 
@@ -381,10 +381,10 @@ def test_a_refusal_inside_a_callers_transaction_leaves_that_transaction_usable()
     stack = _stack()
     with transaction.atomic():
         with pytest.raises(InsufficientFunds):
-            services.move_chips(
+            postings.move_chips(
                 source=wallet, destination=stack, amount=101, kind="buy_in", idempotency_key="a"
             )
-        services.move_chips(source=wallet, destination=stack, amount=40, kind="buy_in", idempotency_key="b")
+        postings.move_chips(source=wallet, destination=stack, amount=40, kind="buy_in", idempotency_key="b")
     assert wallet_balance(user=wallet.user) == 60  # type: ignore[arg-type]
     assert not Transfer.objects.filter(idempotency_key="a").exists()
     assert_reconciled()
@@ -396,7 +396,7 @@ def test_a_posting_inside_a_transaction_is_two_statements_and_no_savepoint() -> 
     wallet = funded_wallet(make_user(), 100)
     stack = _stack()
     with transaction.atomic(), CaptureQueriesContext(connection) as queries:
-        services.move_chips(source=wallet, destination=stack, amount=10, kind="buy_in", idempotency_key="two")
+        postings.move_chips(source=wallet, destination=stack, amount=10, kind="buy_in", idempotency_key="two")
     statements = [q["sql"] for q in queries.captured_queries]
     assert len(statements) == 2, statements
     assert not any("SAVEPOINT" in sql for sql in statements)

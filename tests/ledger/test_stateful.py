@@ -18,9 +18,9 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from ledger import services
 from ledger.errors import AlreadyReversed, IdempotencyConflict, InsufficientFunds, InvalidTransfer
 from ledger.models import Account, AccountKind, Entry, Transfer
+from ledger.services import accounts, postings
 from tests.ledger.utils import assert_reconciled, make_user
 
 
@@ -31,11 +31,11 @@ class LedgerMachine(RuleBasedStateMachine):
         self.tag = uuid.uuid4().hex[:10]
         chip_type = f"hyp:{self.tag}"
         self.accounts: list[Account] = [
-            services.get_house_account(kind=AccountKind.HOUSE_CASHIER, chip_type=chip_type),
-            services.get_house_account(kind=AccountKind.HOUSE_FEES, chip_type=chip_type),
-            *(services.get_wallet(user=make_user(f"h{self.tag}{i}"), chip_type=chip_type) for i in range(3)),
+            accounts.get_house_account(kind=AccountKind.HOUSE_CASHIER, chip_type=chip_type),
+            accounts.get_house_account(kind=AccountKind.HOUSE_FEES, chip_type=chip_type),
+            *(accounts.get_wallet(user=make_user(f"h{self.tag}{i}"), chip_type=chip_type) for i in range(3)),
             *(
-                services.open_account(
+                accounts.open_account(
                     kind=AccountKind.SEAT_STACK,
                     chip_type=chip_type,
                     reference=f"t:{i}",
@@ -81,9 +81,9 @@ class LedgerMachine(RuleBasedStateMachine):
         key = self._new_key()
         if self._overdraws(spec):
             with pytest.raises(InsufficientFunds):
-                services.post_transfer(kind="transfer", legs=self._legs(spec), idempotency_key=key)
+                postings.post_transfer(kind="transfer", legs=self._legs(spec), idempotency_key=key)
             return
-        transfer = services.post_transfer(kind="transfer", legs=self._legs(spec), idempotency_key=key)
+        transfer = postings.post_transfer(kind="transfer", legs=self._legs(spec), idempotency_key=key)
         self._apply(spec)
         self.posted[key] = (spec, transfer.pk)
 
@@ -92,7 +92,7 @@ class LedgerMachine(RuleBasedStateMachine):
     def replay(self, data: Any) -> None:
         key = data.draw(st.sampled_from(sorted(self.posted)), label="key")
         spec, transfer_id = self.posted[key]
-        again = services.post_transfer(kind="transfer", legs=self._legs(spec), idempotency_key=key)
+        again = postings.post_transfer(kind="transfer", legs=self._legs(spec), idempotency_key=key)
         assert again.pk == transfer_id
 
     @precondition(lambda self: self.posted)
@@ -104,7 +104,7 @@ class LedgerMachine(RuleBasedStateMachine):
         other = [(i, a + delta), (j, b - delta), *rest]
         assume(all(amount != 0 for _, amount in other))
         with pytest.raises(IdempotencyConflict):
-            services.post_transfer(kind="transfer", legs=self._legs(other), idempotency_key=key)
+            postings.post_transfer(kind="transfer", legs=self._legs(other), idempotency_key=key)
 
     @precondition(lambda self: self.posted)
     @rule(data=st.data())
@@ -115,12 +115,12 @@ class LedgerMachine(RuleBasedStateMachine):
         opposite = [(i, -amount) for i, amount in spec]
         if transfer_id in self.reversed:
             with pytest.raises(AlreadyReversed):
-                services.reverse_transfer(transfer=transfer)
+                postings.reverse_transfer(transfer=transfer)
         elif self._overdraws(opposite):
             with pytest.raises(InsufficientFunds):
-                services.reverse_transfer(transfer=transfer)
+                postings.reverse_transfer(transfer=transfer)
         else:
-            reversal = services.reverse_transfer(transfer=transfer)
+            reversal = postings.reverse_transfer(transfer=transfer)
             assert reversal.reverses_id == transfer_id
             self._apply(opposite)
             self.reversed.add(transfer_id)
@@ -128,7 +128,7 @@ class LedgerMachine(RuleBasedStateMachine):
     @rule(amount=st.integers(1, 100))
     def unbalanced(self, amount: int) -> None:
         with pytest.raises(InvalidTransfer):
-            services.post_transfer(
+            postings.post_transfer(
                 kind="transfer",
                 legs=[(self.accounts[0], amount), (self.accounts[1], -amount - 1)],
                 idempotency_key=self._new_key(),

@@ -6,8 +6,9 @@ import pytest
 from django.db import connection
 from django_celery_beat.models import PeriodicTask
 
-from ledger import services, tasks
+from ledger import tasks
 from ledger.models import ReconciliationRun
+from ledger.services import reconciliation
 from tests.ledger.utils import funded_wallet, make_user
 
 
@@ -39,7 +40,7 @@ def test_a_run_records_problems() -> None:
     wallet = funded_wallet(make_user(), 10)
     with connection.cursor() as cursor:
         cursor.execute("UPDATE ledger_account SET balance = 3 WHERE id = %s", [wallet.pk])
-    run = services.run_reconciliation(trigger="manual")
+    run = reconciliation.run_reconciliation(trigger="manual")
     assert not run.ok
     assert {p["code"] for p in run.problems} == {"account.balance_mismatch", "chips.not_conserved"}
 

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from ledger import services
 from ledger.models import AccountKind
+from ledger.services import accounts, postings
 from tests.clients import api_client
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
 
@@ -23,24 +23,24 @@ def history(player: Any) -> dict[str, Any]:
     wallet = funded_wallet(player, 1_000)
     bob = make_user("bob")
     funded_wallet(bob, 500)
-    stack = services.open_account(
+    stack = accounts.open_account(
         kind=AccountKind.SEAT_STACK, chip_type="site", reference="table:3:seat:0", user=player
     )
-    bob_stack = services.open_account(
+    bob_stack = accounts.open_account(
         kind=AccountKind.SEAT_STACK, chip_type="site", reference="table:3:seat:1", user=bob
     )
-    services.move_chips(
+    postings.move_chips(
         source=wallet, destination=stack, amount=300, kind="buy_in", idempotency_key="sit:ann", table_id=3
     )
-    services.move_chips(
-        source=services.get_wallet(user=bob),
+    postings.move_chips(
+        source=accounts.get_wallet(user=bob),
         destination=bob_stack,
         amount=200,
         kind="buy_in",
         idempotency_key="sit:bob",
         table_id=3,
     )
-    services.move_chips(
+    postings.move_chips(
         source=stack,
         destination=bob_stack,
         amount=120,
@@ -50,7 +50,7 @@ def history(player: Any) -> dict[str, Any]:
         round_id=7,
         reason="round 1 of table 3",
     )
-    services.move_chips(
+    postings.move_chips(
         source=stack, destination=wallet, amount=180, kind="cash_out", idempotency_key="out:ann", table_id=3
     )
     return {"wallet": wallet, "bob": bob}

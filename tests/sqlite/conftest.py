@@ -11,7 +11,7 @@ from django.core.cache import cache
 from django.db import connection
 
 from database import rows
-from ledger import services as ledger_services
+from ledger.services import postings
 from tests.sqlite.harness import Site, site
 from tests.sqlite.triggers import flush_keeping_triggers
 from tournaments.live import game_rows, move_context
@@ -72,8 +72,8 @@ def vendor_sides(monkeypatch: pytest.MonkeyPatch) -> Sides:
     sides = Sides()
     for module, attribute, name in (
         (move_context, "_move_context_pg_sql", "pg:move_context"),
-        (ledger_services, "_post_locked", "sqlite:ledger_post"),
-        (ledger_services, "_post_pg", "pg:ledger_post"),
+        (postings, "_post_locked", "sqlite:ledger_post"),
+        (postings, "_post_pg", "pg:ledger_post"),
         (game_rows, "load_game", "pg:load_game"),
         (game_rows, "load_events", "pg:load_events"),
         (game_rows, "load_events_with_access", "pg:load_events_with_access"),

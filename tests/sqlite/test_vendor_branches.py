@@ -16,9 +16,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 
-from ledger import services as ledger
 from ledger.errors import IdempotencyConflict, InsufficientFunds
 from ledger.models import AccountKind, Entry, Transfer, TransferKind
+from ledger.services import accounts, postings
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
 from tests.sqlite.conftest import Sides
 from tests.sqlite.harness import Site
@@ -43,12 +43,12 @@ BRANCHES = {
     ("database/rows.py", "insert_sql"): FLOWS,
     # SQLite runs a move's writes one statement at a time (vendor_sides: sqlite:rows_execute_one_by_one).
     ("database/rows.py", "execute"): FLOWS,
-    # The ledger: `_post_locked` (vendor_sides: sqlite:ledger_post), its statements, the key's lookup.
-    ("ledger/services.py", "post_transfer"): f"{FLOWS}, test_ledger_postings_replay_and_refuse_on_sqlite",
-    ("ledger/services.py", "_statements"): "test_ledger_postings_replay_and_refuse_on_sqlite",
-    ("ledger/services.py", "_post_locked"): "test_ledger_postings_replay_and_refuse_on_sqlite",
-    ("ledger/services.py", "_find_by_key"): "test_ledger_postings_replay_and_refuse_on_sqlite",
-    ("ledger/services.py", "_post_pg"): "PostgreSQL only (vendor_sides: never called here)",
+    # The ledger's posting: PostgreSQL's hand-written statements (`_post_pg`, never called here; vendor_sides:
+    # pg:ledger_post) or the ORM (`_post_locked`, vendor_sides: sqlite:ledger_post).
+    (
+        "ledger/services/postings.py",
+        "_hand_written",
+    ): f"{FLOWS}, test_ledger_postings_replay_and_refuse_on_sqlite",
     # The move's lock and read (vendor_sides: sqlite:move_context:keyed / unkeyed).
     ("tournaments/live/game_locks.py", "lock_game_row"): FLOWS,
     ("tournaments/live/game_locks.py", "_lock_game_sql"): FLOWS,
@@ -164,11 +164,11 @@ def test_usernames_are_unique_in_any_case_on_sqlite() -> None:
 def test_ledger_postings_replay_and_refuse_on_sqlite(vendor_sides: Sides) -> None:
     ann, bob = make_user("ann"), make_user("bob")
     wallet = funded_wallet(ann, 500)
-    other = ledger.get_wallet(user=bob)
-    cashier = ledger.get_house_account(kind=AccountKind.HOUSE_CASHIER)
+    other = accounts.get_wallet(user=bob)
+    cashier = accounts.get_house_account(kind=AccountKind.HOUSE_CASHIER)
 
     def post(amount: int, key: str) -> Transfer:
-        return ledger.post_transfer(
+        return postings.post_transfer(
             kind=TransferKind.ADJUSTMENT,
             legs=[(wallet, -amount), (other, amount - 1), (cashier, 1)],
             idempotency_key=key,
@@ -184,7 +184,7 @@ def test_ledger_postings_replay_and_refuse_on_sqlite(vendor_sides: Sides) -> Non
     with pytest.raises(InsufficientFunds):
         post(301, "leg:2")
     assert Transfer.objects.count() == transfers  # refused before anything was written
-    assert ledger.get_wallet(user=ann).balance == 300
+    assert accounts.get_wallet(user=ann).balance == 300
     assert Entry.objects.filter(transfer=first).count() == 3
     assert vendor_sides.ran("sqlite:ledger_post") >= 3 and vendor_sides.pg() == {}
     assert_reconciled()

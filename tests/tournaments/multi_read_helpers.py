@@ -10,8 +10,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from ledger import services as ledger
 from ledger.models import Account, AccountKind, TransferKind, tournament_chip_type
+from ledger.services import accounts, postings
 from tests.factories import MultiTournamentFactory
 from tournaments.live.models import Game, Round, Seat, SeatStatus, Table, TableStatus
 from tournaments.tournament import registration
@@ -44,7 +44,7 @@ def start(tournament: Tournament, *, sizes: list[int]) -> list[Table]:
     )
     assert sum(sizes) == len(entries)
     chip_type = tournament_chip_type(tournament.pk)
-    mint = ledger.open_account(
+    mint = accounts.open_account(
         kind=AccountKind.TOURNAMENT_MINT, chip_type=chip_type, reference=f"tournament:{tournament.pk}"
     )
     Tournament.objects.filter(pk=tournament.pk).update(
@@ -69,7 +69,7 @@ def start(tournament: Tournament, *, sizes: list[int]) -> list[Table]:
         legs: list[tuple[Account, int]] = [(mint, -stack * size)]
         for number in range(1, size + 1):
             entry = next(at)
-            account = ledger.open_account(
+            account = accounts.open_account(
                 kind=AccountKind.SEAT_STACK,
                 chip_type=chip_type,
                 reference=f"table:{table.pk}:seat:{number}",
@@ -86,7 +86,7 @@ def start(tournament: Tournament, *, sizes: list[int]) -> list[Table]:
                 status=EntryStatus.PLAYING, table=table, seat=seat
             )
             legs.append((account, stack))
-        ledger.post_transfer(
+        postings.post_transfer(
             kind=TransferKind.MINT,
             legs=legs,
             idempotency_key=f"tournament:{tournament.pk}:mint:table:{table.pk}",
@@ -105,7 +105,7 @@ def seat_of(tournament: Tournament, user: Any) -> Seat:
 
 def win_chips(tournament: Tournament, *, winner: Any, loser: Any, amount: int, key: str) -> None:
     """`amount` of the loser's chips to the winner (a settlement as a round's)."""
-    ledger.move_chips(
+    postings.move_chips(
         source=seat_of(tournament, loser).stack_account,
         destination=seat_of(tournament, winner).stack_account,
         amount=amount,

@@ -82,7 +82,7 @@ def test_the_close_action_closes_tables_and_cashes_out_for_superusers_only(
 ) -> None:
     from django.contrib.auth.models import Permission
 
-    from ledger import services as ledger
+    from ledger.services import accounts
     from tests.ledger.utils import assert_reconciled
     from tournaments.live import tables
     from tournaments.live.models import GameStatus, SeatStatus, Table, TableStatus
@@ -112,7 +112,7 @@ def test_the_close_action_closes_tables_and_cashes_out_for_superusers_only(
     assert Table.objects.get(pk=table.pk).status == TableStatus.CLOSED
     assert Game.objects.get(table=table).status == GameStatus.CLOSED
     assert Seat.objects.get(table=table).status == SeatStatus.LEFT
-    assert ledger.get_wallet(user=ann).balance == 10_000
+    assert accounts.get_wallet(user=ann).balance == 10_000
     assert_reconciled()
 
 

@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 
 from ledger.models import Transfer, TransferKind
-from ledger.services import get_wallet
+from ledger.services.accounts import get_wallet
 from tests.clients import api_client
 from tests.ledger.utils import assert_reconciled
 from tournaments.live.models import Game, GameEvent, IdempotentRequest, MoveLog, Seat

@@ -11,7 +11,7 @@ import pytest
 from django.db import OperationalError
 from django.utils import timezone
 
-from ledger import services as ledger
+from ledger.services import accounts
 from tests.ledger.utils import assert_reconciled
 from tournaments.live import engine_io, idempotency, moves, tables
 from tournaments.live.models import Game, GameEvent, IdempotentRequest, MoveLog
@@ -33,7 +33,7 @@ def _error(response: Any, status: int, code: str) -> dict[str, Any]:
 
 
 def wallet(user: Any) -> int:
-    return ledger.get_wallet(user=user).balance
+    return accounts.get_wallet(user=user).balance
 
 
 # ------------------------------------------------------------------------------------ sit, join and leave

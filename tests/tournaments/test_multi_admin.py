@@ -148,9 +148,9 @@ def test_cancelling_a_running_tournament_splits_the_pool_by_chips(make_player: A
     seats = list(
         Seat.objects.filter(table__tournament=tournament).select_related("stack_account").order_by("pk")
     )
-    from ledger import services as ledger
+    from ledger.services import postings
 
-    ledger.move_chips(
+    postings.move_chips(
         source=seats[0].stack_account,
         destination=seats[1].stack_account,
         amount=600,

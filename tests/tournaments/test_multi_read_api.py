@@ -12,8 +12,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from ledger import services as ledger
 from ledger.models import AccountKind, TransferKind, tournament_chip_type
+from ledger.services import accounts, postings
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments import multi_read_helpers as multi
 from tests.tournaments.helpers import hidden_cards, leaked
@@ -292,12 +292,12 @@ def test_the_payout_report_counts_re_entries(
     # dan re-entered once: one more buy-in and fee, as registration posts them.
     dan = TournamentEntry.objects.get(tournament=t, player=people["dan"])
     TournamentEntry.objects.filter(pk=dan.pk).update(reentries=1)
-    ledger.post_transfer(
+    postings.post_transfer(
         kind=TransferKind.TOURNAMENT_BUY_IN,
         legs=[
-            (ledger.get_wallet(user=people["dan"]), -110),
+            (accounts.get_wallet(user=people["dan"]), -110),
             (t.pool_account, 100),
-            (ledger.get_house_account(kind=AccountKind.HOUSE_FEES), 10),
+            (accounts.get_house_account(kind=AccountKind.HOUSE_FEES), 10),
         ],
         idempotency_key=f"tournament:{t.pk}:entry:{dan.pk}:reentry:1",
         tournament_id=t.pk,
@@ -327,12 +327,12 @@ def test_the_payout_report_lists_paid_prizes_with_places(
     TournamentEntry.objects.filter(tournament=t, player=people["ann"]).update(status="finished", place=1)
     TournamentEntry.objects.filter(tournament=t, player=people["eve"]).update(status="finished", place=2)
     pool = t.pool_account
-    ledger.post_transfer(
+    postings.post_transfer(
         kind=TransferKind.PAYOUT,
         legs=[
             (pool, -700),
-            (ledger.get_wallet(user=people["ann"]), 490),
-            (ledger.get_wallet(user=people["eve"]), 210),
+            (accounts.get_wallet(user=people["ann"]), 490),
+            (accounts.get_wallet(user=people["eve"]), 210),
         ],
         idempotency_key=f"tournament:{t.pk}:prizes",
         tournament_id=t.pk,

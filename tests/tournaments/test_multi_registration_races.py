@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from ledger import services as ledger
 from ledger.models import Transfer, TransferKind
+from ledger.services import accounts
 from tests.clients import api_client
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.multi_settings_helpers import create_multi as new_multi
@@ -67,7 +67,7 @@ def test_twenty_players_racing_for_the_last_place_leave_one_entry(make_player: A
     assert live.count() == 6
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.REGISTERING  # a multi-table tournament starts at starts_at
-    balances = sorted(ledger.get_wallet(user=u).balance for u in racers)
+    balances = sorted(accounts.get_wallet(user=u).balance for u in racers)
     assert balances == [890] + [1000] * 19  # the winner paid buy-in and fee; the losers nothing
     assert pool_balance(tournament) == 6 * 100
     assert (
@@ -84,7 +84,7 @@ def test_one_player_registering_from_ten_threads_has_one_entry(make_player: Any,
 
     assert Counter(results) == Counter({(201, None): 1, (409, "tournament.already_registered"): 9}), results
     assert TournamentEntry.objects.filter(tournament=tournament, player=ann).count() == 1
-    assert ledger.get_wallet(user=ann).balance == 890
+    assert accounts.get_wallet(user=ann).balance == 890
     assert pool_balance(tournament) == 100
     assert (
         Transfer.objects.filter(tournament_id=tournament.pk, kind=TransferKind.TOURNAMENT_BUY_IN).count() == 1

@@ -17,8 +17,8 @@ from django.db import OperationalError, connection
 from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
 
-from ledger import services as ledger
 from ledger.models import Account, AccountKind, Transfer, TransferKind
+from ledger.services import accounts
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.multi_helpers import chips_conserved
 from tests.tournaments.multi_settings_helpers import create_multi as new_multi
@@ -78,10 +78,10 @@ def test_registration_opens_when_its_time_comes(admin_user: Any, make_player: An
 @pytest.mark.django_db
 def test_cancellation_below_the_minimum_refunds_everything(admin_user: Any, make_player: Any) -> None:
     tournament = new_multi(admin_user, min_entrants=4, buy_in=100, fee=10)
-    fees = ledger.get_house_account(kind=AccountKind.HOUSE_FEES)
+    fees = accounts.get_house_account(kind=AccountKind.HOUSE_FEES)
     fees_before = fees.balance
     users = [make_player(name, chips=1000) for name in ("ann", "bob", "cid")]
-    wallets = [ledger.get_wallet(user=u) for u in users]
+    wallets = [accounts.get_wallet(user=u) for u in users]
     for user in users:
         registration.register(user=user, tournament_id=tournament.pk)
     assert _balances(*wallets) == [890, 890, 890]
@@ -213,5 +213,5 @@ def test_two_runs_at_once_cancel_once(
     assert sum(o["failed"] for o in outcomes) == 0
     assert Transfer.objects.filter(kind=TransferKind.REFUND).count() == 6
     assert TournamentEvent.objects.filter(kind="cancelled").count() == 3
-    assert _balances(*[ledger.get_wallet(user=u) for u in users]) == [500, 500]
+    assert _balances(*[accounts.get_wallet(user=u) for u in users]) == [500, 500]
     assert_reconciled()

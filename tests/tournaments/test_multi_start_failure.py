@@ -16,8 +16,8 @@ import pytest
 from django.db import OperationalError
 from django.test import Client
 
-from ledger import services as ledger
 from ledger.models import Account, AccountKind, Transfer, TransferKind
+from ledger.services import accounts
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.multi_helpers import chips_conserved
 from tests.tournaments.multi_settings_helpers import create_multi, pool_balance
@@ -73,9 +73,9 @@ def _registered(
 
 
 def _assert_refunded_once(tournament: Tournament, users: list[Any], fees_before: int) -> None:
-    assert [ledger.get_wallet(user=u).balance for u in users] == [1000, 1000, 1000]
+    assert [accounts.get_wallet(user=u).balance for u in users] == [1000, 1000, 1000]
     assert pool_balance(tournament) == 0
-    assert _balance(ledger.get_house_account(kind=AccountKind.HOUSE_FEES)) == fees_before
+    assert _balance(accounts.get_house_account(kind=AccountKind.HOUSE_FEES)) == fees_before
     refunds = Transfer.objects.filter(tournament_id=tournament.pk, kind=TransferKind.REFUND)
     assert refunds.count() == 3
     assert set(TournamentEntry.objects.filter(tournament=tournament).values_list("status", flat=True)) == {
@@ -93,7 +93,7 @@ def test_a_start_failing_for_good_cancels_at_once_with_its_reason_and_refunds_on
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    fees_before = _balance(ledger.get_house_account(kind=AccountKind.HOUSE_FEES))
+    fees_before = _balance(accounts.get_house_account(kind=AccountKind.HOUSE_FEES))
     tournament, users = _registered(admin_user, make_player, guarantee=1000)
     calls = _break_the_start(monkeypatch, ValueError("a bug in the seating"))
     assert tournament.starts_at is not None
@@ -136,7 +136,7 @@ def test_transient_failures_are_retried_up_to_the_bound_then_cancel_and_refund_o
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     settings.RAMINO_TOURNAMENT_START_ATTEMPTS = 3
-    fees_before = _balance(ledger.get_house_account(kind=AccountKind.HOUSE_FEES))
+    fees_before = _balance(accounts.get_house_account(kind=AccountKind.HOUSE_FEES))
     tournament, users = _registered(admin_user, make_player)
     blip = OperationalError("server closed the connection unexpectedly")
     calls = _break_the_start(monkeypatch, blip, kombu.exceptions.OperationalError("broker away"), blip, blip)

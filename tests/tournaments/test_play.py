@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from ledger import services as ledger
+from ledger.services import accounts
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.helpers import expected_transfers, hidden_cards, leaked, simple_move, stacks
 from tournaments.engine import verify_deal
@@ -237,7 +237,7 @@ def test_leave_during_round_marks_leaving_then_cashes_out(ring: Any, settings: A
     paid = sum(t["amount"] for t in round_.transfers if t["to"] == "ann") - sum(
         t["amount"] for t in round_.transfers if t["from"] == "ann"
     )
-    assert ledger.get_wallet(user=ann).balance == 10_000 - 1000 + 1000 + paid
+    assert accounts.get_wallet(user=ann).balance == 10_000 - 1000 + 1000 + paid
     assert_reconciled()
 
 
@@ -295,8 +295,8 @@ def test_closing_a_table_during_a_round_lets_it_finish_then_cashes_everyone_out(
         - sum(t["amount"] for t in round_.transfers if t["from"] == name)
         for name in ("ann", "bob")
     }
-    assert ledger.get_wallet(user=ring["users"]["ann"]).balance == 10_000 + paid["ann"]
-    assert ledger.get_wallet(user=ring["users"]["bob"]).balance == 10_000 + paid["bob"]
+    assert accounts.get_wallet(user=ring["users"]["ann"]).balance == 10_000 + paid["ann"]
+    assert accounts.get_wallet(user=ring["users"]["bob"]).balance == 10_000 + paid["bob"]
     kinds = [
         e["kind"]
         for e in ring["clients"]["ann"].get(f"/api/v1/games/{game.pk}/events/?after=0").json()["events"]
@@ -316,11 +316,11 @@ def test_closing_a_table_between_rounds_cashes_everyone_out_at_once(
     table = make_table(min_buy_in=100, max_buy_in=5000)
     ann = make_player("ann")
     assert client_for(ann).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 700}).status_code == 200
-    assert ledger.get_wallet(user=ann).balance == 10_000 - 700
+    assert accounts.get_wallet(user=ann).balance == 10_000 - 700
     closed = client_for(admin_user).post(f"/api/v1/tables/{table.pk}/close/")
     assert closed.status_code == 200
     assert closed.json()["players"] == [] and closed.json()["current_game"] is None
-    assert ledger.get_wallet(user=ann).balance == 10_000
+    assert accounts.get_wallet(user=ann).balance == 10_000
     game = Game.objects.get(table=table)
     assert game.status == GameStatus.CLOSED
     assert Seat.objects.get(table=table).status == SeatStatus.LEFT

@@ -12,8 +12,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from ledger import services as ledger
 from ledger.models import SITE_CHIPS, AccountKind
+from ledger.services import accounts
 from tests.ledger.utils import assert_reconciled
 from tournaments.errors import Conflict, PlayCode
 from tournaments.tournament import registration
@@ -40,7 +40,7 @@ def _multi(admin: Any, *, max_entrants: int) -> Tournament:
         status=TournamentStatus.REGISTERING,
         created_by=admin,
     )
-    tournament.pool_account = ledger.open_account(
+    tournament.pool_account = accounts.open_account(
         kind=AccountKind.PRIZE_POOL, chip_type=SITE_CHIPS, reference=f"tournament:{tournament.pk}"
     )
     tournament.save(update_fields=["pool_account"])

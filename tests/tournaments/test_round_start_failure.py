@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.db import OperationalError
 
-from ledger import services as ledger
+from ledger.services import accounts
 from tests.ledger.utils import assert_reconciled
 from tournaments import tasks
 from tournaments.live import clock_runs, engine_io, round_start, tables
@@ -43,7 +43,7 @@ def assert_failed_and_cashed_out(table: Table, game: Game, users: list[Any], rea
     assert game.status == GameStatus.CLOSED and game.next_round_at is None
     assert not Round.objects.filter(game=game).exists()
     assert set(Seat.objects.filter(table=table).values_list("status", flat=True)) == {SeatStatus.LEFT}
-    assert all(ledger.get_wallet(user=user).balance == 10_000 for user in users)
+    assert all(accounts.get_wallet(user=user).balance == 10_000 for user in users)
     last = GameEvent.objects.filter(game=game).order_by("-version").first()
     assert last is not None and last.kind == "table_error"
     assert last.public == {"table": table.pk, "error": table.error}
@@ -119,7 +119,7 @@ def test_an_errored_table_answers_409_shows_its_reason_and_can_be_closed(
     assert shown["players"] == [] and shown["current_game"] is None
     refused = client_for(users[0]).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 300})
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "table.error"
-    assert ledger.get_wallet(user=users[0]).balance == 10_000
+    assert accounts.get_wallet(user=users[0]).balance == 10_000
     events = client_for(staff_user).get(f"/api/v1/games/{game.pk}/events/?after=0").json()["events"]
     assert events[-1]["kind"] == "table_error" and events[-1]["error"] == shown["error"]
     closed = client_for(admin_user).post(f"/api/v1/tables/{table.pk}/close/")

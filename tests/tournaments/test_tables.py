@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from ledger import services as ledger
+from ledger.services import accounts
 from tests.ledger.utils import assert_reconciled
 from tournaments.live.models import Seat, SeatStatus, Table
 from tournaments.live.tables import CODE_ALPHABET, CODE_LENGTH, generate_code
@@ -26,7 +26,7 @@ TABLE = {
 
 
 def wallet(user: Any) -> int:
-    return ledger.get_wallet(user=user).balance
+    return accounts.get_wallet(user=user).balance
 
 
 def assert_envelope(response: Any, status: int, code: str | None = None) -> dict[str, Any]:

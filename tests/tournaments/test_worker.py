@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ledger import services as ledger
+from ledger.services import accounts
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.helpers import expected_transfers, simple_move
 from tournaments import tasks
@@ -78,7 +78,7 @@ def test_silent_player_is_auto_played_then_absent_then_unseated(
     bob_net = sum(t["amount"] for t in round_.transfers if t["to"] == "bob") - sum(
         t["amount"] for t in round_.transfers if t["from"] == "bob"
     )
-    assert ledger.get_wallet(user=bob).balance == 10_000 + bob_net
+    assert accounts.get_wallet(user=bob).balance == 10_000 + bob_net
     # alone at the table: no next round
     time.sleep(1)
     assert Game.objects.get(pk=game.pk).status == GameStatus.WAITING
@@ -105,7 +105,7 @@ def test_the_worker_puts_a_table_that_cannot_deal_in_error_once(
     assert "time_bank_seconds" in Table.objects.get(pk=table.pk).error
     assert not Round.objects.filter(game=game).exists()
     assert not Seat.objects.filter(table=table).exclude(status=SeatStatus.LEFT).exists()
-    assert ledger.get_wallet(user=ann).balance == ledger.get_wallet(user=bob).balance == 10_000
+    assert accounts.get_wallet(user=ann).balance == accounts.get_wallet(user=bob).balance == 10_000
     # the sweeper finds nothing to retry, and a round start sent anyway changes nothing
     assert tasks.sweep_all(grace_seconds=-60) == 0
     tasks.start_round.delay(game.pk)

@@ -9,8 +9,8 @@ from datetime import datetime
 from typing import Any
 
 from database import rows
-from ledger import services as ledger
 from ledger.models import Account, TransferKind
+from ledger.services import postings
 from ledger.settlement import pcr_settlement
 from tournaments.live import engine_io
 from tournaments.live import policy as table_policy
@@ -67,7 +67,7 @@ def _post_settlement(
     legs = [(accounts[p], amount) for p, amount in net.items() if amount]
     if legs:
         computation = {**settlement.computation(), **policy.settlement_record(table, round_)}
-        ledger.post_transfer(
+        postings.post_transfer(
             kind=kind,
             legs=legs,
             idempotency_key=key,

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from ledger import services as ledger
 from ledger.models import Account, TransferKind
+from ledger.services import accounts, postings
 from tournaments.live.models import Seat, SeatStatus, Table
 from tournaments.live.policy_types import TablePolicy
 
@@ -25,9 +25,9 @@ def cash_out(*, seat: Seat, table: Table, policy: TablePolicy) -> None:
 def to_wallet(*, seat: Seat, table: Table, account: Account) -> None:
     """A stack of site chips back to the player's wallet (a ring table's, a one-table tournament's)."""
     if account.balance > 0:
-        ledger.move_chips(
+        postings.move_chips(
             source=account,
-            destination=ledger.get_wallet(user=seat.player),
+            destination=accounts.get_wallet(user=seat.player),
             amount=account.balance,
             kind=TransferKind.CASH_OUT,
             idempotency_key=f"seat:{seat.pk}:cash_out",

@@ -11,8 +11,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
-from ledger import services as ledger
 from ledger.models import AccountKind, TransferKind
+from ledger.services import accounts, postings
 from tournaments.errors import Conflict, Forbidden, InvalidRequest, NotFound, PlayCode, Unprocessable
 from tournaments.live import policy as table_policy
 from tournaments.live import table_settings
@@ -140,7 +140,7 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False) -> Sea
             )
         if table.status != TableStatus.OPEN:
             raise Conflict("The table is closed.", code=PlayCode.TABLE_CLOSED)
-        wallet = ledger.get_wallet(user=user)
+        wallet = accounts.get_wallet(user=user)
         if seat is not None:
             balance = seat.stack_account.balance
             if balance + buy_in > table.max_buy_in:
@@ -149,7 +149,7 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False) -> Sea
                     code=PlayCode.TABLE_BUY_IN_OUT_OF_RANGE,
                     details={"stack": balance, "max_buy_in": table.max_buy_in},
                 )
-            ledger.move_chips(
+            postings.move_chips(
                 source=wallet,
                 destination=seat.stack_account,
                 amount=buy_in,
@@ -179,7 +179,7 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False) -> Sea
                 raise Conflict("The table is full.", code=PlayCode.TABLE_FULL)
             number = free[0]
             sitting = Seat.objects.filter(table=table, number=number).count() + 1
-            account = ledger.open_account(
+            account = accounts.open_account(
                 kind=AccountKind.SEAT_STACK,
                 chip_type="site",
                 reference=f"table:{table.pk}:seat:{number}:{sitting}",
@@ -188,7 +188,7 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False) -> Sea
             seat = Seat.objects.create(
                 table=table, player=user, number=number, stack_account=account, status=SeatStatus.SITTING_OUT
             )
-            ledger.move_chips(
+            postings.move_chips(
                 source=wallet,
                 destination=account,
                 amount=buy_in,

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 
-from ledger import services as ledger
 from ledger.models import TransferKind
+from ledger.services import accounts, postings
 from tournaments.errors import Conflict, PlayCode
 from tournaments.live.models import Table
 from tournaments.multi_table.balance import open_table_sizes, wake
@@ -89,9 +89,9 @@ def late_entry(*, tournament: Tournament, user: User) -> TournamentEntry:
             update_fields=["reentries", "place", "bust_group", "bust_start_chips", "bust_melded", "busted_at"]
         )
         key = f"tournament:{tournament.pk}:entry:{entry.pk}:reentry:{entry.reentries}"
-    legs = entry_legs(tournament, ledger.get_wallet(user=user), +1)
+    legs = entry_legs(tournament, accounts.get_wallet(user=user), +1)
     if legs:
-        ledger.post_transfer(
+        postings.post_transfer(
             kind=TransferKind.TOURNAMENT_BUY_IN,
             legs=legs,
             idempotency_key=key,

@@ -20,8 +20,8 @@ from django.db import connection
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from ledger import services as ledger
 from ledger.models import Account, AccountKind, TransferKind, tournament_chip_type
+from ledger.services import accounts, postings
 from tournaments.live.models import SEATED_STATUSES, Game, Seat, SeatStatus, Table
 from tournaments.tournament.models import EntryStatus, Tournament, TournamentEntry
 
@@ -40,7 +40,7 @@ def mint_account(tournament: Tournament) -> Account:
     tournament's lock."""
     if tournament.mint_account_id is not None:
         return Account.objects.get(pk=tournament.mint_account_id)
-    account = ledger.open_account(
+    account = accounts.open_account(
         kind=AccountKind.TOURNAMENT_MINT,
         chip_type=tournament_chip_type(tournament.pk),
         reference=f"tournament:{tournament.pk}",
@@ -104,7 +104,7 @@ def seat_entrant(
     and the table's (or its game's)."""
     if number is None:
         number = free_numbers(table, 1)[0]
-    account = ledger.open_account(
+    account = accounts.open_account(
         kind=AccountKind.SEAT_STACK,
         chip_type=tournament_chip_type(tournament.pk),
         reference=_stack_reference(tournament, entry, table),
@@ -114,7 +114,7 @@ def seat_entrant(
         table=table, player=entry.player, number=number, stack_account=account, status=SeatStatus.ACTIVE
     )
     if stack:
-        ledger.post_transfer(
+        postings.post_transfer(
             kind=TransferKind.MINT,
             legs=[(mint_account(tournament), -stack), (account, stack)],
             idempotency_key=key,
@@ -151,7 +151,7 @@ def seat_tables(*, tournament: Tournament, seatings: Sequence[Seating], stack: i
     pairs = [
         (seating.table, number, entry) for seating in seatings for number, entry in enumerate(seating.entries)
     ]
-    accounts = Account.objects.bulk_create(
+    stacks = Account.objects.bulk_create(
         [
             Account(
                 kind=AccountKind.SEAT_STACK,
@@ -172,18 +172,18 @@ def seat_tables(*, tournament: Tournament, seatings: Sequence[Seating], stack: i
                 stack_account=account,
                 status=SeatStatus.ACTIVE,
             )
-            for (table, number, entry), account in zip(pairs, accounts, strict=True)
+            for (table, number, entry), account in zip(pairs, stacks, strict=True)
         ],
         batch_size=BATCH,
     )
     mint = mint_account(tournament) if stack else None
     at = 0
     for seating in seatings:
-        mine = accounts[at : at + len(seating.entries)]
+        mine = stacks[at : at + len(seating.entries)]
         at += len(seating.entries)
         if mint is None or not mine:
             continue
-        ledger.post_transfer(
+        postings.post_transfer(
             kind=TransferKind.MINT,
             legs=[(mint, -stack * len(mine)), *((a, stack) for a in mine)],
             idempotency_key=f"tournament:{tournament.pk}:mint:table:{seating.table.pk}",
@@ -229,7 +229,7 @@ def move_entrant(
     assert entry.seat_id is not None
     old = Seat.objects.select_for_update(of=("self",)).select_related("player").get(pk=entry.seat_id)
     entry.times_moved += 1
-    account = ledger.open_account(
+    account = accounts.open_account(
         kind=AccountKind.SEAT_STACK,
         chip_type=tournament_chip_type(tournament.pk),
         reference=_stack_reference(tournament, entry, destination),
@@ -237,7 +237,7 @@ def move_entrant(
     )
     source = Account.objects.get(pk=old.stack_account_id)
     if source.balance > 0:
-        ledger.post_transfer(
+        postings.post_transfer(
             kind=TransferKind.TRANSFER,
             legs=[(source, -source.balance), (account, source.balance)],
             idempotency_key=key,
@@ -269,7 +269,7 @@ def retire_stack(*, seat: Seat, table: Table, account: Account) -> None:
     assert table.tournament_id is not None, "tournament chips sit at a tournament's table"
     tournament = Tournament.objects.get(pk=table.tournament_id)
     mint = mint_account(tournament)
-    ledger.post_transfer(
+    postings.post_transfer(
         kind=TransferKind.RETIRE,
         legs=[(account, -account.balance), (mint, account.balance)],
         idempotency_key=f"seat:{seat.pk}:retire",

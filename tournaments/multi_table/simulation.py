@@ -311,8 +311,8 @@ def create_multi(
 ) -> Tournament:
     """A multi-table tournament open for registration, with its prize pool account (the row written as the
     services' own tests write it: `instant_rounds` is no setting a client may choose)."""
-    from ledger import services as ledger
     from ledger.models import SITE_CHIPS, AccountKind
+    from ledger.services import accounts
 
     tournament = Tournament.objects.create(
         name=name,
@@ -334,7 +334,7 @@ def create_multi(
         instant_rounds=instant,
         created_by=admin,
     )
-    tournament.pool_account = ledger.open_account(
+    tournament.pool_account = accounts.open_account(
         kind=AccountKind.PRIZE_POOL, chip_type=SITE_CHIPS, reference=f"tournament:{tournament.pk}"
     )
     tournament.save(update_fields=["pool_account"])

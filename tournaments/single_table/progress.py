@@ -16,8 +16,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from ledger import services as ledger
 from ledger.models import Account, Transfer, TransferKind
+from ledger.services import accounts, postings
 from tournaments.live import dispatch
 from tournaments.live.between_rounds import wind_down
 from tournaments.live.models import Game, GameStatus, Round, Seat, Table, TableStatus
@@ -193,10 +193,10 @@ def pay(
     assert tournament.pool_account_id is not None
     pool = Account.objects.select_for_update().get(pk=tournament.pool_account_id)
     assert sum(shares.values()) == pool.balance, "the pool is paid out whole"
-    legs = [(ledger.get_wallet(user=entries[p].player), amount) for p, amount in shares.items() if amount]
+    legs = [(accounts.get_wallet(user=entries[p].player), amount) for p, amount in shares.items() if amount]
     if not legs:
         return None
-    return ledger.post_transfer(
+    return postings.post_transfer(
         kind=TransferKind.PAYOUT,
         legs=[(pool, -pool.balance), *legs],
         idempotency_key=key,

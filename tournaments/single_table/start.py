@@ -8,8 +8,8 @@ import secrets
 
 from django.utils import timezone
 
-from ledger import services as ledger
 from ledger.models import SITE_CHIPS, AccountKind
+from ledger.services import accounts
 from tournaments.live.models import Game, Seat, SeatStatus, Table
 from tournaments.tournament.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus
 from tournaments.tournament.start_common import pay_guarantee, schedule_deal
@@ -38,7 +38,7 @@ def start_one_table(tournament: Tournament, entries: list[TournamentEntry]) -> T
     game = Game.objects.create(table=table)
     secrets.SystemRandom().shuffle(entries)
     for number, entry in enumerate(entries):
-        account = ledger.open_account(
+        account = accounts.open_account(
             kind=AccountKind.SEAT_STACK,
             chip_type=SITE_CHIPS,
             reference=f"tournament:{tournament.pk}:table:{table.pk}:seat:{number}",

@@ -4,8 +4,8 @@ back)."""
 
 from __future__ import annotations
 
-from ledger import services as ledger
 from ledger.models import Account, AccountKind
+from ledger.services import accounts
 from tournaments.tournament.models import Tournament
 
 
@@ -18,6 +18,6 @@ def entry_legs(tournament: Tournament, wallet: Account, sign: int) -> list[tuple
     legs = [
         (wallet, -sign * (tournament.buy_in + tournament.fee)),
         (pool_account(tournament), sign * tournament.buy_in),
-        (ledger.get_house_account(kind=AccountKind.HOUSE_FEES), sign * tournament.fee),
+        (accounts.get_house_account(kind=AccountKind.HOUSE_FEES), sign * tournament.fee),
     ]
     return [(account, amount) for account, amount in legs if amount]

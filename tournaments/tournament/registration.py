@@ -9,8 +9,8 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from ledger import services as ledger
 from ledger.models import Transfer, TransferKind
+from ledger.services import accounts, postings
 from tournaments.errors import Conflict, PlayCode
 from tournaments.tournament import kinds
 from tournaments.tournament.entry_payments import entry_legs
@@ -64,9 +64,9 @@ def register(*, user: User, tournament_id: int) -> TournamentEntry:
                 details={"status": tournament.status},
             )
         entry = TournamentEntry.objects.create(tournament=tournament, player=user)
-        legs = entry_legs(tournament, ledger.get_wallet(user=user), +1)
+        legs = entry_legs(tournament, accounts.get_wallet(user=user), +1)
         if legs:
-            ledger.post_transfer(
+            postings.post_transfer(
                 kind=TransferKind.TOURNAMENT_BUY_IN,
                 legs=legs,
                 idempotency_key=f"tournament:{tournament.pk}:entry:{entry.pk}:buy_in",
@@ -84,10 +84,10 @@ def register(*, user: User, tournament_id: int) -> TournamentEntry:
 
 def refund(*, tournament: Tournament, entry: TournamentEntry, status: str) -> Transfer | None:
     """Give an entry's buy-in and fee back (before the start); the entry becomes history (`status`)."""
-    legs = entry_legs(tournament, ledger.get_wallet(user=entry.player), -1)
+    legs = entry_legs(tournament, accounts.get_wallet(user=entry.player), -1)
     transfer = None
     if legs:
-        transfer = ledger.post_transfer(
+        transfer = postings.post_transfer(
             kind=TransferKind.REFUND,
             legs=legs,
             idempotency_key=f"tournament:{tournament.pk}:entry:{entry.pk}:refund",

@@ -16,8 +16,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from ledger import services as ledger
 from ledger.models import SITE_CHIPS, AccountKind
+from ledger.services import accounts
 from tournaments.errors import Conflict, InvalidRequest, PlayCode
 from tournaments.live import table_settings
 from tournaments.live.table_settings import MAX_BUY_IN, MAX_MULTIPLIER, MAX_PCR, MIN_SEATS
@@ -338,7 +338,7 @@ def create_tournament(
             created_by=user,
             template=template,
         )
-        tournament.pool_account = ledger.open_account(
+        tournament.pool_account = accounts.open_account(
             kind=AccountKind.PRIZE_POOL, chip_type=SITE_CHIPS, reference=f"tournament:{tournament.pk}"
         )
         tournament.save(update_fields=["pool_account"])

@@ -9,8 +9,8 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from ledger import services as ledger
 from ledger.models import Account, AccountKind, TransferKind
+from ledger.services import accounts, postings
 from tournaments.errors import Conflict, PlayCode
 from tournaments.live import dispatch
 from tournaments.live.models import Game
@@ -57,8 +57,8 @@ def pay_guarantee(tournament: Tournament, *, entrants: int) -> None:
     if shortfall <= 0:
         return
     assert tournament.pool_account_id is not None
-    ledger.move_chips(
-        source=ledger.get_house_account(kind=AccountKind.HOUSE_CASHIER),
+    postings.move_chips(
+        source=accounts.get_house_account(kind=AccountKind.HOUSE_CASHIER),
         destination=Account.objects.get(pk=tournament.pool_account_id),
         amount=shortfall,
         kind=TransferKind.GUARANTEE,

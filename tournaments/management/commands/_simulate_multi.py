@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError, OutputWrapper
 from django.db.models import Count
 
-from ledger import services as ledger
 from ledger.selectors import reconcile
+from ledger.services import postings
 from tournaments.errors import PlayError
 from tournaments.multi_table import simulation
 from tournaments.tournament import admin_actions, registration
@@ -53,7 +53,7 @@ def _play(options: dict[str, Any], *, entrants: int, payouts: list[int], schedul
     players = [User.objects.get_or_create(username=f"sim{run}-p{i + 1}")[0] for i in range(entrants)]
     if cost:
         for user in players:
-            ledger.adjust_wallet(
+            postings.adjust_wallet(
                 user=user,
                 amount=cost,
                 reason="simulate_tournament",

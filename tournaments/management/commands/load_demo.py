@@ -16,8 +16,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import make_staff
-from ledger import services
 from ledger.selectors import wallet_balance
+from ledger.services import postings
 from tournaments.live.models import Table
 from tournaments.live.tables import create_table
 from tournaments.multi_table.recurring import save_template
@@ -67,7 +67,7 @@ class Command(BaseCommand):
                 self._user(User, name, DEMO_PASSWORD, is_staff=False, is_superuser=False) for name in PLAYERS
             ]
             for player in players:
-                services.adjust_wallet(
+                postings.adjust_wallet(
                     user=player,
                     amount=STARTING_CHIPS,
                     reason="demo funding",

@@ -27,8 +27,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Count
 from django.utils import timezone
 
-from ledger import services as ledger
 from ledger.selectors import reconcile
+from ledger.services import postings
 from tournaments.engine.bots import RandomBot
 from tournaments.live import clock_runs, dispatch, engine_io, moves, round_start
 from tournaments.live.models import Game, GameStatus, Round, Table
@@ -107,7 +107,7 @@ class Command(BaseCommand):
         names = [f"sim{run}-p{i + 1}" for i in range(options["entrants"])]
         players = [User.objects.get_or_create(username=name)[0] for name in names]
         for user in players:
-            ledger.adjust_wallet(
+            postings.adjust_wallet(
                 user=user,
                 amount=cost,
                 reason="simulate_tournament",

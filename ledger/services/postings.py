@@ -1,10 +1,11 @@
-"""The only way chips move: `post_transfer` and the helpers built on it.
+"""The only way chips move: `post_transfer` and the helpers built on it (moves, reversals, adjustments).
 
 Every posting is atomic: it locks the accounts it touches in primary-key order (so two postings over the
 same accounts can never deadlock), checks balances under the lock, writes the transfer and its entries,
 and updates the cached balances. On PostgreSQL that is two prepared statements inside the caller's
-transaction (every refusal comes before the first write); elsewhere a savepoint around the writes. Postings are idempotent by key: the same key
-with the same content returns the first transfer; the same key with other content is a conflict.
+transaction (every refusal comes before the first write); elsewhere the ORM inside a savepoint. Postings are
+idempotent by key: the same key with the same content returns the first transfer; the same key with other
+content is a conflict.
 """
 
 from __future__ import annotations
@@ -14,31 +15,18 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
-from celery import current_app
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, connection, models, transaction
+from django.db.models import Case, Value, When
 from django.utils import timezone
 
 from database import rows
 from ledger.errors import AlreadyReversed, IdempotencyConflict, InsufficientFunds, InvalidTransfer
-from ledger.models import (
-    NEGATIVE_ALLOWED_KINDS,
-    PLAYER_KINDS,
-    SITE_CHIPS,
-    Account,
-    AccountKind,
-    Entry,
-    ReconciliationRun,
-    ReconciliationStatus,
-    Transfer,
-    TransferKind,
-)
-from ledger.selectors import reconcile
+from ledger.models import NEGATIVE_ALLOWED_KINDS, Account, AccountKind, Entry, Transfer, TransferKind
+from ledger.services import accounts
 
-HOUSE_KINDS = (AccountKind.HOUSE_CASHIER, AccountKind.HOUSE_FEES, AccountKind.TOURNAMENT_MINT)
 # Plain string sets: `TextChoices.values` builds a new list on every access, on the posting path.
 _TRANSFER_KINDS = frozenset(str(kind) for kind in TransferKind.values)
 _NEGATIVE_ALLOWED = frozenset(str(kind.value) for kind in NEGATIVE_ALLOWED_KINDS)
@@ -59,52 +47,6 @@ class _Spec:
     causes: dict[str, int | None]
     computation: dict[str, Any]
     reverses_id: int | None
-
-
-# --- accounts ---------------------------------------------------------------------------------------
-
-
-def get_wallet(*, user: AbstractBaseUser, chip_type: str = SITE_CHIPS) -> Account:
-    """The user's wallet for the chip type, created empty on first use."""
-    account, _ = Account.objects.get_or_create(kind=AccountKind.WALLET, chip_type=chip_type, user=user)
-    return account
-
-
-def get_house_account(*, kind: str, chip_type: str = SITE_CHIPS) -> Account:
-    """The house's cashier, fee or mint account for the chip type."""
-    if kind not in HOUSE_KINDS:
-        raise InvalidTransfer(
-            f"{kind!r} is not a house account kind.", details={"kind": kind, "allowed": list(HOUSE_KINDS)}
-        )
-    account, _ = Account.objects.get_or_create(kind=kind, chip_type=chip_type, reference="")
-    return account
-
-
-def open_account(
-    *, kind: str, chip_type: str, reference: str, user: AbstractBaseUser | None = None
-) -> Account:
-    """Get or create a non-wallet account named by (kind, chip_type, reference), e.g. a seat stack.
-
-    A player's account (a kind in PLAYER_KINDS) names its player, `user`; a house account has none."""
-    if kind not in AccountKind.values or kind == AccountKind.WALLET:
-        raise InvalidTransfer(f"Cannot open an account of kind {kind!r}; use get_wallet for wallets.")
-    if (kind in PLAYER_KINDS) != (user is not None):
-        raise InvalidTransfer(
-            f"An account of kind {str(kind)!r} "
-            + ("names its player." if kind in PLAYER_KINDS else "belongs to no player."),
-            details={"kind": kind, "player_kinds": [str(k) for k in PLAYER_KINDS]},
-        )
-    account, _ = Account.objects.get_or_create(
-        kind=kind, chip_type=chip_type, reference=reference, defaults={"user": user}
-    )
-    if user is not None and account.user_id != user.pk:
-        raise InvalidTransfer(
-            "This account belongs to another player.", details={"account": account.pk, "reference": reference}
-        )
-    return account
-
-
-# --- postings ---------------------------------------------------------------------------------------
 
 
 def post_transfer(
@@ -141,7 +83,7 @@ def post_transfer(
         computation=computation,
         reverses=reverses,
     )
-    if connection.vendor == "postgresql":
+    if _hand_written():
         if connection.in_atomic_block:
             return _post_pg(spec, posted_by=posted_by, posted_by_system=posted_by_system)
         with transaction.atomic():
@@ -239,8 +181,8 @@ def adjust_wallet(
     """An admin's credit (amount > 0) or debit (amount < 0) of a user's site wallet against the cashier."""
     if not _is_int(amount) or amount == 0:
         raise InvalidTransfer("The amount must be a non-zero integer.", details={"amount": repr(amount)})
-    wallet = get_wallet(user=user)
-    cashier = get_house_account(kind=AccountKind.HOUSE_CASHIER)
+    wallet = accounts.get_wallet(user=user)
+    cashier = accounts.get_house_account(kind=AccountKind.HOUSE_CASHIER)
     return post_transfer(
         kind=TransferKind.ADJUSTMENT,
         legs=[(wallet, amount), (cashier, -amount)],
@@ -251,97 +193,15 @@ def adjust_wallet(
     )
 
 
-# --- reconciliation ---------------------------------------------------------------------------------
-
-# A run queued or running this long was lost with its worker: asking again queues a new one.
-RECONCILIATION_ABANDONED_AFTER = timedelta(hours=1)
-PERFORM_RECONCILIATION_TASK = "ledger.perform_reconciliation_run"
+# --- internals ---------------------------------------------------------------------------------------
 
 
-def run_reconciliation(*, trigger: str = "task") -> ReconciliationRun:
-    """Reconcile the whole ledger now and record the result (the nightly task, manual runs)."""
-    started = timezone.now()
-    report = reconcile()
-    return ReconciliationRun.objects.create(
-        status=ReconciliationStatus.FINISHED,
-        queued_at=started,
-        started_at=started,
-        finished_at=timezone.now(),
-        ok=report.ok,
-        accounts=report.accounts,
-        transfers=report.transfers,
-        totals=report.totals,
-        problems=report.problems,
-        trigger=trigger,
-    )
-
-
-def request_reconciliation(*, requested_by: AbstractBaseUser | None) -> tuple[ReconciliationRun, bool]:
-    """Queue a full reconciliation for a worker, unless one is already queued or running: that one is
-    answered instead, so asking twice runs one check. Returns (the run, whether it was queued now)."""
-    with transaction.atomic():
-        active = (
-            ReconciliationRun.objects.select_for_update()
-            .filter(status__in=[ReconciliationStatus.QUEUED, ReconciliationStatus.RUNNING])
-            .order_by("-id")
-            .first()
-        )
-        if active is not None:
-            if active.queued_at > timezone.now() - RECONCILIATION_ABANDONED_AFTER:
-                return active, False
-            active.status = ReconciliationStatus.FAILED
-            active.finished_at = timezone.now()
-            active.problems = [
-                {"code": "reconciliation.abandoned", "message": "No worker finished this run."}
-            ]
-            active.save(update_fields=["status", "finished_at", "problems"])
-        try:
-            with transaction.atomic():
-                run = ReconciliationRun.objects.create(
-                    trigger="on_demand", requested_by_id=requested_by.pk if requested_by else None
-                )
-        except IntegrityError:
-            # Another request queued one between our look and our insert (one queued run at a time); by now a
-            # worker may have started or even finished it, so it is the newest run, whatever its status.
-            return ReconciliationRun.objects.latest("pk"), False
-        transaction.on_commit(lambda: current_app.send_task(PERFORM_RECONCILIATION_TASK, args=(run.pk,)))
-    return run, True
-
-
-def perform_reconciliation_run(*, run_id: int) -> ReconciliationRun | None:
-    """Run a queued reconciliation and record its result; a run already done (or being done by another
-    worker) is left alone, so a duplicated or late task does nothing. Returns the run if this call ran it."""
-    ReconciliationRun.objects.filter(pk=run_id, status=ReconciliationStatus.QUEUED).update(
-        status=ReconciliationStatus.RUNNING, started_at=timezone.now()
-    )
-    try:
-        with transaction.atomic():
-            # The row lock marks this worker as the one running it; a redelivered copy skips it.
-            run = (
-                ReconciliationRun.objects.select_for_update(skip_locked=True)
-                .filter(pk=run_id, status=ReconciliationStatus.RUNNING)
-                .first()
-            )
-            if run is None:
-                return None
-            report = reconcile()
-            run.status = ReconciliationStatus.FINISHED
-            run.finished_at = timezone.now()
-            run.ok = report.ok
-            run.accounts = report.accounts
-            run.transfers = report.transfers
-            run.totals = report.totals
-            run.problems = report.problems
-            run.save()
-            return run
-    except Exception:
-        ReconciliationRun.objects.filter(pk=run_id, status=ReconciliationStatus.RUNNING).update(
-            status=ReconciliationStatus.FAILED, finished_at=timezone.now()
-        )
-        raise
-
-
-# --- internals --------------------------------------------------------------------------------------
+def _hand_written() -> bool:
+    """Whether this database posts through the hand-written statements: PostgreSQL only, where they measured
+    well ahead of the ORM (docs/performance.md#hand-written-statements: ledger-post; `make bench-ledger
+    BENCH_ARGS=--orm` measures both in one run). Every other database posts through the ORM, which the SQLite
+    leg (`make pytest-sqlite`) runs."""
+    return connection.vendor == "postgresql"
 
 
 def _is_int(value: object) -> bool:
@@ -429,9 +289,9 @@ def _validate(
     )
 
 
-# The posting path is a few hand-written, portable statements (PostgreSQL and SQLite) over Django's
-# connection and transaction: the ORM's query building cost several times the database's own work per
-# posting (see docs/performance.md). Everything else uses the ORM.
+# PostgreSQL's posting is hand-written (docs/performance.md#hand-written-statements: ledger-post): the ORM's
+# query building cost several times the database's own work per posting. Every other database, and every
+# other path of the ledger, uses the ORM.
 _TRANSFER_COLUMNS = (
     "kind",
     "chip_type",
@@ -452,39 +312,23 @@ _TRANSFER_COLUMNS = (
 
 @dataclass(frozen=True)
 class _Statements:
-    find: str
-    insert_transfer: str
     lock: str
-    write: tuple[str, ...]  # run in order; their parameters are `_write_params`' in order
-    # PostgreSQL: the transfer, its entries and the new balances in one statement, which writes nothing
-    # and returns no row when the idempotency key is taken.
+    # The transfer, its entries and the new balances in one statement, which writes nothing and returns no
+    # row when the idempotency key is taken.
     post: str
 
 
 @functools.cache
-def _statements(vendor: str, legs: int) -> _Statements:
-    """The posting path's SQL for a number of legs, built once per database vendor."""
+def _statements(legs: int) -> _Statements:
+    """PostgreSQL's posting statements for a number of legs, built once."""
     # docs/performance.md#hand-written-statements: ledger-post
-    # (ORM 2.4 → 0.45 ms client CPU per posting; PostgreSQL 6 → 2 round trips).
+    # (ORM 2.4 → 0.45 ms client CPU per posting; 6 → 2 round trips).
     account, transfer, entry = (rows.table(m) for m in (Account, Transfer, Entry))
     marks = rows.placeholders(legs)
-    returning = " RETURNING id" if connection.features.can_return_columns_from_insert else ""
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     cases = " ".join(["WHEN %s THEN CAST(%s AS BIGINT)"] * legs)
     update = f"UPDATE {account} SET balance = CASE id {cases} END WHERE id IN ({marks})"
-    entries = (
-        f"INSERT INTO {entry} (transfer_id, account_id, amount, balance_after, created_at) VALUES "
-        + ", ".join(["(%s, %s, %s, %s, %s)"] * legs)
-    )
     return _Statements(
-        find=f"SELECT id, fingerprint FROM {transfer} WHERE idempotency_key = %s",
-        insert_transfer=(
-            f"INSERT INTO {transfer} ({', '.join(_TRANSFER_COLUMNS)}) "
-            f"VALUES ({', '.join(['%s'] * len(_TRANSFER_COLUMNS))}){returning}"
-        ),
-        lock=f"SELECT id, kind, chip_type, balance FROM {account} WHERE id IN ({marks}) ORDER BY id{lock}",
-        # PostgreSQL: one round trip fewer while the locks are held (a data-modifying CTE always runs).
-        write=(f"WITH balances AS ({update}) {entries}",) if vendor == "postgresql" else (update, entries),
+        lock=f"SELECT id, kind, chip_type, balance FROM {account} WHERE id IN ({marks}) ORDER BY id FOR UPDATE",
         post=(
             f"WITH t AS (INSERT INTO {transfer} ({', '.join(_TRANSFER_COLUMNS)}) "
             f"VALUES ({', '.join(['%s'] * len(_TRANSFER_COLUMNS))}) "
@@ -514,7 +358,7 @@ def _post_pg(spec: _Spec, *, posted_by: AbstractBaseUser | None, posted_by_syste
     key: a key already taken writes nothing), its entries and the new balances. A key already taken, or
     a refusal, looks the key up: the same content replays the first transfer, other content conflicts."""
     ids = sorted(spec.amounts)
-    sql = _statements(connection.vendor, len(ids))
+    sql = _statements(len(ids))
     with rows.statement_cursor() as cursor:
         # Row locks in primary-key order: two postings over the same accounts queue instead of deadlocking.
         cursor.execute(sql.lock, ids)
@@ -592,9 +436,8 @@ def _checked_balances(spec: _Spec, ids: list[int], found: Sequence[Sequence[Any]
 
 
 def _find_by_key(key: str) -> tuple[int, str] | None:
-    with connection.cursor() as cursor:
-        cursor.execute(_statements(connection.vendor, 2).find, [key])
-        row = cursor.fetchone()
+    """The (id, fingerprint) of the transfer posted under `key`, if any (off the hot path: replays, refusals)."""
+    row = Transfer.objects.filter(idempotency_key=key).values_list("pk", "fingerprint").first()
     return (int(row[0]), str(row[1])) if row is not None else None
 
 
@@ -608,35 +451,39 @@ def _replay(existing: tuple[int, str], spec: _Spec) -> Transfer:
 def _post_locked(
     spec: _Spec, *, posted_by: AbstractBaseUser | None, posted_by_system: str
 ) -> tuple[Transfer, dict[int, int]]:
+    """Every database but PostgreSQL: the ORM, inside the savepoint `post_transfer` opens."""
     ids = sorted(spec.amounts)
-    sql = _statements(connection.vendor, len(ids))
-    with connection.cursor() as cursor:
-        # The transfer row first, before any lock: the shorter the locks are held, the more postings a
-        # hot account (the cashier, a prize pool) takes per second. A reused key fails here, too.
-        transfer = _new_transfer(
-            spec, posted_by=posted_by, posted_by_system=posted_by_system, created_at=timezone.now()
-        )
-        cursor.execute(sql.insert_transfer, _transfer_params(transfer))
-        rows.mark_saved(
-            transfer,
-            cursor.fetchone()[0] if connection.features.can_return_columns_from_insert else cursor.lastrowid,
-        )
+    # The transfer row first, before any lock: the shorter the locks are held, the more postings a hot
+    # account (the cashier, a prize pool) takes per second. A reused key fails here, too.
+    transfer = _new_transfer(
+        spec, posted_by=posted_by, posted_by_system=posted_by_system, created_at=timezone.now()
+    )
+    transfer.save(force_insert=True)
 
-        # Row locks in primary-key order: two postings over the same accounts queue instead of deadlocking.
-        cursor.execute(sql.lock, ids)
-        balances = _checked_balances(spec, ids, cursor.fetchall())
-
-        # Taken under the locks, so an account's entries are in time order as well as in id order.
-        created = connection.ops.adapt_datetimefield_value(timezone.now())
-        update_params: list[Any] = []
-        entry_params: list[Any] = []
-        for account_id in ids:
-            update_params += [account_id, balances[account_id]]
-            entry_params += [transfer.pk, account_id, spec.amounts[account_id], balances[account_id], created]
-        update_params += ids
-        if len(sql.write) == 1:
-            cursor.execute(sql.write[0], update_params + entry_params)
-        else:
-            cursor.execute(sql.write[0], update_params)
-            cursor.execute(sql.write[1], entry_params)
+    # Row locks in primary-key order: two postings over the same accounts queue instead of deadlocking.
+    found = list(
+        Account.objects.select_for_update()
+        .filter(pk__in=ids)
+        .order_by("pk")
+        .values_list("pk", "kind", "chip_type", "balance")
+    )
+    balances = _checked_balances(spec, ids, found)
+    Account.objects.filter(pk__in=ids).update(
+        balance=Case(
+            *(When(pk=account_id, then=Value(balance)) for account_id, balance in balances.items()),
+            output_field=models.BigIntegerField(),
+        )
+    )
+    # Taken under the locks, so an account's entries are in time order as well as in id order.
+    created = timezone.now()
+    Entry.objects.bulk_create(
+        Entry(
+            transfer=transfer,
+            account_id=account_id,
+            amount=spec.amounts[account_id],
+            balance_after=balances[account_id],
+            created_at=created,
+        )
+        for account_id in ids
+    )
     return transfer, balances
