@@ -249,7 +249,7 @@ def test_a_forty_entrant_tournament_with_instant_rounds_completes_the_same_for_a
 
 
 def test_a_tournament_played_by_bots_card_by_card_completes(admin_user: Any, make_player: Any) -> None:
-    """The bots play every card through `play.submit_move` (the 40-entrant run takes about 80 s on this
+    """The bots play every card through `moves.submit_move` (the 40-entrant run takes about 80 s on this
     loaded 2-core machine, too long for CI twice over, so the card-played run is 12 entrants: three tables,
     five paid, the bubble at six players on two tables)."""
     played = _play(

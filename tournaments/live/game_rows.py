@@ -1,4 +1,4 @@
-"""A game as the views read it, in hand-written PostgreSQL statements (tournaments/services/rows.py).
+"""A game as the views read it, in hand-written PostgreSQL statements (database/rows.py).
 
 `GET /games/{id}/` used five ORM queries (game, caller's seat, seated players, finished rounds' scores,
 plus the token); clients read it at every round's start, and some before every move. The events long-poll
