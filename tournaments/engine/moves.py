@@ -1,5 +1,5 @@
 """A move as one typed value: one immutable class per move kind, ``parse_move`` to read one from JSON, and
-``to_json`` to write it back (API.md "Moves": the same JSON in the engine and over HTTP).
+``to_json`` to write it back (docs/api.md "Playing": the same JSON in the engine and over HTTP).
 
 ``parse_move`` reads a move once, where it comes in: the envelope (an object whose ``type`` is a move type,
 with only the fields that type takes) and each field's JSON type (a string, an integer, a list of strings, a
