@@ -153,7 +153,7 @@ def test_the_migrations_sqlite_triggers_hold(django_user_model: Any) -> None:
         assert "immutable" in str(refused.value)
     tournament = new_multi(user, payouts=[60, 40])
     # An insert the service would refuse first: a copy of the row, written by the ORM.
-    copy = Tournament.objects.filter(pk=tournament.pk).values().get()
+    copy: dict[str, Any] = dict(Tournament.objects.filter(pk=tournament.pk).values().get())
     copy.update(id=None, pool_account_id=None, mint_account_id=None, payouts=[60, 30])
     with pytest.raises(IntegrityError, match="summing to 100"), transaction.atomic():
         Tournament.objects.create(**copy)
