@@ -23,6 +23,7 @@ from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
 from tests.sqlite.conftest import Sides
 from tests.sqlite.harness import Site
 from tests.sqlite.triggers import triggers_on
+from tests.test_architecture import PACKAGES  # every package with code, as the architecture test reads them
 from tests.tournaments.multi_helpers import new_multi
 from tournaments.live import wakeups
 from tournaments.tournament.models import Tournament
@@ -30,18 +31,6 @@ from tournaments.tournament.models import Tournament
 pytestmark = [pytest.mark.sqlite, pytest.mark.django_db]
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = (
-    "config",
-    "database",
-    "api",
-    "accounts",
-    "security",
-    "admin_confirm",
-    "ledger",
-    "tournaments",
-    "play",
-    "audit",
-)
 
 FLOWS = "test_ring_table, test_one_table, test_multi_table"
 # (file, function) -> where its SQLite side runs in this leg.
@@ -101,7 +90,7 @@ def _asks_for_the_database(node: ast.AST) -> bool:
 
 def _branches() -> set[tuple[str, str]]:
     found: set[tuple[str, str]] = set()
-    for app in APPS:
+    for app in PACKAGES:
         for path in sorted((ROOT / app).rglob("*.py")):
             relative = path.relative_to(ROOT).as_posix()
 
