@@ -22,7 +22,12 @@ $(STAMP): pyproject.toml
 	mkdir -p var
 	touch $(STAMP)
 
-install: $(STAMP)
+# The message catalogs, compiled whenever a .po is newer than its .mo (deploy/catalogs.py, pure Python).
+CATALOGS := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/*.po))
+$(CATALOGS): %.mo: %.po $(STAMP)
+	$(BIN)/python deploy/catalogs.py compile
+
+install: $(STAMP) $(CATALOGS)
 
 migrate: install
 	$(BIN)/python manage.py migrate --noinput

@@ -1,6 +1,7 @@
 from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from api.health import health, ready
@@ -33,6 +34,9 @@ urlpatterns = [
         ),
         name="redoc",
     ),
+    # The language switch (POST, remembered in a cookie) and the JavaScript catalog the player client reads.
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("health/", health, name="health"),
     path("ready/", ready, name="ready"),
 ]

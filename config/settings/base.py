@@ -78,6 +78,9 @@ MIDDLEWARE = [
     # three above, so that its answers carry the security headers.
     "api.boundary.RequestGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language of every page and of every error message: the language cookie (the switch), else
+    # Accept-Language, else LANGUAGE_CODE (docs/web.md, "Languages").
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -121,7 +124,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# Italian and English; a request that names neither gets English. Catalogs: locale/ (docs/web.md, "Languages").
+LANGUAGE_CODE = "en"
+LANGUAGES = [("it", "Italiano"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
