@@ -24,6 +24,11 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
+# axe-core, vendored (tests/browser/vendor/README.md): injected into a page through WebDriver, never served.
+AXE_SOURCE = (Path(__file__).resolve().parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
+# The two sizes every player page must fit without horizontal scrolling: a phone and a laptop.
+PHONE = (390, 844)
+DESKTOP = (1366, 900)
 SCREENSHOTS = ROOT / "var" / "screenshots"
 # Debian's paths unless told otherwise (deploy/ensure_browser.sh, which `make test` runs first, reads the same).
 CHROMIUM = os.environ.get("RAMINO_CHROMIUM") or "/usr/bin/chromium"
@@ -119,6 +124,54 @@ class Browser:
         path = SCREENSHOTS / f"{slug}.png"
         self.driver.save_screenshot(str(path))
         return path
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """The viewport (the page's inner size, as a phone's screen is) set to `size`."""
+        width, height = size
+        self.driver.set_window_size(width, height)
+        inner = self.driver.execute_script("return [window.innerWidth, window.innerHeight]")
+        self.driver.set_window_size(width + (width - inner[0]), height + (height - inner[1]))
+
+    def document_width(self) -> int:
+        """How wide the page is laid out: more than the viewport means a horizontal scroll."""
+        return int(
+            self.driver.execute_script(
+                "return Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
+            )
+        )
+
+    def assert_fits(self, label: str) -> None:
+        """No horizontal scroll at the current viewport (a screenshot either way, for the record)."""
+        viewport = int(self.driver.execute_script("return window.innerWidth"))
+        self.screenshot(f"{label}-{viewport}")
+        width = self.document_width()
+        assert width <= viewport, f"{self.name}: {label} is {width} px wide in a {viewport} px viewport"
+
+    def axe_violations(self, *, exclude: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+        """axe-core's violations of every rule, any impact, on the page as it stands: [{id, impact, help, nodes}]."""
+        if not self.driver.execute_script("return typeof window.axe === 'object'"):
+            self.driver.execute_script(AXE_SOURCE)
+        result = self.driver.execute_async_script(
+            """
+            const done = arguments[arguments.length - 1];
+            const context = arguments[0].length ? {exclude: arguments[0].map((css) => [css])} : document;
+            window.axe.run(context, {resultTypes: ["violations"]})
+              .then((r) => done(r.violations.map((v) => ({
+                id: v.id, impact: v.impact, help: v.help,
+                nodes: v.nodes.map((n) => ({target: n.target, summary: n.failureSummary}))}))))
+              .catch((e) => done([{id: "axe-error", impact: "critical", help: String(e), nodes: []}]));
+            """,
+            list(exclude),
+        )
+        return cast(list[dict[str, Any]], result)
+
+    def assert_accessible(self, label: str) -> None:
+        """axe-core finds nothing, of any impact, on the page as it stands."""
+        self.driver.set_script_timeout(60)
+        violations = self.axe_violations()
+        if violations:
+            self.screenshot(f"axe-{label}")
+        assert violations == [], f"{self.name}: axe-core on {label}: {violations}"
 
     def logs(self) -> list[dict[str, Any]]:
         self.console += self.driver.get_log("browser")  # type: ignore[no-untyped-call]
