@@ -53,7 +53,9 @@ OFFLINE = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127
 class Browser:
     """One browser context driving the site at `base`."""
 
-    def __init__(self, base: str, name: str, test_name: str, *, offline: bool = False) -> None:
+    def __init__(
+        self, base: str, name: str, test_name: str, *, offline: bool = False, lang: str = "en"
+    ) -> None:
         self.base = base
         self.name = name
         self.test_name = test_name
@@ -63,6 +65,9 @@ class Browser:
         for flag in FLAGS:
             options.add_argument(flag)
         options.add_argument(f"--user-data-dir={self.profile}")
+        # The person's language, as their browser sends it (Accept-Language) and reports it (navigator.language).
+        options.add_argument(f"--lang={lang}")
+        options.add_experimental_option("prefs", {"intl.accept_languages": lang})
         if offline:
             options.add_argument(OFFLINE)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -216,14 +221,14 @@ def browser(
     chromium: None, live_server: Any, settings: Any, request: pytest.FixtureRequest
 ) -> Iterator[Callable[..., Browser]]:
     """browser("ann") -> a new browser context on the live server (`offline=True`: no other host
-    resolves); every one is closed after the test, and none may have logged a script error or a policy
+    resolves; `lang="it"`: an Italian browser, Accept-Language it); every one is closed after the test, and none may have logged a script error or a policy
     violation."""
     settings.RAMINO_EVENTS_MAX_WAIT_SECONDS = LONG_POLL_CAP_SECONDS
     opened: list[Browser] = []
 
-    def make(name: str, *, offline: bool = False) -> Browser:
+    def make(name: str, *, offline: bool = False, lang: str = "en") -> Browser:
         started = time.monotonic()
-        b = Browser(live_server.url, name, request.node.name, offline=offline)
+        b = Browser(live_server.url, name, request.node.name, offline=offline, lang=lang)
         assert time.monotonic() - started < 60
         opened.append(b)
         return b
