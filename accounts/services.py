@@ -9,11 +9,12 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from knox.models import AuthToken
 
 from accounts import selectors
 
-USERNAME_TAKEN = "This username is taken."
+USERNAME_TAKEN = _("This username is taken.")
 
 
 def _username_taken() -> ValidationError:

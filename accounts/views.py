@@ -4,6 +4,7 @@
 from typing import Any
 
 from django.contrib.auth import authenticate, get_user_model, password_validation
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
@@ -43,7 +44,7 @@ class TokenInputSerializer(serializers.Serializer[Any]):
         )
         if user is None:  # wrong credentials, or an inactive user
             raise serializers.ValidationError(
-                "Unable to log in with provided credentials.", code="authorization"
+                _("Unable to log in with provided credentials."), code="authorization"
             )
         return {"user": user}
 

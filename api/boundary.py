@@ -17,9 +17,12 @@ from urllib.parse import unquote_to_bytes
 
 import orjson
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import translation
+from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as N_
 from rest_framework import exceptions, parsers, renderers, status
 
-from api.errors import ApiCode
+from api.errors import ApiCode, translate_message
 
 # A request line's URI (path, `?` and query string) longer than this is 414; gunicorn's ceiling is above it.
 MAX_URI_LENGTH = 4096
@@ -41,9 +44,19 @@ class BodyTooLarge(exceptions.APIException):
     default_detail = f"The body is larger than {MAX_BODY_BYTES} bytes."
     default_code = "too_large"
 
+    def __init__(self) -> None:
+        super().__init__(
+            translate_message(N_("The body is larger than %(limit)s bytes."), {"limit": MAX_BODY_BYTES})
+        )
 
-def _envelope(code: ApiCode, message: str, http_status: int, **details: Any) -> JsonResponse:
-    return JsonResponse({"error": {"code": code, "message": message, "details": details}}, status=http_status)
+
+def _envelope(
+    code: ApiCode, message: str, http_status: int, params: dict[str, Any] | None = None, **details: Any
+) -> JsonResponse:
+    """The refusal in the envelope, its message in the active language (RequestGuardMiddleware activates the
+    request's: this runs before LocaleMiddleware)."""
+    text = translate_message(message, params, code=code)
+    return JsonResponse({"error": {"code": code, "message": text, "details": details}}, status=http_status)
 
 
 def _header_name(meta_key: str) -> str:
@@ -77,14 +90,15 @@ def _query_refusal(query: str) -> JsonResponse | None:
         if name is None:
             return _envelope(
                 ApiCode.REQUEST_MALFORMED,
-                "The query string must be UTF-8 text without NUL characters.",
+                N_("The query string must be UTF-8 text without NUL characters."),
                 status.HTTP_400_BAD_REQUEST,
             )
         if _text(raw_value) is None:
             return _envelope(
                 ApiCode.INVALID_PARAMETER,
-                f"{name} must be UTF-8 text without NUL characters.",
+                N_("%(name)s must be UTF-8 text without NUL characters."),
                 status.HTTP_400_BAD_REQUEST,
+                {"name": name},
                 parameter=name,
             )
     return None
@@ -96,8 +110,9 @@ def refusal(request: HttpRequest) -> JsonResponse | None:
     if len(request.path) + len(query) + 1 > MAX_URI_LENGTH:
         return _envelope(
             ApiCode.URI_TOO_LONG,
-            f"The path and query string are longer than {MAX_URI_LENGTH} characters.",
+            N_("The path and query string are longer than %(limit)s characters."),
             status.HTTP_414_REQUEST_URI_TOO_LONG,
+            {"limit": MAX_URI_LENGTH},
             limit=MAX_URI_LENGTH,
         )
     headers = _headers(request.META)
@@ -109,22 +124,25 @@ def refusal(request: HttpRequest) -> JsonResponse | None:
             too_long = size > MAX_HEADER_LENGTH
             return _envelope(
                 ApiCode.HEADERS_TOO_LARGE,
-                f"A header is longer than {MAX_HEADER_LENGTH} characters."
+                N_("A header is longer than %(limit)s characters.")
                 if too_long
-                else f"The headers are longer than {MAX_HEADERS_LENGTH} characters together.",
+                else N_("The headers are longer than %(limit)s characters together."),
                 status.HTTP_431_REQUEST_HEADER_FIELDS_TOO_LARGE,
+                {"limit": MAX_HEADER_LENGTH if too_long else MAX_HEADERS_LENGTH},
                 limit=MAX_HEADER_LENGTH if too_long else MAX_HEADERS_LENGTH,
                 **({"header": _header_name(key)} if too_long else {}),
             )
     if _FORBIDDEN.search(request.path):
         return _envelope(
-            ApiCode.REQUEST_MALFORMED, "The path must not hold NUL characters.", status.HTTP_400_BAD_REQUEST
+            ApiCode.REQUEST_MALFORMED,
+            N_("The path must not hold NUL characters."),
+            status.HTTP_400_BAD_REQUEST,
         )
     for key, value in headers:
         if _FORBIDDEN.search(value):
             return _envelope(
                 ApiCode.REQUEST_MALFORMED,
-                "A header must not hold NUL characters.",
+                N_("A header must not hold NUL characters."),
                 status.HTTP_400_BAD_REQUEST,
                 header=_header_name(key),
             )
@@ -139,7 +157,13 @@ class RequestGuardMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        return refusal(request) or self.get_response(request)
+        if refusal(request) is None:
+            return self.get_response(request)
+        # Refused: answered again in the request's language (the cookie, else Accept-Language), which
+        # LocaleMiddleware, further on, has not activated yet.
+        with translation.override(translation.get_language_from_request(request)):
+            answer = refusal(request)
+        return answer if answer is not None else self.get_response(request)
 
 
 def _too_deep(value: Any) -> bool:
@@ -180,10 +204,17 @@ class JSONParser(parsers.BaseParser):
         try:
             data = orjson.loads(raw)
         except orjson.JSONDecodeError as exc:
-            raise exceptions.ParseError(f"JSON parse error - {exc}") from None
+            raise exceptions.ParseError(
+                translate_message(N_("JSON parse error - %(error)s"), {"error": exc})
+            ) from None
         # Cheap tests first: a body can nest no deeper than it has brackets, and holds a NUL only as \u0000.
         if raw.count(b"[") + raw.count(b"{") > MAX_JSON_DEPTH and _too_deep(data):
-            raise exceptions.ParseError(f"The body nests more than {MAX_JSON_DEPTH} arrays and objects deep.")
+            raise exceptions.ParseError(
+                translate_message(
+                    N_("The body nests more than %(limit)s arrays and objects deep."),
+                    {"limit": MAX_JSON_DEPTH},
+                )
+            )
         if b"\\u0000" in raw and any("\x00" in text for text in _strings(data)):
-            raise exceptions.ParseError("Text in the body must not hold NUL characters.")
+            raise exceptions.ParseError(gettext("Text in the body must not hold NUL characters."))
         return data

@@ -11,6 +11,8 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse
 from django.utils.log import log_response
+from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as N_
 from rest_framework import exceptions, status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -18,7 +20,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
 from api.boundary import BodyTooLarge
-from api.errors import ApiCode, ServiceError
+from api.errors import ApiCode, ServiceError, translate_message
 from api.params import InvalidParameter
 
 _CODES: dict[type[exceptions.APIException], ApiCode] = {
@@ -53,12 +55,13 @@ def _code_for(exc: exceptions.APIException) -> ApiCode:
 
 
 def _message_for(exc: exceptions.APIException) -> str:
+    """DRF's own messages are translated when raised (DRF ships Italian); ours are looked up in the catalog."""
     detail = exc.detail
     if isinstance(detail, str):
-        return detail
+        return gettext(detail)
     if isinstance(exc, exceptions.ValidationError):
-        return "The request is invalid."
-    return str(exc.default_detail)
+        return gettext("The request is invalid.")
+    return gettext(str(exc.default_detail))
 
 
 def _details_for(exc: exceptions.APIException) -> dict[str, Any]:
@@ -107,7 +110,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 def _handle(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ServiceError):
         answer = error_response(
-            code=exc.code, message=exc.message, details=dict(exc.details), http_status=exc.http_status
+            code=exc.code,
+            message=exc.localized_message(),
+            details=dict(exc.details),
+            http_status=exc.http_status,
         )
         if exc.retry_after is not None:
             answer["Retry-After"] = str(exc.retry_after)
@@ -121,7 +127,7 @@ def _handle(exc: Exception, context: dict[str, Any]) -> Response | None:
         set_rollback()
         unavailable = error_response(
             code=ApiCode.SERVICE_UNAVAILABLE,
-            message="The service is briefly unavailable; try again.",
+            message=translate_message(N_("The service is briefly unavailable; try again.")),
             http_status=status.HTTP_503_SERVICE_UNAVAILABLE,
         )
         unavailable["Retry-After"] = "1"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.utils.translation import gettext_noop as N_
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
@@ -44,6 +45,8 @@ class JSONFirstNegotiation(DefaultContentNegotiation):
         if not matching:
             offered = ", ".join(dict.fromkeys(str(renderer.format) for renderer in renderers))
             raise InvalidParameter(
-                str(self.settings.URL_FORMAT_OVERRIDE), f"format must be one of: {offered}."
+                str(self.settings.URL_FORMAT_OVERRIDE),
+                N_("format must be one of: %(formats)s."),
+                {"formats": offered},
             )
         return matching

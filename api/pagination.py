@@ -7,6 +7,7 @@ import base64
 from typing import Any
 
 from django.core.paginator import Paginator
+from django.utils.translation import gettext_noop as N_
 from rest_framework import pagination
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
@@ -87,7 +88,7 @@ class CursorPagination(_StrictPageSize, pagination.CursorPagination):
         ]
 
     def decode_cursor(self, request: Request) -> pagination.Cursor | None:
-        invalid = InvalidParameter(self.cursor_query_param, "The cursor is invalid.")
+        invalid = InvalidParameter(self.cursor_query_param, N_("The cursor is invalid."))
         encoded = request.query_params.get(self.cursor_query_param)
         try:
             # DRF's decoding skips characters outside the alphabet, so `%%%` would read as the first page.

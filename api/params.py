@@ -8,9 +8,13 @@ import, raises these.
 from __future__ import annotations
 
 import re
+from typing import Any
 
+from django.utils.translation import gettext_noop as N_
 from rest_framework import exceptions, status
 from rest_framework.request import Request
+
+from api.errors import translate_message
 
 _DIGITS = re.compile(r"[0-9]+")
 # Past 18 digits no page or size makes sense (and int() refuses past 4300).
@@ -22,8 +26,10 @@ class InvalidParameter(exceptions.APIException):
     default_detail = "A query parameter is invalid."
     default_code = "invalid_parameter"
 
-    def __init__(self, parameter: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, parameter: str, message: str, params: dict[str, Any] | None = None) -> None:
+        """`message`: English (a msgid, `%(name)s` placeholders filled from `params`), answered in the
+        request's language."""
+        super().__init__(translate_message(message, params))
         self.parameter = parameter
 
 
@@ -33,8 +39,10 @@ def positive_int_param(request: Request, name: str, *, maximum: int | None = Non
     if raw is None or raw == "":
         return None
     if not _DIGITS.fullmatch(raw) or int(raw) < 1:
-        raise InvalidParameter(name, f"{name} must be a positive integer.")
+        raise InvalidParameter(name, N_("%(name)s must be a positive integer."), {"name": name})
     limit = maximum if maximum is not None else MAX_POSITIVE
     if len(raw) > 18 or int(raw) > limit:
-        raise InvalidParameter(name, f"{name} must be at most {limit}.")
+        raise InvalidParameter(
+            name, N_("%(name)s must be at most %(limit)s."), {"name": name, "limit": limit}
+        )
     return int(raw)

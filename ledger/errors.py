@@ -5,13 +5,24 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from api.errors import ApiCode, ServiceError
+from django.utils.translation import gettext_noop as N_
+
+from api.errors import ApiCode, ServiceError, describe_codes
 
 
 class LedgerCode(StrEnum):
     INSUFFICIENT_FUNDS = "ledger.insufficient_funds"
     INVALID_TRANSFER = "ledger.invalid_transfer"
     ALREADY_REVERSED = "ledger.already_reversed"
+
+
+describe_codes(
+    {
+        LedgerCode.INSUFFICIENT_FUNDS: N_("The account does not hold enough chips."),
+        LedgerCode.INVALID_TRANSFER: N_("The transfer is not valid."),
+        LedgerCode.ALREADY_REVERSED: N_("This transfer has already been reversed."),
+    }
+)
 
 
 class LedgerError(ServiceError):

@@ -18,7 +18,13 @@ class LockoutMiddleware:
         if not isinstance(exception, LockedOut):
             return None
         response = JsonResponse(
-            {"error": {"code": exception.code, "message": exception.message, "details": exception.details}},
+            {
+                "error": {
+                    "code": exception.code,
+                    "message": exception.localized_message(),
+                    "details": exception.details,
+                }
+            },
             status=exception.http_status,
         )
         response["Retry-After"] = str(exception.retry_after)

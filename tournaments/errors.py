@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from api.errors import ApiCode, ServiceError
+from api.errors import ApiCode, ServiceError, describe_codes
+from tournaments.error_messages import PLAY_MESSAGES, RULE_MESSAGES
 
 
 class PlayCode(StrEnum):
@@ -114,3 +115,7 @@ class Unprocessable(PlayError):
 
     http_status = 422
     default_message = "The request cannot be carried out."
+
+
+# Each code's sentence, for a refusal whose own message has no translation (api.errors).
+describe_codes({**RULE_MESSAGES, **PLAY_MESSAGES})

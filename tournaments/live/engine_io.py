@@ -68,7 +68,8 @@ def check_clock_options(clock_options: Mapping[str, Any]) -> None:
         low, high = clock_range(key)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise InvalidRequest(
-                f"Option {key} must be an integer from {low} to {high}, not {_shown(value)}.",
+                "Option %(option)s must be an integer from %(low)s to %(high)s, not %(value)s.",
+                params={"option": key, "low": low, "high": high, "value": _shown(value)},
                 code=PlayCode.TABLE_INVALID_OPTIONS,
                 details={"field": "options", "option": key, "minimum": low, "maximum": high},
             )

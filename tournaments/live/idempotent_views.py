@@ -32,7 +32,8 @@ def idempotency_key(request: Request) -> str | None:
     key = request.headers.get("Idempotency-Key") or None
     if key is not None and len(key) > idempotency.MAX_KEY_LENGTH:
         raise InvalidRequest(
-            f"Idempotency-Key is at most {idempotency.MAX_KEY_LENGTH} characters.",
+            "Idempotency-Key is at most %(limit)s characters.",
+            params={"limit": idempotency.MAX_KEY_LENGTH},
             code=ApiCode.IDEMPOTENCY_KEY_INVALID,
         )
     return key

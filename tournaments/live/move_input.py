@@ -38,14 +38,23 @@ def parse_move(data: object) -> tuple[Move, int]:
         )
     kind = body.get("type")
     if not isinstance(kind, str) or kind not in MOVE_TYPES:
-        raise MalformedMove(f"Unknown move type {kind!r}.", code=PlayCode.MOVE_UNKNOWN_TYPE)
+        raise MalformedMove(
+            "Unknown move type %(type)s.", params={"type": repr(kind)}, code=PlayCode.MOVE_UNKNOWN_TYPE
+        )
     unknown = sorted(set(body) - MOVE_FIELDS - {"type"})
     if unknown:
-        raise MalformedMove(f"Unknown move fields: {', '.join(unknown)}.", code=PlayCode.MOVE_UNKNOWN_FIELD)
+        raise MalformedMove(
+            "Unknown move fields: %(fields)s.",
+            params={"fields": ", ".join(unknown)},
+            code=PlayCode.MOVE_UNKNOWN_FIELD,
+        )
     for field, schema in FIELD_SCHEMAS.items():
         if field in body and not check_field(schema, body[field]):
             raise MalformedMove(
-                f"Field {field} is malformed.", code=PlayCode.MOVE_MALFORMED_FIELD, details={"field": field}
+                "Field %(field)s is malformed.",
+                params={"field": field},
+                code=PlayCode.MOVE_MALFORMED_FIELD,
+                details={"field": field},
             )
     _check_card_codes(body)
     try:

@@ -32,7 +32,8 @@ class TableSettings:
 def _integer(field: str, value: Any, low: int, high: int, code: PlayCode) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise InvalidRequest(
-            f"{field} must be an integer from {low} to {high}.",
+            "%(field)s must be an integer from %(low)s to %(high)s.",
+            params={"field": field, "low": low, "high": high},
             code=code,
             details={"field": field, "minimum": low, "maximum": high},
         )

@@ -145,7 +145,8 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False) -> Sea
             balance = seat.stack_account.balance
             if balance + buy_in > table.max_buy_in:
                 raise Unprocessable(
-                    f"A top-up may bring the stack to at most {table.max_buy_in} chips.",
+                    "A top-up may bring the stack to at most %(max_buy_in)s chips.",
+                    params={"max_buy_in": table.max_buy_in},
                     code=PlayCode.TABLE_BUY_IN_OUT_OF_RANGE,
                     details={"stack": balance, "max_buy_in": table.max_buy_in},
                 )
@@ -167,7 +168,8 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False) -> Sea
         else:
             if not table.min_buy_in <= buy_in <= table.max_buy_in:
                 raise Unprocessable(
-                    f"The buy-in must be between {table.min_buy_in} and {table.max_buy_in} chips.",
+                    "The buy-in must be between %(min_buy_in)s and %(max_buy_in)s chips.",
+                    params={"min_buy_in": table.min_buy_in, "max_buy_in": table.max_buy_in},
                     code=PlayCode.TABLE_BUY_IN_OUT_OF_RANGE,
                     details={"min_buy_in": table.min_buy_in, "max_buy_in": table.max_buy_in},
                 )
@@ -254,13 +256,18 @@ def update_table(
 def check_update(*, table: Table, seats: int) -> None:
     """What a change must respect beyond the settings themselves: an open table, room for who is seated."""
     if table.status != TableStatus.OPEN:
-        raise Conflict(f"The table is {table.status}; it cannot be changed.", code=PlayCode.TABLE_NOT_OPEN)
+        raise Conflict(
+            "The table is %(status)s; it cannot be changed.",
+            params={"status": table.status},
+            code=PlayCode.TABLE_NOT_OPEN,
+        )
     taken = list(
         Seat.objects.filter(table=table, status__in=SEATED_STATUSES).values_list("number", flat=True)
     )
     if taken and max(taken) >= seats:
         raise InvalidRequest(
-            f"Seat {max(taken)} is taken: the table needs at least {max(taken) + 1} seats.",
+            "Seat %(seat)s is taken: the table needs at least %(minimum)s seats.",
+            params={"seat": max(taken), "minimum": max(taken) + 1},
             code=PlayCode.TABLE_INVALID_SEATS,
             details={"field": "seats", "minimum": max(taken) + 1},
         )

@@ -59,7 +59,8 @@ def register(*, user: User, tournament_id: int) -> TournamentEntry:
             )
         if tournament.status != TournamentStatus.REGISTERING:
             raise Conflict(
-                f"The tournament is {tournament.status}: it takes no registrations.",
+                "The tournament is %(status)s: it takes no registrations.",
+                params={"status": tournament.status},
                 code=PlayCode.TOURNAMENT_NOT_REGISTERING,
                 details={"status": tournament.status},
             )

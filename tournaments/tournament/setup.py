@@ -110,7 +110,8 @@ def _payouts(value: Any, places: int) -> list[int]:
         or any(a < b for a, b in itertools.pairwise(value))
     ):
         raise InvalidRequest(
-            f"payouts must be 1 to {places} positive integer percentages by place, never rising, summing to 100.",
+            "payouts must be 1 to %(places)s positive integer percentages by place, never rising, summing to 100.",
+            params={"places": places},
             code=PlayCode.TOURNAMENT_INVALID_PAYOUTS,
             details={"field": "payouts", "places": places},
         )

@@ -45,7 +45,8 @@ def entrants_to_start(tournament: Tournament) -> list[TournamentEntry]:
     )
     if len(entries) < tournament.min_entrants:
         raise Conflict(
-            f"The tournament needs at least {tournament.min_entrants} entrants to start.",
+            "The tournament needs at least %(min_entrants)s entrants to start.",
+            params={"min_entrants": tournament.min_entrants},
             code=PlayCode.TOURNAMENT_TOO_FEW_ENTRANTS,
             details={"entrants": len(entries), "min_entrants": tournament.min_entrants},
         )

@@ -27,7 +27,8 @@ def refuse(tournament: Tournament, to: str) -> Conflict:
     """The 409 for a move the status does not allow: `tournament.over` once finished or cancelled."""
     over = tournament.status in (S.FINISHED, S.CANCELLED)
     return Conflict(
-        f"A {tournament.status} tournament cannot become {to}.",
+        "A %(status)s tournament cannot become %(to)s.",
+        params={"status": tournament.status, "to": to},
         code=PlayCode.TOURNAMENT_OVER if over else PlayCode.TOURNAMENT_INVALID_TRANSITION,
         details={"status": tournament.status, "to": to},
     )

@@ -122,7 +122,8 @@ def _tournament(tournament: Tournament, request: Request) -> Any:
 
 def _invalid(name: str, allowed: Sequence[str]) -> InvalidRequest:
     return InvalidRequest(
-        f"{name} must be one of {', '.join(allowed)}.",
+        "%(name)s must be one of %(allowed)s.",
+        params={"name": name, "allowed": ", ".join(allowed)},
         code=ApiCode.INVALID_PARAMETER,
         details={"parameter": name},
     )
@@ -140,7 +141,8 @@ def _filter(request: Request, name: str, allowed: Sequence[str] | None = None) -
     value = request.query_params.get(name) or None
     if value is not None and allowed is not None and value not in allowed:
         raise InvalidRequest(
-            f"{name} must be one of {', '.join(allowed)}.",
+            "%(name)s must be one of %(allowed)s.",
+            params={"name": name, "allowed": ", ".join(allowed)},
             code=ApiCode.INVALID_PARAMETER,
             details={"parameter": name},
         )
