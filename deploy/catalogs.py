@@ -235,7 +235,9 @@ def extract(found: Extracted | None = None, locale: Path | None = None) -> dict[
             continue
         blocks = [str(_new_entry(k, found.messages[domain][k])).rstrip("\n") for k in missing]
         text = path.read_text() if path.exists() else ""
-        path.write_text(text.rstrip("\n") + "\n\n# -- extracted (to translate)\n" + "\n\n".join(blocks) + "\n")
+        path.write_text(
+            text.rstrip("\n") + "\n\n# -- extracted (to translate)\n" + "\n\n".join(blocks) + "\n"
+        )
     return added
 
 
@@ -253,7 +255,9 @@ def problems_in(path: Path, wanted: Iterable[Key]) -> list[str]:
     entries = [e for e in catalog if not e.obsolete]
     counts = Counter((e.msgctxt or None, e.msgid) for e in entries)
     found: list[str] = [
-        f"{name}: duplicate entry for {Key(ctx, msgid).label()}" for (ctx, msgid), n in counts.items() if n > 1
+        f"{name}: duplicate entry for {Key(ctx, msgid).label()}"
+        for (ctx, msgid), n in counts.items()
+        if n > 1
     ]
     by_key = {(e.msgctxt or None, e.msgid): e for e in entries}
     for key in sorted(set(wanted)):
@@ -270,8 +274,12 @@ def problems_in(path: Path, wanted: Iterable[Key]) -> list[str]:
         expected = set(PLACEHOLDER.findall(entry.msgid + entry.msgid_plural))
         strings = entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr]
         for text in strings:
-            if set(PLACEHOLDER.findall(text)) - expected or (not entry.msgid_plural and expected - set(PLACEHOLDER.findall(text))):
-                found.append(f"{name}: placeholders of {Key(entry.msgctxt or None, entry.msgid).label()} differ: {text!r}")
+            if set(PLACEHOLDER.findall(text)) - expected or (
+                not entry.msgid_plural and expected - set(PLACEHOLDER.findall(text))
+            ):
+                found.append(
+                    f"{name}: placeholders of {Key(entry.msgctxt or None, entry.msgid).label()} differ: {text!r}"
+                )
     return found
 
 

@@ -6,11 +6,20 @@
 
   const BASE = document.documentElement.dataset.api || "/api/v1";
   const STORE = "ramino.session";
+  const { t } = R.i18n;
+
+  /* The request fields an error can name, as a person calls them (others are shown as they are). */
+  const FIELDS = {
+    username: () => t("Username"),
+    password: () => t("Password"),
+    buy_in: () => t("Buy-in"),
+    code: () => t("Table code"),
+  };
 
   class ApiError extends Error {
     constructor(status, body) {
       const error = (body && body.error) || {};
-      super(error.message || `The server answered ${status}.`);
+      super(error.message || t("The server answered %(status)s.", { status }));
       this.status = status;
       this.code = error.code || `http.${status}`;
       this.details = error.details || {};
@@ -22,7 +31,8 @@
       if (!fields) return this.message;
       const parts = Object.entries(fields).map(([name, errors]) => {
         const text = Array.isArray(errors) ? errors.join(" ") : String(errors);
-        return name === "non_field_errors" ? text : `${name}: ${text}`;
+        if (name === "non_field_errors") return text;
+        return `${FIELDS[name] ? FIELDS[name]() : name}: ${text}`;
       });
       return parts.join(" ") || this.message;
     }
@@ -51,7 +61,8 @@
 
   async function call(method, path, options) {
     const { body, headers, signal } = options || {};
-    const sent = { Accept: "application/json", ...(headers || {}) };
+    // Cookies are never sent, so the page's language travels in Accept-Language: the API's messages match it.
+    const sent = { Accept: "application/json", "Accept-Language": R.i18n.lang(), ...(headers || {}) };
     if (body !== undefined) sent["Content-Type"] = "application/json";
     const current = session();
     if (current && current.token) sent.Authorization = `Token ${current.token}`;

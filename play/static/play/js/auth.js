@@ -3,6 +3,7 @@
   "use strict";
 
   const { h, clear, formValues } = R.dom;
+  const { t } = R.i18n;
 
   function render(root, go) {
     clear(root);
@@ -20,20 +21,20 @@
       }
     }
     const fields = (prefix) => [
-      h("label", {}, "Username", h("input", { name: "username", autocomplete: "username", required: true, dataset: { role: `${prefix}-username` } })),
-      h("label", {}, "Password", h("input", { name: "password", type: "password", autocomplete: prefix === "register" ? "new-password" : "current-password", required: true, dataset: { role: `${prefix}-password` } })),
+      h("label", {}, t("Username"), h("input", { name: "username", autocomplete: "username", required: true, dataset: { role: `${prefix}-username` } })),
+      h("label", {}, t("Password"), h("input", { name: "password", type: "password", autocomplete: prefix === "register" ? "new-password" : "current-password", required: true, dataset: { role: `${prefix}-password` } })),
     ];
     root.append(
       h("section", { class: "auth", dataset: { role: "auth" } },
-        h("h1", {}, "Play Rummy"),
+        h("h1", {}, t("Play Rummy")),
         error,
         h("div", { class: "auth-forms" },
           h("form", { class: "panel", dataset: { role: "sign-in-form" }, onsubmit: (e) => submit(e, "sign-in") },
-            h("h2", {}, "Sign in"), fields("sign-in"), h("button", { type: "submit", dataset: { role: "sign-in" } }, "Sign in")),
+            h("h2", {}, t("Sign in")), fields("sign-in"), h("button", { type: "submit", dataset: { role: "sign-in" } }, t("Sign in"))),
           h("form", { class: "panel", dataset: { role: "register-form" }, onsubmit: (e) => submit(e, "register") },
-            h("h2", {}, "New here? Register"), fields("register"),
-            h("p", { class: "hint" }, "3–32 letters, digits, _ . -; a password of at least 8 characters."),
-            h("button", { type: "submit", dataset: { role: "register" } }, "Register")))));
+            h("h2", {}, t("New here? Register")), fields("register"),
+            h("p", { class: "hint" }, t("3–32 letters, digits, _ . -; a password of at least 8 characters.")),
+            h("button", { type: "submit", dataset: { role: "register" } }, t("Register"))))));
   }
 
   R.auth = { render };

@@ -57,12 +57,13 @@
     return values;
   }
 
+  /* A chip count as the page's language writes it (Italian 10.000, English 10,000). */
   function chips(n) {
-    return n === null || n === undefined ? "–" : Number(n).toLocaleString("en-US");
+    return n === null || n === undefined ? "–" : R.i18n.number(n);
   }
 
   function when(iso) {
-    return iso ? new Date(iso).toLocaleString() : "";
+    return R.i18n.dateTime(iso);
   }
 
   R.dom = { h, append, clear, flash, sleep, formValues, chips, when };

@@ -32,5 +32,16 @@
     return window.interpolate(window.ngettext(singular, plural, count), values || { n: count }, true);
   }
 
+  /* The language switch (play/language_switch.html) sends the browser back to this very view: its `next` gets
+     the #route, which the server never sees. */
+  document.addEventListener("DOMContentLoaded", () => {
+    for (const form of document.querySelectorAll("form[data-role=language-switch]")) {
+      form.addEventListener("submit", () => {
+        const next = form.querySelector("input[name=next]");
+        if (next) next.value = location.pathname + location.search + location.hash;
+      });
+    }
+  });
+
   R.i18n = { lang, number, dateTime, t, tn };
 })((window.Ramino = window.Ramino || {}));
