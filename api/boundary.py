@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import unquote_to_bytes
 
 import orjson
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import translation
 from django.utils.translation import gettext
@@ -149,6 +150,15 @@ def refusal(request: HttpRequest) -> JsonResponse | None:
     return _query_refusal(query)
 
 
+def _language(request: HttpRequest) -> str:
+    """The request's language (cookie, else Accept-Language), or the default when the very headers that hold
+    it are what the guard refuses (a cookie that is not text)."""
+    try:
+        return translation.get_language_from_request(request)
+    except (UnicodeError, ValueError):
+        return str(settings.LANGUAGE_CODE)
+
+
 class RequestGuardMiddleware:
     """Refuses what `refusal` refuses, in the API's envelope, on every path, before the session or any view
     reads the request (config/settings/base.py, MIDDLEWARE)."""
@@ -161,7 +171,7 @@ class RequestGuardMiddleware:
             return self.get_response(request)
         # Refused: answered again in the request's language (the cookie, else Accept-Language), which
         # LocaleMiddleware, further on, has not activated yet.
-        with translation.override(translation.get_language_from_request(request)):
+        with translation.override(_language(request)):
             answer = refusal(request)
         return answer if answer is not None else self.get_response(request)
 

@@ -1,7 +1,8 @@
 from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
-from django.views.i18n import JavaScriptCatalog
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import JavaScriptCatalog, set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from api.health import health, ready
@@ -35,7 +36,9 @@ urlpatterns = [
         name="redoc",
     ),
     # The language switch (POST, remembered in a cookie) and the JavaScript catalog the player client reads.
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Without a CSRF token: a forged post could only change a browser's language, and a token would make the
+    # player client's shell differ per visitor (it is the same bytes for everyone; docs/web.md, "Languages").
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("health/", health, name="health"),
     path("ready/", ready, name="ready"),
