@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 # How far ahead a date-time in a request body may lie (a tournament's `starts_at`).
@@ -21,7 +22,7 @@ MAX_DAYS_AHEAD = 366
 class StrictIntegerField(serializers.IntegerField):
     """A JSON integer: never a string, a float (`100.0`, `1e3`) or a boolean."""
 
-    default_error_messages = {"invalid": "Must be a JSON integer (not a string, a float or a boolean)."}
+    default_error_messages = {"invalid": _("Must be a JSON integer (not a string, a float or a boolean).")}
 
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int):
@@ -33,19 +34,20 @@ class HorizonDateTimeField(serializers.DateTimeField):
     """A date-time no further ahead than `MAX_DAYS_AHEAD` days: nothing is scheduled further out, and a year
     such as 9999 is a client's mistake, not a plan (docs/api.md, "Numbers and dates")."""
 
-    default_error_messages = {"too_far": f"Must be at most {MAX_DAYS_AHEAD} days ahead."}
+    # DRF's `fail` fills the {days} placeholder.
+    default_error_messages = {"too_far": _("Must be at most {days} days ahead.")}
 
     def to_internal_value(self, value: Any) -> datetime:
         moment = super().to_internal_value(value)
         if moment > timezone.now() + timedelta(days=MAX_DAYS_AHEAD):
-            self.fail("too_far")
+            self.fail("too_far", days=MAX_DAYS_AHEAD)
         return moment
 
 
 class StrictBooleanField(serializers.BooleanField):
     """A JSON boolean: never `0`, `1`, `"true"` or `"yes"`, which DRF's field takes (form data again)."""
 
-    default_error_messages = {"invalid": "Must be a JSON boolean (true or false)."}
+    default_error_messages = {"invalid": _("Must be a JSON boolean (true or false).")}
 
     def to_internal_value(self, data: Any) -> bool:
         if not isinstance(data, bool):

@@ -7,6 +7,8 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from api.fields import StrictIntegerField
@@ -186,13 +188,13 @@ class AdjustmentInputSerializer(serializers.Serializer[Any]):
 
     def validate_amount(self, value: int) -> int:
         if value == 0:
-            raise serializers.ValidationError("The amount must not be zero.")
+            raise serializers.ValidationError(_("The amount must not be zero."))
         return value
 
     def validate_username(self, value: str) -> Any:
         user = get_user_model().objects.filter(username=value).first()
         if user is None:
-            raise serializers.ValidationError("No user has this username.")
+            raise serializers.ValidationError(_("No user has this username."))
         return user
 
 
@@ -202,9 +204,9 @@ class InstantField(serializers.Field):  # type: ignore[type-arg]
     (years 1-9999); an empty value is no value."""
 
     default_error_messages = {
-        "invalid": "Expected an ISO 8601 date or date-time.",
-        "offset": "The UTC offset must be between -15:59 and +15:59.",
-        "range": "The instant is out of range (years 1 to 9999 in UTC).",
+        "invalid": gettext_lazy("Expected an ISO 8601 date or date-time."),
+        "offset": gettext_lazy("The UTC offset must be between -15:59 and +15:59."),
+        "range": gettext_lazy("The instant is out of range (years 1 to 9999 in UTC)."),
     }
 
     def __init__(self, *, end_of_day: bool = False, **kwargs: Any) -> None:
@@ -259,5 +261,5 @@ class StatementQuerySerializer(serializers.Serializer[Any]):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         start, end = attrs.get("from"), attrs.get("to")
         if start is not None and end is not None and end < start:
-            raise serializers.ValidationError({"to": ["`to` must not be before `from`."]})
+            raise serializers.ValidationError({"to": [_("`to` must not be before `from`.")]})
         return attrs
