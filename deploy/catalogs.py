@@ -150,11 +150,15 @@ def _error_messages(trees: dict[Path, ast.Module]) -> Iterator[tuple[Path, int, 
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef) and node.name in names:
                 for item in node.body:
-                    targets = item.targets if isinstance(item, ast.Assign) else []
-                    if isinstance(item, ast.AnnAssign):
-                        targets = [item.target]
+                    value: ast.expr | None
+                    if isinstance(item, ast.Assign):
+                        targets, value = item.targets, item.value
+                    elif isinstance(item, ast.AnnAssign):
+                        targets, value = [item.target], item.value
+                    else:
+                        continue
                     if any(isinstance(t, ast.Name) and t.id == "default_message" for t in targets):
-                        for text in _literals(item.value):  # type: ignore[union-attr]
+                        for text in _literals(value):
                             yield path, item.lineno, text
             elif isinstance(node, ast.Call):
                 func = node.func
