@@ -19,14 +19,25 @@ def test_landing_page_leads_to_the_client_and_a_new_player_registers(browser: An
     ann = browser("ann")
     ann.open("/")
     assert ann.text("h1") == "Ramino"
-    links = {el.get_attribute("data-role"): el.get_attribute("href") for el in ann.find_all("a[data-role]")}
-    assert {role: href.removeprefix(ann.base) for role, href in links.items()} == {
-        "link-play": "/play/",
+
+    def links(css: str) -> dict[str, str]:
+        found = {el.get_attribute("data-role"): el.get_attribute("href") for el in ann.find_all(css)}
+        return {role: href.removeprefix(ann.base) for role, href in found.items()}
+
+    # Play up front, in the top bar and as the page's big button; the games and no open tournament (none is)
+    assert links("main a[data-role]") == {"link-play": "/play/"}
+    assert links("header a[data-role]") == {"nav-play": "/play/"}
+    assert len(ann.find_all("main [data-role=game]")) == 5
+    ann.find("main [data-role=no-tournaments]")
+    # the developer links in the footer
+    assert links("footer a[data-role]") == {
         "link-docs": "/api/docs/",
         "link-redoc": "/api/redoc/",
+        "link-schema": "/api/schema/",
         "link-admin": "/admin/",
         "link-audit": "/audit/",
         "link-health": "/health/",
+        "link-ready": "/ready/",
     }
     ann.screenshot("landing")
     ann.click("[data-role=link-play]")
@@ -50,7 +61,9 @@ def test_landing_page_leads_to_the_client_and_a_new_player_registers(browser: An
     assert ann.text("[data-role=whoami]") == "ann"
     # the token lives in this tab's sessionStorage, and no cookie carries it
     stored = ann.driver.execute_script("return sessionStorage.getItem('ramino.session')")
-    assert '"token"' in stored and ann.driver.get_cookies() == []
+    assert '"token"' in stored
+    # the only cookie is the language switch's CSRF cookie (the landing page's form): none holds the token
+    assert [cookie["name"] for cookie in ann.driver.get_cookies()] == ["csrftoken"]
     ann.screenshot("lobby-new-player")
 
     # an admin credits her; the wallet page shows the balance and the history line

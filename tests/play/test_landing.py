@@ -57,7 +57,9 @@ def test_the_landing_page_puts_play_and_the_open_tournaments_first_and_the_devel
     assert re.findall(r'data-tournament="(\d+)"', listed) == [str(sooner.pk), str(sit_and_go.pk)]
     assert f'href="/play/#/tournament/{sooner.pk}"' in listed and "Finished one" not in listed
     assert "1,000 + 100 chips" in listed and "25,000 chips" in listed  # buy-in + fee; the guaranteed pool
-    assert "when the table is full" in listed and "Multi-table tournament" in listed and "Sit-and-go" in listed
+    assert (
+        "when the table is full" in listed and "Multi-table tournament" in listed and "Sit-and-go" in listed
+    )
 
     games = re.findall(r'data-role="game" data-game="(\w+)"', _section(html, "landing-games"))
     assert games == ["rummy500", "basic", "block", "wrotham", "romme"]
