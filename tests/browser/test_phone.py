@@ -85,11 +85,11 @@ def _sign_in(page: Browser, username: str) -> None:
 def test_the_landing_sign_in_lobby_tournament_and_wallet_pages_fit_a_phone_and_pass_axe(
     browser: Any, live_server: Any, lang: str
 ) -> None:
-    boss = PlayerFactory(username="boss", chips=0, is_staff=True, is_superuser=True)
-    table = TableFactory(creator=boss)
-    sit_and_go = TournamentFactory(created_by=boss, name="Serata sit-and-go")
+    boss = PlayerFactory.create(username="boss", chips=0, is_staff=True, is_superuser=True)
+    table = TableFactory.create(creator=boss)
+    sit_and_go = TournamentFactory.create(created_by=boss, name="Serata sit-and-go")
     # a running multi-table tournament: standings and tables on its page
-    players = [PlayerFactory(username=name, chips=1_000) for name in ("ann", "bob", "cat", "dan")]
+    players = [PlayerFactory.create(username=name, chips=1_000) for name in ("ann", "bob", "cat", "dan")]
     running = multi.multi_tournament(boss, name="Domenica multi")
     multi.register_all(running, players)
     multi.start(running, sizes=[2, 2])
@@ -114,7 +114,7 @@ def test_the_landing_sign_in_lobby_tournament_and_wallet_pages_fit_a_phone_and_p
     page.find("[data-role=lobby]")
     eve = get_user_model().objects.get(username="eve")
     fund(eve, 5_000)
-    eve_seat_table = TableFactory(creator=boss, seats=2)
+    eve_seat_table = TableFactory.create(creator=boss, seats=2)
     tables.sit(user=eve, table_id=eve_seat_table.pk, buy_in=500)
     tables.leave(user=eve, table_id=eve_seat_table.pk)  # a buy-in and a cash-out in her wallet's history
     page.open("/play/#/lobby")
@@ -140,9 +140,9 @@ def test_a_table_with_a_dealt_hand_and_the_rounds_results_fit_a_phone_and_pass_a
     browser: Any, live_server: Any, celery_worker_process: Any, settings: Any, lang: str
 ) -> None:
     settings.RAMINO_NEXT_ROUND_DELAY_SECONDS = 0.5
-    boss = PlayerFactory(username="boss", chips=0, is_staff=True, is_superuser=True)
-    table = TableFactory(creator=boss, seats=2, options={"turn_seconds": 600, "time_bank_seconds": 60})
-    ann, bob = PlayerFactory(username="ann"), PlayerFactory(username="bob")
+    boss = PlayerFactory.create(username="boss", chips=0, is_staff=True, is_superuser=True)
+    table = TableFactory.create(creator=boss, seats=2, options={"turn_seconds": 600, "time_bank_seconds": 60})
+    ann, bob = PlayerFactory.create(username="ann"), PlayerFactory.create(username="bob")
     page = browser("ann", lang=lang)
     page.resize(PHONE)
     page.open("/play/")

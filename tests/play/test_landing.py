@@ -25,14 +25,14 @@ def _section(html: str, role: str) -> str:
 
 
 def test_open_for_registration_lists_the_registering_ones_soonest_start_first() -> None:
-    later = MultiTournamentFactory(name="Later", starts_at=timezone.now() + timedelta(hours=5))
-    sooner = MultiTournamentFactory(name="Sooner", starts_at=timezone.now() + timedelta(hours=1))
-    sit_and_go = TournamentFactory(name="Sit")
-    newer_sit_and_go = TournamentFactory(name="Newer sit")
-    TournamentFactory(name="Running", status=TournamentStatus.RUNNING)
-    TournamentFactory(name="Over", status=TournamentStatus.FINISHED)
-    MultiTournamentFactory(name="Not yet open", status=TournamentStatus.SCHEDULED)
-    ann = PlayerFactory(username="ann")
+    later = MultiTournamentFactory.create(name="Later", starts_at=timezone.now() + timedelta(hours=5))
+    sooner = MultiTournamentFactory.create(name="Sooner", starts_at=timezone.now() + timedelta(hours=1))
+    sit_and_go = TournamentFactory.create(name="Sit")
+    newer_sit_and_go = TournamentFactory.create(name="Newer sit")
+    TournamentFactory.create(name="Running", status=TournamentStatus.RUNNING)
+    TournamentFactory.create(name="Over", status=TournamentStatus.FINISHED)
+    MultiTournamentFactory.create(name="Not yet open", status=TournamentStatus.SCHEDULED)
+    ann = PlayerFactory.create(username="ann")
     registration.register(user=ann, tournament_id=sit_and_go.pk)
 
     rows = selectors.open_for_registration(limit=10)
@@ -43,9 +43,9 @@ def test_open_for_registration_lists_the_registering_ones_soonest_start_first() 
 
 
 def test_the_landing_page_puts_play_and_the_open_tournaments_first_and_the_developer_links_last() -> None:
-    sooner = MultiTournamentFactory(name="Sunday multi", buy_in=1_000, fee=100, guarantee=25_000)
-    sit_and_go = TournamentFactory(name="Friday sit-and-go")
-    TournamentFactory(name="Finished one", status=TournamentStatus.FINISHED)
+    sooner = MultiTournamentFactory.create(name="Sunday multi", buy_in=1_000, fee=100, guarantee=25_000)
+    sit_and_go = TournamentFactory.create(name="Friday sit-and-go")
+    TournamentFactory.create(name="Finished one", status=TournamentStatus.FINISHED)
 
     html = Client().get("/").content.decode()
     main = html[html.index("<main") : html.index("</main>")]
@@ -86,7 +86,7 @@ def test_with_no_tournament_open_the_landing_page_says_so() -> None:
 
 
 def test_the_landing_page_in_italian() -> None:
-    MultiTournamentFactory(name="Domenica", buy_in=1_000, fee=100)
+    MultiTournamentFactory.create(name="Domenica", buy_in=1_000, fee=100)
     html = Client(HTTP_ACCEPT_LANGUAGE="it").get("/").content.decode()
     assert '<html lang="it"' in html
     assert "Gioca ora" in html and "Tornei con iscrizioni aperte" in html
