@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from selenium.webdriver.common.keys import Keys
 
 from tests.browser.conftest import DESKTOP, PHONE, Browser
 from tests.factories import PASSWORD, PlayerFactory, TableFactory, TournamentFactory, fund
@@ -168,3 +169,31 @@ def test_a_table_with_a_dealt_hand_and_the_rounds_results_fit_a_phone_and_pass_a
     findings.check(page, "table-results")
     findings.assert_none()
     assert not Round.objects.filter(game=game, number=2).exists()
+
+
+def test_the_skip_link_is_the_first_stop_and_leads_to_the_main_content_without_changing_the_route(
+    browser: Any, live_server: Any
+) -> None:
+    page = browser("kim", lang="it")
+    page.resize(PHONE)
+    for path, main_id in (("/", "main"), ("/play/#/lobby", "app")):
+        page.open(path)
+        page.find("main")
+        page.find("body").send_keys(Keys.TAB)
+        focused = page.driver.switch_to.active_element
+        assert focused.get_attribute("data-role") == "skip-link", path
+        assert focused.text == "Vai al contenuto principale"
+        assert focused.is_displayed() and focused.location["y"] >= 0
+        # the focus ring shows
+        assert (
+            page.driver.execute_script("return getComputedStyle(arguments[0]).outlineStyle", focused)
+            != "none"
+        )
+        page.screenshot(f"skip-link-{main_id}")
+        hash_before = page.driver.execute_script("return location.hash")
+        focused.send_keys(Keys.ENTER)
+        page.wait_for(
+            lambda target=main_id: page.driver.switch_to.active_element.get_attribute("id") == target,
+            message=f"the focus on the main content of {path}",
+        )
+        assert page.driver.execute_script("return location.hash") == hash_before, path
