@@ -1,13 +1,52 @@
-"""The browser pages. Both are static shells: the player client learns everything through the public API
-with the player's own token (docs/web.md), so these views read nothing and know no one."""
+"""The browser pages. The landing page is for players: what Ramino is, the games and their short rules, Play, and
+the next tournaments open for registration (read on the server from the tournaments' selector, for no one in
+particular). The player client is a static shell: it learns everything through the public API with the
+player's own token (docs/web.md), so its view reads nothing and knows no one."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
+
+from tournaments.tournament import selectors as tournament_selectors
+
+# How many tournaments open for registration the landing page lists.
+LANDING_TOURNAMENTS = 5
+
+# A tournament's game and kind, as a person reads them (the lobby names them the same way).
+GAME_NAMES = {
+    "rummy500": _("Rummy 500"),
+    "rummy500_household": _("Rummy 500, household rules"),
+    "basic": _("Basic Rummy"),
+    "block": _("Block Rummy"),
+    "wrotham": _("Wrotham"),
+    "romme": _("Rommé"),
+    "board": _("Board Rummy"),
+}
+KIND_NAMES = {
+    "quick": _("Quick game"),
+    "single": _("Sit-and-go"),
+    "multi": _("Multi-table tournament"),
+}
 
 
 class LandingView(TemplateView):
     template_name = "play/landing.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        rows = tournament_selectors.open_for_registration(limit=LANDING_TOURNAMENTS)
+        context["tournaments"] = [
+            {
+                "row": row,
+                "game": GAME_NAMES.get(row.tournament.game, row.tournament.game),
+                "kind": KIND_NAMES.get(row.tournament.kind, row.tournament.kind),
+            }
+            for row in rows
+        ]
+        return context
 
 
 class ClientView(TemplateView):

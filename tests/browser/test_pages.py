@@ -4,6 +4,7 @@ site's Content-Security-Policy; the page's own SHA-256 (the stand-in for Web Cry
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any
 
 import pytest
@@ -19,14 +20,25 @@ def test_landing_page_leads_to_the_client_and_a_new_player_registers(browser: An
     ann = browser("ann")
     ann.open("/")
     assert ann.text("h1") == "Ramino"
-    links = {el.get_attribute("data-role"): el.get_attribute("href") for el in ann.find_all("a[data-role]")}
-    assert {role: href.removeprefix(ann.base) for role, href in links.items()} == {
-        "link-play": "/play/",
+
+    def links(css: str) -> dict[str, str]:
+        found = {el.get_attribute("data-role"): el.get_attribute("href") for el in ann.find_all(css)}
+        return {role: href.removeprefix(ann.base) for role, href in found.items()}
+
+    # Play up front, in the top bar and as the page's big button; the games and no open tournament (none is)
+    assert links("main a[data-role]") == {"link-play": "/play/"}
+    assert links("header a[data-role]") == {"nav-play": "/play/"}
+    assert len(ann.find_all("main [data-role=game]")) == 5
+    ann.find("main [data-role=no-tournaments]")
+    # the developer links in the footer
+    assert links("footer a[data-role]") == {
         "link-docs": "/api/docs/",
         "link-redoc": "/api/redoc/",
+        "link-schema": "/api/schema/",
         "link-admin": "/admin/",
         "link-audit": "/audit/",
         "link-health": "/health/",
+        "link-ready": "/ready/",
     }
     ann.screenshot("landing")
     ann.click("[data-role=link-play]")
@@ -50,7 +62,12 @@ def test_landing_page_leads_to_the_client_and_a_new_player_registers(browser: An
     assert ann.text("[data-role=whoami]") == "ann"
     # the token lives in this tab's sessionStorage, and no cookie carries it
     stored = ann.driver.execute_script("return sessionStorage.getItem('ramino.session')")
-    assert '"token"' in stored and ann.driver.get_cookies() == []
+    assert '"token"' in stored
+    # no cookie holds the token (a CSRF or language cookie may be there, never the session's token)
+    token = json.loads(stored)["token"]
+    cookies = ann.driver.get_cookies()
+    assert {c["name"] for c in cookies} <= {"csrftoken", "django_language"}
+    assert all(token not in c["value"] for c in cookies)
     ann.screenshot("lobby-new-player")
 
     # an admin credits her; the wallet page shows the balance and the history line

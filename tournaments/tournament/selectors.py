@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, QuerySet, Sum
+from django.db.models import Count, F, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
 from ledger.models import Account, AccountKind, Entry, Transfer, TransferKind
@@ -21,6 +21,7 @@ from tournaments.tournament.models import (
     Tournament,
     TournamentEntry,
     TournamentKind,
+    TournamentStatus,
 )
 
 
@@ -114,6 +115,16 @@ def tournament_rows(*, items: list[Tournament], user: User | AnonymousUser) -> l
 
 def tournament_row(*, tournament: Tournament, user: User | AnonymousUser) -> TournamentRow:
     return tournament_rows(items=[tournament], user=user)[0]
+
+
+def open_for_registration(*, limit: int) -> list[TournamentRow]:
+    """The next `limit` tournaments taking registrations (the landing page): multi-table ones by their start,
+    soonest first, then those that start when full, newest first; with their entrants, for no one in
+    particular."""
+    found = Tournament.objects.filter(status=TournamentStatus.REGISTERING).order_by(
+        F("starts_at").asc(nulls_last=True), "-id"
+    )
+    return tournament_rows(items=list(found[:limit]), user=AnonymousUser())
 
 
 @dataclass(frozen=True)
