@@ -30,13 +30,13 @@ def folded(username: str) -> str:
 
 
 def is_well_formed(username: str) -> bool:
-    """3–32 characters, each a letter or digit of any script or one of `_ . -` (the name normalised)."""
+    """3 to 32 characters, each a letter or digit of any script or one of `_ . -` (the name normalised)."""
     return MIN_LENGTH <= len(username) <= MAX_LENGTH and all(
         char.isalnum() or char in PUNCTUATION for char in username
     )
 
 
 def is_confusable(username: str) -> bool:
-    """Whether the name mixes scripts with letters that look like another script's (Cyrillic "а" in a Latin
+    """Whether the name mixes scripts with letters that look like another script's (a Cyrillic a, U+0430, in a Latin
     name): such a name can pass for someone else's. Names in one script, with digits and `_ . -`, pass."""
     return bool(confusables.is_dangerous(username))

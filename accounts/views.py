@@ -24,7 +24,7 @@ class AuthThrottle(AnonRateThrottle):
 class RegisterInputSerializer(serializers.Serializer[Any]):
     username = serializers.CharField(
         max_length=64,
-        help_text="3–32 letters or digits of any alphabet, or `_ . -`, once normalised (NFKC), which is how "
+        help_text="3 to 32 letters or digits of any alphabet, or `_ . -`, once normalised (NFKC), which is how "
         "it is stored; unique whatever its case. A name mixing look-alike letters of several alphabets is "
         "refused (400 `username.confusable`).",
     )

@@ -33,21 +33,29 @@ def backfill(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0004_sqlite_username_index_after_remake'),
-        ('auth', '0012_alter_user_first_name_max_length'),
+        ("accounts", "0004_sqlite_username_index_after_remake"),
+        ("auth", "0012_alter_user_first_name_max_length"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='UsernameKey',
+            name="UsernameKey",
             fields=[
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='username_key', serialize=False, to=settings.AUTH_USER_MODEL)),
-                ('folded', models.TextField(unique=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="username_key",
+                        serialize=False,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                ("folded", models.TextField(unique=True)),
             ],
             options={
-                'verbose_name': 'folded username',
+                "verbose_name": "folded username",
             },
         ),
         migrations.RunPython(backfill, migrations.RunPython.noop),

@@ -15,7 +15,6 @@ from django.db.models.signals import post_save
 
 from accounts.models import UsernameKey
 from accounts.receivers import keep_username_key
-
 from tests.ledger.utils import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,6 +46,8 @@ def before_the_index() -> Iterator[None]:
         # A failed test may leave duplicates behind. In SQL: the ORM would also delete the folded names,
         # whose table is not there before 0005.
         with connection.cursor() as cursor:
+            if UsernameKey._meta.db_table in connection.introspection.table_names(cursor):
+                cursor.execute(f"DELETE FROM {connection.ops.quote_name(UsernameKey._meta.db_table)}")
             cursor.execute(f"DELETE FROM {connection.ops.quote_name(get_user_model()._meta.db_table)}")
         leaf = MigrationExecutor(connection).loader.graph.leaf_nodes("accounts")[0]
         _migrate(leaf)

@@ -1,4 +1,4 @@
-"""The house grant: welcome chips on registration and the daily top-up to a floor (docs/api.md "Wallet",
+"""The house grant: welcome chips on registration and the daily top-up to a floor (docs/api.md "Ledger (staff)",
 docs/operations.md "The house grant"). Off unless configured; each grant once by its key; every chip from
 the house cashier through the ledger, which reconciles after each test."""
 
@@ -34,7 +34,9 @@ def _fresh_throttle() -> None:
 
 def _grants(user: Any) -> list[Transfer]:
     return list(
-        Transfer.objects.filter(kind=TransferKind.GRANT, entries__account__user=user).order_by("id").distinct()
+        Transfer.objects.filter(kind=TransferKind.GRANT, entries__account__user=user)
+        .order_by("id")
+        .distinct()
     )
 
 
@@ -132,7 +134,12 @@ def test_the_top_up_brings_the_wallet_to_the_floor_once_per_utc_day() -> None:
     assert claimed.balance == 1_000 and wallet_balance(user=user) == 1_000
     assert claimed.transfer.idempotency_key == f"grant:daily:{user.pk}:2026-12-03"
     assert claimed.transfer.kind == TransferKind.GRANT
-    assert claimed.transfer.computation == {"grant": "daily", "day": "2026-12-03", "balance": 300, "floor": 1_000}
+    assert claimed.transfer.computation == {
+        "grant": "daily",
+        "day": "2026-12-03",
+        "balance": 300,
+        "floor": 1_000,
+    }
     state = top_up(user=user, balance=1_000, now=NOON)
     assert state.state == TopUpState.CLAIMED_TODAY and state.next_at == datetime(2026, 12, 4, tzinfo=UTC)
 
