@@ -232,8 +232,11 @@ class GrantPolicy(models.Model):
 
     def __str__(self) -> str:
         if not self.enabled:
-            return "house grant: off"
-        return f"house grant: {self.welcome_chips} welcome chips, daily top-up to {self.daily_floor}"
+            return str(_("House grant: off"))
+        return str(_("House grant: %(welcome)s welcome chips, a daily top-up to %(floor)s")) % {
+            "welcome": self.welcome_chips,
+            "floor": self.daily_floor,
+        }
 
     @property
     def welcome_on(self) -> bool:
