@@ -47,7 +47,9 @@ def test_a_new_italian_player_gets_welcome_chips_and_tops_up(browser: Any, size:
         "Una volta al giorno puoi ricaricare il portafoglio fino a 2000 fiches."
     )
     assert page.text("[data-role=top-up]") == "Ricevi fiches"
-    (welcome,) = page.find_all("[data-role=wallet-row]")
+    # The history loads after the balance and the hint.
+    welcome = page.wait_present("[data-role=wallet-row]", "the welcome chips in the history")
+    assert len(page.find_all("[data-role=wallet-row]")) == 1
     assert welcome.get_attribute("data-kind") == "grant"
     assert "Fiches di benvenuto offerte dal sito" in welcome.text and "+1500" in welcome.text
     page.assert_fits("wallet-available")
