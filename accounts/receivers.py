@@ -1,4 +1,6 @@
-"""A password change revokes every API token of the user, whatever path changed it.
+"""Every save of a user keeps its folded username (`accounts.models.UsernameKey`) up to date.
+
+A password change revokes every API token of the user, whatever path changed it.
 
 `set_password()` (the admin's password form, `manage.py changepassword`, password reset, any service) keeps
 the new raw password on the instance until its `save()` has run, which is how Django itself tells
@@ -15,7 +17,22 @@ from django.conf import settings
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from accounts import services
+from accounts import services, usernames
+from accounts.models import UsernameKey
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.keep_username_key")
+def keep_username_key(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
+    """The user's folded name (`UsernameKey`), written with every save that may change the name: a second
+    name with the same folded form fails here with the unique index's IntegrityError."""
+    update_fields = kwargs.get("update_fields")
+    if update_fields is not None and "username" not in update_fields:
+        return
+    folded = usernames.folded(instance.get_username())
+    if created:
+        UsernameKey.objects.create(user=instance, folded=folded)
+    else:
+        UsernameKey.objects.update_or_create(user=instance, defaults={"folded": folded})
 
 
 @receiver(

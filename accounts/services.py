@@ -9,27 +9,45 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy
 from knox.models import AuthToken
 
-from accounts import selectors
+from accounts import selectors, usernames
+from accounts.errors import UsernameConfusable
+from ledger.services import grants
 
-USERNAME_TAKEN = _("This username is taken.")
+USERNAME_TAKEN = gettext_lazy("This username is taken.")
+USERNAME_MALFORMED = gettext_lazy("3 to 32 letters or digits (any alphabet), or _ . -")
 
 
 def _username_taken() -> ValidationError:
-    return ValidationError({"username": [USERNAME_TAKEN]})
+    return ValidationError({"username": [str(USERNAME_TAKEN)]})
 
 
 def register_user(*, username: str, password: str) -> Any:
-    """Create a player. A name taken in any case is refused with a validation error on `username`, the same
-    one whether the other registration came long before or raced this one: the loser of a race is turned
-    away by the database's unique index on the folded name, and reported like a sequential duplicate."""
+    """Create a player, with the house's welcome chips when the grant policy gives any.
+
+    The name is normalised (NFKC) and stored so; a malformed one is a validation error on `username`, one
+    mixing look-alike letters of several scripts `UsernameConfusable`. A name taken in any case or form
+    (the same once case-folded) is refused with a validation error on `username`, the same one whether the
+    other registration came long before or raced this one: the loser of a race is turned away by the
+    database's unique index on the folded name, and reported like a sequential duplicate.
+
+    The welcome chips are posted in the transaction that creates the user, not on commit: the user and their
+    chips commit together or not at all (a crash between the two cannot leave a player without them, and a
+    refused registration posts nothing), and the key `grant:welcome:<user id>` posts them once."""
+    username = usernames.normalise(username)
+    if not usernames.is_well_formed(username):
+        raise ValidationError({"username": [str(USERNAME_MALFORMED)]})
+    if usernames.is_confusable(username):
+        raise UsernameConfusable(details={"username": username})
     if selectors.username_taken(username=username):
         raise _username_taken()
     try:
         with transaction.atomic():
-            return get_user_model().objects.create_user(username=username, password=password)
+            user = get_user_model().objects.create_user(username=username, password=password)
+            grants.post_welcome_grant(user=user)
+            return user
     except IntegrityError:
         if selectors.username_taken(username=username):
             raise _username_taken() from None

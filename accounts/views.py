@@ -12,8 +12,10 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
-from accounts import services
+from accounts import services, usernames
 from accounts.authentication import TokenAuthentication
+from api.schema import raises
+from ledger.selectors import welcome_chips
 
 
 class AuthThrottle(AnonRateThrottle):
@@ -21,8 +23,19 @@ class AuthThrottle(AnonRateThrottle):
 
 
 class RegisterInputSerializer(serializers.Serializer[Any]):
-    username = serializers.RegexField(r"^[A-Za-z0-9_.-]{3,32}$", max_length=32)
+    username = serializers.CharField(
+        max_length=64,
+        help_text="3 to 32 letters or digits of any alphabet, or `_ . -`, once normalised (NFKC), which is how "
+        "it is stored; unique whatever its case. A name mixing look-alike letters of several alphabets is "
+        "refused (400 `username.confusable`).",
+    )
     password = serializers.CharField(write_only=True, max_length=128)
+
+    def validate_username(self, value: str) -> str:
+        username = usernames.normalise(value)
+        if not usernames.is_well_formed(username):
+            raise serializers.ValidationError(str(services.USERNAME_MALFORMED))
+        return username
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         user = get_user_model()(username=attrs["username"])
@@ -31,7 +44,10 @@ class RegisterInputSerializer(serializers.Serializer[Any]):
 
 
 class RegisterOutputSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField()
+    username = serializers.CharField(help_text="The name as stored (normalised): sign in with it.")
+    welcome_chips = serializers.IntegerField(
+        help_text="The house's welcome chips posted to the new wallet (0 when the site gives none)."
+    )
 
 
 class TokenInputSerializer(serializers.Serializer[Any]):
@@ -39,8 +55,11 @@ class TokenInputSerializer(serializers.Serializer[Any]):
     password = serializers.CharField(write_only=True, max_length=128, trim_whitespace=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # Normalised as registration stored it: the name signs in however the keyboard composed it.
         user = authenticate(
-            self.context.get("request"), username=attrs["username"], password=attrs["password"]
+            self.context.get("request"),
+            username=usernames.normalise(attrs["username"]),
+            password=attrs["password"],
         )
         if user is None:  # wrong credentials, or an inactive user
             raise serializers.ValidationError(
@@ -59,14 +78,14 @@ class RegisterView(APIView):
     authentication_classes: list[type] = []
     throttle_classes = [AuthThrottle]
 
+    @raises(400)
     @extend_schema(request=RegisterInputSerializer, responses={201: RegisterOutputSerializer})
     def post(self, request: Request) -> Response:
         data = RegisterInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user = services.register_user(**data.validated_data)
-        return Response(
-            RegisterOutputSerializer({"username": user.get_username()}).data, status=status.HTTP_201_CREATED
-        )
+        answer = {"username": user.get_username(), "welcome_chips": welcome_chips(user=user)}
+        return Response(RegisterOutputSerializer(answer).data, status=status.HTTP_201_CREATED)
 
 
 class TokenView(APIView):

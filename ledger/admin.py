@@ -17,7 +17,7 @@ from django.urls import URLPattern, path, reverse
 
 from admin_confirm.actions import confirmation
 from ledger.errors import LedgerError
-from ledger.models import Account, Entry, ReconciliationRun, Transfer
+from ledger.models import Account, Entry, GrantPolicy, ReconciliationRun, Transfer
 from ledger.serializers import MAX_ADJUSTMENT
 from ledger.services import postings
 
@@ -200,3 +200,19 @@ class ReconciliationRunAdmin(ReadOnlyAdmin):
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         return [field.name for field in ReconciliationRun._meta.fields]
+
+
+@admin.register(GrantPolicy)
+class GrantPolicyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """The house grant policy: one row, which admins add once and then change (docs/operations.md, "The
+    house grant"). Changing it moves no chips: it applies to the registrations and claims that follow."""
+
+    list_display = ["__str__", "enabled", "welcome_chips", "daily_floor", "updated_at"]
+    fields = ["enabled", "welcome_chips", "daily_floor", "updated_at"]
+    readonly_fields = ["updated_at"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return super().has_add_permission(request) and not GrantPolicy.objects.exists()
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False

@@ -4,6 +4,10 @@ by api.exceptions); callers outside HTTP (tasks, the admin) catch `LedgerError`.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from django.utils.translation import gettext_noop as N_
 
@@ -14,6 +18,9 @@ class LedgerCode(StrEnum):
     INSUFFICIENT_FUNDS = "ledger.insufficient_funds"
     INVALID_TRANSFER = "ledger.invalid_transfer"
     ALREADY_REVERSED = "ledger.already_reversed"
+    GRANT_NOT_AVAILABLE = "grant.not_available"
+    GRANT_ALREADY_CLAIMED_TODAY = "grant.already_claimed_today"
+    GRANT_ABOVE_FLOOR = "grant.above_floor"
 
 
 describe_codes(
@@ -63,3 +70,35 @@ class IdempotencyKeyInvalid(LedgerError):
     code = ApiCode.IDEMPOTENCY_KEY_INVALID
     http_status = 400
     default_message = "The Idempotency-Key header is at most 200 characters."
+
+
+class TranslatedLedgerError(LedgerError):
+    """A refusal whose message is said in the request's language (Italian or English), chosen when it is
+    raised (`translated_message`, in place of `default_message`)."""
+
+    translated_message: Promise = _("The ledger refused the operation.")
+
+    def __init__(
+        self, message: str | None = None, *, code: str | None = None, details: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message or str(self.translated_message), code=code, details=details)
+
+
+class GrantNotAvailable(TranslatedLedgerError):
+    code = LedgerCode.GRANT_NOT_AVAILABLE
+    http_status = 409
+    translated_message = _("This site gives no daily chips; chips come from the site's admins.")
+
+
+class GrantAlreadyClaimed(TranslatedLedgerError):
+    code = LedgerCode.GRANT_ALREADY_CLAIMED_TODAY
+    http_status = 409
+    translated_message = _("You already had today's chips; come back tomorrow.")
+
+
+class GrantAboveFloor(TranslatedLedgerError):
+    code = LedgerCode.GRANT_ABOVE_FLOOR
+    http_status = 422
+    translated_message = _(
+        "Your wallet already holds the daily chips; the top-up is for a wallet below them."
+    )

@@ -9,9 +9,11 @@ linked to what it reverses. `Account.balance` is a cache of the sum of the accou
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 SITE_CHIPS = "site"
 
@@ -53,6 +55,8 @@ class TransferKind(models.TextChoices):
     RETIRE = "retire"
     GUARANTEE = "guarantee"
     TRANSFER = "transfer"
+    # Chips the house gives a player under the grant policy (welcome chips, the daily top-up).
+    GRANT = "grant"
 
 
 class Account(models.Model):
@@ -176,6 +180,71 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"entry #{self.pk} {self.amount:+d} on account #{self.account_id}"
+
+
+MAX_GRANT = 10**12
+
+
+class GrantPolicy(models.Model):
+    """The house grant of a play-money site (one row, edited in the Django admin): welcome chips posted to a
+    new player's wallet on registration, and a daily top-up a player may claim once per UTC day that brings
+    their wallet up to `daily_floor`. Off unless configured: no row, `enabled` off, or a zero amount grants
+    nothing. Every grant is a `grant` transfer from the house cashier (`ledger.services.grants`)."""
+
+    SINGLETON_ID = 1
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=SINGLETON_ID, editable=False)
+    enabled = models.BooleanField(
+        _("enabled"),
+        default=False,
+        help_text=_("Off: no welcome chips and no daily top-up, whatever the amounts below."),
+    )
+    welcome_chips = models.BigIntegerField(
+        _("welcome chips"),
+        default=0,
+        validators=[MinValueValidator(0), MaxValueValidator(MAX_GRANT)],
+        help_text=_("Chips posted to each new player's wallet when they register; 0 for none."),
+    )
+    daily_floor = models.BigIntegerField(
+        _("daily top-up floor"),
+        default=0,
+        validators=[MinValueValidator(0), MaxValueValidator(MAX_GRANT)],
+        help_text=_(
+            "A player below this balance may top their wallet up to it once per UTC day; 0 for no top-up."
+        ),
+    )
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("house grant policy")
+        verbose_name_plural = _("house grant policy")
+        constraints = [
+            models.CheckConstraint(condition=Q(id=1), name="ledger_grant_policy_singleton"),
+            models.CheckConstraint(
+                condition=Q(welcome_chips__gte=0, welcome_chips__lte=MAX_GRANT),
+                name="ledger_grant_policy_welcome_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(daily_floor__gte=0, daily_floor__lte=MAX_GRANT),
+                name="ledger_grant_policy_floor_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if not self.enabled:
+            return str(_("House grant: off"))
+        return str(_("House grant: %(welcome)s welcome chips, a daily top-up to %(floor)s")) % {
+            "welcome": self.welcome_chips,
+            "floor": self.daily_floor,
+        }
+
+    @property
+    def welcome_on(self) -> bool:
+        return self.enabled and self.welcome_chips > 0
+
+    @property
+    def top_up_on(self) -> bool:
+        return self.enabled and self.daily_floor > 0
 
 
 class ReconciliationStatus(models.TextChoices):

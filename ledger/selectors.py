@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -18,6 +18,7 @@ from ledger.models import (
     Account,
     AccountKind,
     Entry,
+    GrantPolicy,
     ReconciliationRun,
     ReconciliationStatus,
     Transfer,
@@ -40,12 +41,85 @@ class ReconciliationReport:
         return asdict(self)
 
 
+class TopUpState:
+    """Where a player stands with the daily top-up (`GET /wallet/`'s `top_up`)."""
+
+    OFF = "off"
+    AVAILABLE = "available"
+    CLAIMED_TODAY = "claimed_today"
+    ABOVE_FLOOR = "above_floor"
+    STATES = (OFF, AVAILABLE, CLAIMED_TODAY, ABOVE_FLOOR)
+
+
+@dataclass(frozen=True)
+class TopUp:
+    """The daily top-up as the client needs it: `state` (one of `TopUpState.STATES`), whether it may be
+    claimed now, the floor it tops up to (None when off) and, once claimed today, when the next may be."""
+
+    state: str
+    available: bool
+    floor: int | None
+    next_at: datetime | None
+
+
 @dataclass(frozen=True)
 class Wallet:
     """A player's wallet (WalletSerializer)."""
 
     balance: int
     currency: str
+    top_up: TopUp | None = None
+
+
+def grant_policy() -> GrantPolicy:
+    """The house grant policy; when admins never configured it, the default (off), unsaved."""
+    return GrantPolicy.objects.filter(pk=GrantPolicy.SINGLETON_ID).first() or GrantPolicy()
+
+
+def welcome_grant_key(*, user_id: int) -> str:
+    """The idempotency key of a player's welcome chips."""
+    return f"grant:welcome:{user_id}"
+
+
+def welcome_chips(*, user: AbstractBaseUser) -> int:
+    """The welcome chips the house gave the player when they registered (0 when it gave none)."""
+    computation = (
+        Transfer.objects.filter(idempotency_key=welcome_grant_key(user_id=int(user.pk)))
+        .values_list("computation", flat=True)
+        .first()
+    )
+    return int(computation["chips"]) if computation else 0
+
+
+def daily_grant_key(*, user_id: int, day: date) -> str:
+    """The idempotency key of a player's daily top-up on a UTC day: one a day."""
+    return f"grant:daily:{user_id}:{day.isoformat()}"
+
+
+def utc_date(now: datetime) -> date:
+    return now.astimezone(UTC).date()
+
+
+def next_utc_midnight(now: datetime) -> datetime:
+    return datetime.combine(utc_date(now) + timedelta(days=1), time.min, tzinfo=UTC)
+
+
+def top_up(*, user: AbstractBaseUser, balance: int, now: datetime) -> TopUp:
+    """The player's daily top-up state at `now` (their wallet holding `balance`)."""
+    policy = grant_policy()
+    if not policy.top_up_on:
+        return TopUp(state=TopUpState.OFF, available=False, floor=None, next_at=None)
+    key = daily_grant_key(user_id=int(user.pk), day=utc_date(now))
+    if Transfer.objects.filter(idempotency_key=key).exists():
+        return TopUp(
+            state=TopUpState.CLAIMED_TODAY,
+            available=False,
+            floor=policy.daily_floor,
+            next_at=next_utc_midnight(now),
+        )
+    if balance >= policy.daily_floor:
+        return TopUp(state=TopUpState.ABOVE_FLOOR, available=False, floor=policy.daily_floor, next_at=None)
+    return TopUp(state=TopUpState.AVAILABLE, available=True, floor=policy.daily_floor, next_at=None)
 
 
 @dataclass(frozen=True)

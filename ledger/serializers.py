@@ -14,6 +14,7 @@ from rest_framework import serializers
 from api.fields import StrictIntegerField
 from ledger.models import Account, AccountKind, Entry, ReconciliationRun, Transfer, TransferKind
 from ledger.schema_fields import ComputationField
+from ledger.selectors import TopUpState
 
 MAX_ADJUSTMENT = 10**12
 # PostgreSQL's timestamptz takes UTC offsets up to 15:59; instants are sent in UTC anyway, but an offset
@@ -176,9 +177,34 @@ class ReconciliationSerializer(serializers.Serializer[Any]):
 
 
 # A `selectors.Wallet`.
+class TopUpStateSerializer(serializers.Serializer[Any]):
+    """The daily top-up (a `selectors.TopUp`): what the client says about getting chips."""
+
+    state = serializers.ChoiceField(
+        choices=[(state, state) for state in TopUpState.STATES],
+        help_text="`off`: the site grants no top-up (chips come from its admins); `available`: "
+        "`POST /wallet/top-up/` may be claimed now; `claimed_today`: claimed this UTC day, again at "
+        "`next_at`; `above_floor`: the wallet holds at least `floor`.",
+    )
+    available = serializers.BooleanField(help_text="Whether `POST /wallet/top-up/` would post a top-up now.")
+    floor = serializers.IntegerField(allow_null=True, help_text="The balance a top-up brings the wallet to.")
+    next_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When today's top-up is claimed: the next UTC midnight, from when it may be again.",
+    )
+
+
 class WalletSerializer(serializers.Serializer[Any]):
     balance = serializers.IntegerField()
     currency = serializers.CharField()
+    top_up = TopUpStateSerializer(help_text="The house's daily top-up (docs/api.md, Wallet).")
+
+
+class TopUpResultSerializer(serializers.Serializer[Any]):
+    """A claimed daily top-up (a `services.grants.TopUp`): the transfer and the wallet's new balance."""
+
+    transfer = TransferSerializer()
+    balance = serializers.IntegerField()
 
 
 class AdjustmentInputSerializer(serializers.Serializer[Any]):

@@ -1,4 +1,5 @@
-"""Staff may queue full reconciliations, each a scan of the whole ledger: a few per hour per user."""
+"""Per-user rate limits: staff may queue full reconciliations (each a scan of the whole ledger) a few times
+an hour; a player may ask for the daily top-up a few times a minute (it is granted once a day anyway)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,13 @@ from rest_framework.views import APIView
 
 class ReconciliationRequestThrottle(SimpleRateThrottle):
     scope = "reconciliation"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+
+
+class TopUpThrottle(SimpleRateThrottle):
+    scope = "top_up"
 
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
         return self.cache_format % {"scope": self.scope, "ident": request.user.pk}

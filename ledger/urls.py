@@ -4,6 +4,7 @@ from ledger import views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("wallet/", views.WalletView.as_view(), name="wallet"),
+    path("wallet/top-up/", views.TopUpView.as_view(), name="wallet-top-up"),
     path("wallet/transfers/", views.WalletHistoryView.as_view(), name="wallet-transfers"),
     path("ledger/adjustments/", views.AdjustmentView.as_view(), name="ledger-adjustments"),
     path("ledger/accounts/", views.AccountListView.as_view(), name="ledger-accounts"),

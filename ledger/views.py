@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
@@ -33,12 +34,13 @@ from ledger.serializers import (
     StatementEntrySerializer,
     StatementQuerySerializer,
     StatementSerializer,
+    TopUpResultSerializer,
     TransferSerializer,
     WalletEntrySerializer,
     WalletSerializer,
 )
-from ledger.services import postings, reconciliation
-from ledger.throttling import ReconciliationRequestThrottle
+from ledger.services import grants, postings, reconciliation
+from ledger.throttling import ReconciliationRequestThrottle, TopUpThrottle
 
 CURRENCY = "chips"
 MAX_IDEMPOTENCY_KEY = 200
@@ -64,14 +66,45 @@ class StaffAuditMixin:
 
 @extend_schema(tags=["ledger"], responses={200: WalletSerializer})
 class WalletView(APIView):
+    """The caller's balance, and where they stand with the house's daily top-up (`top_up`)."""
+
     permission_classes = [IsAuthenticated]
 
     def get(self, request: Request) -> Response:
         user: AbstractBaseUser = request.user  # type: ignore[assignment]
+        balance = selectors.wallet_balance(user=user)
+        wallet = selectors.Wallet(
+            balance=balance,
+            currency=CURRENCY,
+            top_up=selectors.top_up(user=user, balance=balance, now=timezone.now()),
+        )
+        return Response(WalletSerializer(wallet).data)
+
+
+class TopUpView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [TopUpThrottle]
+
+    @raises(409, 422)
+    @extend_schema(
+        tags=["ledger"],
+        request=None,
+        responses={201: TopUpResultSerializer},
+        description=(
+            "The house's daily top-up: brings the caller's wallet up to the grant policy's floor, once per "
+            "UTC day, when the balance is below it (a `grant` transfer from the house cashier). Refused, "
+            "changing nothing: 409 `grant.not_available` (the site grants none), 409 "
+            "`grant.already_claimed_today` (`details.transfer`, `details.next_at`), 422 `grant.above_floor`; "
+            "rate-limited per player (429 `throttled`)."
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        user: AbstractBaseUser = request.user  # type: ignore[assignment]
+        claimed = grants.claim_daily_top_up(user=user)
+        transfer = selectors.transfer_list().get(pk=claimed.transfer.pk)
         return Response(
-            WalletSerializer(
-                selectors.Wallet(balance=selectors.wallet_balance(user=user), currency=CURRENCY)
-            ).data
+            TopUpResultSerializer({"transfer": transfer, "balance": claimed.balance}).data,
+            status=status.HTTP_201_CREATED,
         )
 
 

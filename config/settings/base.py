@@ -163,6 +163,7 @@ REST_FRAMEWORK = {
         "join_user": env("THROTTLE_JOIN_USER", default="10/min"),
         "join_address": env("THROTTLE_JOIN_ADDRESS", default="30/min"),
         "reconciliation": env("THROTTLE_RECONCILIATION", default="6/hour"),
+        "top_up": env("THROTTLE_TOP_UP", default="10/min"),
     },
 }
 

@@ -51,7 +51,9 @@ def _assert_one_winner(results: list[tuple[int, Any]], folded: str) -> None:
     assert statuses == [201] + [400] * (len(results) - 1), statuses
     assert get_user_model().objects.filter(username__iexact=folded).count() == 1
     winner = get_user_model().objects.get(username__iexact=folded)
-    assert [body for status, body in results if status == 201] == [{"username": winner.username}]
+    assert [body for status, body in results if status == 201] == [
+        {"username": winner.username, "welcome_chips": 0}
+    ]
     duplicate = _sequential_duplicate_answer(folded)
     assert duplicate["error"]["code"] == "request.invalid"
     assert duplicate["error"]["details"] == {"fields": {"username": ["This username is taken."]}}

@@ -60,8 +60,13 @@ class TokenLogin:
 # 400 (tests/api/test_fuzz.py), and this check holds each such refusal to its documented codes and fields,
 # so that any other 400 (a bound the schema forgot, a type it got wrong) still fails.
 KNOWN_REFUSALS: dict[str, dict[str, set[str] | None]] = {
-    # A taken username, a common or all-numeric password, or one too like the username.
-    "POST /api/v1/auth/register/": {"request.invalid": {"username", "password", "non_field_errors"}},
+    # A taken or malformed username (letters and digits of any alphabet, `_ . -`: no JSON Schema pattern says
+    # "a letter of any alphabet"), one mixing look-alike letters of several alphabets, a common or
+    # all-numeric password, or one too like the username.
+    "POST /api/v1/auth/register/": {
+        "request.invalid": {"username", "password", "non_field_errors"},
+        "username.confusable": None,
+    },
     # Wrong credentials (docs/api.md: 400, not 401).
     "POST /api/v1/auth/token/": {"request.invalid": {"non_field_errors"}},
     # The options a preset takes, its seat count, and min_buy_in <= max_buy_in (docs/tables.md, "Settings").

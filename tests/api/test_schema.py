@@ -90,7 +90,11 @@ EXPECTED_ERRORS = {
     ("get", "/api/v1/tournaments/{tournament_id}/payouts/"): {400, 406, 401, 403, 404, 503},
 }
 
-BODILESS_REFUSALS = {("post", "/api/v1/tournaments/{tournament_id}/register/")}
+BODILESS_REFUSALS = {
+    ("post", "/api/v1/tournaments/{tournament_id}/register/"),
+    # docs/api.md "Ledger (staff)": the daily top-up of a wallet at or above the floor, grant.above_floor.
+    ("post", "/api/v1/wallet/top-up/"),
+}
 
 
 @pytest.fixture
@@ -153,7 +157,7 @@ def test_every_operation_lists_its_errors_with_the_envelope(spec: dict[str, Any]
         if "requestBody" not in operation:
             # Nothing in the wrong media type without a body, nor refused by the rules, but for an entry
             # the wallet cannot pay (docs/api.md "Tournaments": register answers 422
-            # ledger.insufficient_funds).
+            # ledger.insufficient_funds) and a top-up above the floor.
             assert "415" not in errors and "413" not in errors, where
             assert ("422" in errors) is ((method, path) in BODILESS_REFUSALS), where
         for code in errors:
@@ -334,10 +338,15 @@ def test_the_conformance_check_names_the_operation_and_the_json_path(
     ]
 
 
+WALLET_WITHOUT_CURRENCY = (
+    b'{"balance": 1, "top_up": {"state": "off", "available": false, "floor": null, "next_at": null}}'
+)
+
+
 def test_the_fixture_reports_every_answer_once_per_problem(spec: dict[str, Any]) -> None:
     answers = [
-        Answer("get", "/api/v1/wallet/", 200, "application/json", b'{"balance": 1}'),
-        Answer("get", "/api/v1/wallet/", 200, "application/json", b'{"balance": 1}'),
+        Answer("get", "/api/v1/wallet/", 200, "application/json", WALLET_WITHOUT_CURRENCY),
+        Answer("get", "/api/v1/wallet/", 200, "application/json", WALLET_WITHOUT_CURRENCY),
         Answer("get", "/api/v1/nowhere/", 404, "application/json", b"{}"),  # no operation: not checked
         Answer("get", "/admin/", 200, "text/html", b""),
     ]

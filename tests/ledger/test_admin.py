@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ledger.models import Account, Entry, ReconciliationRun, Transfer, TransferKind
+from ledger.models import Account, Entry, GrantPolicy, ReconciliationRun, Transfer, TransferKind
 from ledger.services import accounts, postings, reconciliation
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
 
@@ -146,3 +146,30 @@ def test_only_superusers_adjust_wallets(staff: Any) -> None:
         client.post(url, {"username": "staffer", "amount": 5, "reason": "x", "key": "k"}).status_code == 403
     )
     assert not Transfer.objects.exists()
+
+
+# --- the house grant policy (docs/operations.md, "The house grant") ---------------------------------
+
+
+def test_admins_configure_the_house_grant_once_and_change_it(superuser_client: Client) -> None:
+    add = reverse("admin:ledger_grantpolicy_add")
+    refused = superuser_client.post(add, {"enabled": "on", "welcome_chips": -5, "daily_floor": 100})
+    assert refused.status_code == 200 and "welcome_chips" in refused.context["adminform"].form.errors
+    assert not GrantPolicy.objects.exists()
+    superuser_client.post(add, {"enabled": "on", "welcome_chips": 1_000, "daily_floor": 500})
+    policy = GrantPolicy.objects.get()
+    assert policy.enabled and (policy.welcome_chips, policy.daily_floor) == (1_000, 500)
+    # One row: no second add, no delete; it is changed instead.
+    assert superuser_client.get(add).status_code == 403
+    change = reverse("admin:ledger_grantpolicy_change", args=[policy.pk])
+    superuser_client.post(change, {"welcome_chips": 0, "daily_floor": 200})
+    policy.refresh_from_db()
+    assert not policy.enabled and policy.daily_floor == 200
+    delete = reverse("admin:ledger_grantpolicy_delete", args=[policy.pk])
+    assert superuser_client.post(delete, {"post": "yes"}).status_code == 403
+    assert not Transfer.objects.exists()  # configuring moves no chips
+
+
+def test_the_house_grant_page_is_in_italian(superuser_client: Client) -> None:
+    page = superuser_client.get(reverse("admin:ledger_grantpolicy_add"), HTTP_ACCEPT_LANGUAGE="it")
+    assert "fiches di benvenuto" in page.content.decode().lower()

@@ -118,10 +118,11 @@ def test_adjustments_are_admin_only(
 def test_wallet_shows_the_callers_balance(
     player_client: APIClient, anon_client: APIClient, player: Any
 ) -> None:
-    assert player_client.get("/api/v1/wallet/").json() == {"balance": 0, "currency": "chips"}
+    off = {"state": "off", "available": False, "floor": None, "next_at": None}
+    assert player_client.get("/api/v1/wallet/").json() == {"balance": 0, "currency": "chips", "top_up": off}
     assert not Account.objects.filter(user=player).exists()  # reading creates nothing
     funded_wallet(player, 250)
-    assert player_client.get("/api/v1/wallet/").json() == {"balance": 250, "currency": "chips"}
+    assert player_client.get("/api/v1/wallet/").json() == {"balance": 250, "currency": "chips", "top_up": off}
     _assert_envelope(anon_client.get("/api/v1/wallet/"), 401)
 
 

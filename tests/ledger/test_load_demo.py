@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
 
-from ledger.models import Transfer
+from ledger.models import GrantPolicy, Transfer
 from ledger.selectors import wallet_balance
 from tests.ledger.utils import assert_reconciled
 from tournaments.live.models import Table
@@ -27,6 +27,10 @@ def test_load_demo_is_idempotent_and_funds_the_players() -> None:
         assert wallet_balance(user=User.objects.get(username=name)) == 10_000
         assert f"{name} / " in out.getvalue()
     assert Transfer.objects.count() == 4
+    # The house grant is on for players who register (the demo players are funded as before).
+    policy = GrantPolicy.objects.get()
+    assert policy.enabled and policy.welcome_chips == 1_000 and policy.daily_floor == 500
+    assert "House grant: 1000 welcome chips" in out.getvalue()
     assert sorted(Table.objects.filter(private=False).values_list("game", flat=True)) == [
         "rummy500",
         "rummy500_household",

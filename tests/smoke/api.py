@@ -21,6 +21,8 @@ class Client:
 
     def __init__(self, base: str, username: str) -> None:
         self.username = username
+        # The house grant's welcome chips registration gave (load_demo turns the grant on).
+        self.welcome_chips = 0
         self.http = LiveClient(base, username, retries=0)
 
     def login(self, password: str) -> None:
@@ -39,7 +41,11 @@ class Client:
 def register(base: str, username: str) -> Client:
     client = Client(base, username)
     password = f"pw-{uuid.uuid4().hex}"
-    client.call("POST", "/auth/register/", expect=(201,), json={"username": username, "password": password})
+    answer = client.call(
+        "POST", "/auth/register/", expect=(201,), json={"username": username, "password": password}
+    )
+    client.welcome_chips = answer["welcome_chips"]
+    expect(client.welcome_chips > 0, f"{username}: the demo's house grant gave no welcome chips: {answer}")
     client.login(password)
     return client
 
@@ -53,7 +59,8 @@ def fund(admin: Client, player: Client, amount: int) -> None:
     first = admin.call("POST", "/ledger/adjustments/", expect=(200, 201), **funding)
     again = admin.call("POST", "/ledger/adjustments/", expect=(200, 201), **funding)
     expect(again == first, f"a replayed adjustment answered {again}, first {first}")
-    expect(player.call("GET", "/wallet/")["balance"] == amount, f"{player.username} was not funded once")
+    balance = player.call("GET", "/wallet/")["balance"]
+    expect(balance == player.welcome_chips + amount, f"{player.username} was not funded once: {balance}")
 
 
 def game_state(database: Path, game_id: int) -> tuple[int, dict[str, Any] | None]:

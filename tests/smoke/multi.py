@@ -137,8 +137,11 @@ def _check_payout(staff: Client, players: dict[str, Client], tid: int) -> None:
     expect(credited == pool, f"the payout transfer credits the wallets {credited}, the pool was {pool}")
     wallets = {name: player.call("GET", "/wallet/")["balance"] for name, player in players.items()}
     expect(
-        sum(wallets.values()) == ENTRANTS * (FUNDING - FEE),
+        sum(wallets.values()) == ENTRANTS * (FUNDING - FEE) + sum(p.welcome_chips for p in players.values()),
         f"the entrants' wallets {wallets}: only the fees should have left them",
     )
     winner = next(row for row in standings if row["place"] == 1)
-    expect(wallets[winner["username"]] == FUNDING - BUY_IN - FEE + winner["prize"], f"winner {winner}")
+    welcome = players[winner["username"]].welcome_chips
+    expect(
+        wallets[winner["username"]] == welcome + FUNDING - BUY_IN - FEE + winner["prize"], f"winner {winner}"
+    )

@@ -63,7 +63,8 @@ def run(stack: Stack, log: Any) -> None:
     expect(len(rounds) >= ROUNDS and all(r["settled"] for r in rounds), f"rounds not settled: {rounds}")
     _check_settlements(staff, table["id"], rounds)
     wallets = {p.username: p.call("GET", "/wallet/")["balance"] for p in players}
-    expect(sum(wallets.values()) == FUNDING * PLAYERS, f"chips not conserved: {wallets}")
+    welcome = sum(p.welcome_chips for p in players)
+    expect(sum(wallets.values()) == FUNDING * PLAYERS + welcome, f"chips not conserved: {wallets}")
     log(f"settlements match the rounds' transfers; wallets {wallets}")
     multi.run(stack, log, admin=admin, staff=staff)
     run_id = _reconcile(stack, staff)

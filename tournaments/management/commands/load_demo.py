@@ -1,4 +1,5 @@
-"""Demo data for `make run`: an admin, a staff member, four players with funded wallets, two public ring tables,
+"""Demo data for `make run`: the house grant turned on (welcome chips for every player who registers, a daily
+top-up to a floor), an admin, a staff member, four players with funded wallets, two public ring tables,
 a multi-table tournament open for registration (it starts 30 minutes after the demo data is loaded, with at least
 two entrants) and a nightly multi-table template (beat creates one such tournament every evening).
 
@@ -17,7 +18,7 @@ from django.utils import timezone
 
 from audit.services import make_staff
 from ledger.selectors import wallet_balance
-from ledger.services import postings
+from ledger.services import grants, postings
 from tournaments.live.models import Table
 from tournaments.live.tables import create_table
 from tournaments.multi_table.recurring import save_template
@@ -29,6 +30,9 @@ ADMIN = ("admin", "admin-pass-123")
 STAFF = ("staff", "staff-pass-123")
 PLAYERS = ("ann", "bob", "cid", "dee")
 STARTING_CHIPS = 10_000
+# The house grant of a play-money demo (docs/operations.md, "The house grant").
+DEMO_WELCOME_CHIPS = 1_000
+DEMO_DAILY_FLOOR = 500
 # (game, seats, pcr, min_buy_in, max_buy_in): one table per preset of the site's main game.
 DEMO_TABLES = (("rummy500", 4, 1, 100, 5_000), ("rummy500_household", 4, 1, 200, 5_000))
 DEMO_MULTI_NAME = "Demo multi-table"
@@ -60,6 +64,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         User = get_user_model()
         with transaction.atomic():
+            grants.configure(enabled=True, welcome_chips=DEMO_WELCOME_CHIPS, daily_floor=DEMO_DAILY_FLOOR)
             admin = self._user(User, *ADMIN, is_staff=True, is_superuser=True)
             # In the staff group: the admin shows the ledger and tables read-only, /audit/ lets them in.
             make_staff(user=self._user(User, *STAFF, is_staff=True, is_superuser=False))
@@ -80,6 +85,9 @@ class Command(BaseCommand):
         self.stdout.write("Demo tables: " + ", ".join(f"#{t.pk} {t.game} (pcr {t.pcr})" for t in tables))
         self.stdout.write(
             f"Demo tournament: #{multi.pk} {multi.name} ({multi.status}, starts {multi.starts_at:%H:%M} UTC)"
+        )
+        self.stdout.write(
+            f"House grant: {DEMO_WELCOME_CHIPS} welcome chips, a daily top-up to {DEMO_DAILY_FLOOR} (admin: Ledger)"
         )
         self.stdout.write("Demo logins:")
         self.stdout.write(f"  admin   {ADMIN[0]} / {ADMIN[1]}")

@@ -100,9 +100,11 @@
     setSession({ token: answer.token, expiry: answer.expiry, username });
   }
 
+  /* Registers, signs in with the name as the server stored it, and answers {username, welcome_chips}. */
   async function register(username, password) {
-    await post("/auth/register/", { username, password });
-    await signIn(username, password);
+    const answer = await post("/auth/register/", { username, password });
+    await signIn(answer.username, password);
+    return answer;
   }
 
   async function signOut() {

@@ -13,7 +13,15 @@
       const { username, password } = formValues(event.target);
       error.hidden = true;
       try {
-        await (action === "register" ? R.api.register(username, password) : R.api.signIn(username, password));
+        if (action === "register") {
+          const answer = await R.api.register(username, password);
+          // The house's welcome chips, if the site gives any (the wallet page says how to get more).
+          if (answer.welcome_chips > 0) {
+            R.dom.flash(R.i18n.t("Welcome! You got %(chips)s chips to start playing.", { chips: R.i18n.number(answer.welcome_chips) }), "info");
+          }
+        } else {
+          await R.api.signIn(username, password);
+        }
         go("#/lobby");
       } catch (err) {
         error.textContent = err.describe ? err.describe() : String(err);

@@ -1,0 +1,37 @@
+"""The house grant and Unicode usernames on SQLite, over HTTP: a player registers with an accented name and gets
+the welcome chips, the same name in capitals is refused (SQLite's own UPPER and LIKE fold ASCII letters only: the
+folded-name table does it), the daily top-up is claimed once and refused the second time, and the ledger
+reconciles."""
+
+from __future__ import annotations
+
+import pytest
+
+from ledger.models import Transfer, TransferKind
+from ledger.services import grants
+from tests.clients import api_client
+from tests.ledger.utils import assert_reconciled
+from tests.sqlite.harness import Site
+
+pytestmark = [pytest.mark.sqlite, pytest.mark.django_db(transaction=True)]
+
+
+def test_welcome_chips_a_daily_top_up_and_a_unicode_name(sqlite_site: Site) -> None:
+    grants.configure(enabled=True, welcome_chips=300, daily_floor=1_000)
+    admin = sqlite_site.admin()
+    niccolo = sqlite_site.player("niccolò", chips=0, admin=admin)
+    taken = api_client().post(
+        "/api/v1/auth/register/", {"username": "NICCOLÒ", "password": "a-long-secret-9"}
+    )
+    assert taken.status_code == 400
+    assert taken.json()["error"]["details"] == {"fields": {"username": ["This username is taken."]}}
+
+    wallet = niccolo.get("/wallet/")
+    assert wallet["balance"] == 300 and wallet["top_up"]["state"] == "available"
+    claimed = niccolo.call("POST", "/wallet/top-up/", expect=201)
+    assert claimed["balance"] == 1_000 and claimed["transfer"]["kind"] == "grant"
+    again = niccolo.call("POST", "/wallet/top-up/", expect=409)
+    assert again["error"]["code"] == "grant.already_claimed_today"
+    assert niccolo.get("/wallet/")["top_up"]["state"] == "claimed_today"
+    assert Transfer.objects.filter(kind=TransferKind.GRANT).count() == 2
+    assert_reconciled()
