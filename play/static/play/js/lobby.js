@@ -267,7 +267,7 @@
       return t("%(stack)s chips, level %(level)s", { stack: number(tour.starting_stack), level: tour.level ? number(tour.level) : "–" });
     }
     if (tour.kind === "quick") return tn("%(n)s round", "%(n)s rounds", tour.rounds, { n: number(tour.rounds) });
-    return t("to %(target)s points", { target: number(tour.target_score) });
+    return tn("to %(n)s point", "to %(n)s points", tour.target_score, { n: number(tour.target_score) });
   }
 
   function tournamentAction_(tour, go, where) {

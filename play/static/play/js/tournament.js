@@ -20,7 +20,7 @@
     return { registered: t("registered"), playing: t("playing"), busted: t("out"), finished: t("finished") }[status] || status;
   }
 
-  /* "2 h 05 min", "4 min 09 s", "12 s": the time left until `iso`. */
+  /* "1 d 4 h", "2 h 05 min 30 s", "4 min 09 s", "12 s": the time left until `iso`. */
   function left(iso) {
     const ms = Date.parse(iso) - Date.now();
     if (!(ms > 0)) return null;
@@ -31,7 +31,7 @@
     const ss = s % 60;
     const two = (n) => String(n).padStart(2, "0");
     if (d) return t("%(d)s d %(h)s h", { d: number(d), h: number(hh) });
-    if (hh) return t("%(h)s h %(m)s min", { h: number(hh), m: two(mm) });
+    if (hh) return t("%(h)s h %(m)s min %(s)s s", { h: number(hh), m: two(mm), s: two(ss) });
     if (mm) return t("%(m)s min %(s)s s", { m: number(mm), s: two(ss) });
     return t("%(s)s s", { s: number(ss) });
   }
