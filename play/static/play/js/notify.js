@@ -91,7 +91,6 @@
   /* ---- the start alert ---- */
 
   let watching = null; // {stop: bool} of the running poll
-  let seen = {}; // tournament id -> status at the last answer
 
   function ackKey() {
     const s = R.api.session();
@@ -142,13 +141,17 @@
 
   function consider(rows) {
     const acked = acknowledged();
+    // An alert whose tournament is over (or no longer the player's) goes.
+    const live = new Set(rows.filter((x) => x.status === "running" || x.status === "paused").map((x) => String(x.id)));
+    document.querySelectorAll("[data-role=start-alert]").forEach((box) => {
+      if (!live.has(box.dataset.tournament)) dismiss(box);
+    });
     for (const tour of rows) {
       const playing = (tour.status === "running" || tour.status === "paused") && tour.my_table;
       if (playing && !acked.includes(tour.id)) {
         if (onTablePage(tour.my_table)) acknowledge(tour.id);
         else alertStart(tour);
       }
-      seen[tour.id] = tour.status;
     }
   }
 
@@ -172,7 +175,6 @@
   function start() {
     soundToggle();
     if (watching || !R.api.session()) return;
-    seen = {};
     watching = { stop: false };
     poll(watching);
   }
