@@ -14,7 +14,7 @@ from tests.tournaments.tournament_helpers import game_of, new_tournament
 from tournaments.live import tables
 from tournaments.tournament import admin_actions, registration
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
 VERSION = "/api/v1/lobby/version/"
 

@@ -16,7 +16,7 @@ from tournaments.single_table import progress
 from tournaments.tournament import admin_actions, registration
 from tournaments.tournament.models import TournamentEvent
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
 
 def kinds(tournament: Any) -> list[str]:

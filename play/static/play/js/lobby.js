@@ -182,14 +182,24 @@
     if (live === state) state.parts.root.dataset.refreshed = String((Number(state.parts.root.dataset.refreshed) || 0) + 1);
   }
 
-  async function follow(state) {
-    let etag = null;
+  // The lobby's version now (its ETag), or null when it cannot be read.
+  async function versionTag() {
+    try {
+      return (await R.api.call("GET", "/lobby/version/")).headers.get("ETag");
+    } catch (_) {
+      return null;
+    }
+  }
+
+  /* `etag`: the version read before the lists were, so that a change made while they were read is not missed. */
+  async function follow(state, etag) {
     while (live === state) {
+      await sleep(POLL_MS);
+      if (live !== state) return;
       try {
         const answer = await R.api.call("GET", "/lobby/version/", { headers: etag ? { "If-None-Match": etag } : {} });
-        const first = etag === null;
+        if (etag !== null) state.pending = true;
         etag = answer.headers.get("ETag");
-        if (!first) state.pending = true;
       } catch (err) {
         if (err && err.status !== 304) etag = null;
       }
@@ -198,7 +208,6 @@
         state.pending = false;
         await refresh(state);
       }
-      await sleep(POLL_MS);
     }
   }
 
@@ -225,8 +234,9 @@
     root.append(parts.root);
     const state = { go, parts, pending: false };
     live = state;
+    const etag = await versionTag();
     await refresh(state);
-    follow(state);
+    follow(state, etag);
   }
 
   /* ---- tournaments ---- */
