@@ -202,6 +202,9 @@ def test_a_single_table_tournament_page_follows_its_rounds_to_places_and_prizes(
     )
     for person in people:
         registration.register(user=person, tournament_id=tournament.pk)
+    # ann watches the tournament's own page: the start alert shows there too, with her table.
+    alert = viewer.wait_present("[data-role=start-alert]", "the start alert on the tournament page")
+    assert alert.get_attribute("data-table") == str(Table.objects.get(tournament=tournament).pk)
     viewer.wait_present("[data-role=last-round]", "the first round's result, live", timeout=90)
     first = viewer.attribute("[data-role=last-round]", "data-round")
     assert first in ("1", "2")
@@ -288,3 +291,33 @@ def test_a_cancelled_sit_and_go_says_so_and_that_entries_were_refunded(
     assert accounts.get_wallet(user=ann).balance == 500
     _check_page(viewer, f"tournament-cancelled-{lang}")
     assert_reconciled()
+
+
+@pytest.mark.parametrize(("size", "lang"), SIZES)
+def test_your_turn_shows_in_the_tab_title_and_the_sound_is_off_until_turned_on(
+    browser: Any, live_server: Any, size: tuple[int, int], lang: str
+) -> None:
+    _player("ann")
+    b = _signed_in(browser, "ann", lang=lang, size=size)
+    title = b.driver.title
+    prefix = "(Tocca a te) " if lang == "it" else "(Your turn) "
+    b.driver.execute_script("Ramino.notify.yourTurn(true)")
+    assert b.driver.title == prefix + title
+    b.driver.execute_script("Ramino.notify.yourTurn(true)")  # twice: one prefix
+    assert b.driver.title == prefix + title
+    b.driver.execute_script("Ramino.notify.yourTurn(false)")
+    assert b.driver.title == title
+    toggle = "[data-role=sound-toggle]"
+    assert b.attribute(toggle, "aria-pressed") == "false"
+    assert b.text(toggle) == ("Suono: no" if lang == "it" else "Sound: off")
+    b.click(toggle)
+    assert b.attribute(toggle, "aria-pressed") == "true"
+    assert b.driver.execute_script("return localStorage.getItem('ramino.sound')") == "on"
+    b.open("/play/#/wallet")  # remembered across pages and loads
+    b.wait_attribute(toggle, "aria-pressed", "true", message="the sound stays on")
+    b.driver.execute_script("Ramino.notify.yourTurn(true)")  # with the sound on: a tone, and no script error
+    assert b.driver.title.startswith(prefix)
+    b.open("/play/#/lobby")  # (the wallet page is another's work; the lobby with the toggle on is checked)
+    b.wait_attribute(toggle, "aria-pressed", "true", message="the sound still on")
+    b.find("[data-role=lobby]")
+    _check_page(b, f"sound-on-{lang}")

@@ -35,6 +35,14 @@
   /* Two short notes (A5 then E6), about a quarter of a second in all. */
   function chime() {
     if (!soundOn()) return;
+    try {
+      play();
+    } catch (_) {
+      // no sound device, or the browser refused: the title and the alert still say it
+    }
+  }
+
+  function play() {
     const ctx = context();
     if (!ctx) return;
     if (ctx.state === "suspended") ctx.resume().catch(() => {});
