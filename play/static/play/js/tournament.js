@@ -93,7 +93,7 @@
     } else {
       const words = tour.kind === "quick"
         ? tn("%(n)s round; the highest total wins.", "%(n)s rounds; the highest total wins.", tour.rounds, { n: number(tour.rounds) })
-        : t("Rounds until a player reaches %(target)s points; the highest total wins.", { target: number(tour.target_score) });
+        : tn("Rounds until a player reaches %(n)s point; the highest total wins.", "Rounds until a player reaches %(n)s points; the highest total wins.", tour.target_score, { n: number(tour.target_score) });
       rows.push(h("p", { dataset: { role: "structure-words" } }, words));
     }
     rows.push(h("p", { class: "hint" }, tour.tiebreak_rounds
@@ -217,7 +217,8 @@
         h("section", { class: "panel" }, notice(tour, p.standings), results(p), summary(tour), actions(p)),
         h("div", { class: "tournament-grid" },
           h("section", { class: "panel", dataset: { role: "structure" } }, h("h2", {}, t("Structure")), structure(tour)),
-          h("section", { class: "panel" }, h("h2", {}, t("Prizes")), payoutTable(tour),
+          // Cancelled before its start, nothing was ever paid out: the refunds say it all.
+          tour.status === "cancelled" && !tour.started_at ? null : h("section", { class: "panel", dataset: { role: "prizes" } }, h("h2", {}, t("Prizes")), payoutTable(tour),
             h("p", { class: "hint" }, tour.status === "finished" || tour.status === "cancelled"
               ? t("What was paid is in the standings.") : t("From the prize pool as it stands; it grows with every entrant.")))),
         h("section", { class: "panel" }, h("h2", {}, tour.status === "registering" ? t("Entrants") : t("Standings")),
