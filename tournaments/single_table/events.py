@@ -1,5 +1,5 @@
 """The event log of a one-table tournament (quick game, sit-and-go): what its page follows through
-`GET /tournaments/{id}/events/` (docs/api.md "Tournament events"), recorded like a multi-table tournament's.
+`GET /tournaments/{id}/events/` (docs/api.md "Tournaments"), recorded like a multi-table tournament's.
 
 Kinds: `started` {entrants, table, game}; `round_result` {round, points, totals, tiebreak_totals, tiebreak}
 after each settled round; `tiebreak` {tied, out, from_round} when tie-breaker rounds begin; `finished`
