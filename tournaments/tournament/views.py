@@ -174,6 +174,14 @@ IF_NONE_MATCH = OpenApiParameter(
     required=False,
     description="The `ETag` of an earlier answer: 304 with no body while nothing changed.",
 )
+ETAG = OpenApiParameter(
+    "ETag",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    response=[200, 304],
+    description="This answer's version: send it back as `If-None-Match` to be answered 304 while it holds.",
+)
+CONDITIONAL = [IF_NONE_MATCH, ETAG]
 
 
 def _filter(request: Request, name: str, allowed: Sequence[str] | None = None) -> str | None:
@@ -204,7 +212,7 @@ class TournamentListView(APIView):
                 "with `status=registering,running,paused`, the caller's tournaments and, in `my_table`, "
                 "their table in each (what every page of the player client polls to learn of a start)",
             ),
-            IF_NONE_MATCH,
+            *CONDITIONAL,
         ],
         responses={200: TournamentSerializer(many=True), 304: None},
         operation_id="v1_tournaments_list",
@@ -450,7 +458,7 @@ class LobbyVersionView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        parameters=[IF_NONE_MATCH],
+        parameters=CONDITIONAL,
         responses={200: LobbyVersionSerializer, 304: None},
         operation_id="v1_lobby_version",
     )
