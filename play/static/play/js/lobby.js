@@ -196,6 +196,7 @@
     while (live === state) {
       await sleep(POLL_MS);
       if (live !== state) return;
+      if (document.hidden && !state.pending) continue; // a tab in the background asks nothing
       try {
         const answer = await R.api.call("GET", "/lobby/version/", { headers: etag ? { "If-None-Match": etag } : {} });
         if (etag !== null) state.pending = true;
