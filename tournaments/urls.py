@@ -14,6 +14,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<int:game_id>/moves/", views.GameMovesView.as_view(), name="game-moves"),
     path("games/<int:game_id>/events/", views.GameEventsView.as_view(), name="game-events"),
     path("games/<int:game_id>/rounds/", views.GameRoundsView.as_view(), name="game-rounds"),
+    path("lobby/version/", tv.LobbyVersionView.as_view(), name="lobby-version"),
     path("tournaments/", tv.TournamentListView.as_view(), name="tournaments"),
     path("tournaments/<int:tournament_id>/", tv.TournamentDetailView.as_view(), name="tournament-detail"),
     path("tournaments/<int:tournament_id>/register/", tv.RegisterView.as_view(), name="tournament-register"),

@@ -46,11 +46,11 @@ def test_the_lobby_lists_a_multi_tournament_and_registers(browser: Any, live_ser
     funded_wallet(get_user_model().objects.get(username="ann"), 500)
     ann.open("/play/")
     row = f"[data-role=tournament-row][data-tournament='{t.pk}']"
-    ann.wait_text(f"{row} [data-role=entrants]", "0 / 1000", message="the multi tournament listed")
+    ann.wait_text(f"{row} [data-role=entrants]", "0 / 1,000", message="the multi tournament listed")
     assert ann.text(f"{row} [data-role=tournament-status]") == "registering"
     assert ann.text(f"{row} [data-role=starts-at]") not in ("", "when full")
     ann.click(f"{row} [data-role=register]")
-    ann.wait_text(f"{row} [data-role=entrants]", "1 / 1000", message="registered")
+    ann.wait_text(f"{row} [data-role=entrants]", "1 / 1,000", message="registered")
     ann.click(f"{row} [data-role=open-tournament]")
     ann.wait_present("[data-role=standing-row][data-username=ann]", "ann in the standings")
     assert ann.text("[data-role=standing-row][data-username=ann] [data-role=standing-status]") == "registered"
@@ -94,7 +94,7 @@ def test_a_running_tournaments_standings_update_after_an_event(browser: Any, liv
         f"{ann_row} [data-role=standing-chips]", "2,000", message="the event refreshed the standings"
     )
     bob_row = "[data-role=standing-row][data-username=bob]"
-    assert viewer.text(f"{bob_row} [data-role=standing-status]") == "busted"
+    assert viewer.text(f"{bob_row} [data-role=standing-status]") == "out"
     assert viewer.text(f"{bob_row} [data-role=standing-place]") == "4"
     assert viewer.text(f"{bob_row} [data-role=standing-chips]") == "0"
     names = [e.text for e in viewer.find_all("[data-role=standing-name]")]

@@ -7,7 +7,7 @@ from ledger.models import Transfer
 from tournaments.live import dispatch
 from tournaments.live.models import Table
 from tournaments.live.policy_types import TablePolicy
-from tournaments.single_table import progress
+from tournaments.single_table import events, progress
 from tournaments.single_table.policy import OneTableTournamentPolicy
 from tournaments.single_table.start import start_one_table
 from tournaments.single_table.task_names import ADVANCE_TOURNAMENT
@@ -20,16 +20,18 @@ def table_policy(tournament: Tournament, table: Table) -> TablePolicy:
 
 
 def paused(tournament: Tournament) -> None:
-    return None  # its job deals no new round while it is paused (`OneTableTournamentPolicy.enough_to_deal`)
+    # Its job deals no new round while it is paused (`OneTableTournamentPolicy.enough_to_deal`).
+    events.paused(tournament=tournament)
 
 
 def resumed(tournament: Tournament) -> None:
     # The job decides again from the rounds played: the next deal, a tie-breaker, or the end.
+    events.resumed(tournament=tournament)
     dispatch.enqueue(ADVANCE_TOURNAMENT, [tournament.pk, None], 0)
 
 
 def cancelled_before_start(tournament: Tournament, refunded: int) -> None:
-    return None
+    events.cancelled_before_start(tournament=tournament, refunded=refunded)
 
 
 def cancel_running(tournament: Tournament) -> list[Transfer]:

@@ -21,7 +21,7 @@ from ledger.services import accounts, postings
 from tournaments.live import dispatch
 from tournaments.live.between_rounds import wind_down
 from tournaments.live.models import Game, GameStatus, Round, Seat, Table, TableStatus
-from tournaments.single_table import next_step
+from tournaments.single_table import events, next_step
 from tournaments.single_table.task_names import ADVANCE_TOURNAMENT
 from tournaments.tournament import payouts
 from tournaments.tournament.models import (
@@ -111,6 +111,12 @@ def advance(*, tournament_id: int, round_id: int | None = None) -> str:
         progress = progress_of(tournament, rounds, entries)
         decision = next_step.decide(progress)
         _record(tournament, entries, progress)
+        events.record_round(
+            tournament=tournament,
+            rounds=rounds,
+            totals=progress.totals,
+            tiebreak_totals=progress.tiebreak_totals,
+        )
         if decision.next is next_step.Next.FINISH:
             finish(tournament=tournament, entries=entries, places=decision.places)
             return "finished"
@@ -179,6 +185,9 @@ def _enter_tiebreak(
     tournament.stage = TournamentStage.TIEBREAK
     tournament.tiebreak_from_round = next_round
     tournament.save(update_fields=["stage", "tiebreak_from_round"])
+    events.tiebreak(
+        tournament=tournament, tied=tied, out=[p for p in entries if p not in tied], from_round=next_round
+    )
 
 
 def pay(
@@ -253,6 +262,7 @@ def cancel_running(tournament: Tournament) -> list[Transfer]:
         entry.status = EntryStatus.FINISHED
         entry.save(update_fields=["place", "prize", "status"])
     close_tables(tournament)
+    events.cancelled_running(tournament=tournament, shares=shares)
     return [] if transfer is None else [transfer]
 
 
@@ -281,4 +291,5 @@ def finish(
     move_to(tournament, TournamentStatus.FINISHED)
     tournament.finished_at = timezone.now()
     tournament.save(update_fields=["status", "finished_at"])
+    events.finished(tournament=tournament, places=places, prizes=shares)
     close_tables(tournament)

@@ -11,6 +11,7 @@ from django.utils import timezone
 from ledger.models import SITE_CHIPS, AccountKind
 from ledger.services import accounts
 from tournaments.live.models import Game, Seat, SeatStatus, Table
+from tournaments.single_table import events
 from tournaments.tournament.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus
 from tournaments.tournament.start_common import pay_guarantee, schedule_deal
 from tournaments.tournament.status import move_to
@@ -51,4 +52,5 @@ def start_one_table(tournament: Tournament, entries: list[TournamentEntry]) -> T
         entry.table = table
         entry.save(update_fields=["status", "table"])
     schedule_deal(game)
+    events.started(tournament=tournament, entrants=len(entries), table_id=table.pk, game_id=game.pk)
     return table

@@ -14,6 +14,7 @@ from django.db.models.functions import Coalesce
 from ledger.models import Account, AccountKind, Entry, Transfer, TransferKind
 from tournaments.errors import NotFound, PlayCode
 from tournaments.live.models import Game, Seat, SeatStatus, Table
+from tournaments.tournament import payouts as payouts_rules
 from tournaments.tournament.models import (
     LIVE_ENTRY_STATUSES,
     ONE_TABLE_KINDS,
@@ -26,11 +27,24 @@ from tournaments.tournament.models import (
 
 
 def tournaments(
-    *, kind: str | None = None, statuses: Sequence[str] = (), game: str | None = None
+    *,
+    kind: str | None = None,
+    statuses: Sequence[str] = (),
+    game: str | None = None,
+    registered_by: User | AnonymousUser | None = None,
 ) -> QuerySet[Tournament]:
     """Newest first. Plain rows: a page's counts are read by `tournament_rows`, for that page only (the list's
-    count never joins the entries)."""
+    count never joins the entries). `registered_by`: only those where that player has a live entry (none for
+    an anonymous caller)."""
     found = Tournament.objects.order_by("-id")
+    if registered_by is not None:
+        if not registered_by.is_authenticated:
+            return found.none()
+        found = found.filter(
+            pk__in=TournamentEntry.objects.filter(
+                player_id=registered_by.pk, status__in=LIVE_ENTRY_STATUSES
+            ).values("tournament_id")
+        )
     if kind:
         found = found.filter(kind=kind)
     if statuses:
@@ -47,15 +61,17 @@ def tournament_for(*, tournament_id: int) -> Tournament:
     return found
 
 
-def _entry_statuses(user: User | AnonymousUser, ids: list[int]) -> dict[int, str]:
-    """The caller's live entry's status in each tournament of `ids` that has one."""
+def _entry_statuses(user: User | AnonymousUser, ids: list[int]) -> dict[int, tuple[str, int | None]]:
+    """The caller's live entry's status, and its table while playing, in each tournament of `ids` that has
+    one."""
     if not user.is_authenticated or not ids:
         return {}
-    return dict(
-        TournamentEntry.objects.filter(
+    return {
+        tournament_id: (status, table_id if status == EntryStatus.PLAYING else None)
+        for tournament_id, status, table_id in TournamentEntry.objects.filter(
             tournament_id__in=ids, player_id=user.pk, status__in=LIVE_ENTRY_STATUSES
-        ).values_list("tournament_id", "status")
-    )
+        ).values_list("tournament_id", "status", "table_id")
+    }
 
 
 def prize_pool(tournament: Tournament, entrants: int, reentries: int = 0) -> int:
@@ -86,6 +102,7 @@ class TournamentRow:
     entrants: int
     reentries: int
     entry_status: str | None
+    my_table: int | None = None
 
     @property
     def prize_pool(self) -> int:
@@ -103,6 +120,51 @@ class TournamentRow:
     def error(self) -> str | None:
         return self.tournament.error or None
 
+    @property
+    def levels(self) -> list[Level]:
+        """Multi: each level of the schedule with its PCR and rounds (the last level lasts until the end)."""
+        t = self.tournament
+        if t.kind != TournamentKind.MULTI or not t.rounds_per_level:
+            return []
+        return [
+            Level(level=i + 1, pcr=pcr, rounds=t.rounds_per_level) for i, pcr in enumerate(t.pcr_schedule)
+        ]
+
+    @property
+    def payout_table(self) -> list[PlaceAmount]:
+        """What each paid place gets from the prize pool as it stands (payouts.place_amounts): the places
+        the entrants can fill (at least one), first place taking what rounding leaves."""
+        percents = list(self.tournament.payouts or [100])
+        places = max(1, min(len(percents), self.entrants + self.reentries))
+        amounts = payouts_rules.place_amounts(self.prize_pool, percents, places)
+        return [
+            PlaceAmount(place=i + 1, percent=percents[i], amount=amount) for i, amount in enumerate(amounts)
+        ]
+
+    @property
+    def late_registration_open(self) -> bool:
+        """Multi: a running tournament still taking late registrations (and re-entries) at its level."""
+        t = self.tournament
+        return (
+            t.kind == TournamentKind.MULTI
+            and t.status in (TournamentStatus.RUNNING, TournamentStatus.PAUSED)
+            and t.level <= t.late_registration_levels
+        )
+
+
+@dataclass(frozen=True)
+class Level:
+    level: int
+    pcr: int
+    rounds: int
+
+
+@dataclass(frozen=True)
+class PlaceAmount:
+    place: int
+    percent: int
+    amount: int
+
 
 def tournament_rows(*, items: list[Tournament], user: User | AnonymousUser) -> list[TournamentRow]:
     """The rows of `items` (a page), in two more statements whatever their number: the counts, the caller's
@@ -110,7 +172,15 @@ def tournament_rows(*, items: list[Tournament], user: User | AnonymousUser) -> l
     ids = [t.pk for t in items]
     counts = _counts(ids)
     mine = _entry_statuses(user, ids)
-    return [TournamentRow(t, *counts.get(t.pk, (0, 0)), entry_status=mine.get(t.pk)) for t in items]
+    return [
+        TournamentRow(
+            t,
+            *counts.get(t.pk, (0, 0)),
+            entry_status=mine[t.pk][0] if t.pk in mine else None,
+            my_table=mine[t.pk][1] if t.pk in mine else None,
+        )
+        for t in items
+    ]
 
 
 def tournament_row(*, tournament: Tournament, user: User | AnonymousUser) -> TournamentRow:

@@ -109,6 +109,20 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
 # off them): model instances or the selectors' small records, named above each.
 
 
+# A `selectors.Level`.
+class LevelSerializer(serializers.Serializer[Any]):
+    level = serializers.IntegerField()
+    pcr = serializers.IntegerField()
+    rounds = serializers.IntegerField(help_text="rounds a table plays at this level")
+
+
+# A `selectors.PlaceAmount`.
+class PlaceAmountSerializer(serializers.Serializer[Any]):
+    place = serializers.IntegerField()
+    percent = serializers.IntegerField()
+    amount = serializers.IntegerField(help_text="chips")
+
+
 # A `selectors.TournamentRow`: the tournament, its counts and the caller's entry.
 class TournamentSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="tournament.pk")
@@ -184,6 +198,21 @@ class TournamentSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField(
         source="tournament.version",
         help_text="the version of the tournament's event log: `events/?after=` it for what happens next",
+    )
+    my_table = serializers.IntegerField(
+        allow_null=True,
+        help_text="the caller's table in it while they play (their entry `playing`), else null",
+    )
+    levels = LevelSerializer(
+        many=True, help_text="multi: the structure, each level's PCR and rounds (the last lasts to the end)"
+    )
+    payout_table = PlaceAmountSerializer(
+        many=True,
+        help_text="each paid place's percentage and chips from the prize pool as it stands (the places the "
+        "entrants fill; first place takes what rounding leaves)",
+    )
+    late_registration_open = serializers.BooleanField(
+        help_text="multi: running and still taking late registrations (level <= late_registration_levels)"
     )
 
 
@@ -272,6 +301,32 @@ class TournamentEventDataSerializer(serializers.Serializer[Any]):
     )
     refunded = serializers.IntegerField(required=False, help_text="cancelled (before the start): refunds")
     reason = serializers.CharField(required=False, help_text="cancelled: why")
+    game = serializers.IntegerField(required=False, help_text="started (one table): the game's id")
+    points = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="round_result: the round's points by player",
+    )
+    redeal = serializers.BooleanField(required=False, help_text="round_result: a refused deal, not counted")
+    totals = serializers.DictField(
+        child=serializers.IntegerField(), required=False, help_text="round_result: main rounds' totals"
+    )
+    tiebreak_totals = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="round_result: the tie-breaker's totals (empty for a main round)",
+    )
+    tiebreak = serializers.BooleanField(required=False, help_text="round_result: a tie-breaker round")
+    tied = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="tiebreak: the players tied at the top"
+    )
+    out = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="tiebreak: the others, out and placed"
+    )
+    from_round = serializers.IntegerField(required=False, help_text="tiebreak: the first tie-breaker round")
+    places = serializers.DictField(
+        child=serializers.IntegerField(), required=False, help_text="finished (one table): places by player"
+    )
 
 
 @extend_schema_field(TournamentEventDataSerializer)
@@ -285,7 +340,8 @@ class TournamentEventSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     kind = serializers.CharField(
         help_text="registration_open, started, level, busted, late_registered, reentered, moved, table_broken, "
-        "final_table, round_for_round, sync_round, paused, resumed, finished, cancelled (docs/api.md)"
+        "final_table, round_for_round, sync_round, round_result, tiebreak, paused, resumed, finished, cancelled "
+        "(docs/api.md)"
     )
     created_at = serializers.DateTimeField()
 
@@ -336,3 +392,10 @@ class CancelTransferSerializer(serializers.Serializer[Any]):
 class CancelSerializer(serializers.Serializer[Any]):
     tournament = TournamentSerializer()
     transfers = CancelTransferSerializer(many=True)
+
+
+class LobbyVersionSerializer(serializers.Serializer[Any]):
+    version = serializers.CharField(
+        help_text="a digest of the lobby's lists (public tables and their seats, tournaments and their entrants); "
+        "it changes when they do, and is also the answer's ETag"
+    )

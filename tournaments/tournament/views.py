@@ -3,6 +3,8 @@ render. Anyone reads; players register; admins create and run; staff read the pa
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from collections.abc import Sequence
 from typing import Any, cast
@@ -30,12 +32,13 @@ from tournaments.live import wakeups
 from tournaments.live.idempotent_views import IDEMPOTENCY_HEADER, answer_once
 from tournaments.live.views import EVENTS_PARAMETERS, max_wait_seconds, number_param, version_param
 from tournaments.multi_table import selectors as multi_selectors
-from tournaments.tournament import admin_actions, presence, registration, selectors, setup
+from tournaments.tournament import admin_actions, lobby, presence, registration, selectors, setup
 from tournaments.tournament.models import Tournament, TournamentKind, TournamentStatus
 from tournaments.tournament.selectors import TournamentTable
 from tournaments.tournament.serializers import (
     CancelSerializer,
     EntrySerializer,
+    LobbyVersionSerializer,
     PayoutReportSerializer,
     StandingSerializer,
     TournamentCreateSerializer,
@@ -137,6 +140,51 @@ def _statuses(request: Request) -> list[str]:
     return found
 
 
+def _registered(request: Request) -> bool:
+    value = request.query_params.get("registered")
+    if value in (None, "", "false"):
+        return False
+    if value == "true":
+        return True
+    raise _invalid("registered", ["true", "false"])
+
+
+def _etag(data: Any) -> str:
+    text = json.dumps(data, sort_keys=True, default=str, separators=(",", ":"))
+    return '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
+
+
+def conditional(request: Request, response: Response, etag: str | None = None) -> Response:
+    """Answer 304 with no body when the caller's `If-None-Match` names this answer's ETag (the hash of its
+    body unless given), else the answer with its ETag. The answer is the caller's own: never kept by a
+    shared cache."""
+    tag = etag or _etag(response.data)
+    headers = {"ETag": tag, "Cache-Control": "private, no-cache", "Vary": "Authorization, Accept-Language"}
+    asked = [part.strip() for part in request.headers.get("If-None-Match", "").split(",")]
+    if tag in asked:
+        return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+    for name, value in headers.items():
+        response[name] = value
+    return response
+
+
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    OpenApiTypes.STR,
+    location=OpenApiParameter.HEADER,
+    required=False,
+    description="The `ETag` of an earlier answer: 304 with no body while nothing changed.",
+)
+ETAG = OpenApiParameter(
+    "ETag",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    response=[200, 304],
+    description="This answer's version: send it back as `If-None-Match` to be answered 304 while it holds.",
+)
+CONDITIONAL = [IF_NONE_MATCH, ETAG]
+
+
 def _filter(request: Request, name: str, allowed: Sequence[str] | None = None) -> str | None:
     value = request.query_params.get(name) or None
     if value is not None and allowed is not None and value not in allowed:
@@ -156,8 +204,19 @@ class TournamentListView(APIView):
         return [AllowAny()] if self.request.method == "GET" else [IsAdmin()]
 
     @extend_schema(
-        parameters=FILTERS,
-        responses={200: TournamentSerializer(many=True)},
+        parameters=[
+            *FILTERS,
+            OpenApiParameter(
+                "registered",
+                OpenApiTypes.STR,
+                enum=["true", "false"],
+                description="`true`: only those where the caller has a live entry (none when anonymous): "
+                "with `status=registering,running,paused`, the caller's tournaments and, in `my_table`, "
+                "their table in each (what every page of the player client polls to learn of a start)",
+            ),
+            *CONDITIONAL,
+        ],
+        responses={200: TournamentSerializer(many=True), 304: None},
         operation_id="v1_tournaments_list",
     )
     def get(self, request: Request) -> Response:
@@ -165,11 +224,14 @@ class TournamentListView(APIView):
             kind=_filter(request, "kind", TournamentKind.values),
             statuses=_statuses(request),
             game=_filter(request, "game", PRESETS),
+            registered_by=request.user if _registered(request) else None,
         )
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(found, request, view=self)
         rows = selectors.tournament_rows(items=list(page or []), user=request.user)
-        return paginator.get_paginated_response(TournamentSerializer(rows, many=True).data)
+        return conditional(
+            request, paginator.get_paginated_response(TournamentSerializer(rows, many=True).data)
+        )
 
     @extend_schema(
         request=TournamentCreateSerializer,
@@ -389,3 +451,19 @@ class PayoutsView(APIView):
         if getattr(request.accepted_renderer, "format", "json") == "csv":
             return Response(report["prizes"])
         return Response(report)
+
+
+class LobbyVersionView(APIView):
+    """The lobby's version: a digest that changes whenever the public tables (seats, status) or the tournaments
+    (status, entrants, events) change. Poll it with `If-None-Match`: 304 with no body while nothing changed."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=CONDITIONAL,
+        responses={200: LobbyVersionSerializer, 304: None},
+        operation_id="v1_lobby_version",
+    )
+    def get(self, request: Request) -> Response:
+        version = lobby.lobby_version()
+        return conditional(request, Response({"version": version}), etag=f'"{version}"')

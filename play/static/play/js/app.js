@@ -21,6 +21,10 @@
     nav();
     R.table.stop();
     R.tournament.stop();
+    R.lobby.stop();
+    R.notify.yourTurn(false); // the table page sets it again while it is the player's turn
+    if (R.api.session()) R.notify.start();
+    else R.notify.stop();
     const hash = location.hash || "#/lobby";
     if (!R.api.session()) {
       document.body.dataset.page = "login";

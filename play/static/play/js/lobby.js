@@ -1,18 +1,39 @@
 /* The lobby: the wallet balance, open tables, tournaments (register, unregister, open one's table or a tournament's
  * page), the tables this player sat at or created (private ones are never listed by the API), joining by code, a
- * private table. */
+ * private table. It updates by itself: every few seconds it asks GET /lobby/version/ with If-None-Match (304 while
+ * nothing changed) and re-reads the lists only when the version moved (docs/web.md "The lobby updates by itself").
+ * On a phone the lists' rows become cards (lobby.css). */
 (function (R) {
   "use strict";
 
-  const { h, clear, formValues, chips, flash, when } = R.dom;
+  const { h, clear, formValues, flash, sleep } = R.dom;
+  const { t, tn, number, dateTime } = R.i18n;
+  const POLL_MS = 3000;
   const GAMES = [
-    ["rummy500", "Rummy 500"],
-    ["rummy500_household", "Rummy 500 (household)"],
+    ["rummy500", () => t("Rummy 500")],
+    ["rummy500_household", () => t("Rummy 500 (household)")],
   ];
 
   function gameName(code) {
     const found = GAMES.find(([c]) => c === code);
-    return found ? found[1] : code;
+    return found ? found[1]() : code;
+  }
+
+  // Words for the API's statuses (tables and tournaments).
+  function statusName(status) {
+    const words = {
+      open: t("open"),
+      playing: t("playing"),
+      closed: t("closed"),
+      error: t("stopped by an error"),
+      scheduled: t("scheduled"),
+      registering: t("registering"),
+      running: t("running"),
+      paused: t("paused"),
+      finished: t("finished"),
+      cancelled: t("cancelled"),
+    };
+    return words[status] || status;
   }
 
   // The tables this player opened in this browser: how the lobby finds private ones again.
@@ -40,6 +61,10 @@
     return table.players.some((p) => s && p.username === s.username && p.status !== "left");
   }
 
+  function problem(err) {
+    flash(err.describe ? err.describe() : String(err), "error");
+  }
+
   function buyInForm(table, go, label) {
     return h("form", { class: "inline", dataset: { role: "sit-form", table: table.id }, onsubmit: async (event) => {
         event.preventDefault();
@@ -51,60 +76,72 @@
           remember(table.id);
           go(`#/table/${table.id}`);
         } catch (err) {
-          flash(err.describe ? err.describe() : String(err), "error");
+          problem(err);
         }
       } },
-      h("input", { name: "buy_in", type: "number", min: table.min_buy_in, max: table.max_buy_in, value: table.min_buy_in, required: true, "aria-label": "Buy-in", dataset: { role: "buy-in" } }),
-      h("button", { type: "submit", dataset: { role: "sit" } }, label || "Sit"));
+      h("input", { name: "buy_in", type: "number", min: table.min_buy_in, max: table.max_buy_in, value: table.min_buy_in, required: true, "aria-label": t("Buy-in for table %(id)s", { id: table.id }), dataset: { role: "buy-in" } }),
+      h("button", { type: "submit", dataset: { role: "sit" } }, label || t("Sit")));
+  }
+
+  // A cell that shows its column's name before the value when the row is a card (narrow screens, lobby.css).
+  function cell(label, attrs, ...children) {
+    return h("td", { ...(attrs || {}), "data-label": label }, ...children);
+  }
+
+  function clockWords(options) {
+    if (!options.turn_seconds) return t("standard");
+    return t("%(turn)s s a turn + %(bank)s s bank", { turn: number(options.turn_seconds), bank: number(options.time_bank_seconds ?? 0) });
   }
 
   function tableRow(table, go) {
     const taken = table.players.filter((p) => p.status !== "left").length;
-    const clocks = table.options || {};
+    const names = table.players.filter((p) => p.status !== "left").map((p) => p.username).join(", ");
+    let action;
+    if (seatedHere(table)) {
+      action = h("a", { href: `#/table/${table.id}`, class: "button", dataset: { role: "open-table" }, onclick: () => remember(table.id) }, t("Open"));
+    } else if (table.status === "open") {
+      action = buyInForm(table, go);
+    } else {
+      action = h("a", { href: `#/table/${table.id}`, class: "button" }, t("Watch"));
+    }
     return h("tr", { dataset: { role: "table-row", table: table.id } },
-      h("td", {}, `#${table.id}`, table.private ? h("span", { class: "tag" }, "private") : null),
-      h("td", {}, gameName(table.game)),
-      h("td", { dataset: { role: "seats" } }, `${taken} / ${table.seats}`),
-      h("td", {}, `${table.pcr}${table.multiplier > 1 ? ` ×${table.multiplier}` : ""}`),
-      h("td", {}, `${chips(table.min_buy_in)} – ${chips(table.max_buy_in)}`),
-      h("td", {}, clocks.turn_seconds ? `${clocks.turn_seconds}s + ${clocks.time_bank_seconds ?? 0}s bank` : "default"),
-      h("td", { class: "names" }, table.players.map((p) => p.username).join(", ") || "empty"),
-      h("td", {}, table.status),
-      h("td", {},
-        seatedHere(table)
-          ? h("a", { href: `#/table/${table.id}`, class: "button", dataset: { role: "open-table" }, onclick: () => remember(table.id) }, "Open")
-          : table.status === "open" ? buyInForm(table, go) : h("a", { href: `#/table/${table.id}` }, "Watch")));
+      h("th", { scope: "row", class: "card-title" }, t("Table %(id)s", { id: table.id }), table.private ? h("span", { class: "tag" }, t("private")) : null,
+        h("span", { class: "card-sub" }, gameName(table.game))),
+      cell(t("Game"), { class: "wide-only" }, gameName(table.game)),
+      cell(t("Seats"), { dataset: { role: "seats" } }, `${number(taken)} / ${number(table.seats)}`),
+      cell(t("PCR"), {}, table.multiplier > 1 ? `${number(table.pcr)} ×${number(table.multiplier)}` : number(table.pcr)),
+      cell(t("Buy-in"), {}, `${number(table.min_buy_in)} – ${number(table.max_buy_in)}`),
+      cell(t("Clock"), {}, clockWords(table.options || {})),
+      cell(t("Players"), { class: "names", dataset: { role: "players" } }, names || t("nobody yet")),
+      cell(t("Status"), { dataset: { role: "table-status" } }, statusName(table.status)),
+      h("td", { class: "action" }, action));
   }
 
-  function tablesTable(tables, go, role) {
-    if (!tables.length) return h("p", { class: "empty", dataset: { role: `${role}-empty` } }, "None right now.");
-    return h("table", { class: "grid", dataset: { role } },
-      h("thead", {}, h("tr", {}, ["Table", "Game", "Seats", "PCR", "Buy-in", "Clock", "Players", "Status", ""].map((t) => h("th", {}, t)))),
-      h("tbody", {}, tables.map((t) => tableRow(t, go))));
+  function tablesTable(tables, go, role, caption) {
+    if (!tables.length) return h("p", { class: "empty", dataset: { role: `${role}-empty` } }, t("None right now."));
+    const heads = [t("Table"), t("Game"), t("Seats"), t("PCR"), t("Buy-in"), t("Clock"), t("Players"), t("Status")];
+    return h("table", { class: "grid lobby-list", dataset: { role } },
+      h("caption", { class: "visually-hidden" }, caption),
+      h("thead", {}, h("tr", {}, heads.map((c, i) => h("th", { scope: "col", class: i === 1 ? "wide-only" : null }, c)),
+        h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("Actions"))))),
+      h("tbody", {}, tables.map((x) => tableRow(x, go))));
   }
 
-  async function render(root, go) {
-    clear(root);
-    const balance = h("strong", { dataset: { role: "balance" } }, "…");
-    const openTables = h("div", { dataset: { role: "open-tables" } }, "Loading…");
-    const mine = h("div", { dataset: { role: "my-tables" } });
-    const tournaments = h("div", { dataset: { role: "tournament-list" } }, "Loading…");
-    root.append(
-      h("section", { class: "lobby", dataset: { role: "lobby" } },
-        h("div", { class: "lobby-head" }, h("h1", {}, "Lobby"), h("p", {}, "Wallet: ", balance, " chips · ", h("a", { href: "#/wallet" }, "history"))),
-        h("section", { class: "panel" }, h("h2", {}, "Open tables"), openTables),
-        h("section", { class: "panel" }, h("h2", {}, "Your tables"), mine),
-        h("section", { class: "panel", dataset: { role: "tournaments" } }, h("h2", {}, "Tournaments"), tournaments),
-        h("div", { class: "lobby-forms" }, joinForm(go), createForm(go))));
+  /* ---- the page, and keeping it live ---- */
 
-    R.api.get("/wallet/").then((w) => (balance.textContent = chips(w.balance))).catch(() => (balance.textContent = "?"));
+  let live = null; // the open lobby: {go, parts, stop, pending}
+
+  async function readTables(state) {
     try {
       const page = await R.api.get("/tables/?page_size=100");
-      clear(openTables).append(tablesTable(page.results, go, "tables"));
+      if (live !== state) return;
+      replace(state.parts.openTables, tablesTable(page.results, state.go, "tables", t("Open tables")));
     } catch (err) {
-      clear(openTables).append(h("p", { class: "error" }, err.message));
+      clear(state.parts.openTables).append(h("p", { class: "error" }, err.message));
     }
-    renderTournaments(tournaments, go);
+  }
+
+  async function readMine(state) {
     const found = [];
     for (const id of recentTables()) {
       try {
@@ -113,66 +150,169 @@
         if (err.status === 404) forget(id);
       }
     }
-    clear(mine).append(found.length ? tablesTable(found, go, "my-tables-list") : h("p", { class: "empty" }, "Tables you sit at or create show here."));
+    if (live !== state) return;
+    replace(state.parts.mine, found.length ? tablesTable(found, state.go, "my-tables-list", t("Your tables")) : h("p", { class: "empty" }, t("Tables you sit at or create show here.")));
   }
 
-  const KINDS = { quick: "Quick game", single: "Sit-and-go", multi: "Multi-table" };
-
-  async function tournamentAction(t, action, go, where) {
-    try {
-      await R.api.post(`/tournaments/${t.id}/${action}/`);
-      flash(action === "register" ? `Registered for ${t.name}.` : `Unregistered from ${t.name}; refunded.`, "info");
-      renderTournaments(where, go);
-    } catch (err) {
-      flash(err.describe ? err.describe() : String(err), "error");
+  /* Put `content` in `where`, keeping the keyboard focus on the same control when it is redrawn. */
+  function replace(where, content) {
+    const active = document.activeElement;
+    let again = null;
+    if (active && where.contains(active) && active.dataset && active.dataset.role) {
+      const row = active.closest("[data-table],[data-tournament]");
+      again = { role: active.dataset.role, table: row && row.dataset.table, tournament: row && row.dataset.tournament };
+    }
+    clear(where).append(content);
+    if (again) {
+      const scope = again.table ? `[data-table='${again.table}'] ` : again.tournament ? `[data-tournament='${again.tournament}'] ` : "";
+      const found = where.querySelector(`${scope}[data-role='${again.role}']`);
+      if (found) found.focus();
     }
   }
 
-  async function openTournamentTable(t, go) {
+  // Typing a buy-in in a list: its refresh waits until the field is left.
+  function busy(state) {
+    const active = document.activeElement;
+    return active && active.tagName === "INPUT" && (state.parts.openTables.contains(active) || state.parts.mine.contains(active));
+  }
+
+  async function refresh(state) {
+    R.api.get("/wallet/").then((w) => (state.parts.balance.textContent = number(w.balance))).catch(() => {});
+    await Promise.all([readTables(state), renderTournaments(state.parts.tournaments, state.go), readMine(state)]);
+    if (live === state) state.parts.root.dataset.refreshed = String((Number(state.parts.root.dataset.refreshed) || 0) + 1);
+  }
+
+  // The lobby's version now (its ETag), or null when it cannot be read.
+  async function versionTag() {
     try {
-      const tables = await R.api.get(`/tournaments/${t.id}/tables/`);
+      return (await R.api.call("GET", "/lobby/version/")).headers.get("ETag");
+    } catch (_) {
+      return null;
+    }
+  }
+
+  /* `etag`: the version read before the lists were, so that a change made while they were read is not missed. */
+  async function follow(state, etag) {
+    while (live === state) {
+      await sleep(POLL_MS);
+      if (live !== state) return;
+      if (document.hidden && !state.pending) continue; // a tab in the background asks nothing
+      try {
+        const answer = await R.api.call("GET", "/lobby/version/", { headers: etag ? { "If-None-Match": etag } : {} });
+        if (etag !== null) state.pending = true;
+        etag = answer.headers.get("ETag");
+      } catch (err) {
+        if (err && err.status !== 304) etag = null;
+      }
+      if (live !== state) return;
+      if (state.pending && !busy(state)) {
+        state.pending = false;
+        await refresh(state);
+      }
+    }
+  }
+
+  function stop() {
+    live = null;
+  }
+
+  async function render(root, go) {
+    stop();
+    clear(root);
+    const parts = {
+      balance: h("strong", { dataset: { role: "balance" } }, "…"),
+      openTables: h("div", { dataset: { role: "open-tables" } }, t("Loading…")),
+      mine: h("div", { dataset: { role: "my-tables" } }),
+      tournaments: h("div", { dataset: { role: "tournament-list" } }, t("Loading…")),
+    };
+    parts.root = h("section", { class: "lobby", dataset: { role: "lobby" } },
+      h("div", { class: "lobby-head" }, h("h1", {}, t("Lobby")),
+        h("p", {}, t("Wallet:"), " ", parts.balance, " ", t("chips"), " · ", h("a", { href: "#/wallet" }, t("history")))),
+      h("section", { class: "panel" }, h("h2", {}, t("Open tables")), parts.openTables),
+      h("section", { class: "panel" }, h("h2", {}, t("Your tables")), parts.mine),
+      h("section", { class: "panel", dataset: { role: "tournaments" } }, h("h2", {}, t("Tournaments")), parts.tournaments),
+      h("div", { class: "lobby-forms" }, joinForm(go), createForm(go)));
+    root.append(parts.root);
+    const state = { go, parts, pending: false };
+    live = state;
+    const etag = await versionTag();
+    await refresh(state);
+    follow(state, etag);
+  }
+
+  /* ---- tournaments ---- */
+
+  function kindName(kind) {
+    return { quick: t("Quick game"), single: t("Sit-and-go"), multi: t("Multi-table") }[kind] || kind;
+  }
+
+  async function tournamentAction(tour, action, go, where) {
+    try {
+      await R.api.post(`/tournaments/${tour.id}/${action}/`);
+      flash(action === "register" ? t("Registered for %(name)s.", { name: tour.name }) : t("Unregistered from %(name)s; refunded.", { name: tour.name }), "info");
+      renderTournaments(where, go);
+    } catch (err) {
+      problem(err);
+    }
+  }
+
+  async function openTournamentTable(tour, go) {
+    try {
+      if (tour.my_table) {
+        remember(tour.my_table);
+        go(`#/table/${tour.my_table}`);
+        return;
+      }
+      const tables = await R.api.get(`/tournaments/${tour.id}/tables/`);
       if (tables.results.length) {
         remember(tables.results[0].table);
         go(`#/table/${tables.results[0].table}`);
       }
     } catch (err) {
-      flash(err.describe ? err.describe() : String(err), "error");
+      problem(err);
     }
   }
 
-  function tournamentRow(t, go, where) {
-    let action = null;
-    // A multi-table tournament also takes late registrations (and re-entries) while running, up to its level.
-    const lateOpen = t.kind === "multi" && t.status === "running" && t.level <= t.late_registration_levels;
-    const reEntry = lateOpen && t.reentry && t.entry_status === "busted";
-    if (reEntry) {
-      action = h("button", { type: "button", dataset: { role: "reenter" }, onclick: () => tournamentAction(t, "register", go, where) }, "Re-enter");
-    } else if (t.status === "registering" || (lateOpen && !t.registered)) {
-      action = t.registered
-        ? h("button", { type: "button", dataset: { role: "unregister" }, onclick: () => tournamentAction(t, "unregister", go, where) }, "Unregister")
-        : h("button", { type: "button", dataset: { role: "register" }, onclick: () => tournamentAction(t, "register", go, where) }, "Register");
-    } else if ((t.status === "running" || t.status === "paused") && t.registered && t.kind !== "multi") {
-      action = h("button", { type: "button", dataset: { role: "open-tournament-table" }, onclick: () => openTournamentTable(t, go) }, "Open table");
+  function goal(tour) {
+    if (tour.kind === "multi") {
+      return t("%(stack)s chips, level %(level)s", { stack: number(tour.starting_stack), level: tour.level ? number(tour.level) : "–" });
     }
-    const goal = t.kind === "multi"
-      ? `${chips(t.starting_stack)} chips, level ${t.level || "–"}`
-      : t.kind === "quick" ? `${t.rounds} round${t.rounds === 1 ? "" : "s"}` : `to ${t.target_score}`;
-    return h("tr", { dataset: { role: "tournament-row", tournament: t.id } },
-      h("td", {}, h("a", { href: `#/tournament/${t.id}`, dataset: { role: "open-tournament" } }, t.name)),
-      h("td", {}, `${KINDS[t.kind] || t.kind}, ${goal}`),
-      h("td", { dataset: { role: "starts-at" } }, t.starts_at ? when(t.starts_at) : "when full"),
-      h("td", {}, gameName(t.game)),
-      h("td", { dataset: { role: "entrants" } }, `${t.entrants} / ${t.max_entrants}`),
-      h("td", {}, `${chips(t.buy_in)} + ${chips(t.fee)}`),
-      h("td", {}, chips(t.prize_pool)),
-      h("td", { dataset: { role: "tournament-status" } }, statusWords(t)),
-      h("td", {}, action));
+    if (tour.kind === "quick") return tn("%(n)s round", "%(n)s rounds", tour.rounds, { n: number(tour.rounds) });
+    return tn("to %(n)s point", "to %(n)s points", tour.target_score, { n: number(tour.target_score) });
+  }
+
+  function tournamentAction_(tour, go, where) {
+    const lateOpen = tour.kind === "multi" && tour.status === "running" && tour.level <= tour.late_registration_levels;
+    const reEntry = lateOpen && tour.reentry && tour.entry_status === "busted";
+    const button = (role, words, action) => h("button", { type: "button", dataset: { role }, onclick: () => tournamentAction(tour, action, go, where) }, words);
+    if (reEntry) return button("reenter", t("Re-enter"), "register");
+    if (tour.status === "registering" || (lateOpen && !tour.registered)) {
+      return tour.registered ? button("unregister", t("Unregister"), "unregister") : button("register", t("Register"), "register");
+    }
+    if ((tour.status === "running" || tour.status === "paused") && tour.registered && tour.kind !== "multi") {
+      return h("button", { type: "button", dataset: { role: "open-tournament-table" }, onclick: () => openTournamentTable(tour, go) }, t("Open table"));
+    }
+    return null;
+  }
+
+  function tournamentRow(tour, go, where) {
+    return h("tr", { dataset: { role: "tournament-row", tournament: tour.id } },
+      h("th", { scope: "row", class: "card-title" }, h("a", { href: `#/tournament/${tour.id}`, dataset: { role: "open-tournament" } }, tour.name),
+        h("span", { class: "card-sub" }, `${kindName(tour.kind)} · ${gameName(tour.game)}`)),
+      cell(t("Kind"), {}, `${kindName(tour.kind)}, ${goal(tour)}`),
+      cell(t("Starts"), { dataset: { role: "starts-at" } }, tour.starts_at ? dateTime(tour.starts_at) : t("when full")),
+      cell(t("Game"), { class: "wide-only" }, gameName(tour.game)),
+      cell(t("Entrants"), { dataset: { role: "entrants" } }, `${number(tour.entrants)} / ${number(tour.max_entrants)}`),
+      cell(t("Buy-in + fee"), {}, `${number(tour.buy_in)} + ${number(tour.fee)}`),
+      cell(t("Prize pool"), {}, number(tour.prize_pool)),
+      cell(t("Status"), { dataset: { role: "tournament-status" } }, statusWords(tour)),
+      h("td", { class: "action" }, tournamentAction_(tour, go, where)));
   }
 
   // A scheduled start that failed (`error`) says so: delayed while retried, then cancelled with every entry refunded.
-  function statusWords(t) {
-    if (!t.error) return t.status;
-    return t.status === "cancelled" ? "cancelled: could not start (refunded)" : `${t.status}: start delayed`;
+  function statusWords(tour) {
+    if (!tour.error) return statusName(tour.status);
+    return tour.status === "cancelled" ? t("cancelled: could not start (refunded)") : t("%(status)s: start delayed", { status: statusName(tour.status) });
   }
 
   const DAY_MS = 24 * 3600 * 1000;
@@ -181,19 +321,24 @@
     try {
       const page = await R.api.get("/tournaments/?page_size=50");
       // Cancelled tournaments are hidden, but for a day not those whose start failed: their entrants look for them.
-      const failedLately = (t) => t.error && t.finished_at && Date.now() - Date.parse(t.finished_at) < DAY_MS;
-      const shown = page.results.filter((t) => (t.status !== "cancelled" || failedLately(t)) && (t.status !== "finished" || t.registered));
+      const failedLately = (x) => x.error && x.finished_at && Date.now() - Date.parse(x.finished_at) < DAY_MS;
+      const shown = page.results.filter((x) => (x.status !== "cancelled" || failedLately(x)) && (x.status !== "finished" || x.registered));
       if (!shown.length) {
-        clear(where).append(h("p", { class: "empty", dataset: { role: "tournaments-empty" } }, "No tournaments are open yet."));
+        replace(where, h("p", { class: "empty", dataset: { role: "tournaments-empty" } }, t("No tournaments are open yet.")));
         return;
       }
-      clear(where).append(h("table", { class: "grid", dataset: { role: "tournaments-table" } },
-        h("thead", {}, h("tr", {}, ["Name", "Kind", "Starts", "Game", "Entrants", "Buy-in + fee", "Prize pool", "Status", ""].map((c) => h("th", {}, c)))),
-        h("tbody", {}, shown.map((t) => tournamentRow(t, go, where)))));
+      const heads = [t("Name"), t("Kind"), t("Starts"), t("Game"), t("Entrants"), t("Buy-in + fee"), t("Prize pool"), t("Status")];
+      replace(where, h("table", { class: "grid lobby-list", dataset: { role: "tournaments-table" } },
+        h("caption", { class: "visually-hidden" }, t("Tournaments")),
+        h("thead", {}, h("tr", {}, heads.map((c, i) => h("th", { scope: "col", class: i === 3 ? "wide-only" : null }, c)),
+          h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("Actions"))))),
+        h("tbody", {}, shown.map((x) => tournamentRow(x, go, where)))));
     } catch (err) {
       clear(where).append(h("p", { class: "error" }, err.message));
     }
   }
+
+  /* ---- forms ---- */
 
   function joinForm(go) {
     return h("form", { class: "panel", dataset: { role: "join-form" }, onsubmit: async (event) => {
@@ -204,17 +349,17 @@
           remember(table.id);
           go(`#/table/${table.id}`);
         } catch (err) {
-          flash(err.describe ? err.describe() : String(err), "error");
+          problem(err);
         }
       } },
-      h("h2", {}, "Join a private table"),
-      h("label", {}, "Code", h("input", { name: "code", required: true, autocomplete: "off", dataset: { role: "join-code" } })),
-      h("label", {}, "Buy-in", h("input", { name: "buy_in", type: "number", min: 1, required: true, dataset: { role: "join-buy-in" } })),
-      h("button", { type: "submit", dataset: { role: "join" } }, "Join"));
+      h("h2", {}, t("Join a private table")),
+      h("label", {}, t("Code"), h("input", { name: "code", required: true, autocomplete: "off", dataset: { role: "join-code" } })),
+      h("label", {}, t("Buy-in"), h("input", { name: "buy_in", type: "number", min: 1, required: true, dataset: { role: "join-buy-in" } })),
+      h("button", { type: "submit", dataset: { role: "join" } }, t("Join")));
   }
 
   function createForm(go) {
-    const number = (name, label, value, min) => h("label", {}, label, h("input", { name, type: "number", min: min ?? 1, value, required: true, dataset: { role: `create-${name}` } }));
+    const field = (name, label, value, min) => h("label", {}, label, h("input", { name, type: "number", min: min ?? 1, value, required: true, dataset: { role: `create-${name}` } }));
     return h("form", { class: "panel", dataset: { role: "create-form" }, onsubmit: async (event) => {
         event.preventDefault();
         const v = formValues(event.target);
@@ -226,16 +371,16 @@
           remember(table.id);
           go(`#/table/${table.id}`);
         } catch (err) {
-          flash(err.describe ? err.describe() : String(err), "error");
+          problem(err);
         }
       } },
-      h("h2", {}, "Start a private table"),
-      h("label", {}, "Game", h("select", { name: "game", dataset: { role: "create-game" } }, GAMES.map(([code, name]) => h("option", { value: code }, name)))),
-      number("seats", "Seats", 2, 2), number("pcr", "PCR (chips per point)", 1),
-      number("min_buy_in", "Minimum buy-in", 100), number("max_buy_in", "Maximum buy-in", 1000),
-      number("turn_seconds", "Turn seconds", 30), number("time_bank_seconds", "Time bank seconds", 30, 0),
-      h("button", { type: "submit", dataset: { role: "create" } }, "Create"));
+      h("h2", {}, t("Start a private table")),
+      h("label", {}, t("Game"), h("select", { name: "game", dataset: { role: "create-game" } }, GAMES.map(([code, name]) => h("option", { value: code }, name())))),
+      field("seats", t("Seats"), 2, 2), field("pcr", t("PCR (chips per point)"), 1),
+      field("min_buy_in", t("Minimum buy-in"), 100), field("max_buy_in", t("Maximum buy-in"), 1000),
+      field("turn_seconds", t("Turn seconds"), 30), field("time_bank_seconds", t("Time bank seconds"), 30, 0),
+      h("button", { type: "submit", dataset: { role: "create" } }, t("Create")));
   }
 
-  R.lobby = { render, remember, gameName, buyInForm };
+  R.lobby = { render, stop, remember, gameName, buyInForm, statusName, kindName };
 })((window.Ramino = window.Ramino || {}));

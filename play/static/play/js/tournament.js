@@ -1,111 +1,253 @@
-/* A tournament's page (#/tournament/ID): its settings and state, the standings (chips, table, place) and the open
- * tables, refreshed whenever the tournament's event log moves (GET /tournaments/ID/events/ long-poll). */
+/* A tournament's page (#/tournament/ID): its state, structure (levels with their PCR and rounds, or the target and
+ * rounds of a one-table game), the payout table with amounts, countdowns (to the start, to the end of late
+ * registration), the entrants and standings (points or chips, table, place, prize), the open tables, and the last
+ * round's result. Refreshed whenever the tournament's event log moves (GET /tournaments/ID/events/ long-poll): a
+ * one-table tournament records each round's result, so its totals move as rounds are played. */
 (function (R) {
   "use strict";
 
-  const { h, clear, chips, when, sleep, flash } = R.dom;
+  const { h, clear, sleep, flash } = R.dom;
+  const { t, tn, number, dateTime } = R.i18n;
   const PAGE_SIZE = 100; // standings and tables shown: the first page of each (the API pages them)
 
   let page = null; // the open tournament page; replaced (and its long-poll stopped) on every navigation
 
-  function summary(t) {
-    const facts = [
-      ["Status", t.status, "tournament-status"],
-      ["Game", R.lobby.gameName(t.game)],
-      ["Buy-in + fee", `${chips(t.buy_in)} + ${chips(t.fee)}`],
-      ["Entrants", `${t.entrants} / ${t.max_entrants}`, "entrants"],
-      ["Prize pool", chips(t.prize_pool), "prize-pool"],
-    ];
-    if (t.kind === "multi") {
-      facts.push(["Starts", when(t.starts_at), "starts-at"], ["Level", t.level || "–", "level"]);
-      facts.push(["Starting stack", chips(t.starting_stack)], ["PCR by level", (t.pcr_schedule || []).join(", ")]);
+  function statusName(status) {
+    return R.lobby.statusName(status);
+  }
+
+  function entryStatusName(status) {
+    return { registered: t("registered"), playing: t("playing"), busted: t("out"), finished: t("finished") }[status] || status;
+  }
+
+  /* "1 d 4 h", "2 h 05 min 30 s", "4 min 09 s", "12 s": the time left until `iso`. */
+  function left(iso) {
+    const ms = Date.parse(iso) - Date.now();
+    if (!(ms > 0)) return null;
+    const s = Math.floor(ms / 1000);
+    const d = Math.floor(s / 86400);
+    const hh = Math.floor((s % 86400) / 3600);
+    const mm = Math.floor((s % 3600) / 60);
+    const ss = s % 60;
+    const two = (n) => String(n).padStart(2, "0");
+    if (d) return t("%(d)s d %(h)s h", { d: number(d), h: number(hh) });
+    if (hh) return t("%(h)s h %(m)s min %(s)s s", { h: number(hh), m: two(mm), s: two(ss) });
+    if (mm) return t("%(m)s min %(s)s s", { m: number(mm), s: two(ss) });
+    return t("%(s)s s", { s: number(ss) });
+  }
+
+  function startWords(tour) {
+    if (tour.kind !== "multi") {
+      if (tour.status !== "registering") return tour.started_at ? dateTime(tour.started_at) : "–";
+      const missing = Math.max(0, tour.max_entrants - tour.entrants);
+      return tn("when full: %(n)s more player", "when full: %(n)s more players", missing, { n: number(missing) });
     }
+    if (tour.status === "scheduled" || tour.status === "registering") {
+      const rest = left(tour.starts_at);
+      return rest ? t("in %(left)s (%(at)s)", { left: rest, at: dateTime(tour.starts_at) }) : t("starting now (%(at)s)", { at: dateTime(tour.starts_at) });
+    }
+    return dateTime(tour.started_at || tour.starts_at);
+  }
+
+  /* Late registration lasts to the end of a level, and levels are counted in rounds: the countdown is in levels. */
+  function lateWords(tour) {
+    if (tour.kind !== "multi" || !tour.late_registration_levels) return null;
+    const until = tour.late_registration_levels;
+    if (tour.status === "scheduled" || tour.status === "registering") {
+      return t("open until the end of level %(level)s (%(rounds)s rounds a level)", { level: number(until), rounds: number(tour.rounds_per_level) });
+    }
+    if (tour.late_registration_open) {
+      const levelsLeft = until - Math.max(tour.level, 1) + 1;
+      return tn("open: %(n)s level left, to the end of level %(level)s", "open: %(n)s levels left, to the end of level %(level)s", levelsLeft, { n: number(levelsLeft), level: number(until) });
+    }
+    return t("closed");
+  }
+
+  function summary(tour) {
+    const facts = [
+      [t("Status"), statusName(tour.status), "tournament-status"],
+      [t("Kind"), R.lobby.kindName(tour.kind)],
+      [t("Game"), R.lobby.gameName(tour.game)],
+      [t("Buy-in + fee"), `${number(tour.buy_in)} + ${number(tour.fee)}`],
+      [t("Entrants"), `${number(tour.entrants)} / ${number(tour.max_entrants)}`, "entrants"],
+      [t("Prize pool"), number(tour.prize_pool), "prize-pool"],
+      [t("Starts"), startWords(tour), "countdown-start"],
+    ];
+    const late = lateWords(tour);
+    if (late) facts.push([t("Late registration"), late, "countdown-late"]);
+    if (tour.kind === "multi") facts.push([t("Level"), tour.level ? number(tour.level) : "–", "level"], [t("Starting stack"), number(tour.starting_stack)]);
+    if (tour.stage === "tiebreak") facts.push([t("Stage"), tn("tie-breaker: %(n)s round played", "tie-breaker: %(n)s rounds played", tour.tiebreaks_played, { n: number(tour.tiebreaks_played) }), "stage"]);
     return h("dl", { class: "facts", dataset: { role: "tournament-facts" } },
       facts.map(([name, value, role]) => [h("dt", {}, name), h("dd", { dataset: role ? { role } : {} }, value)]));
   }
 
-  // A scheduled start that failed (API `error`): retried for a while, then the tournament is cancelled and refunded.
-  function startProblem(t) {
-    if (!t.error) return null;
-    const words = t.status === "cancelled"
-      ? "This tournament could not start, so it was cancelled. Every entrant got their buy-in and fee back in their wallet."
-      : "The start is late: it failed and the server is trying again every few seconds. If it keeps failing, the tournament is cancelled and every buy-in and fee refunded.";
-    return h("div", { class: "error", dataset: { role: "tournament-error" } },
-      h("p", {}, words), h("p", { class: "hint" }, `Reason: ${t.error}`));
+  function structure(tour) {
+    const rows = [];
+    if (tour.kind === "multi") {
+      rows.push(h("table", { class: "grid compact", dataset: { role: "levels" } },
+        h("caption", {}, t("Levels")),
+        h("thead", {}, h("tr", {}, [t("Level"), t("PCR (chips per point)"), t("Rounds")].map((c) => h("th", { scope: "col" }, c)))),
+        h("tbody", {}, tour.levels.map((l) => h("tr", { dataset: { role: "level-row", level: l.level }, class: l.level === tour.level ? "current" : null },
+          h("td", {}, number(l.level)), h("td", { dataset: { role: "level-pcr" } }, number(l.pcr)),
+          h("td", { dataset: { role: "level-rounds" } }, l.level === tour.levels.length ? t("%(n)s, then to the end", { n: number(l.rounds) }) : number(l.rounds)))))));
+    } else {
+      const words = tour.kind === "quick"
+        ? tn("%(n)s round; the highest total wins.", "%(n)s rounds; the highest total wins.", tour.rounds, { n: number(tour.rounds) })
+        : tn("Rounds until a player reaches %(n)s point; the highest total wins.", "Rounds until a player reaches %(n)s points; the highest total wins.", tour.target_score, { n: number(tour.target_score) });
+      rows.push(h("p", { dataset: { role: "structure-words" } }, words));
+    }
+    rows.push(h("p", { class: "hint" }, tour.tiebreak_rounds
+      ? tn("A tie at the top is played off in up to %(n)s tie-breaker round, then shared.", "A tie at the top is played off in up to %(n)s tie-breaker rounds, then shared.", tour.tiebreak_rounds, { n: number(tour.tiebreak_rounds) })
+      : t("A tie at the top is shared.")));
+    return rows;
   }
 
-  function standingsTable(rows) {
-    if (!rows.length) return h("p", { class: "empty", dataset: { role: "standings-empty" } }, "Nobody has registered yet.");
-    return h("table", { class: "grid", dataset: { role: "standings" } },
-      h("thead", {}, h("tr", {}, ["#", "Player", "Status", "Chips", "Table", "Place", "Prize"].map((c) => h("th", {}, c)))),
+  function payoutTable(tour) {
+    return h("table", { class: "grid compact", dataset: { role: "payouts" } },
+      h("caption", { class: "visually-hidden" }, t("Prizes")),
+      h("thead", {}, h("tr", {}, [t("Place"), t("Share"), t("Prize (chips)")].map((c) => h("th", { scope: "col" }, c)))),
+      h("tbody", {}, tour.payout_table.map((p) => h("tr", { dataset: { role: "payout-row", place: p.place } },
+        h("td", {}, number(p.place)), h("td", {}, `${number(p.percent)} %`), h("td", { dataset: { role: "payout-amount" } }, number(p.amount))))));
+  }
+
+  // Why the tournament is over without being played to the end: cancelled (refunded, or the pool shared), or a start that failed.
+  function notice(tour, standings) {
+    if (tour.error) {
+      const words = tour.status === "cancelled"
+        ? t("This tournament could not start, so it was cancelled. Every entrant got their buy-in and fee back in their wallet.")
+        : t("The start is late: it failed and the server is trying again every few seconds. If it keeps failing, the tournament is cancelled and every buy-in and fee refunded.");
+      return h("div", { class: "error", dataset: { role: "tournament-error" } },
+        h("p", {}, words), h("p", { class: "hint" }, t("Reason: %(reason)s", { reason: tour.error })));
+    }
+    if (tour.status !== "cancelled") return null;
+    const shared = tour.started_at && standings.some((r) => r.prize > 0);
+    return h("div", { class: "notice", dataset: { role: "tournament-cancelled" } },
+      h("p", {}, h("strong", {}, t("This tournament was cancelled."))),
+      h("p", {}, shared
+        ? t("It was cancelled while being played: the prize pool was shared among the players still in (half equally, half by their totals), as listed below.")
+        : t("Every entry was refunded: the buy-in and the fee went back to each player's wallet.")));
+  }
+
+  function score(tour, r) {
+    if (r.chips !== null) return t("%(chips)s chips", { chips: number(r.chips) });
+    if (r.total === null) return "–";
+    const main = tn("%(n)s pt", "%(n)s pts", r.total, { n: number(r.total) });
+    return r.tiebreak_total === null ? main : t("%(main)s (tie-breaker %(tb)s)", { main, tb: number(r.tiebreak_total) });
+  }
+
+  function standingsTable(tour, rows) {
+    if (!rows.length) {
+      const words = tour.status === "cancelled" ? t("No entries are left: every one was refunded.") : t("Nobody has registered yet.");
+      return h("p", { class: "empty", dataset: { role: "standings-empty" } }, words);
+    }
+    return h("table", { class: "grid lobby-list", dataset: { role: "standings" } },
+      h("caption", { class: "visually-hidden" }, t("Standings")),
+      h("thead", {}, h("tr", {}, [t("Player"), "#", t("Status"), tour.kind === "multi" ? t("Chips") : t("Points"), t("Table"), t("Place"), t("Prize")].map((c) => h("th", { scope: "col" }, c)))),
       h("tbody", {}, rows.map((r, i) => h("tr", { dataset: { role: "standing-row", username: r.username } },
-        h("td", {}, i + 1),
-        h("td", { dataset: { role: "standing-name" } }, r.username),
-        h("td", { dataset: { role: "standing-status" } }, r.status),
-        h("td", { dataset: { role: "standing-chips" } }, r.chips === null ? (r.total === null ? "–" : `${r.total} pts`) : chips(r.chips)),
-        h("td", { dataset: { role: "standing-table" } }, r.table ? h("a", { href: `#/table/${r.table}` }, `#${r.table}`) : "–"),
-        h("td", { dataset: { role: "standing-place" } }, r.place === null ? "–" : r.place),
-        h("td", {}, r.prize ? chips(r.prize) : "–")))));
+        h("th", { scope: "row", class: "card-title", dataset: { role: "standing-name" } }, r.username),
+        h("td", { "data-label": "#" }, number(i + 1)),
+        h("td", { "data-label": t("Status"), dataset: { role: "standing-status" } }, entryStatusName(r.status)),
+        h("td", { "data-label": tour.kind === "multi" ? t("Chips") : t("Points"), dataset: { role: "standing-chips" } }, r.chips === null ? score(tour, r) : number(r.chips)),
+        h("td", { "data-label": t("Table"), dataset: { role: "standing-table" } }, r.table ? h("a", { href: `#/table/${r.table}` }, `#${r.table}`) : "–"),
+        h("td", { "data-label": t("Place"), dataset: { role: "standing-place" } }, r.place === null ? "–" : number(r.place)),
+        h("td", { "data-label": t("Prize"), dataset: { role: "standing-prize" } }, r.prize ? number(r.prize) : "–")))));
   }
 
   function tablesTable(rows) {
-    if (!rows.length) return h("p", { class: "empty", dataset: { role: "tables-empty" } }, "No table is open.");
-    return h("table", { class: "grid", dataset: { role: "tournament-tables" } },
-      h("thead", {}, h("tr", {}, ["Table", "Level", "PCR", "Players", ""].map((c) => h("th", {}, c)))),
-      h("tbody", {}, rows.map((t) => h("tr", { dataset: { role: "tournament-table-row", table: t.table } },
-        h("td", {}, `#${t.table}`),
-        h("td", { dataset: { role: "table-level" } }, t.level ?? "–"),
-        h("td", {}, t.pcr ?? "–"),
-        h("td", { class: "names", dataset: { role: "table-players" } },
-          t.players.map((p) => `${p.username} (${p.chips === null ? "–" : chips(p.chips)})`).join(", ") || "empty"),
-        h("td", {}, h("a", { href: `#/table/${t.table}`, dataset: { role: "watch-table" } }, "Open"))))));
+    if (!rows.length) return h("p", { class: "empty", dataset: { role: "tables-empty" } }, t("No table is open."));
+    return h("table", { class: "grid lobby-list", dataset: { role: "tournament-tables" } },
+      h("caption", { class: "visually-hidden" }, t("Tables")),
+      h("thead", {}, h("tr", {}, [t("Table"), t("Level"), t("PCR"), t("Players")].map((c) => h("th", { scope: "col" }, c)),
+        h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("Actions"))))),
+      h("tbody", {}, rows.map((x) => h("tr", { dataset: { role: "tournament-table-row", table: x.table } },
+        h("th", { scope: "row", class: "card-title" }, `#${x.table}`),
+        h("td", { "data-label": t("Level"), dataset: { role: "table-level" } }, x.level === null ? "–" : number(x.level)),
+        h("td", { "data-label": t("PCR") }, x.pcr === null ? "–" : number(x.pcr)),
+        h("td", { "data-label": t("Players"), class: "names", dataset: { role: "table-players" } },
+          x.players.map((p) => (p.chips === null ? p.username : `${p.username} (${number(p.chips)})`)).join(", ") || t("nobody yet")),
+        h("td", { class: "action" }, h("a", { href: `#/table/${x.table}`, class: "button", dataset: { role: "watch-table" } }, t("Open")))))));
+  }
+
+  // The last round's result (a one-table tournament's `round_result` event): who scored what.
+  function lastRound(p) {
+    const r = p.lastRound;
+    if (!r) return null;
+    const parts = Object.entries(r.points).map(([who, pts]) => t("%(player)s %(points)s", { player: who, points: number(pts) })).join(", ");
+    const title = r.tiebreak ? t("Tie-breaker round %(n)s", { n: number(r.round) }) : t("Round %(n)s", { n: number(r.round) });
+    return h("p", { class: "last-round", dataset: { role: "last-round", round: r.round } }, h("strong", {}, title), " ", parts);
   }
 
   function actions(p) {
-    const t = p.tournament;
-    const lateOpen = t.kind === "multi" && t.status === "running" && t.level <= t.late_registration_levels;
+    const tour = p.tournament;
     const act = async (action) => {
       try {
-        await R.api.post(`/tournaments/${t.id}/${action}/`);
-        flash(action === "register" ? `Registered for ${t.name}.` : `Unregistered from ${t.name}; refunded.`, "info");
+        await R.api.post(`/tournaments/${tour.id}/${action}/`);
+        flash(action === "register" ? t("Registered for %(name)s.", { name: tour.name }) : t("Unregistered from %(name)s; refunded.", { name: tour.name }), "info");
         await refresh(p);
       } catch (err) {
         flash(err.describe ? err.describe() : String(err), "error");
       }
     };
-    if (lateOpen && t.reentry && t.entry_status === "busted")
-      return h("button", { type: "button", dataset: { role: "reenter" }, onclick: () => act("register") }, "Re-enter");
-    if ((t.status === "registering" || lateOpen) && !t.registered)
-      return h("button", { type: "button", dataset: { role: "register" }, onclick: () => act("register") }, "Register");
-    if (t.status === "registering" && t.registered)
-      return h("button", { type: "button", dataset: { role: "unregister" }, onclick: () => act("unregister") }, "Unregister");
+    const button = (role, words, action) => h("button", { type: "button", dataset: { role }, onclick: () => act(action) }, words);
+    if (tour.late_registration_open && tour.reentry && tour.entry_status === "busted") return button("reenter", t("Re-enter"), "register");
+    if ((tour.status === "registering" || tour.late_registration_open) && !tour.registered) return button("register", t("Register"), "register");
+    if (tour.status === "registering" && tour.registered) return button("unregister", t("Unregister"), "unregister");
+    if (tour.my_table) return h("a", { href: `#/table/${tour.my_table}`, class: "button primary", dataset: { role: "my-tournament-table" } }, t("Go to your table"));
     return null;
   }
 
+  function results(p) {
+    const tour = p.tournament;
+    if (tour.status !== "finished") return null;
+    const me = R.api.session() && p.standings.find((r) => r.username === R.api.session().username);
+    const winners = p.standings.filter((r) => r.place === 1).map((r) => r.username);
+    return h("div", { class: "notice", dataset: { role: "tournament-results" } },
+      h("p", {}, h("strong", {}, tn("Finished. Winner: %(names)s.", "Finished. Winners: %(names)s.", winners.length, { names: winners.join(", ") }))),
+      me && me.place !== null ? h("p", { dataset: { role: "my-result" } },
+        me.prize ? t("You finished in place %(place)s and won %(prize)s chips.", { place: number(me.place), prize: number(me.prize) })
+          : t("You finished in place %(place)s.", { place: number(me.place) })) : null);
+  }
+
   function draw(p) {
-    const t = p.tournament;
+    const tour = p.tournament;
+    const active = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.role : null;
     clear(p.root).append(
-      h("section", { class: "tournament", dataset: { role: "tournament", tournament: t.id, version: p.version } },
-        h("div", { class: "lobby-head" }, h("h1", {}, t.name), h("p", {}, h("a", { href: "#/lobby" }, "Back to the lobby"))),
-        h("section", { class: "panel" }, startProblem(t), summary(t), actions(p)),
-        h("section", { class: "panel" }, h("h2", {}, "Standings"), standingsTable(p.standings),
-          p.standingsCount > p.standings.length ? h("p", { class: "empty" }, `First ${p.standings.length} of ${p.standingsCount}.`) : null),
-        h("section", { class: "panel" }, h("h2", {}, "Tables"), tablesTable(p.tables))));
+      h("section", { class: "tournament", dataset: { role: "tournament", tournament: tour.id, version: p.version } },
+        h("div", { class: "lobby-head" }, h("h1", {}, tour.name), h("p", {}, h("a", { href: "#/lobby" }, t("Back to the lobby")))),
+        h("section", { class: "panel" }, notice(tour, p.standings), results(p), summary(tour), actions(p)),
+        h("div", { class: "tournament-grid" },
+          h("section", { class: "panel", dataset: { role: "structure" } }, h("h2", {}, t("Structure")), structure(tour)),
+          // Cancelled before its start, nothing was ever paid out: the refunds say it all.
+          tour.status === "cancelled" && !tour.started_at ? null : h("section", { class: "panel", dataset: { role: "prizes" } }, h("h2", {}, t("Prizes")), payoutTable(tour),
+            h("p", { class: "hint" }, tour.status === "finished" || tour.status === "cancelled"
+              ? t("What was paid is in the standings.") : t("From the prize pool as it stands; it grows with every entrant.")))),
+        h("section", { class: "panel" }, h("h2", {}, tour.status === "registering" ? t("Entrants") : t("Standings")),
+          lastRound(p), standingsTable(tour, p.standings),
+          p.standingsCount > p.standings.length ? h("p", { class: "empty" }, t("First %(shown)s of %(all)s.", { shown: number(p.standings.length), all: number(p.standingsCount) })) : null),
+        tour.status === "registering" || tour.status === "scheduled" ? null : h("section", { class: "panel" }, h("h2", {}, t("Tables")), tablesTable(p.tables))));
+    if (active) {
+      const again = p.root.querySelector(`[data-role='${active}']`);
+      if (again) again.focus();
+    }
   }
 
   async function refresh(p) {
     const id = p.tournamentId;
-    const [t, standings, tables] = await Promise.all([
+    const [tour, standings, tables] = await Promise.all([
       R.api.get(`/tournaments/${id}/`),
       R.api.get(`/tournaments/${id}/standings/?page_size=${PAGE_SIZE}`),
       R.api.get(`/tournaments/${id}/tables/?page_size=${PAGE_SIZE}`),
     ]);
     if (page !== p) return;
-    p.tournament = t;
+    p.tournament = tour;
     p.standings = standings.results;
     p.standingsCount = standings.count;
     p.tables = tables.results;
     draw(p);
+  }
+
+  function noteEvents(p, events) {
+    for (const e of events) if (e.kind === "round_result") p.lastRound = e.data;
   }
 
   async function follow(p) {
@@ -115,6 +257,7 @@
         const body = answer.data;
         if (body.events.length) {
           p.version = body.next_after;
+          noteEvents(p, body.events);
           await refresh(p);
         } else if (answer.headers.get("Retry-After")) {
           await sleep(1000 * Number(answer.headers.get("Retry-After") || 1));
@@ -128,20 +271,36 @@
     }
   }
 
+  // The countdowns move every second without asking the server.
+  function tick(p) {
+    if (page !== p || !p.tournament) return;
+    const start = p.root.querySelector("[data-role=countdown-start]");
+    if (start) start.textContent = startWords(p.tournament);
+  }
+
   function stop() {
     if (!page) return;
     page.abort.abort();
+    clearInterval(page.timer);
     page = null;
   }
 
   async function load(root, tournamentId) {
     stop();
-    const p = { root, tournamentId, tournament: null, standings: [], standingsCount: 0, tables: [], version: 0, abort: new AbortController() };
+    const p = { root, tournamentId, tournament: null, standings: [], standingsCount: 0, tables: [], version: 0, lastRound: null, abort: new AbortController(), timer: null };
     page = p;
-    clear(root).append(h("p", {}, "Loading the tournament…"));
+    clear(root).append(h("p", {}, t("Loading the tournament…")));
+    try {
+      // The last round's result, from the event log (a one-table tournament records one per round).
+      const log = await R.api.get(`/tournaments/${tournamentId}/events/?after=0`);
+      noteEvents(p, log.events);
+    } catch (_) {
+      // the page works without it
+    }
     await refresh(p);
     if (page !== p) return;
     p.version = p.tournament.version;
+    p.timer = setInterval(() => tick(p), 1000);
     follow(p);
   }
 
