@@ -250,7 +250,7 @@
     const lists = groups.map(([type, title]) => [title, moves.filter((m) => m.type === type)]);
     lists.push([t("Other"), moves.filter((m) => !known.has(m.type))]);
     const details = h("details", { class: "panel moves", open: p.open.moves, dataset: { role: "moves", empty: String(!moves.length) } },
-      h("summary", { dataset: { role: "moves-toggle", focus: "moves-toggle" } }, tn("Every legal move as a list (%(n)s)", "Every legal move as a list (%(n)s)", moves.length, { n: number(moves.length) })),
+      h("summary", { dataset: { role: "moves-toggle", focus: "moves-toggle" } }, t("Every legal move as a list (%(n)s)", { n: number(moves.length) })),
       moves.length
         ? lists.filter(([, l]) => l.length).map(([title, l]) => h("div", { class: "move-group" }, title ? h("h3", {}, title) : null, l.map((m) => moveButton(g, m))))
         : h("p", { class: "hint" }, g.status !== "playing" ? t("Nothing to do right now.") : turn && turn !== me() ? t("Waiting for %(player)s.", { player: turn }) : t("Nothing to do right now.")));
@@ -556,10 +556,14 @@
     }
   }
 
+  /** Words for the live region; what comes within two seconds joins what was just said (a move, then "your
+   * turn"), and each time it is a new node, so the same words twice are read twice. */
   function announce(p, text) {
     if (!text) return;
-    // a new node each time, so the same words twice are read twice
-    clear(p.live).append(h("span", {}, text));
+    const now = Date.now();
+    p.said = p.said && now - p.saidAt < 2000 ? `${p.said} ${text}` : text;
+    p.saidAt = now;
+    clear(p.live).append(h("span", {}, p.said));
   }
 
   // ------------------------------------------------------------------------------------------ keyboard
@@ -675,13 +679,13 @@
           const others = body.events.filter((e) => e.kind === "move" && e.player !== me());
           const said = others.map((e) => W.eventSentence(e, p.game, W.named));
           const over = body.events.find((e) => e.kind === "round_over");
+          if (said.length) announce(p, said.join(" "));
           await refreshGame(p);
           if (body.events.some((e) => e.kind === "round_over" || e.kind === "round_started" || e.kind === "table_closed")) await refreshRounds(p);
           if (over) {
             const r = (p.rounds || []).find((x) => x.number === over.round);
-            if (r) said.push(t("Round %(round)s is over.", { round: number(over.round) }), ...resultSentences(p, r));
+            if (r) announce(p, [t("Round %(round)s is over.", { round: number(over.round) }), ...resultSentences(p, r)].join(" "));
           }
-          if (said.length) announce(p, said.join(" "));
         } else if (answer.headers.get("Retry-After")) {
           await sleep(1000 * Number(answer.headers.get("Retry-After") || 1));
         } else {
@@ -715,7 +719,7 @@
     const p = {
       root, tableId, table: null, game: null, rounds: [], log: [], busy: false, abort: new AbortController(), timer: null,
       hand: { order: [], selected: new Set(), focus: null, dragging: false, suppressClick: false },
-      open: { moves: false, shortcuts: false }, pick: null, confirmLeave: false, dismissed: null, focusNext: null, myTurn: false,
+      open: { moves: false, shortcuts: false }, pick: null, confirmLeave: false, dismissed: null, focusNext: null, myTurn: false, said: "", saidAt: 0,
       content: h("div", { class: "table-content" }),
       live: h("div", { class: "live", role: "status", "aria-live": "polite", "aria-atomic": "true", dataset: { role: "announcer" } }),
     };
