@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
@@ -84,6 +85,13 @@ def _stack_the_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(engine_io, "new_round", new_round)
 
 
+def _deal_now(game: Game) -> None:
+    """Deal the next round here and now (the scheduled deal is minutes away, and no worker runs)."""
+    Game.objects.filter(pk=game.pk).update(next_round_at=timezone.now())
+    assert round_start.start_round(game_id=game.pk) is not None
+    game.refresh_from_db()
+
+
 def _hand(page: Browser) -> list[str]:
     return page.wait_for(
         lambda: [c.get_attribute("data-card") or "" for c in page.find_all("[data-role=hand-card]")],
@@ -146,7 +154,7 @@ def test_the_hand_is_selected_sorted_dragged_and_played(
     table = tables.create_table(
         user=boss,
         game="rummy500",
-        options={"turn_seconds": 300, "time_bank_seconds": 30},
+        options={"turn_seconds": 300, "time_bank_seconds": 30, "hand_size_two_players": 10},
         seats=2,
         pcr=1,
         min_buy_in=100,
@@ -157,8 +165,7 @@ def test_the_hand_is_selected_sorted_dragged_and_played(
         tables.sit(user=get_user_model().objects.get(username=name), table_id=table.pk, buy_in=500)
     _stack_the_deal(monkeypatch)
     game = Game.objects.get(table=table)
-    assert round_start.start_round(game_id=game.pk) is not None
-    game.refresh_from_db()
+    _deal_now(game)
     first = game.turn_player
     second = "bob" if first == "ann" else "ann"
     fp, wp = pages[first], pages[second]
@@ -279,7 +286,7 @@ def test_a_tournament_table_shows_points_to_the_target_and_its_results(
     for name in pages:
         registration.register(user=get_user_model().objects.get(username=name), tournament_id=tournament.pk)
     game = game_of(tournament)
-    assert round_start.start_round(game_id=game.pk) is not None
+    _deal_now(game)
     page = pages["ann"]
     page.resize(size)
     page.open(f"/play/#/table/{game.table_id}")

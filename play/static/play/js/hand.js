@@ -109,7 +109,8 @@
         type: "button",
         class: `hand-card${selected ? " selected" : ""}`,
         "aria-pressed": selected ? "true" : "false",
-        "aria-label": name(code),
+        // the name starts with the card as shown (7♥), then says it in words
+        "aria-label": `${R.cards.face(code).text} (${name(code)})`,
         tabindex: key === state.focus ? "0" : "-1",
         dataset: { role: "hand-card", key, index: String(index), focus: `card:${key}` },
       }, "button");
@@ -122,6 +123,9 @@
         if (state.selected.has(key)) state.selected.delete(key);
         else state.selected.add(key);
         onChange();
+      });
+      el.addEventListener("focus", () => {
+        state.focus = key;
       });
       el.addEventListener("keydown", (event) => {
         const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];

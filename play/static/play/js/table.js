@@ -67,7 +67,7 @@
     } finally {
       current.busy = false;
     }
-    if (page === current) await refreshGame(current);
+    if (page === current) await refreshGame(current, true);
   }
 
   function moveButton(g, move, content, extraClass) {
@@ -142,7 +142,7 @@
     } catch (err) {
       flash(errorText(err), "error");
     }
-    await refreshGame(p);
+    await refreshGame(p, true);
   }
 
   // ------------------------------------------------------------------------------------------ the board
@@ -277,7 +277,7 @@
     const rows = [...(g.players || []), ...(g.waiting_players || [])];
     return h("section", { class: "panel players-panel", "aria-labelledby": "players-title" },
       h("h2", { id: "players-title" }, t("Players")),
-      h("div", { class: "scroll-x" }, h("table", { class: "grid players", dataset: { role: "players" } },
+      h("table", { class: "grid players", dataset: { role: "players" } },
         h("thead", {}, h("tr", {},
           h("th", { scope: "col" }, t("Player")),
           h("th", { scope: "col" }, t("Cards")),
@@ -297,7 +297,7 @@
             h("td", { dataset: { role: "hand-count" } }, pl.hand_count === undefined ? "–" : number(pl.hand_count)),
             h("td", { dataset: { role: points ? "points" : "chips" } }, points ? number(total) : pl.chips === null || pl.chips === undefined ? "–" : number(pl.chips)),
             h("td", {}, pl.time_bank === null || pl.time_bank === undefined ? "–" : W.seconds(Math.round(pl.time_bank))));
-        })))),
+        }))),
       progressLine(p, sums));
   }
 
@@ -470,9 +470,9 @@
     }
     return h("article", { class: "round", dataset: { role: "round", number: r.number, settled: String(r.settled) } },
       h("h3", {}, r.ended_at ? t("Round %(round)s · ended %(when)s", { round: number(r.number), when: dateTime(r.ended_at) }) : t("Round %(round)s · being played", { round: number(r.number) })),
-      r.scores ? h("div", { class: "scroll-x" }, h("table", { class: "grid" },
+      r.scores ? h("table", { class: "grid round-scores" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, t("Score")))),
-        h("tbody", {}, Object.entries(scores).map(([name, score]) => h("tr", { dataset: { role: "round-score", username: name } }, h("td", {}, name), h("td", {}, String(score))))))) : null,
+        h("tbody", {}, Object.entries(scores).map(([name, score]) => h("tr", { dataset: { role: "round-score", username: name } }, h("td", {}, name), h("td", {}, String(score)))))) : null,
       settlement,
       h("div", { class: "commitment" },
         h("p", {}, t("Deal commitment:"), " ", h("code", { dataset: { role: "commitment" } }, r.deal_commitment)),
@@ -503,7 +503,8 @@
   function logPanel(p) {
     return h("section", { class: "panel log", "aria-labelledby": "log-title" },
       h("h2", { id: "log-title" }, t("What happened (newest first)")),
-      h("ol", { dataset: { role: "events" } }, p.log.slice(-30).reverse().map((e) => h("li", {}, W.eventSentence(e, p.game)))));
+      // it scrolls (play.css): focusable, so a keyboard can scroll it too
+      h("ol", { tabindex: "0", "aria-labelledby": "log-title", dataset: { role: "events", focus: "events" } }, p.log.slice(-30).reverse().map((e) => h("li", {}, W.eventSentence(e, p.game)))));
   }
 
   // ------------------------------------------------------------------------------------------- drawing
@@ -519,8 +520,9 @@
     const g = p.game;
     // Focus and scroll survive the redraw: the element with the same data-focus key gets the focus back.
     const active = document.activeElement;
-    const focusKey = p.focusNext || (active && root.contains(active) && active.dataset ? active.dataset.focus : null);
-    const wasCard = active && root.contains(active) && active.dataset && active.dataset.role === "hand-card";
+    const wasCard = !!(active && root.contains(active) && active.dataset && active.dataset.role === "hand-card");
+    // on a card, the hand's own focus (the arrow keys and drags move it) is where the focus goes back
+    const focusKey = p.focusNext || (wasCard && p.hand.focus ? `card:${p.hand.focus}` : active && root.contains(active) && active.dataset ? active.dataset.focus : null);
     p.focusNext = null;
     const scroll = window.scrollY;
     clear(root);
@@ -632,7 +634,7 @@
 
   // ---------------------------------------------------------------------------------------- data loops
 
-  async function refreshGame(p) {
+  async function refreshGame(p, force) {
     try {
       p.table = await R.api.get(`/tables/${p.tableId}/`);
     } catch (err) {
@@ -653,6 +655,10 @@
       p.shownRound = p.game.round;
       p.pick = null;
     }
+    // An idle refresh that finds nothing new leaves the page alone (no redraw under the player's hands).
+    const snapshot = JSON.stringify([p.table, p.game]);
+    if (snapshot === p.snapshot && !force) return;
+    p.snapshot = snapshot;
     draw(p);
   }
 
