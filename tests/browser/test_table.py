@@ -153,9 +153,15 @@ def test_two_players_play_a_round_to_settlement_by_clicking(
     assert not [e for e in game.events.filter(kind="move") if e.public.get("server_played")]
 
     shown_transfers: list[tuple[str, str, int]] = []
-    for page in pages.values():
+    for name, page in pages.items():
         selector = "[data-role=round][data-number='1'][data-settled='true']"
         page.wait_present(selector, "round 1's results")
+        # the results panel says in words what the round did to this player, and counts down to the next deal
+        said = page.text("[data-role=results] [data-role=result-line]")
+        legs = {t["from"]: "You lost" for t in round_.transfers} | {t["to"]: "You won" for t in round_.transfers}
+        expected = legs.get(name) or ("A tie" if len(set(round_.scores.values())) == 1 else "No chips")
+        assert said.startswith(expected), said
+        assert page.text("[data-role=results] [data-role=countdown]").startswith("Next deal in")
         result = page.find(selector)
         scores = {
             row.get_attribute("data-username"): int(row.text.split()[-1])
