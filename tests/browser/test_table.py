@@ -158,8 +158,11 @@ def test_two_players_play_a_round_to_settlement_by_clicking(
         page.wait_present(selector, "round 1's results")
         # the results panel says in words what the round did to this player, and counts down to the next deal
         said = page.text("[data-role=results] [data-role=result-line]")
-        legs = {t["from"]: "You lost" for t in round_.transfers} | {t["to"]: "You won" for t in round_.transfers}
-        expected = legs.get(name) or ("A tie" if len(set(round_.scores.values())) == 1 else "No chips")
+        outcome = {t["from"]: "You lost" for t in round_.transfers} | {
+            t["to"]: "You won" for t in round_.transfers
+        }
+        tie = len(set((round_.scores or {}).values())) == 1
+        expected = outcome.get(name) or ("A tie" if tie else "No chips")
         assert said.startswith(expected), said
         assert page.text("[data-role=results] [data-role=countdown]").startswith("Next deal in")
         result = page.find(selector)

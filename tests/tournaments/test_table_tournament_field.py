@@ -29,7 +29,12 @@ def test_a_tournament_table_names_its_tournament_and_what_ends_it(
     admin_user: Any, make_player: Any, client_for: Any, kind: str, target_score: Any, rounds: Any
 ) -> None:
     tournament = TournamentFactory.create(
-        created_by=admin_user, name="Friday", kind=kind, target_score=target_score, rounds=rounds, max_entrants=2
+        created_by=admin_user,
+        name="Friday",
+        kind=kind,
+        target_score=target_score,
+        rounds=rounds,
+        max_entrants=2,
     )
     ann = make_player("ann")
     for user in (ann, make_player("bob")):
