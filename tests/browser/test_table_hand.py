@@ -32,8 +32,8 @@ from tournaments.tournament import registration
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 PASSWORD = "a-long-secret-9"
-# The first to act: a run and a set to meld, a card to lay off, a card to discard.
-FIRST = ["5H", "6H", "7H", "QS", "QH", "QD", "8H", "2C"]
+# The first to act: a run and a set to meld, a card that fits both (the player chooses), a card to discard.
+FIRST = ["5H", "6H", "7H", "8S", "8D", "8C", "8H", "2C"]
 OTHER = ["AS", "3D", "TC", "JS", "KD", "2S", "9C"]
 SUITS = "SHDC"
 RANKS = "A23456789TJQK"
@@ -230,21 +230,26 @@ def test_the_hand_is_selected_sorted_dragged_and_played(
 
     # select by keyboard (arrow keys and Space), Escape clears, then M melds
     fp.driver.execute_script("document.querySelector('[data-role=hand-card][tabindex=\"0\"]').focus()")
-    _key_select(fp, "QS")
+    _key_select(fp, "8S")
     _keys(fp, Keys.ESCAPE)
     fp.wait_for(lambda: not fp.find_all("[data-role=hand-card][aria-pressed=true]"), message="Escape clears")
     fp.driver.execute_script("document.querySelector('[data-role=hand-card][tabindex=\"0\"]').focus()")
-    for code in ("QS", "QH", "QD"):
+    for code in ("8S", "8D", "8C"):
         _key_select(fp, code)
     _keys(fp, "m")
     fp.wait_for(lambda: len(fp.find_all("[data-role=melds] [data-role=meld]")) == 2, message="the set melded")
 
-    # lay off: one meld fits, so the card goes there at once
+    # lay off: 8H fits the run and the set, so the page asks which, and the run is clicked on the table
     fp.click(_card(fp, "8H"))
     fp.click("[data-role=act-lay_off]")
+    targets = fp.wait_for(lambda: fp.find_all("[data-role=lay-off-target]"), message="the melds to choose")
+    assert len(targets) == 2 and len(fp.find_all("[data-role=pick-move]")) == 2
+    fp.assert_accessible("lay-off-choice")
+    fp.click("[data-role=lay-off-target]:has([data-card='5H'])")
     fp.wait_for(lambda: not fp.find_all(_card(fp, "8H")), message="8H laid off")
-    run = fp.find("[data-role=melds] [data-role=meld]").find_elements("css selector", "[data-card]")
-    assert [c.get_attribute("data-card") for c in run] == ["5H", "6H", "7H", "8H"]
+    run = fp.find("[data-role=melds] [data-role=meld]:has([data-card='5H'])")
+    cards = [c.get_attribute("data-card") for c in run.find_elements("css selector", "[data-card]")]
+    assert cards == ["5H", "6H", "7H", "8H"]
 
     # discard one selected card: the turn passes, the other page reads out the discard and their turn
     fp.click(_card(fp, "2C"))

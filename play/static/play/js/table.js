@@ -163,7 +163,7 @@
         h("span", { class: "placed" }, card(code), h("small", { class: "placer", dataset: { role: "placer" } }, (m.placers || [])[i] || ""))));
       const target = targets.get(m.id);
       if (target) {
-        return h("button", { type: "button", class: "meld target", dataset: { role: "lay-off-target", meld: m.id, focus: `target:${m.id}` }, "aria-label": W.label(target, g), onclick: () => play(target) },
+        return h("button", { type: "button", class: "meld target", dataset: { role: "lay-off-target", meld: m.id, focus: `target:${m.id}` }, title: W.label(target, g), onclick: () => play(target) },
           h("span", { class: "meld-id" }, t("Lay off here · %(owner)s", { owner: m.owner })), cards);
       }
       return h("div", { class: "meld", dataset: { role: "meld", meld: m.id } }, h("div", { class: "meld-id" }, m.owner), cards);
