@@ -13,6 +13,13 @@
     return tn("%(n)s second", "%(n)s seconds", n, { n: number(n) });
   }
 
+  /** A countdown: seconds up to two minutes, then minutes (rounded up). */
+  function duration(s) {
+    if (s < 120) return seconds(s);
+    const m = Math.ceil(s / 60);
+    return tn("%(n)s minute", "%(n)s minutes", m, { n: number(m) });
+  }
+
   function points(n) {
     return tn("%(n)s point", "%(n)s points", Math.abs(n), { n: number(n) });
   }
@@ -171,5 +178,5 @@
     }
   }
 
-  R.tableWords = { seconds, points, label, moveSentence, eventSentence, obligations, phaseWord, seatStatus, tournamentKind, meldText, named: name, shown };
+  R.tableWords = { seconds, duration, points, label, moveSentence, eventSentence, obligations, phaseWord, seatStatus, tournamentKind, meldText, named: name, shown };
 })((window.Ramino = window.Ramino || {}));

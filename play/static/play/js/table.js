@@ -23,6 +23,11 @@
     return tn("%(n)s chip", "%(n)s chips", Math.abs(n || 0), { n: number(n || 0) });
   }
 
+  /** Chips as the table counts them: a multi-table tournament's are tournament chips. */
+  function chipUnit(p) {
+    return tournamentOf(p) ? (n) => tn("%(n)s tournament chip", "%(n)s tournament chips", Math.abs(n || 0), { n: number(n || 0) }) : chipsText;
+  }
+
   // Messages the server writes follow the page's language (the API's Accept-Language).
   function sent(extra) {
     return { headers: { "Accept-Language": R.i18n.lang(), ...(extra || {}) } };
@@ -326,7 +331,7 @@
     if (!g || g.status !== "playing" || !g.turn) {
       if (g && g.next_round_at) {
         const s = Math.max(0, Math.ceil((Date.parse(g.next_round_at) - Date.now()) / 1000));
-        return t("Next deal in %(time)s.", { time: W.seconds(s) });
+        return t("Next deal in %(time)s.", { time: W.duration(s) });
       }
       if (g && g.status === "closed") return "";
       if (tournamentOf(p)) return g && g.round ? t("The next deal comes once the tournament has counted the round.") : t("Waiting for the tournament's first deal.");
@@ -394,13 +399,20 @@
       if (x.to === name) net += x.amount;
       if (x.from === name) net -= x.amount;
     }
-    const unit = tour ? (n) => tn("%(n)s tournament chip", "%(n)s tournament chips", Math.abs(n), { n: number(Math.abs(n)) }) : (n) => chipsText(Math.abs(n));
+    const unit = (n) => chipUnit(p)(Math.abs(n));
     if (!r.settled) out.push(t("The settlement is being posted…"));
-    else if (!transfers.length) out.push(isTie(scores) ? t("A tie: no chips change hands.") : t("No chips change hands: the stacks at stake were empty."));
+    else if (!transfers.length) out.push(noTransferText(scores));
     else if (net > 0) out.push(t("You won %(chips)s.", { chips: unit(net) }));
     else if (net < 0) out.push(t("You lost %(chips)s.", { chips: unit(net) }));
     else if (name in scores) out.push(t("You neither won nor lost chips this round."));
     return out;
+  }
+
+  /** Why a settled round moved no chips: a real tie, no scores at all (a refused deal), or empty stacks (the
+   * PCR settlement caps each payment at the stacks at stake, ledger/settlement.py). */
+  function noTransferText(scores) {
+    if (!Object.keys(scores || {}).length) return t("Nothing was scored this round: no chips change hands.");
+    return isTie(scores) ? t("A tie: no chips change hands.") : t("No chips change hands: the stacks at stake were empty.");
   }
 
   function winnersText(scores) {
@@ -415,7 +427,7 @@
     const g = p.game;
     if (g && g.next_round_at) {
       const s = Math.max(0, Math.ceil((Date.parse(g.next_round_at) - Date.now()) / 1000));
-      return t("Next deal in %(time)s.", { time: W.seconds(s) });
+      return t("Next deal in %(time)s.", { time: W.duration(s) });
     }
     if (p.table.status === "closed" || (g && g.status === "closed")) return tournamentOf(p) ? t("The tournament's play here is over: see your place and prize on the tournament page.") : t("The table is closed.");
     return tournamentOf(p) ? t("The next deal comes once the tournament has counted the round.") : t("The next deal comes once two players with chips are seated.");
@@ -462,11 +474,10 @@
       const transfers = r.transfers || [];
       settlement = h("div", { dataset: { role: "transfers" } }, h("h4", {}, t("Settlement")),
         transfers.length
-          ? h("ul", {}, transfers.map((x) => h("li", { dataset: { role: "transfer", from: x.from, to: x.to, amount: x.amount } }, t("%(from)s paid %(to)s %(chips)s.", { from: x.from, to: x.to, chips: chipsText(x.amount) }))))
+          ? h("ul", {}, transfers.map((x) => h("li", { dataset: { role: "transfer", from: x.from, to: x.to, amount: x.amount } }, t("%(from)s paid %(to)s %(chips)s.", { from: x.from, to: x.to, chips: chipUnit(p)(x.amount) }))))
           : h("p", { class: "empty", dataset: { role: "no-transfer" } },
             points ? t("Tournament rounds score points; no chips change hands until the prizes.")
-              : !r.settled ? t("Not settled yet.")
-                : isTie(scores) ? t("A tie: no chips change hands.") : t("No chips change hands: the stacks at stake were empty.")));
+              : !r.settled ? t("Not settled yet.") : noTransferText(scores)));
     }
     return h("article", { class: "round", dataset: { role: "round", number: r.number, settled: String(r.settled) } },
       h("h3", {}, r.ended_at ? t("Round %(round)s · ended %(when)s", { round: number(r.number), when: dateTime(r.ended_at) }) : t("Round %(round)s · being played", { round: number(r.number) })),
