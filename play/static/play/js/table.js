@@ -116,10 +116,24 @@
       h("p", { class: "facts" }, facts.join(" · ")),
       tb.code ? h("p", { class: "code" }, t("Private table code:"), " ", h("strong", { dataset: { role: "table-code" } }, tb.code), " ", t("Give it to the players you invite.")) : null,
       h("div", { class: "seat-actions" },
-        tb.status === "open" ? R.lobby.buyInForm(tb, (hash) => (hash === location.hash ? load(p.root, tb.id) : (location.hash = hash)), mine ? t("Top up") : t("Sit")) : null,
+        tb.status === "open" ? buyIn(p, tb, mine) : null,
         mine && mine.status === "leaving" ? h("p", { class: "hint", dataset: { role: "leaving" } }, t("You are leaving: the server plays your hand to the end of this round, then your chips go back to your wallet.")) : null,
         mine && mine.status !== "leaving" ? h("button", { type: "button", dataset: { role: "leave", focus: "leave" }, onclick: () => { p.confirmLeave = true; p.focusNext = "leave-confirm"; draw(p); } }, t("Leave the table")) : null),
       p.confirmLeave && mine ? leaveConfirm(p, mine) : null);
+  }
+
+  /** The lobby's buy-in form (sit, or top up), its amount and focus kept across redraws. */
+  function buyIn(p, tb, mine) {
+    const form = R.lobby.buyInForm(tb, (hash) => (hash === location.hash ? load(p.root, tb.id) : (location.hash = hash)), mine ? t("Top up") : t("Sit"));
+    const input = form.querySelector("input");
+    if (input) {
+      input.dataset.focus = "buy-in";
+      if (p.buyIn) input.value = p.buyIn;
+      input.addEventListener("input", () => (p.buyIn = input.value));
+    }
+    const button = form.querySelector("button");
+    if (button) button.dataset.focus = "sit";
+    return form;
   }
 
   /** Leaving asks first, and says what really happens (tournaments/live/tables.py `leave`). */
@@ -549,7 +563,8 @@
         roundsPanel(p)));
     if (focusKey) {
       let el = root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
-      if ((!el || el.disabled) && (wasCard || focusKey.startsWith("card:") || focusKey.startsWith("act-"))) el = root.querySelector("[data-role=hand-card][tabindex='0']");
+      // the element is gone (a played card, a draw that is no longer offered): the hand, else the heading
+      if (!el || el.disabled) el = root.querySelector("[data-role=hand-card][tabindex='0']");
       if (!el || el.disabled) el = root.querySelector("[data-focus=heading]");
       if (el) el.focus({ preventScroll: true });
     }
