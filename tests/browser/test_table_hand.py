@@ -5,8 +5,8 @@ the live region, leaving mid-round asked first with what really happens; a tourn
 or leave, points toward the target, and its results in words with a countdown to the next deal. Every page
 state fits 390 px and has no axe-core violation.
 
-The rounds are dealt in the test's process from a stacked deck (no worker: nothing deals or plays behind the
-test's back), so the hands and what they can do are known."""
+The rounds are dealt in the test's process from a stacked deck, and no message leaves the process (no worker
+deals or plays behind the test's back), so the hands and what they can do are known."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from tests.engine.stacking import stacked_deck
 from tests.factories import PlayerFactory, TournamentFactory
 from tests.tournaments.tournament_helpers import bots_play_the_round, game_of
 from tournaments.engine import engine
-from tournaments.live import engine_io, round_start, tables
+from tournaments.live import dispatch, engine_io, round_start, tables
 from tournaments.live.models import Game, Round, Seat, SeatStatus
 from tournaments.single_table import progress
 from tournaments.tournament import registration
@@ -60,6 +60,19 @@ WORDS = {
         "tie": "pareggio",
     },
 }
+
+
+@pytest.fixture(autouse=True)
+def _no_message_to_a_worker(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, list[Any]]]:
+    """The test deals and plays itself: no message leaves this process (a worker started for other tests of the
+    session would otherwise deal the next round or play the clock behind the test's back)."""
+    sent: list[tuple[str, list[Any]]] = []
+
+    def keep(task_name: str, args: Any, countdown: float | None = None) -> None:
+        sent.append((task_name, list(args)))
+
+    monkeypatch.setattr(dispatch, "send", keep)
+    return sent
 
 
 def _sign_in(browser: Any, name: str, lang: str) -> Browser:

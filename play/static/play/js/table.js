@@ -345,7 +345,7 @@
     if (!g || g.status !== "playing" || !g.turn) {
       if (g && g.next_round_at) {
         const s = Math.max(0, Math.ceil((Date.parse(g.next_round_at) - Date.now()) / 1000));
-        return t("Next deal in %(time)s.", { time: W.duration(s) });
+        return s > 0 ? t("Next deal in %(time)s.", { time: W.duration(s) }) : t("Dealing the next round…");
       }
       if (g && g.status === "closed") return "";
       if (tournamentOf(p)) return g && g.round ? t("The next deal comes once the tournament has counted the round.") : t("Waiting for the tournament's first deal.");
@@ -441,7 +441,7 @@
     const g = p.game;
     if (g && g.next_round_at) {
       const s = Math.max(0, Math.ceil((Date.parse(g.next_round_at) - Date.now()) / 1000));
-      return t("Next deal in %(time)s.", { time: W.duration(s) });
+      return s > 0 ? t("Next deal in %(time)s.", { time: W.duration(s) }) : t("Dealing the next round…");
     }
     if (p.table.status === "closed" || (g && g.status === "closed")) return tournamentOf(p) ? t("The tournament's play here is over: see your place and prize on the tournament page.") : t("The table is closed.");
     return tournamentOf(p) ? t("The next deal comes once the tournament has counted the round.") : t("The next deal comes once two players with chips are seated.");
