@@ -261,8 +261,8 @@ def test_the_hand_is_selected_sorted_dragged_and_played(
     fp.click("[data-role=lay-off-target]:has([data-card='5H'])")
     fp.wait_for(lambda: not fp.find_all(_card(fp, "8H")), message="8H laid off")
     run = fp.find("[data-role=melds] [data-role=meld]:has([data-card='5H'])")
-    cards = [c.get_attribute("data-card") for c in run.find_elements("css selector", "[data-card]")]
-    assert cards == ["5H", "6H", "7H", "8H"]
+    placed = [c.get_attribute("data-card") for c in run.find_elements("css selector", "[data-card]")]
+    assert placed == ["5H", "6H", "7H", "8H"]
 
     # discard one selected card: the turn passes, the other page reads out the discard and their turn
     fp.click(_card(fp, "2C"))
