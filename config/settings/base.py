@@ -300,7 +300,9 @@ LOGGING = {
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 
 # Ramino's own knobs.
-RAMINO_NEXT_ROUND_DELAY_SECONDS = env.float("RAMINO_NEXT_ROUND_DELAY_SECONDS", default=3.0)
+# The pause between a round's end and the next deal: the time players have to read the results panel (its
+# countdown shows it); 3 s was too short to read them.
+RAMINO_NEXT_ROUND_DELAY_SECONDS = env.float("RAMINO_NEXT_ROUND_DELAY_SECONDS", default=10.0)
 RAMINO_EVENTS_MAX_WAIT_SECONDS = env.int("RAMINO_EVENTS_MAX_WAIT_SECONDS", default=25)
 RAMINO_EVENTS_POLL_SECONDS = env.float("RAMINO_EVENTS_POLL_SECONDS", default=0.2)
 # PostgreSQL LISTEN/NOTIFY wakes long-polling requests when their game changes (tournaments/live/wakeups.py);

@@ -62,7 +62,11 @@ def _act(page: Browser, clicks: dict[str, int]) -> bool:
     """Click one of the legal moves the page shows, if any; True when a move was clicked and the page
     moved on to a new version."""
     try:
-        buttons = page.find_all("[data-role=table-page] [data-role=move]")
+        # the legal-move list is collapsible (closed at first; the page keeps it open across redraws)
+        moves = page.find_all("[data-role=table-page] details[data-role=moves]")
+        if moves and moves[0].get_attribute("open") is None:
+            page.click("[data-role=moves-toggle]")
+        buttons = [b for b in page.find_all("[data-role=table-page] [data-role=move]") if b.is_displayed()]
         if not buttons:
             return False
         version = _version(page)
@@ -149,9 +153,18 @@ def test_two_players_play_a_round_to_settlement_by_clicking(
     assert not [e for e in game.events.filter(kind="move") if e.public.get("server_played")]
 
     shown_transfers: list[tuple[str, str, int]] = []
-    for page in pages.values():
+    for name, page in pages.items():
         selector = "[data-role=round][data-number='1'][data-settled='true']"
         page.wait_present(selector, "round 1's results")
+        # the results panel says in words what the round did to this player, and counts down to the next deal
+        said = page.text("[data-role=results] [data-role=result-line]")
+        outcome = {t["from"]: "You lost" for t in round_.transfers} | {
+            t["to"]: "You won" for t in round_.transfers
+        }
+        tie = len(set((round_.scores or {}).values())) == 1
+        expected = outcome.get(name) or ("A tie" if tie else "No chips")
+        assert said.startswith(expected), said
+        assert page.text("[data-role=results] [data-role=countdown]").startswith("Next deal in")
         result = page.find(selector)
         scores = {
             row.get_attribute("data-username"): int(row.text.split()[-1])
@@ -188,7 +201,11 @@ def test_two_players_play_a_round_to_settlement_by_clicking(
         assert {e.account.user.username if e.account.user else "": e.amount for e in entries} == legs
 
     for page in pages.values():
+        # leaving asks first, and says what happens: between rounds the stack goes back at once
         page.click("[data-role=leave]")
+        assert page.find("[data-role=leave-confirmation]").get_attribute("data-mid-round") == "false"
+        assert "wallet" in page.text("[data-role=leave-explanation]")
+        page.click("[data-role=leave-confirm]")
     for name in pages:
         deadline = time.monotonic() + 30
         while Seat.objects.filter(table=table, player__username=name).exclude(status="left").exists():
@@ -260,6 +277,7 @@ def test_a_private_table_is_joined_by_its_code(browser: Any, live_server: Any, s
     for page in (ann, bob):
         page.open(f"/play/#/table/{table_id}")
         page.click("[data-role=leave]")
+        page.click("[data-role=leave-confirm]")
     deadline = time.monotonic() + 15
     while Seat.objects.filter(table_id=table_id).exclude(status="left").exists():
         assert time.monotonic() < deadline

@@ -60,6 +60,8 @@ class Stack:
             DATABASE_URL=f"sqlite:///{self.database}",
             CELERY_BROKER_URL="filesystem://",
             PYTHONUNBUFFERED="1",
+            # bots read no results panel: the pause before each deal (10 s by default) kept short
+            RAMINO_NEXT_ROUND_DELAY_SECONDS="3",
         )
         self.process: subprocess.Popen[bytes] | None = None
         # every process seen under `make run`: the launcher's children run in sessions of their own, which

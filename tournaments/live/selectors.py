@@ -85,6 +85,22 @@ class TableRow:
     def error(self) -> str | None:
         return self.table.error or None
 
+    @property
+    def tournament(self) -> dict[str, Any] | None:
+        """The tournament the table plays for (its id, name, kind, and the target score or number of rounds
+        that ends it), or None at a ring table."""
+        if self.table.tournament_id is None:
+            return None
+        tournament = self.table.tournament
+        assert tournament is not None
+        return {
+            "id": tournament.pk,
+            "name": tournament.name,
+            "kind": tournament.kind,
+            "target_score": tournament.target_score,
+            "rounds": tournament.rounds,
+        }
+
 
 def table_row(*, table: Table, user: User) -> TableRow:
     game = Game.objects.filter(table=table).first()

@@ -60,6 +60,16 @@ class TablePlayerSerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=SeatStatus.choices)
 
 
+class TableTournamentSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["quick", "single", "multi"])
+    target_score = serializers.IntegerField(
+        allow_null=True, help_text="A single-table tournament's target score (null otherwise)."
+    )
+    rounds = serializers.IntegerField(allow_null=True, help_text="A quick game's rounds (null otherwise).")
+
+
 # A `selectors.TableRow`: the table, its seated players, what the caller may see of it.
 class TableSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="table.pk")
@@ -80,6 +90,11 @@ class TableSerializer(serializers.Serializer[Any]):
     error = serializers.CharField(allow_null=True, help_text="why the table is in error (null otherwise)")
     players = TablePlayerSerializer(source="seats", many=True)
     current_game = serializers.IntegerField(allow_null=True)
+    tournament = TableTournamentSerializer(
+        allow_null=True,
+        help_text="The tournament this table plays for (its chips are tournament chips or points; nobody sits "
+        "down, tops up or leaves), or null at a ring table.",
+    )
 
 
 class TurnSerializer(serializers.Serializer[Any]):

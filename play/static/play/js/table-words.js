@@ -1,0 +1,182 @@
+/* The table's words for people: moves, events, obligations, clocks and results as sentences, in the page's
+ * language (R.i18n: Django's JavaScript catalog, Italian and English). Cards appear as on the table (7♥) in
+ * what is shown, and by name ("7 of hearts") in what a screen reader announces. */
+(function (R) {
+  "use strict";
+
+  const { t, tn, number } = R.i18n;
+  const { face, name } = R.cards;
+
+  const shown = (code) => face(code).text;
+
+  function seconds(n) {
+    return tn("%(n)s second", "%(n)s seconds", n, { n: number(n) });
+  }
+
+  /** A countdown: seconds up to two minutes, then minutes (rounded up). */
+  function duration(s) {
+    if (s < 120) return seconds(s);
+    const m = Math.ceil(s / 60);
+    return tn("%(n)s minute", "%(n)s minutes", m, { n: number(m) });
+  }
+
+  function points(n) {
+    return tn("%(n)s point", "%(n)s points", Math.abs(n), { n: number(n) });
+  }
+
+  function list(codes, c) {
+    return (codes || []).map(c || shown).join(" ");
+  }
+
+  /** A meld on the table in words: its cards and who put it down ("7♥ 8♥ 9♥ (bob)"). */
+  function meldText(game, id, c) {
+    const meld = ((game && game.melds) || []).find((m) => m.id === id);
+    if (!meld) return id;
+    return t("%(cards)s (%(owner)s)", { cards: list(meld.cards, c), owner: meld.owner });
+  }
+
+  /** A legal move as the button that plays it says it. */
+  function label(move, game) {
+    switch (move.type) {
+      case "draw":
+        return move.source === "stock" ? t("Draw from the stock") : t("Take %(card)s from the pile (position %(position)s)", { card: shown(move.card), position: number(move.index + 1) });
+      case "meld":
+        return t("Meld %(cards)s", { cards: move.melds ? move.melds.map((m) => list(m)).join(" + ") : list(move.cards) });
+      case "lay_off":
+        return t("Lay off %(cards)s on %(meld)s", { cards: list(move.cards), meld: meldText(game, move.meld) });
+      case "swap_joker":
+        return t("Swap %(card)s for the joker in %(meld)s", { card: shown(move.card), meld: meldText(game, move.meld) });
+      case "discard":
+        return t("Discard %(card)s", { card: shown(move.card) });
+      case "call_rummy":
+        return t("Rummy! %(card)s on %(meld)s", { card: shown(move.card), meld: meldText(game, move.meld) });
+      case "pass_claim":
+        return t("Pass (no Rummy! call)");
+      case "end_round":
+        return t("End the round");
+      case "close":
+        return move.discard ? t("Close the round, discarding %(card)s", { card: shown(move.discard) }) : t("Close the round");
+      case "keep_deal":
+        return t("Keep the deal");
+      case "refuse_deal":
+        return t("Refuse the deal");
+      default:
+        return t("Another move (%(type)s)", { type: move.type });
+    }
+  }
+
+  /** Someone's move as a sentence; `c` writes a card (shown or named). */
+  function moveSentence(player, move, game, c) {
+    c = c || shown;
+    const v = { player };
+    switch (move.type) {
+      case "draw":
+        return move.source === "stock" || !move.card ? t("%(player)s drew from the stock.", v) : t("%(player)s took %(card)s from the pile.", { ...v, card: c(move.card) });
+      case "meld":
+        return t("%(player)s melded %(cards)s.", { ...v, cards: move.melds ? move.melds.map((m) => list(m, c)).join(", ") : list(move.cards, c) });
+      case "lay_off":
+        return t("%(player)s laid off %(cards)s on %(meld)s.", { ...v, cards: list(move.cards, c), meld: meldText(game, move.meld, c) });
+      case "swap_joker":
+        return t("%(player)s swapped %(card)s for a joker.", { ...v, card: c(move.card) });
+      case "discard":
+        return t("%(player)s discarded %(card)s.", { ...v, card: c(move.card) });
+      case "call_rummy":
+        return t("%(player)s called Rummy! with %(card)s.", { ...v, card: c(move.card) });
+      case "pass_claim":
+        return t("%(player)s passed.", v);
+      case "end_round":
+        return t("%(player)s ended the round.", v);
+      case "close":
+        return t("%(player)s closed the round.", v);
+      case "keep_deal":
+        return t("%(player)s kept the deal.", v);
+      case "refuse_deal":
+        return t("%(player)s refused the deal.", v);
+      default:
+        return t("%(player)s made a move.", v);
+    }
+  }
+
+  /** An event of the table's stream as a sentence (the log shows it; the live region reads others' moves). */
+  function eventSentence(e, game, c) {
+    switch (e.kind) {
+      case "move": {
+        const text = moveSentence(e.player, e.move || {}, game, c);
+        return e.server_played ? t("%(text)s (played by the server)", { text }) : text;
+      }
+      case "round_started":
+        return t("Round %(round)s dealt by %(dealer)s.", { round: number(e.round), dealer: e.dealer });
+      case "round_over":
+        return t("Round %(round)s is over.", { round: number(e.round) });
+      case "claims_closed":
+        return t("The Rummy! calls are closed.");
+      case "table_closed":
+        return t("The table is closed.");
+      case "table_error":
+        return t("The table is out of service.");
+      default:
+        return t("Something happened at the table.");
+    }
+  }
+
+  /** What the player in turn still owes this turn, as sentences (the game view's `obligations`). */
+  function obligations(o) {
+    if (!o) return [];
+    const out = [];
+    if (o.must_use) out.push(t("You must use the %(card)s you took from the pile: meld it or lay it off before you discard.", { card: shown(o.must_use) }));
+    const blocked = (o.not_discardable || []).filter((code) => code !== o.must_use);
+    if (blocked.length) out.push(t("You may not discard %(cards)s this turn.", { cards: list(blocked) }));
+    if (o.jokers_to_meld) out.push(tn("You must meld the joker you took back this turn.", "You must meld the %(n)s jokers you took back this turn.", o.jokers_to_meld, { n: number(o.jokers_to_meld) }));
+    if (o.must_close) out.push(t("You took the pile's card with the stock empty: you must close this turn."));
+    return out;
+  }
+
+  function phaseWord(phase) {
+    switch (phase) {
+      case "deal":
+        return t("the deal");
+      case "draw":
+        return t("drawing");
+      case "play":
+        return t("melding and discarding");
+      case "claims":
+        return t("Rummy! calls");
+      case "over":
+        return t("over");
+      default:
+        return phase || "";
+    }
+  }
+
+  function seatStatus(status) {
+    switch (status) {
+      case "active":
+        return "";
+      case "leaving":
+        return t("leaving");
+      case "absent":
+        return t("away (played by the server)");
+      case "sitting_out":
+        return t("waiting for the next deal");
+      case "left":
+        return t("has left");
+      default:
+        return status || "";
+    }
+  }
+
+  function tournamentKind(kind) {
+    switch (kind) {
+      case "quick":
+        return t("quick game");
+      case "single":
+        return t("single-table tournament");
+      case "multi":
+        return t("multi-table tournament");
+      default:
+        return kind;
+    }
+  }
+
+  R.tableWords = { seconds, duration, points, label, moveSentence, eventSentence, obligations, phaseWord, seatStatus, tournamentKind, meldText, named: name, shown };
+})((window.Ramino = window.Ramino || {}));
