@@ -4,6 +4,7 @@ check constraints as a sentence on the field they concern (`ConstraintMessagesFo
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import CheckConstraint
+from django.utils.formats import number_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -164,13 +166,22 @@ class GameOptionsMixin:
             options[option] = value
         return options
 
-    def service_error(self, exc: PlayError) -> None:
-        """A service's refusal, on the field it names (an option's own field when it names one)."""
+    def service_error(self, exc: PlayError, sentences: Mapping[str, Any] | None = None) -> None:
+        """A service's refusal, on the field it names (an option's own field when it names one), in words for
+        people: `sentences[field]`, else the range the service gave, else the service's message."""
         field = exc.details.get("field")
         option = exc.details.get("option")
         if field == "options" and option and OPTION_PREFIX + option in self.fields:
             field = OPTION_PREFIX + option
-        self.add_error(field if field in self.fields and field not in self.errors else None, exc.message)
+        message: Any = exc.message
+        if sentences and field in sentences:
+            message = sentences[field]
+        elif "minimum" in exc.details and "maximum" in exc.details:
+            message = _("Choose a whole number from %(minimum)s to %(maximum)s.") % {
+                "minimum": number_format(exc.details["minimum"], force_grouping=True),
+                "maximum": number_format(exc.details["maximum"], force_grouping=True),
+            }
+        self.add_error(field if field in self.fields and field not in self.errors else None, message)
 
 
 def game_options_form(name: str, *bases: type) -> Any:
@@ -233,6 +244,17 @@ class ConstraintMessagesMixin:
     errors: Any
     add_error: Any
 
+    def clean(self) -> dict[str, Any]:
+        # The constraints first, on a copy holding the form's values: a violated one says so in its sentence
+        # (the services, asked next, would say it in their own terms).
+        cleaned: dict[str, Any] = super().clean() or {}  # type: ignore[misc]
+        probe = copy.copy(self.instance)
+        for f in self.instance._meta.fields:
+            if f.name in cleaned and f.name in self.fields:
+                setattr(probe, f.attname, cleaned[f.name])
+        self.check_constraints(probe)
+        return cleaned
+
     def _post_clean(self) -> None:
         # Django's, with the constraints left to `check_constraints`.
         self.instance.validate_constraints = lambda exclude=None: None
@@ -240,9 +262,9 @@ class ConstraintMessagesMixin:
             super()._post_clean()  # type: ignore[misc]
         finally:
             del self.instance.validate_constraints
-        self.check_constraints()
+        self.check_constraints(self.instance)
 
-    def check_constraints(self) -> None:
+    def check_constraints(self, instance: Any) -> None:
         exclude = {
             f.name
             for f in self.instance._meta.fields
@@ -252,14 +274,14 @@ class ConstraintMessagesMixin:
             if not isinstance(constraint, CheckConstraint):
                 continue
             try:
-                constraint.validate(type(self.instance), self.instance, exclude=exclude)
+                constraint.validate(type(instance), instance, exclude=exclude)
             except ValidationError:
-                self.add_constraint_error(constraint.name)
+                self.add_constraint_error(constraint.name, instance)
 
-    def add_constraint_error(self, name: str) -> None:
+    def add_constraint_error(self, name: str, instance: Any) -> None:
         fields, message = self.CONSTRAINTS.get(name, ((), _("These settings do not go together.")))
         shown = [f for f in fields if f in self.fields]
-        suspects = [f for f in shown if _suspect(getattr(self.instance, f, None))]
+        suspects = [f for f in shown if _suspect(getattr(instance, f, None))]
         target = (suspects or shown or [None])[0]
         if target is not None and target in self.errors:
             return  # the field already says what is wrong

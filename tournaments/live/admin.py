@@ -87,10 +87,14 @@ class TableFormBase(ConstraintMessagesMixin, forms.ModelForm):  # type: ignore[t
         values = {name: cleaned.get(name) for name in TABLE_EDITABLE if name != "private"}
         try:
             checked = table_settings.validate(**values)
-            if self.instance.pk is not None:
-                tables.check_update(table=self.instance, seats=checked.seats)
         except PlayError as exc:
             self.service_error(exc)  # type: ignore[attr-defined]
+            return cleaned
+        if self.instance.pk is not None:
+            try:
+                tables.check_update(table=self.instance, seats=checked.seats)
+            except PlayError as exc:
+                self.add_error("seats", exc.message)
         return cleaned
 
 

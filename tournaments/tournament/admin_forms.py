@@ -107,6 +107,16 @@ HELP = {
     "registration_opens_at": _("Blank: registration opens at once."),
     "late_registration_levels": _("Late registration (and re-entry) until this level; 0: none."),
 }
+# What `setup.validate` refuses without a range to quote, in words for people.
+SERVICE_SENTENCES = {
+    "name": _("Give the tournament a name of at most 100 characters."),
+    "payouts": _(
+        "Percentages by place must never rise, add up to 100 and pay no more places than there are entrants."
+    ),
+    "pcr_schedule": _("Give 1 to 50 levels, each PCR a whole number from 1 to 1,000,000."),
+    "starts_at": _("The start must be a date and time in the future."),
+    "registration_opens_at": _("Registration must open at or before the start."),
+}
 # Every check constraint of `Tournament`, as a sentence on its field (admin_fields.ConstraintMessagesMixin).
 TOURNAMENT_CONSTRAINTS = {
     "tournament_kind_known": ((), _("Choose a kind of tournament: quick game, sit-and-go or multi-table.")),
@@ -116,7 +126,7 @@ TOURNAMENT_CONSTRAINTS = {
         _("The buy-in, the fee and the guarantee cannot be negative."),
     ),
     "tournament_entrant_range": (
-        ("min_entrants", "max_entrants"),
+        ("max_entrants", "min_entrants"),
         _("At least 2 entrants, and the most entrants cannot be fewer than the fewest."),
     ),
     "tournament_one_table_at_most_four": (
@@ -189,7 +199,7 @@ class TournamentFormBase(ConstraintMessagesMixin, forms.ModelForm):  # type: ign
         try:
             checked = setup.validate(**values)
         except PlayError as exc:
-            self.service_error(exc)  # type: ignore[attr-defined]
+            self.service_error(exc, SERVICE_SENTENCES)  # type: ignore[attr-defined]
             return cleaned
         cleaned.update(options=checked.options, payouts=checked.payouts, name=checked.name)
         self.instance.options = checked.options
