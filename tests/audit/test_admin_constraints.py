@@ -93,7 +93,7 @@ TOURNAMENT_CASES = [
     ("tournament_single_has_target", {"target_score": None}, "target_score"),
     ("tournament_tiebreaks_within_cap", {"tiebreaks_played": 6}, "tiebreak_rounds"),
     ("tournament_tiebreak_has_first_round", {"stage": "tiebreak", "tiebreak_from_round": None}, None),
-    ("tournament_finished_at_only_when_over", {"finished_at": datetime(2026, 1, 1, tzinfo=UTC)}, None),
+    ("tournament_finished_at_only_when_over", {"status": "running", "finished_at": datetime(2026, 1, 1, tzinfo=UTC)}, None),
 ]
 
 
