@@ -21,7 +21,14 @@ pytestmark = pytest.mark.django_db
 
 TABLE_ADD = "/admin/tournaments/table/add/"
 TOURNAMENT_ADD = "/admin/tournaments/tournament/add/"
-TABLE = {"game": "rummy500", "seats": "4", "pcr": "2", "multiplier": "1", "min_buy_in": "100", "max_buy_in": "1000"}
+TABLE = {
+    "game": "rummy500",
+    "seats": "4",
+    "pcr": "2",
+    "multiplier": "1",
+    "min_buy_in": "100",
+    "max_buy_in": "1000",
+}
 SINGLE = {
     "name": "Friday sit-and-go",
     "game": "rummy500",
@@ -43,8 +50,12 @@ def _check_constraints(model: type) -> list[str]:
     return [c.name for c in model._meta.constraints if isinstance(c, CheckConstraint)]
 
 
-@pytest.mark.parametrize(("model", "sentences"), [(Table, TABLE_CONSTRAINTS), (Tournament, TOURNAMENT_CONSTRAINTS)])
-def test_every_check_constraint_has_a_sentence_in_both_languages(model: type, sentences: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("model", "sentences"), [(Table, TABLE_CONSTRAINTS), (Tournament, TOURNAMENT_CONSTRAINTS)]
+)
+def test_every_check_constraint_has_a_sentence_in_both_languages(
+    model: type, sentences: dict[str, Any]
+) -> None:
     assert set(_check_constraints(model)) == set(sentences)
     for name, (_fields, message) in sentences.items():
         english = str(message)
@@ -93,7 +104,11 @@ TOURNAMENT_CASES = [
     ("tournament_single_has_target", {"target_score": None}, "target_score"),
     ("tournament_tiebreaks_within_cap", {"tiebreaks_played": 6}, "tiebreak_rounds"),
     ("tournament_tiebreak_has_first_round", {"stage": "tiebreak", "tiebreak_from_round": None}, None),
-    ("tournament_finished_at_only_when_over", {"status": "running", "finished_at": datetime(2026, 1, 1, tzinfo=UTC)}, None),
+    (
+        "tournament_finished_at_only_when_over",
+        {"status": "running", "finished_at": datetime(2026, 1, 1, tzinfo=UTC)},
+        None,
+    ),
 ]
 
 
@@ -149,7 +164,10 @@ def _refused(response: Any) -> dict[str, list[str]]:
     page = response.content.decode()
     assert "is violated" not in page and "viola" not in page.lower()
     assert not any(name in page for name in (*TABLE_CONSTRAINTS, *TOURNAMENT_CONSTRAINTS))
-    return {field: [str(m) for m in messages] for field, messages in response.context["adminform"].form.errors.items()}
+    return {
+        field: [str(m) for m in messages]
+        for field, messages in response.context["adminform"].form.errors.items()
+    }
 
 
 @pytest.mark.parametrize(

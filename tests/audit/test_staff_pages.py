@@ -57,7 +57,9 @@ def test_the_index_lists_tournaments_by_name_and_status_a_page_at_a_time(
     second = staff.get("/audit/?name=weekly&page=2").content.decode()
     assert len(_listed(first)) == 20 and len(_listed(second)) == 5
     assert not set(_listed(first)) & set(_listed(second))
-    assert 'href="?name=weekly&amp;status=&amp;page=2#tournaments"' in first or "name=weekly&amp;page=2" in first
+    assert (
+        'href="?name=weekly&amp;status=&amp;page=2#tournaments"' in first or "name=weekly&amp;page=2" in first
+    )
 
 
 def test_the_reconciliation_section_and_status_follow_a_run(staff_user: Any, make_player: Any) -> None:
@@ -90,7 +92,9 @@ def test_a_cancelled_tournament_says_so_and_lists_its_refunds(
     html = _staff(staff_user).get(f"/audit/tournaments/{tournament.pk}/").content.decode()
     assert 'data-role="tournament-cancelled"' in html and "This tournament was cancelled." in html
     assert "2 entries were refunded" in html and "Nobody has registered yet" not in html
-    refunds = dict(re.findall(r'<tr data-player="(\w+)">.*?data-role="refund" data-value="(\d+)"', html, re.S))
+    refunds = dict(
+        re.findall(r'<tr data-player="(\w+)">.*?data-role="refund" data-value="(\d+)"', html, re.S)
+    )
     assert refunds == {"ann": "110", "bob": "110"}
     italian = _staff(staff_user, "it").get(f"/audit/tournaments/{tournament.pk}/").content.decode()
     assert "Questo torneo è stato annullato." in italian and "Rimborsi" in italian

@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.admin_fields import OptionsField
 from tournaments.errors import PlayError
@@ -30,21 +31,32 @@ TEMPLATE_EDITABLE = (
 
 class TournamentTemplateForm(forms.ModelForm):  # type: ignore[type-arg]
     tournament_settings = OptionsField(
-        help_text=(
-            'A multi-table tournament\'s settings as the API takes them, without name and times, e.g. {"game": '
-            '"rummy500", "buy_in": 100, "max_entrants": 1000, "starting_stack": 1500, "pcr_schedule": [1, 2, 3], '
-            '"rounds_per_level": 3}.'
-        )
+        label=_("Tournament settings"),
+        help_text=_(
+            "A multi-table tournament's settings as the API takes them, without name and times, e.g. "
+            '{"game": "rummy500", "buy_in": 100, "max_entrants": 1000, "starting_stack": 1500, '
+            '"pcr_schedule": [1, 2, 3], "rounds_per_level": 3}.'
+        ),
     )
 
     class Meta:
         model = TournamentTemplate
         fields = TEMPLATE_EDITABLE
+        labels = {
+            "name": _("Name"),
+            "crontab": _("When (cron line)"),
+            "crontab_timezone": _("Time zone"),
+            "registration_minutes": _("Registration minutes"),
+            "active": _("Active"),
+        }
         help_texts = {
-            "crontab": 'When a tournament is created: "minute hour day-of-month month day-of-week", e.g. '
-            '"0 20 * * 5" (Fridays at 20:00).',
-            "registration_minutes": "Registration opens when the template fires; the tournament starts this "
-            "many minutes later.",
+            "crontab": _(
+                'When a tournament is created: "minute hour day-of-month month day-of-week", e.g. '
+                '"0 20 * * 5" (Fridays at 20:00).'
+            ),
+            "registration_minutes": _(
+                "Registration opens when the template fires; the tournament starts this many minutes later."
+            ),
         }
 
     def clean(self) -> dict[str, Any]:
@@ -72,7 +84,7 @@ class TournamentTemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     search_fields = ("name",)
     readonly_fields = ("beat_task", "created_by", "created_at")
 
-    @admin.display(description="periodic task")
+    @admin.display(description=_("periodic task"))
     def beat_task(self, obj: TournamentTemplate) -> str:
         if obj.periodic_task_id is None:
             return "-"
