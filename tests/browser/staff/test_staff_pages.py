@@ -7,6 +7,7 @@ markup is Django's (only what we add is checked)."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -137,7 +138,7 @@ def test_a_chip_flow_chart_has_axes_with_tick_labels(
         times = page.find_all(f"{chart} g[data-axis=time] text[data-tick]")
         assert len(values) >= 3 and len(times) >= 1
         ticks = [int(v.get_attribute("data-tick") or 0) for v in values]
-        steps = {b - a for a, b in zip(ticks, ticks[1:], strict=False)}
+        steps = {b - a for a, b in itertools.pairwise(ticks)}
         assert len(steps) == 1 and str(steps.pop()).rstrip("0") in ("1", "2", "25", "5")  # round steps
         big = [v for v in values if int(v.get_attribute("data-tick") or 0) >= 1000]
         assert big and all(grouping in v.text for v in big), [v.text for v in values]
