@@ -92,7 +92,11 @@ def chip_flow(*, user: AbstractBaseUser) -> ChipFlow:
         .annotate(at=Max("created_at"))
         .values_list("tournament_id", "at")
     )
-    ends = {pk: max(at, last.get(pk, at)) for pk, at in ended}
+    ends: dict[int, datetime] = {}
+    for pk, at in ended:
+        if at is not None:
+            later = last.get(pk)
+            ends[pk] = max(at, later) if later is not None else at
     rows = (
         ledger.player_entries(user=user)
         .filter(account__chip_type=SITE_CHIPS)

@@ -98,7 +98,7 @@ def presets_taking(name: str) -> list[str]:
 
 
 def _option_field(name: str, spec: tuple[Any, ...]) -> forms.Field:
-    label = OPTION_LABELS.get(name, name.replace("_", " "))
+    label: Any = OPTION_LABELS.get(name, name.replace("_", " "))
     attrs = {"data-option": name, "data-games": " ".join(presets_taking(name))}
     if spec[0] == "choice":
         choices = [("", _("the game's default")), *((c, CHOICE_LABELS.get(c, c)) for c in spec[1])]
@@ -139,7 +139,7 @@ class GameOptionsMixin:
     add_error: Any
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[call-arg]
+        super().__init__(*args, **kwargs)
         stored = dict(self.instance.options or {}) if self.instance.pk is not None else {}
         for name in option_fields():
             field = self.fields.get(name)
@@ -174,7 +174,7 @@ class GameOptionsMixin:
         if field == "options" and option and OPTION_PREFIX + option in self.fields:
             field = OPTION_PREFIX + option
         message: Any = exc.message
-        if sentences and field in sentences:
+        if sentences and isinstance(field, str) and field in sentences:
             message = sentences[field]
         elif "minimum" in exc.details and "maximum" in exc.details:
             message = _("Choose a whole number from %(minimum)s to %(maximum)s.") % {
@@ -191,7 +191,8 @@ def game_options_form(name: str, *bases: type) -> Any:
         "game": forms.ChoiceField(label=_("Game"), choices=game_choices),
         **option_fields(),
     }
-    return type(forms.ModelForm)(name, (GameOptionsMixin, *bases), attrs)
+    metaclass: Any = type(forms.ModelForm)
+    return metaclass(name, (GameOptionsMixin, *bases), attrs)
 
 
 def option_field_names() -> list[str]:
@@ -274,7 +275,7 @@ class ConstraintMessagesMixin:
             if not isinstance(constraint, CheckConstraint):
                 continue
             try:
-                constraint.validate(type(instance), instance, exclude=exclude)
+                constraint.validate(type(instance), instance, exclude=exclude)  # type: ignore[attr-defined]
             except ValidationError:
                 self.add_constraint_error(constraint.name, instance)
 
@@ -282,7 +283,7 @@ class ConstraintMessagesMixin:
         fields, message = self.CONSTRAINTS.get(name, ((), _("These settings do not go together.")))
         shown = [f for f in fields if f in self.fields]
         suspects = [f for f in shown if _suspect(getattr(instance, f, None))]
-        target = (suspects or shown or [None])[0]
+        target: str | None = (suspects or shown)[0] if (suspects or shown) else None
         if target is not None and target in self.errors:
             return  # the field already says what is wrong
         if target is None and self.errors.get(NON_FIELD_ERRORS):

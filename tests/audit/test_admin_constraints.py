@@ -46,7 +46,7 @@ SINGLE = {
 }
 
 
-def _check_constraints(model: type) -> list[str]:
+def _check_constraints(model: Any) -> list[str]:
     return [c.name for c in model._meta.constraints if isinstance(c, CheckConstraint)]
 
 

@@ -185,5 +185,6 @@ def test_numbers_are_grouped_in_the_pages_language_and_plain_in_csv(
     assert 'data-role="wallet" data-value="12500">12,500<' in english
     assert 'data-role="wallet" data-value="12500">12.500<' in italian
     assert '<html lang="it">' in italian and "Flusso di fiches di" in italian
-    csv = b"".join(_staff(staff_user, "it").get("/audit/entries.csv?player=ann").streaming_content).decode()
+    response: Any = _staff(staff_user, "it").get("/audit/entries.csv?player=ann")
+    csv = b"".join(response.streaming_content).decode()
     assert ",12500," in csv and "12.500" not in csv

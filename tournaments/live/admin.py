@@ -285,15 +285,15 @@ class RoundAdmin(_ReadOnly):
     readonly_fields = fields
 
     @admin.display(description=_("deck"))
-    def revealed_deck(self, obj: Round) -> str:
+    def revealed_deck(self, obj: Round) -> Any:
         return " ".join(obj.deck or []) if obj.ended_at is not None else HIDDEN
 
     @admin.display(description=_("salt"))
-    def revealed_salt(self, obj: Round) -> str:
+    def revealed_salt(self, obj: Round) -> Any:
         return obj.salt if obj.ended_at is not None else HIDDEN
 
     @admin.display(description=_("move log"))
-    def move_log(self, obj: Round) -> str:
+    def move_log(self, obj: Round) -> Any:
         if obj.ended_at is None:
             return HIDDEN
         rows = selectors.finished_round_moves(round_=obj)

@@ -71,12 +71,12 @@ def _action(
     return admin.action(description=description, permissions=["run"])(act)
 
 
-KIND_LABELS = {
+KIND_LABELS: dict[str, Any] = {
     TournamentKind.QUICK: _("Quick game"),
     TournamentKind.SINGLE: _("Sit-and-go (one table)"),
     TournamentKind.MULTI: _("Multi-table tournament"),
 }
-KIND_HINTS = {
+KIND_HINTS: dict[str, Any] = {
     TournamentKind.QUICK: _("Up to 4 players at one table play 1 to 3 rounds; the best total wins."),
     TournamentKind.SINGLE: _("Up to 4 players at one table play to a target score (a sit-and-go)."),
     TournamentKind.MULTI: _(
@@ -178,7 +178,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 **self.admin_site.each_context(request),
                 "title": _("Which kind of tournament?"),
                 "opts": self.model._meta,
-                "kinds": [(kind, KIND_LABELS[kind], KIND_HINTS[kind]) for kind in TournamentKind.values],
+                "kinds": [(kind, KIND_LABELS[kind], KIND_HINTS[kind]) for kind in TournamentKind],
             }
             return TemplateResponse(request, "admin/ramino/choose_kind.html", context)
         return super().add_view(request, form_url, extra_context)

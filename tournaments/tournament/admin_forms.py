@@ -178,13 +178,9 @@ class TournamentFormBase(ConstraintMessagesMixin, forms.ModelForm):  # type: ign
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.instance.kind = self.KIND
-        self.fields["max_entrants"].max_value = (
-            MULTI_MAX_ENTRANTS if self.KIND == TournamentKind.MULTI else ONE_TABLE_MAX_ENTRANTS
-        )
-        self.fields["max_entrants"].validators.append(
-            MaxValueValidator(self.fields["max_entrants"].max_value)  # type: ignore[attr-defined]
-        )
-        self.fields["max_entrants"].widget.attrs["max"] = self.fields["max_entrants"].max_value  # type: ignore[attr-defined]
+        most = MULTI_MAX_ENTRANTS if self.KIND == TournamentKind.MULTI else ONE_TABLE_MAX_ENTRANTS
+        self.fields["max_entrants"].validators.append(MaxValueValidator(most))
+        self.fields["max_entrants"].widget.attrs["max"] = most
 
     def clean(self) -> dict[str, Any]:
         cleaned: dict[str, Any] = super().clean() or {}

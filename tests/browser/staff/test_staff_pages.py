@@ -215,7 +215,7 @@ def test_a_multi_table_tournament_takes_its_payouts_as_percentages(browser: Any,
     page.click("a[data-kind=multi]")
     page.find("#id_starting_stack")
     assert not page.find_all("#id_rounds") and not page.find_all("#id_target_score")
-    values = {
+    values: dict[str, str | int] = {
         "name": "Sunday multi",
         "buy_in": 100,
         "max_entrants": 200,
