@@ -87,10 +87,10 @@ def chip_flow(*, user: AbstractBaseUser) -> ChipFlow:
         .distinct()
     )
     last = dict(
-        Transfer.objects.filter(tournament_id__in=[pk for pk, _at in ended])
-        .values("tournament_id")
+        Entry.objects.filter(transfer__tournament_id__in=[pk for pk, _at in ended])
+        .values("transfer__tournament_id")
         .annotate(at=Max("created_at"))
-        .values_list("tournament_id", "at")
+        .values_list("transfer__tournament_id", "at")
     )
     ends: dict[int, datetime] = {}
     for pk, at in ended:

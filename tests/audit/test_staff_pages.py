@@ -21,7 +21,7 @@ from tests.tournaments.tournament_helpers import new_tournament
 from tournaments.tournament import admin_actions, registration
 from tournaments.tournament.models import Tournament, TournamentStatus
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 SVG = "{http://www.w3.org/2000/svg}"
 
 
