@@ -140,7 +140,7 @@ class GameOptionsMixin:
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        stored = dict(self.instance.options or {}) if self.instance.pk is not None else {}
+        stored = self.stored_options()
         for name in option_fields():
             field = self.fields.get(name)
             if field is None:
@@ -150,6 +150,14 @@ class GameOptionsMixin:
                 field.initial = "true" if value else "false"
             elif value is not None:
                 field.initial = value
+
+    def stored_options(self) -> dict[str, Any]:
+        """The options the object being changed holds (none for a new one); a recurring template holds them in
+        its tournament settings."""
+        if self.instance.pk is None:
+            return {}
+        settings = getattr(self.instance, "tournament_settings", None)
+        return dict((settings.get("options") if settings is not None else self.instance.options) or {})
 
     def option_values(self, cleaned: Mapping[str, Any]) -> dict[str, Any]:
         """The options set (blank ones left out), each checked against the chosen game."""
