@@ -28,7 +28,10 @@ def _sign_in(page: Browser, path: str, username: str) -> None:
     page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
-    page.wait_for(lambda: page.driver.current_url.endswith(path), message=f"back at {path}")
+    page.wait_for(
+        lambda: page.driver.current_url.endswith(path) and "/login/" not in page.driver.current_url,
+        message=f"back at {path}",
+    )
 
 
 def _cell(page: Browser, row: str, role: str) -> int:

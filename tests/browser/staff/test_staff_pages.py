@@ -33,7 +33,10 @@ def _sign_in(page: Browser, path: str, username: str) -> None:
     page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
-    page.wait_for(lambda: page.driver.current_url.endswith(path), message=f"back at {path}")
+    page.wait_for(
+        lambda: page.driver.current_url.endswith(path) and "/login/" not in page.driver.current_url,
+        message=f"back at {path}",
+    )
 
 
 def _check_both_sizes(page: Browser, label: str) -> None:
@@ -105,6 +108,7 @@ def test_run_now_refreshes_the_reconciliation_by_itself(
     page: Browser = browser("staff")
     _sign_in(page, "/audit/", staff_user.username)
     page.click("[data-role=run-reconciliation]")
+    page.find("[data-role=messages]")  # the POST answered: the run is queued
     run = ReconciliationRun.objects.get()  # the worker runs it; the section shows it when it has finished
     page.wait_attribute("[data-role=reconciliation-status]", "data-run", str(run.pk), message="the run")
     assert page.attribute("[data-role=reconciliation-status]", "data-ok") == "true"
@@ -203,6 +207,7 @@ def test_a_violated_constraint_reads_as_a_sentence_on_its_field(browser: Any, ad
 def test_a_multi_table_tournament_takes_its_payouts_as_percentages(browser: Any, admin_user: Any) -> None:
     page: Browser = browser("admin")
     _sign_in(page, "/admin/tournaments/tournament/add/", admin_user.username)
+    page.find("[data-role=tournament-kinds] a")
     kinds = [a.get_attribute("data-kind") for a in page.find_all("[data-role=tournament-kinds] a")]
     assert kinds == ["quick", "single", "multi"]
     page.click("a[data-kind=quick]")
