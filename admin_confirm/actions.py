@@ -20,8 +20,8 @@ def confirmation(
     queryset: QuerySet[Any],
     *,
     action: str,
-    title: str,
-    consequence: str,
+    title: Any,
+    consequence: Any,
 ) -> TemplateResponse | None:
     """None once the admin has confirmed; until then the page that asks."""
     if request.POST.get(CONFIRM_FIELD) == "yes":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from audit.exports import EntryFilter
 from ledger.models import TransferKind
@@ -15,9 +16,9 @@ class EntryFilterForm(forms.Form):
     table = forms.IntegerField(required=False, min_value=1, max_value=MAX_ID)
     round = forms.IntegerField(required=False, min_value=1, max_value=MAX_ID)
     tournament = forms.IntegerField(required=False, min_value=1, max_value=MAX_ID)
-    kind = forms.ChoiceField(required=False, choices=[("", "any"), *TransferKind.choices])
-    start = forms.DateTimeField(required=False, label="from")
-    end = forms.DateTimeField(required=False, label="to")
+    kind = forms.ChoiceField(label=_("Kind"), required=False, choices=[("", _("any")), *TransferKind.choices])
+    start = forms.DateTimeField(required=False, label=_("from"))
+    end = forms.DateTimeField(required=False, label=_("to"))
 
     def __init__(self, data: object = None, **kwargs: object) -> None:
         # `from` and `to` in the URL (as the ledger API names them); `from` is a Python keyword.
@@ -43,4 +44,26 @@ class EntryFilterForm(forms.Form):
 
 
 class PlayerSearchForm(forms.Form):
-    username = forms.CharField(max_length=150)
+    username = forms.CharField(label=_("Username"), max_length=150)
+
+
+STATUS_NAMES = {
+    "scheduled": _("scheduled"),
+    "registering": _("registering"),
+    "running": _("running"),
+    "paused": _("paused"),
+    "finished": _("finished"),
+    "cancelled": _("cancelled"),
+}
+KIND_NAMES = {"quick": _("quick game"), "single": _("sit-and-go"), "multi": _("multi-table")}
+
+
+class TournamentSearchForm(forms.Form):
+    """The tournament list's search: a part of the name and a status (both optional)."""
+
+    name = forms.CharField(label=_("Name"), required=False, max_length=100)
+    status = forms.ChoiceField(
+        label=_("Status"),
+        required=False,
+        choices=[("", _("any")), *((value, label) for value, label in STATUS_NAMES.items())],
+    )

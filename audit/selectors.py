@@ -11,12 +11,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import QuerySet, Sum
+from django.db.models import Count, Max, QuerySet, Sum
 
 from ledger import selectors as ledger
-from ledger.models import Account, AccountKind, Entry, Transfer, TransferKind
+from ledger.models import SITE_CHIPS, Account, AccountKind, Entry, Transfer, TransferKind
 from tournaments.live.models import Round, Seat, Table
-from tournaments.tournament.models import Tournament, TournamentEntry
+from tournaments.tournament.models import Tournament, TournamentEntry, TournamentStatus
 
 SETTLEMENT_KINDS = (TransferKind.SETTLEMENT, TransferKind.BONUS_SETTLEMENT)
 # A chart past this many points says no more than one of this many.
@@ -41,46 +41,112 @@ class ChipFlow:
     holdings: list[Holding]
     wallet: int
     at_tables: int
-    # (time, wallet balance) and (time, wallet + seat stacks) after each entry, oldest first
+    # Site chips paid into tournaments still running (buy-ins and fees not refunded): held in an entry, not lost.
+    in_tournaments: int = 0
+    # (time, wallet balance) and (time, wallet + seat stacks + open tournament entries) after each transfer,
+    # oldest first: a buy-in or a tournament entry moves chips and leaves the total where it was.
     wallet_series: list[tuple[datetime, int]] = field(default_factory=list)
     total_series: list[tuple[datetime, int]] = field(default_factory=list)
     # table id -> {"buy_in", "settlement", "cash_out", ...}: the player's seat-stack legs by transfer kind
     per_table: dict[int, dict[str, int]] = field(default_factory=dict)
 
 
+# Transfers that only move a player's chips between their own holdings (wallet, seat, tournament entry).
+MOVES = (TransferKind.BUY_IN, TransferKind.CASH_OUT, TransferKind.TOURNAMENT_BUY_IN, TransferKind.REFUND)
+
+
 def chip_flow(*, user: AbstractBaseUser) -> ChipFlow:
-    """The player's chips across the wallet and every seat stack, over their whole history."""
+    """The player's site chips across the wallet, every seat stack and every tournament entry, over their whole
+    history. A tournament entry holds what was paid for it (buy-in and fee) until a refund takes it back or the
+    tournament ends (its prize, if any, is a payout to the wallet); a multi-table tournament's own chips are
+    another chip type and are left out."""
     accounts = list(ledger.player_accounts(user=user))
     seats = {
         seat.stack_account_id: seat
         for seat in Seat.objects.filter(stack_account__in=accounts).select_related("table")
     }
     holdings = [Holding(account=account, seat=seats.get(account.pk)) for account in accounts]
+    site = [a for a in accounts if a.chip_type == SITE_CHIPS]
     flow = ChipFlow(
         holdings=holdings,
-        wallet=sum(a.balance for a in accounts if a.kind == AccountKind.WALLET),
-        at_tables=sum(a.balance for a in accounts if a.kind == AccountKind.SEAT_STACK),
+        wallet=sum(a.balance for a in site if a.kind == AccountKind.WALLET),
+        at_tables=sum(a.balance for a in site if a.kind == AccountKind.SEAT_STACK),
     )
-    wallets = {a.pk for a in accounts if a.kind == AccountKind.WALLET}
+    wallets = {a.pk for a in site if a.kind == AccountKind.WALLET}
+    site_ids = {a.pk for a in site}
     balances: dict[int, int] = {}
-    rows = ledger.player_entries(user=user).values_list(
-        "transfer_id", "account_id", "balance_after", "created_at"
+    stakes: dict[int, int] = defaultdict(int)
+    # When each tournament the player entered let go of its entries: its end, or its last transfer (prizes and
+    # refunds posted as it ends) if later.
+    ended = (
+        Tournament.objects.filter(
+            entries__player_id=user.pk, status__in=[TournamentStatus.FINISHED, TournamentStatus.CANCELLED]
+        )
+        .exclude(finished_at__isnull=True)
+        .values_list("pk", "finished_at")
+        .distinct()
+    )
+    last = dict(
+        Entry.objects.filter(transfer__tournament_id__in=[pk for pk, _at in ended])
+        .values("transfer__tournament_id")
+        .annotate(at=Max("created_at"))
+        .values_list("transfer__tournament_id", "at")
+    )
+    ends: dict[int, datetime] = {}
+    for pk, at in ended:
+        if at is not None:
+            later = last.get(pk)
+            ends[pk] = max(at, later) if later is not None else at
+    rows = (
+        ledger.player_entries(user=user)
+        .filter(account__chip_type=SITE_CHIPS)
+        .values_list(
+            "transfer_id",
+            "account_id",
+            "amount",
+            "balance_after",
+            "created_at",
+            "transfer__kind",
+            "transfer__tournament_id",
+        )
     )
     pending: tuple[int, datetime] | None = None
 
-    def point() -> None:
-        if pending is not None:
-            flow.wallet_series.append((pending[1], sum(balances.get(pk, 0) for pk in wallets)))
-            flow.total_series.append((pending[1], sum(balances.values())))
+    def point(at: datetime) -> None:
+        flow.wallet_series.append((at, sum(balances.get(pk, 0) for pk in wallets)))
+        flow.total_series.append((at, sum(balances.values()) + sum(stakes.values())))
+
+    def close_stakes(before: datetime | None) -> None:
+        # A tournament that ended lets go of its entry (what was not refunded or won is spent).
+        for tournament_id, stake in list(stakes.items()):
+            ended = ends.get(tournament_id)
+            if stake and ended is not None and (before is None or ended < before):
+                stakes[tournament_id] = 0
+                point(ended)
 
     # One point per transfer, after all its legs: a buy-in moves chips from the wallet to a stack in two
     # entries, and the total must not dip between them.
-    for transfer_id, account_id, balance_after, created_at in rows.iterator(chunk_size=2000):
+    for transfer_id, account_id, amount, balance_after, created_at, kind, tournament_id in rows.iterator(
+        chunk_size=2000
+    ):
         if pending is not None and pending[0] != transfer_id:
-            point()
+            point(pending[1])
+            pending = None
+        if pending is None:
+            close_stakes(created_at)
+        if account_id not in site_ids:
+            continue
         balances[account_id] = balance_after
+        if tournament_id is not None and account_id in wallets:
+            if kind == TransferKind.TOURNAMENT_BUY_IN:
+                stakes[tournament_id] -= amount
+            elif kind == TransferKind.REFUND:
+                stakes[tournament_id] = max(0, stakes[tournament_id] - amount)
         pending = (transfer_id, created_at)
-    point()
+    if pending is not None:
+        point(pending[1])
+    close_stakes(None)
+    flow.in_tournaments = sum(stakes.values())
     flow.wallet_series = _thin(flow.wallet_series)
     flow.total_series = _thin(flow.total_series)
     per_table: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -291,6 +357,14 @@ class PayoutReport:
     # The tournament's status, and why its scheduled start failed ("" if it did not; docs/tournaments.md).
     status: str = ""
     error: str = ""
+    tournament: Tournament | None = None
+    # (player, chips, transfer) of each refund, oldest first: a cancelled tournament's buy-ins and fees back.
+    refunds: list[tuple[str, int, Transfer]] = field(default_factory=list)
+    entrants: int = 0
+
+    @property
+    def cancelled(self) -> bool:
+        return self.status == TournamentStatus.CANCELLED
 
     @property
     def rows(self) -> list[tuple[str, int | None, dict[str, int]]]:
@@ -315,16 +389,36 @@ def payout_report(*, tournament_id: int) -> PayoutReport:
         ).values_list("player__username", "place")
         if place is not None
     }
-    status, error = Tournament.objects.filter(pk=tournament_id).values_list("status", "error").first() or (
-        "",
-        "",
-    )
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    refunds = [
+        (entry.account.user.get_username(), entry.amount, transfer)
+        for transfer in transfers
+        if transfer.kind == TransferKind.REFUND
+        for entry in transfer.entries.all()
+        if entry.account.user is not None and entry.amount > 0
+    ]
     return PayoutReport(
+        tournament=tournament,
+        refunds=refunds,
+        entrants=tournament.entries.count() if tournament is not None else 0,
+        status=tournament.status if tournament is not None else "",
+        error=tournament.error if tournament is not None else "",
         tournament_id=tournament_id,
         transfers=transfers,
         by_player={name: dict(kinds) for name, kinds in by_player.items()},
         standings=standings,
         places=places,
-        status=status,
-        error=error,
     )
+
+
+# ------------------------------------------------------------------------------------------ tournaments
+
+
+def tournament_list(*, search: str = "", status: str = "") -> QuerySet[Tournament]:
+    """Tournaments, newest first, by a part of their name and their status, each with its entrant count."""
+    found = Tournament.objects.annotate(entrant_count=Count("entries")).order_by("-id")
+    if search:
+        found = found.filter(name__icontains=search)
+    if status:
+        found = found.filter(status=status)
+    return found

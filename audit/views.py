@@ -16,15 +16,17 @@ from django.http import (
     HttpResponse,
     HttpResponseBase,
     HttpResponseRedirect,
+    JsonResponse,
     StreamingHttpResponse,
 )
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from audit import charts, exports
 from audit import selectors as audit
-from audit.forms import EntryFilterForm, PlayerSearchForm
+from audit.forms import KIND_NAMES, STATUS_NAMES, EntryFilterForm, PlayerSearchForm, TournamentSearchForm
 from ledger import selectors as ledger
 from ledger.models import Entry
 from ledger.services import reconciliation
@@ -32,6 +34,7 @@ from ledger.services import reconciliation
 ENTRIES_PER_PAGE = 100
 RECONCILIATION_HISTORY = 20
 RECENT_ROUNDS = 20
+TOURNAMENTS_PER_PAGE = 20
 
 View = Callable[..., HttpResponseBase]
 
@@ -41,32 +44,80 @@ def staff_page(view: View) -> View:
 
 
 def _missing(request: HttpRequest, what: str) -> HttpResponse:
-    return render(request, "audit/message.html", {"title": "Not found", "message": what}, status=404)
+    return render(request, "audit/message.html", {"title": _("Not found"), "message": what}, status=404)
 
 
 def _bad_request(request: HttpRequest, form: Any) -> HttpResponse:
-    return render(request, "audit/message.html", {"title": "Bad request", "errors": form.errors}, status=400)
+    return render(
+        request, "audit/message.html", {"title": _("Bad request"), "errors": form.errors}, status=400
+    )
+
+
+def _reconciliation(request: HttpRequest) -> dict[str, Any]:
+    run = ledger.latest_reconciliation()
+    return {
+        "latest": run,
+        "stale": ledger.ledger_moved_since(run.started_at) if run and run.started_at else None,
+        "pending": ledger.pending_reconciliation(),
+        "history": ledger.reconciliation_history(limit=RECONCILIATION_HISTORY),
+    }
 
 
 @staff_page
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
     search = PlayerSearchForm(request.GET or None)
-    if search.is_valid():
+    if "username" in request.GET and search.is_valid():
         return HttpResponseRedirect(reverse("audit:player", args=[search.cleaned_data["username"]]))
-    run = ledger.latest_reconciliation()
+    wanted = TournamentSearchForm(request.GET)
+    found = wanted.cleaned_data if wanted.is_valid() else {}
+    tournaments = Paginator(
+        audit.tournament_list(search=found.get("name", ""), status=found.get("status", "")),
+        TOURNAMENTS_PER_PAGE,
+    )
+    query = request.GET.copy()
+    query.pop("page", None)
     return render(
         request,
         "audit/index.html",
         {
-            "search": search if request.GET else PlayerSearchForm(),
-            "latest": run,
-            "stale": ledger.ledger_moved_since(run.started_at) if run and run.started_at else None,
-            "pending": ledger.pending_reconciliation(),
-            "history": ledger.reconciliation_history(limit=RECONCILIATION_HISTORY),
+            "search": search if "username" in request.GET else PlayerSearchForm(),
+            **_reconciliation(request),
             "rounds": audit.recent_rounds(limit=RECENT_ROUNDS),
             "export": EntryFilterForm(),
+            "tournament_search": wanted,
+            "tournaments": tournaments.get_page(request.GET.get("page")),
+            "tournament_query": query.urlencode(),
+            "status_names": STATUS_NAMES,
+            "kind_names": KIND_NAMES,
         },
+    )
+
+
+@staff_page
+@require_GET
+def reconciliation_section(request: HttpRequest) -> HttpResponse:
+    """The index's reconciliation section alone: audit/reconciliation.js fetches it while a run is pending."""
+    return render(request, "audit/reconciliation.html", _reconciliation(request))
+
+
+@staff_page
+@require_GET
+def reconciliation_status(request: HttpRequest) -> JsonResponse:
+    """The latest finished run and the pending one, for scripts and monitors (staff only)."""
+    run = ledger.latest_reconciliation()
+    pending = ledger.pending_reconciliation()
+    return JsonResponse(
+        {
+            "latest": None
+            if run is None
+            else {
+                "id": run.pk,
+                "ok": run.ok,
+                "finished_at": run.finished_at.isoformat() if run.finished_at else None,
+            },
+            "pending": None if pending is None else {"id": pending.pk, "status": pending.status},
+        }
     )
 
 
@@ -76,9 +127,13 @@ def run_reconciliation(request: HttpRequest) -> HttpResponse:
     # At most one run is queued at a time: pressing again while one waits answers that one.
     run, queued = reconciliation.request_reconciliation(requested_by=request.user)  # type: ignore[arg-type]
     if queued:
-        messages.success(request, f"Reconciliation #{run.pk} queued; a worker runs it shortly.")
+        messages.success(
+            request,
+            _("Reconciliation #%(id)s queued; a worker runs it shortly and this page shows the result.")
+            % {"id": run.pk},
+        )
     else:
-        messages.info(request, f"Reconciliation #{run.pk} is already {run.status}.")
+        messages.info(request, _("Reconciliation #%(id)s is already waiting or running.") % {"id": run.pk})
     return HttpResponseRedirect(reverse("audit:index"))
 
 
@@ -87,7 +142,7 @@ def run_reconciliation(request: HttpRequest) -> HttpResponse:
 def player(request: HttpRequest, username: str) -> HttpResponse:
     user = audit.player(username=username)
     if user is None:
-        return _missing(request, f"No player named {username}.")
+        return _missing(request, _("No player is named %(name)s.") % {"name": username})
     flow = audit.chip_flow(user=user)
     entries = Paginator(ledger.player_entries(user=user).order_by("-id"), ENTRIES_PER_PAGE)
     page = entries.get_page(request.GET.get("page"))
@@ -100,13 +155,17 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
             "flow": flow,
             "page": page,
             "per_table": results,
+            "moves": audit.MOVES,
             "flow_chart": charts.step_chart(
-                title=f"Chips of {username} over time",
-                series={"wallet": flow.wallet_series, "wallet + tables": flow.total_series},
+                title=_("Chips of %(name)s over time") % {"name": username},
+                series={
+                    _("wallet"): flow.wallet_series,
+                    _("wallet, tables and tournament entries"): flow.total_series,
+                },
             ),
             "table_chart": charts.bar_chart(
-                title=f"{username}'s settled result per table",
-                rows=[(f"table {table}", result) for table, result, _ in results],
+                title=_("Settled result of %(name)s per table") % {"name": username},
+                rows=[(_("table %(id)s") % {"id": table}, result) for table, result, _k in results],
             ),
         },
     )
@@ -117,7 +176,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
 def round_settlement(request: HttpRequest, round_id: int) -> HttpResponse:
     settlement = audit.round_settlement(round_id=round_id)
     if settlement is None:
-        return _missing(request, f"No round {round_id}.")
+        return _missing(request, _("There is no round %(id)s.") % {"id": round_id})
     return render(request, "audit/round.html", {"s": settlement, "c": settlement.computation})
 
 
@@ -126,7 +185,7 @@ def round_settlement(request: HttpRequest, round_id: int) -> HttpResponse:
 def round_settlement_csv(request: HttpRequest, round_id: int) -> HttpResponseBase:
     settlement = audit.round_settlement(round_id=round_id)
     if settlement is None:
-        return _missing(request, f"No round {round_id}.")
+        return _missing(request, _("There is no round %(id)s.") % {"id": round_id})
     round_ = settlement.round
     rows = (
         [
@@ -159,17 +218,19 @@ def round_settlement_csv(request: HttpRequest, round_id: int) -> HttpResponseBas
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     found = audit.table_audit(table_id=table_id)
     if found is None:
-        return _missing(request, f"No table {table_id}.")
+        return _missing(request, _("There is no table %(id)s.") % {"id": table_id})
     return render(
         request,
         "audit/table.html",
         {
             "t": found,
             "flow_chart": charts.flow_matrix(
-                title=f"Who paid whom at table {table_id}", players=found.players, paid=found.paid
+                title=_("Who paid whom at table %(id)s") % {"id": table_id},
+                players=found.players,
+                paid=found.paid,
             ),
             "standings_chart": charts.bar_chart(
-                title=f"Settled result per player at table {table_id}", rows=found.standings
+                title=_("Settled result per player at table %(id)s") % {"id": table_id}, rows=found.standings
             ),
         },
     )
@@ -180,7 +241,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
 def transfer(request: HttpRequest, transfer_id: int) -> HttpResponse:
     found = audit.transfer_detail(transfer_id=transfer_id)
     if found is None:
-        return _missing(request, f"No transfer {transfer_id}.")
+        return _missing(request, _("There is no transfer %(id)s.") % {"id": transfer_id})
     transfer_, seats = found
     legs = [(entry, seats.get(entry.account_id)) for entry in transfer_.entries.all()]
     return render(request, "audit/transfer.html", {"transfer": transfer_, "legs": legs})
@@ -190,13 +251,17 @@ def transfer(request: HttpRequest, transfer_id: int) -> HttpResponse:
 @require_GET
 def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
     report = audit.payout_report(tournament_id=tournament_id)
+    if report.tournament is None and not report.transfers:
+        return _missing(request, _("There is no tournament %(id)s.") % {"id": tournament_id})
     return render(
         request,
         "audit/tournament.html",
         {
             "report": report,
+            "status_names": STATUS_NAMES,
+            "kind_names": KIND_NAMES,
             "standings_chart": charts.bar_chart(
-                title=f"Payouts of tournament {tournament_id}", rows=report.standings
+                title=_("Payouts of tournament %(id)s") % {"id": tournament_id}, rows=report.standings
             ),
         },
     )

@@ -14,6 +14,8 @@ from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from admin_confirm.actions import confirmation
 from ledger.errors import LedgerError
@@ -57,25 +59,26 @@ class AdjustmentForm(forms.Form):
     """What `POST /ledger/adjustments/` takes, checked the same way; `key` is the form's idempotency key,
     fixed when the form is first shown, so a double submit posts one transfer."""
 
-    username = forms.CharField(max_length=150)
+    username = forms.CharField(label=_("Username"), max_length=150)
     amount = forms.IntegerField(
         min_value=-MAX_ADJUSTMENT,
         max_value=MAX_ADJUSTMENT,
-        help_text="Positive credits the wallet, negative debits it.",
+        label=_("Amount (chips)"),
+        help_text=_("Positive credits the wallet, negative debits it."),
     )
-    reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
+    reason = forms.CharField(label=_("Reason"), max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
     key = forms.CharField(max_length=64, widget=forms.HiddenInput)
 
     def clean_username(self) -> Any:
         user = get_user_model().objects.filter(username=self.cleaned_data["username"]).first()
         if user is None:
-            raise forms.ValidationError("No user has this username.")
+            raise forms.ValidationError(_("No user has this username."))
         return user
 
     def clean_amount(self) -> int:
         amount: int = self.cleaned_data["amount"]
         if amount == 0:
-            raise forms.ValidationError("The amount must not be zero.")
+            raise forms.ValidationError(_("The amount must not be zero."))
         return amount
 
 
@@ -111,13 +114,14 @@ class AccountAdmin(ReadOnlyAdmin):
             else:
                 self.message_user(
                     request,
-                    f"Posted transfer #{transfer.pk}: {data['amount']:+d} chips to {data['username']}'s wallet.",
+                    _("Posted transfer #%(id)s: %(chips)s chips to the wallet of %(name)s.")
+                    % {"id": transfer.pk, "chips": f"{data['amount']:+d}", "name": data["username"]},
                     messages.SUCCESS,
                 )
                 return HttpResponseRedirect(reverse("admin:ledger_transfer_change", args=[transfer.pk]))
         context = {
             **self.admin_site.each_context(request),
-            "title": "Adjust a wallet",
+            "title": _("Adjust a wallet"),
             "form": form,
             "opts": self.model._meta,
         }
@@ -150,7 +154,7 @@ class TransferAdmin(ReadOnlyAdmin):
         return bool(request.user.is_superuser)
 
     @admin.action(
-        description="Reverse the selected transfers (posts a reversal for each)", permissions=["reverse"]
+        description=_("Reverse the selected transfers (posts a reversal for each)"), permissions=["reverse"]
     )
     def reverse_selected(self, request: HttpRequest, queryset: QuerySet[Transfer]) -> TemplateResponse | None:
         asking = confirmation(
@@ -158,8 +162,8 @@ class TransferAdmin(ReadOnlyAdmin):
             request,
             queryset,
             action="reverse_selected",
-            title="Reverse these transfers?",
-            consequence=(
+            title=_("Reverse these transfers?"),
+            consequence=_(
                 "Each selected transfer gets a reversal: its exact opposite, posted now and linked to it. "
                 "A reversal cannot itself be reversed."
             ),
@@ -179,9 +183,16 @@ class TransferAdmin(ReadOnlyAdmin):
             else:
                 posted += 1
         if posted:
-            self.message_user(request, f"Posted {posted} reversal(s).", messages.SUCCESS)
+            self.message_user(
+                request,
+                ngettext("Posted %(count)s reversal.", "Posted %(count)s reversals.", posted)
+                % {"count": posted},
+                messages.SUCCESS,
+            )
         if refused:
-            self.message_user(request, "Not reversed: " + "; ".join(refused), messages.ERROR)
+            self.message_user(
+                request, _("Not reversed: %(reasons)s") % {"reasons": "; ".join(refused)}, messages.ERROR
+            )
         return None
 
 

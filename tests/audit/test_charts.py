@@ -42,7 +42,7 @@ def test_the_bar_chart_puts_losses_left_of_the_zero_line() -> None:
         if el.get("data-bar")
     }
     assert bars == {"ann": 120, "<b>": -80}
-    zero = float(next(root.iter(f"{SVG}line")).get("x1") or 0)
+    zero = float(next(el for el in root.iter(f"{SVG}line") if el.get("data-zero")).get("x1") or 0)
     rects = list(root.iter(f"{SVG}rect"))
     assert float(rects[0].get("x") or 0) == zero  # a gain starts at zero
     assert float(rects[1].get("x") or 0) + float(rects[1].get("width") or 0) == zero  # a loss ends there

@@ -27,10 +27,11 @@ def _browser(user: Any) -> Client:
 
 
 def _cell(html: str, row_attr: str, role: str) -> str:
-    """The text of the `data-role=role` cell in the row marked `row_attr` (e.g. data-player="ann")."""
+    """The number of the `data-role=role` cell in the row marked `row_attr` (e.g. data-player="ann"), as its
+    `data-value` holds it (the text groups thousands in the page's language)."""
     row = re.search(rf"<tr {row_attr}[^>]*>(.*?)</tr>", html, re.S)
     assert row, row_attr
-    cell = re.search(rf'data-role="{role}">([^<]*)<', row.group(1))
+    cell = re.search(rf'data-role="{role}" data-value="([^"]*)"[^>]*>([^<]*)<', row.group(1))
     assert cell, (row_attr, role)
     return cell.group(1).strip()
 
@@ -70,7 +71,7 @@ def test_the_round_page_shows_the_settlement_the_ledger_holds(
         assert f'href="/admin/tournaments/seat/{seat.pk}/change/"' in html
     assert f'href="/audit/tables/{round_.game.table_id}/"' in html
     assert f'href="/audit/transfers/{settlement.pk}/"' in html
-    assert f'data-role="pcr">{computation["pcr"]}<' in html
+    assert f'data-role="pcr" data-value="{computation["pcr"]}">' in html
     # the deal is not this page's business, running or not
     assert round_.salt not in html
 
@@ -110,7 +111,7 @@ def test_the_player_page_shows_wallet_seat_stacks_and_every_entry(
     staff = _browser(staff_user)
     assert_runs_under_the_policy(staff, "/audit/players/ann/")
     html = staff.get("/audit/players/ann/").content.decode()
-    assert re.search(r'data-role="wallet">(\d+)<', html).group(1) == str(  # type: ignore[union-attr]
+    assert re.search(r'data-role="wallet" data-value="(\d+)"', html).group(1) == str(  # type: ignore[union-attr]
         ledger_selectors.wallet_balance(user=ann)
     )
     for entry in ledger_selectors.player_entries(user=ann):
@@ -149,7 +150,7 @@ def test_run_now_queues_one_reconciliation_and_the_history_shows_it(staff_user: 
     assert f"Reconciliation #{run.pk} queued" in response.content.decode()
     # pressing again while it waits queues nothing new
     again = staff.post("/audit/reconciliation/run/", follow=True).content.decode()
-    assert ReconciliationRun.objects.count() == 1 and "already queued" in again
+    assert ReconciliationRun.objects.count() == 1 and "already waiting or running" in again
     assert f"<td>#{run.pk}</td>" in again
 
 
@@ -162,8 +163,9 @@ def test_unknown_ids_and_bad_parameters_are_4xx_pages(staff_user: Any) -> None:
         response = staff.get(f"/audit/entries.csv?{query}")
         assert response.status_code == 400, query
         assert b'data-role="errors"' in response.content
-    # a tournament no ledger transfer names yet is an empty report, not an error
-    assert b"holds no transfer" in staff.get("/audit/tournaments/5/").content
+    # a tournament that does not exist (and that no transfer names) is a 404 page
+    missing = staff.get("/audit/tournaments/5/")
+    assert missing.status_code == 404 and b"There is no tournament 5." in missing.content
 
 
 def test_the_chip_flow_has_one_point_per_transfer_and_no_dip_at_a_buy_in(

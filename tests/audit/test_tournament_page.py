@@ -30,4 +30,4 @@ def test_a_finished_tournament_shows_places_and_prizes(
     assert sorted(places) == sorted((str(e.place), e.player.username) for e in entries)
     assert [int(p) for p, _ in places] == sorted(int(p) for p, _ in places)
     winner = next(e for e in entries if e.place == 1 and e.prize)
-    assert f"payout {winner.prize}" in html
+    assert f'data-kind="payout" data-value="{winner.prize}"' in html

@@ -49,7 +49,7 @@ def browser_for(user: Any) -> Client:
         ({"payouts": "[60, 50]"}, "payouts"),
         ({"payouts": "not json"}, "payouts"),
         ({"max_entrants": "5"}, "max_entrants"),
-        ({"options": '{"turn_seconds": "soon"}'}, None),
+        ({"option_turn_seconds": "soon"}, "option_turn_seconds"),
         ({"kind": "quick"}, "rounds"),
     ],
 )

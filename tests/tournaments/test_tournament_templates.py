@@ -171,10 +171,20 @@ def test_the_periodic_task_edited_in_the_beat_admin_decides_the_occurrence(admin
 ADD = "/admin/tournaments/tournamenttemplate/add/"
 
 
+def _settings_fields(**overrides: Any) -> dict[str, str]:
+    """A template's settings as the admin's form takes them: one field each."""
+    settings = template_settings(**overrides)
+    fields = {f"option_{name}": str(value) for name, value in settings.pop("options").items()}
+    settings.pop("kind")
+    for name, value in settings.items():
+        fields[name] = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+    return fields
+
+
 def _form(**overrides: str) -> dict[str, str]:
     return {
         "name": "Nightly",
-        "tournament_settings": json.dumps(template_settings()),
+        **_settings_fields(),
         "crontab": "0 21 * * *",
         "crontab_timezone": "UTC",
         "registration_minutes": "60",
@@ -192,6 +202,10 @@ def test_the_admin_creates_through_the_service(admin_user: Any) -> None:
     template = TournamentTemplate.objects.get()
     assert template.periodic_task is not None and template.periodic_task.enabled
     assert template.created_by == admin_user
+    expected = template_settings()
+    assert {k: template.tournament_settings[k] for k in expected} == expected
+    form = browser.get(f"/admin/tournaments/tournamenttemplate/{template.pk}/change/").content.decode()
+    assert 'name="payouts" value="50, 30, 20"' in form and 'name="pcr_schedule" value="1, 2, 3, 5"' in form
     page = browser.get(f"/admin/tournaments/tournamenttemplate/{template.pk}/change/")
     assert page.status_code == 200 and "django_celery_beat/periodictask" in page.content.decode()
     response = browser.post(
@@ -207,8 +221,10 @@ def test_the_admin_creates_through_the_service(admin_user: Any) -> None:
 @pytest.mark.parametrize(
     ("change", "field"),
     [
-        ({"tournament_settings": json.dumps(template_settings(starting_stack=0))}, "tournament_settings"),
-        ({"tournament_settings": json.dumps(template_settings(seats=9))}, "tournament_settings"),
+        (_settings_fields(starting_stack=0), "starting_stack"),
+        (_settings_fields(seats=9), "seats"),
+        (_settings_fields(payouts=[60, 50]), "payouts"),
+        ({"option_turn_seconds": "soon"}, "option_turn_seconds"),
         ({"crontab": "every day"}, "crontab"),
         ({"crontab_timezone": "Nowhere/Here"}, "crontab_timezone"),
     ],

@@ -7,82 +7,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from admin_confirm.actions import confirmation
 from ledger.errors import LedgerError
-from tournaments.admin_fields import OptionsField
+from tournaments.admin_fields import GAME_NAMES, option_field_names, options_text
 from tournaments.errors import PlayError
 from tournaments.tournament import admin_actions, setup
-from tournaments.tournament.models import Tournament, TournamentEntry, TournamentStatus
-
-# What an admin sets; the rest (status, stage, the pool) changes only through the services.
-EDITABLE = (
-    "name",
-    "kind",
-    "game",
-    "options",
-    "buy_in",
-    "fee",
-    "guarantee",
-    "max_entrants",
-    "min_entrants",
-    "target_score",
-    "rounds",
-    "tiebreak_rounds",
-    "multiplier",
-    "payouts",
-    # Multi-table only (a quick or single tournament leaves them empty).
-    "seats",
-    "starting_stack",
-    "pcr_schedule",
-    "rounds_per_level",
-    "starts_at",
-    "registration_opens_at",
-    "late_registration_levels",
-    "reentry",
+from tournaments.tournament.admin_forms import COMMON, EDITABLE, FORMS, KIND_FIELDS, TournamentForm
+from tournaments.tournament.models import (
+    Tournament,
+    TournamentEntry,
+    TournamentKind,
+    TournamentStatus,
 )
-# Left empty, the service's default applies.
-DEFAULTED = ("fee", "guarantee", "min_entrants", "tiebreak_rounds", "multiplier", "payouts")
-
-
-class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
-    options = OptionsField(required=False)
-    payouts = OptionsField(required=False, help_text="Percentages by place, e.g. [70, 30]; default [100].")
-    seats = forms.IntegerField(required=False, help_text="Multi: seats per table (default 4).")
-    pcr_schedule = OptionsField(required=False, help_text="Multi: the PCR of each level, e.g. [1, 2, 3, 5].")
-    late_registration_levels = forms.IntegerField(
-        required=False, help_text="Multi: late registration (and re-entry) until this level (default 0)."
-    )
-
-    class Meta:
-        model = Tournament
-        fields = EDITABLE
-
-    def clean(self) -> dict[str, Any]:
-        cleaned: dict[str, Any] = super().clean() or {}
-        if self.errors:
-            return cleaned
-        values = {name: cleaned.get(name) for name in EDITABLE}
-        values["options"] = values["options"] or {}
-        for name in DEFAULTED:
-            if values[name] is None:
-                del values[name]  # the service's default
-        try:
-            checked = setup.validate(**values)
-        except PlayError as exc:
-            field = exc.details.get("field")
-            self.add_error(field if field in self.fields else None, exc.message)
-            return cleaned
-        cleaned.update(options=checked.options, payouts=checked.payouts, name=checked.name)
-        self.checked_settings = {name: getattr(checked, name) for name in EDITABLE}
-        return cleaned
 
 
 class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
@@ -100,7 +44,7 @@ class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
 
 
 def _action(
-    run: Callable[..., Any], *, name: str, title: str, consequence: str
+    run: Callable[..., Any], *, name: str, title: Any, consequence: Any, description: Any
 ) -> Callable[[Any, HttpRequest, QuerySet[Tournament]], TemplateResponse | None]:
     def act(modeladmin: Any, request: HttpRequest, queryset: QuerySet[Tournament]) -> TemplateResponse | None:
         asking = confirmation(
@@ -112,13 +56,34 @@ def _action(
             try:
                 run(tournament_id=tournament_id)
             except (PlayError, LedgerError) as exc:
-                modeladmin.message_user(request, f"Tournament {tournament_id}: {exc.message}", messages.ERROR)
+                modeladmin.message_user(
+                    request,
+                    _("Tournament %(id)s: %(reason)s") % {"id": tournament_id, "reason": exc.message},
+                    messages.ERROR,
+                )
             else:
-                modeladmin.message_user(request, f"Tournament {tournament_id}: done.", messages.SUCCESS)
+                modeladmin.message_user(
+                    request, _("Tournament %(id)s: done.") % {"id": tournament_id}, messages.SUCCESS
+                )
         return None
 
     act.__name__ = name
-    return admin.action(description=title.rstrip("?"), permissions=["run"])(act)
+    return admin.action(description=description, permissions=["run"])(act)
+
+
+KIND_LABELS: dict[str, Any] = {
+    TournamentKind.QUICK: _("Quick game"),
+    TournamentKind.SINGLE: _("Sit-and-go (one table)"),
+    TournamentKind.MULTI: _("Multi-table tournament"),
+}
+KIND_HINTS: dict[str, Any] = {
+    TournamentKind.QUICK: _("Up to 4 players at one table play 1 to 3 rounds; the best total wins."),
+    TournamentKind.SINGLE: _("Up to 4 players at one table play to a target score (a sit-and-go)."),
+    TournamentKind.MULTI: _(
+        "Many tables with a scheduled start, starting chips and a PCR rising by level; "
+        "the last player with chips wins."
+    ),
+}
 
 
 @admin.register(Tournament)
@@ -128,7 +93,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "id",
         "name",
         "kind",
-        "game",
+        "game_name",
         "status",
         "buy_in",
         "fee",
@@ -160,44 +125,105 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         _action(
             admin_actions.start,
             name="start_selected",
-            title="Start these tournaments now?",
-            consequence="They start with the players registered (at least the minimum); nobody else can enter.",
+            title=_("Start these tournaments now?"),
+            description=_("Start the selected tournaments now"),
+            consequence=_(
+                "They start with the players registered (at least the minimum); nobody else can enter."
+            ),
         ),
         _action(
             admin_actions.pause,
             name="pause_selected",
-            title="Pause these tournaments?",
-            consequence="No new round is dealt until they are resumed; a round in play finishes.",
+            title=_("Pause these tournaments?"),
+            description=_("Pause the selected tournaments"),
+            consequence=_("No new round is dealt until they are resumed; a round in play finishes."),
         ),
         _action(
             admin_actions.resume,
             name="resume_selected",
-            title="Resume these tournaments?",
-            consequence="The next round is dealt after the usual pause.",
+            title=_("Resume these tournaments?"),
+            description=_("Resume the selected tournaments"),
+            consequence=_("The next round is dealt after the usual pause."),
         ),
         _action(
             lambda tournament_id: admin_actions.cancel(tournament_id=tournament_id),
             name="cancel_selected",
-            title="Cancel these tournaments?",
-            consequence=(
+            title=_("Cancel these tournaments?"),
+            description=_("Cancel the selected tournaments"),
+            consequence=_(
                 "Before the start every buy-in and fee is refunded; while running the unpaid prize pool is split "
                 "among the players still in (docs/tournaments.md). It cannot be undone."
             ),
         ),
     ]
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
+    class Media:
+        js = ("admin/ramino/game-options.js",)
+
+    @staticmethod
+    def _kind(request: HttpRequest, obj: Tournament | None) -> str | None:
+        kind = obj.kind if obj is not None else request.GET.get("kind") or request.POST.get("kind")
+        return kind if kind in FORMS else None
+
+    @staticmethod
+    def _editable(obj: Tournament | None) -> bool:
         editable = (TournamentStatus.SCHEDULED, TournamentStatus.REGISTERING)
-        if obj is not None and (obj.status not in editable or obj.entries.exists()):
-            return (*EDITABLE, *self.readonly_fields)  # entrants paid for what they saw
+        # entrants paid for what they saw
+        return obj is None or (obj.status in editable and not obj.entries.exists())
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> Any:
+        if self._kind(request, None) is None:
+            # One form per kind: the admin picks the kind first.
+            context = {
+                **self.admin_site.each_context(request),
+                "title": _("Which kind of tournament?"),
+                "opts": self.model._meta,
+                "kinds": [(kind, KIND_LABELS[kind], KIND_HINTS[kind]) for kind in TournamentKind],
+            }
+            return TemplateResponse(request, "admin/ramino/choose_kind.html", context)
+        return super().add_view(request, form_url, extra_context)
+
+    def get_form(
+        self, request: HttpRequest, obj: Tournament | None = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        kind = self._kind(request, obj) or TournamentKind.QUICK
+        return super().get_form(request, obj, change=change, form=FORMS[kind], **kwargs)
+
+    def get_fieldsets(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
+        kind = self._kind(request, obj) or TournamentKind.QUICK
+        state = (_("State"), {"fields": self.readonly_fields})
+        if not self._editable(obj):
+            fields = (*COMMON, "kind", "options_shown", *KIND_FIELDS[kind])
+            return [(None, {"fields": fields}), state]
+        sets: list[Any] = [
+            (None, {"fields": ("name", "game")}),
+            (_("Game options (blank: the game's default)"), {"fields": option_field_names()}),
+            (_("Chips and entrants"), {"fields": COMMON[2:]}),
+            (KIND_LABELS[TournamentKind(kind)], {"fields": KIND_FIELDS[kind]}),
+        ]
+        return sets if obj is None else [*sets, state]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
+        if not self._editable(obj):
+            return (*EDITABLE, "options_shown", *self.readonly_fields)
         return self.readonly_fields
 
-    @admin.display(description="ledger audit")
+    @admin.display(description=_("game"), ordering="game")
+    def game_name(self, obj: Tournament) -> Any:
+        return GAME_NAMES.get(obj.game, obj.game)
+
+    @admin.display(description=_("game options"))
+    def options_shown(self, obj: Tournament) -> str:
+        return options_text(obj.options)
+
+    @admin.display(description=_("ledger audit"))
     def audit(self, obj: Tournament) -> str:
         if obj.pk is None:
             return "-"
         return format_html(
-            '<a href="{}">transfers of this tournament</a>', reverse("audit:tournament", args=[obj.pk])
+            '<a href="{}">{}</a>',
+            reverse("audit:tournament", args=[obj.pk]),
+            _("transfers of this tournament"),
         )
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
@@ -211,7 +237,9 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             try:
                 setup.update_tournament(tournament_id=obj.pk, settings=settings)
             except PlayError as exc:
-                self.message_user(request, f"Not saved: {exc.message}", messages.ERROR)
+                self.message_user(
+                    request, _("Not saved: %(reason)s") % {"reason": exc.message}, messages.ERROR
+                )
         obj.refresh_from_db()
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from ledger import selectors as ledger_selectors
 from ledger.models import Entry, Transfer, TransferKind
@@ -27,11 +28,15 @@ def _sign_in(page: Browser, path: str, username: str) -> None:
     page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
-    page.wait_for(lambda: page.driver.current_url.endswith(path), message=f"back at {path}")
+    page.wait_for(
+        lambda: page.driver.current_url.endswith(path) and "/login/" not in page.driver.current_url,
+        message=f"back at {path}",
+    )
 
 
-def _cell(page: Browser, row: str, role: str) -> str:
-    return page.text(f"tr[{row}] [data-role={role}]")
+def _cell(page: Browser, row: str, role: str) -> int:
+    """The number a cell shows, as its `data-value` holds it (the text groups thousands by language)."""
+    return int(page.attribute(f"tr[{row}] [data-role={role}]", "data-value"))
 
 
 def test_staff_read_the_rounds_settlement_and_the_players_chip_flow(
@@ -43,11 +48,11 @@ def test_staff_read_the_rounds_settlement_and_the_players_chip_flow(
     _sign_in(page, f"/audit/rounds/{round_.pk}/", staff_user.username)
     page.find("[data-role=settlement]")
     page.screenshot("round-settlement")
-    assert page.text("[data-role=pcr]") == str(settlement.computation["pcr"])
+    assert page.attribute("[data-role=pcr]", "data-value") == str(settlement.computation["pcr"])
     for name in round_.players:
         leg = Entry.objects.get(transfer=settlement, account__user__username=name)
-        assert int(_cell(page, f'data-player="{name}"', "ledger-net")) == leg.amount
-        assert int(_cell(page, f'data-player="{name}"', "score")) == (round_.scores or {})[name]
+        assert _cell(page, f'data-player="{name}"', "ledger-net") == leg.amount
+        assert _cell(page, f'data-player="{name}"', "score") == (round_.scores or {})[name]
 
     # from the settlement to the winner's chip flow, by the link
     winner = settlement.computation["winners"][0]
@@ -57,12 +62,16 @@ def test_staff_read_the_rounds_settlement_and_the_players_chip_flow(
     page.find("[data-role=flow-chart] svg")
     page.screenshot("chip-flow")
     user = dealt["users"][winner]
-    assert page.text("[data-role=wallet]") == str(ledger_selectors.wallet_balance(user=user))
+    assert page.attribute("[data-role=wallet]", "data-value") == str(
+        ledger_selectors.wallet_balance(user=user)
+    )
     entries = list(ledger_selectors.player_entries(user=user))
     rows = page.find_all("[data-role=entries] tr[data-entry]")
     assert [int(row.get_attribute("data-entry") or 0) for row in rows] == [e.pk for e in reversed(entries)]
     for entry in entries:
-        assert page.text(f'tr[data-entry="{entry.pk}"] [data-role=amount]') == str(entry.amount)
+        assert page.attribute(f'tr[data-entry="{entry.pk}"] [data-role=amount]', "data-value") == str(
+            entry.amount
+        )
 
     # the table's who-paid-whom picture
     page.open(f"/audit/tables/{round_.game.table_id}/")
@@ -82,14 +91,15 @@ def test_an_admin_adds_a_table_is_refused_an_invalid_one_and_makes_it_private(
 ) -> None:
     page: Browser = browser("admin")
     _sign_in(page, "/admin/tournaments/table/add/", admin_user.username)
-    values: dict[str, str | int] = {"game": "rummy500", "options": '{"turn_seconds": 40}', "seats": 9}
+    Select(page.find("#id_game")).select_by_value("rummy500")
+    values: dict[str, str | int] = {"option_turn_seconds": 40, "seats": 9}
     values |= {"pcr": 2, "multiplier": 1, "min_buy_in": 100, "max_buy_in": 1000}
     for name, value in values.items():
         page.fill(f"#id_{name}", value)
     page.click("input[name=_save]")
-    error = page.find(".errorlist")
+    error = page.find(".field-seats .errorlist")
     page.screenshot("add-refused")
-    assert "seats must be an integer from 2 to" in error.text
+    assert error.text == "Choose a whole number from 2 to 4."
     assert not Table.objects.exists()
 
     page.fill("#id_seats", 4)
