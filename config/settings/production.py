@@ -3,7 +3,7 @@
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import env
+from .base import LOGGING, env
 
 if env.bool("DJANGO_DEBUG", default=False):
     raise ImproperlyConfigured("DJANGO_DEBUG must be off in production.")
@@ -37,3 +37,6 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+# One JSON object per log line (operations/logs.py), for the log collector; RAMINO_LOG_FORMAT=plain turns it off.
+RAMINO_LOG_FORMAT = env("RAMINO_LOG_FORMAT", default="json")
+LOGGING["handlers"]["console"]["formatter"] = RAMINO_LOG_FORMAT
