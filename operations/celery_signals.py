@@ -14,6 +14,7 @@ Each handler swallows its own faults: a metric never fails a task."""
 from __future__ import annotations
 
 import logging
+import os
 import time
 from datetime import datetime
 from typing import Any
@@ -96,6 +97,14 @@ def task_retry(sender: Any = None, **kwargs: Any) -> None:
     metrics.TASK_RETRIES.labels(_name(sender)).inc()
 
 
+def worker_process_shutdown(**kwargs: Any) -> None:
+    """A pool process that exits takes its share of the live gauges with it (multiprocess mode)."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(os.getpid())
+
+
 def connect() -> None:
     """Connect every handler (weakly held by Celery otherwise: these are module functions, kept alive)."""
     signals.before_task_publish.connect(before_task_publish, weak=False, dispatch_uid="ramino.publish")
@@ -103,3 +112,6 @@ def connect() -> None:
     signals.task_postrun.connect(task_postrun, weak=False, dispatch_uid="ramino.postrun")
     signals.task_failure.connect(task_failure, weak=False, dispatch_uid="ramino.failure")
     signals.task_retry.connect(task_retry, weak=False, dispatch_uid="ramino.retry")
+    signals.worker_process_shutdown.connect(
+        worker_process_shutdown, weak=False, dispatch_uid="ramino.shutdown"
+    )

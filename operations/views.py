@@ -30,9 +30,7 @@ def metrics(request: HttpRequest) -> HttpResponse:
     if found is access.Verdict.BAD_TOKEN:
         return _refusal(ApiCode.FORBIDDEN, _("You do not have permission to perform this action."), 403)
     if request.method not in ("GET", "HEAD"):
-        response: HttpResponse = _refusal(
-            ApiCode.METHOD_NOT_ALLOWED, _("Method not allowed: use GET."), 405
-        )
+        response: HttpResponse = _refusal(ApiCode.METHOD_NOT_ALLOWED, _("Method not allowed: use GET."), 405)
         response["Allow"] = "GET, HEAD"
         return response
     response = HttpResponse(exposition.render(), content_type=exposition.CONTENT_TYPE)

@@ -18,7 +18,9 @@ LOOPBACK = access.parse_networks(["127.0.0.0/8", "::1/128"])
 
 def _refused(answer: Any, status: int, code: str) -> None:
     assert answer.status_code == status, answer.content
-    assert answer.json() == {"error": {"code": code, "message": answer.json()["error"]["message"], "details": {}}}
+    assert answer.json() == {
+        "error": {"code": code, "message": answer.json()["error"]["message"], "details": {}}
+    }
     assert answer.json()["error"]["message"]
     assert b"ramino_" not in answer.content
 
