@@ -51,7 +51,7 @@ def test_the_engine_is_djangos_with_health_checks() -> None:
     settings_dict = connection.settings_dict
     # Django's own, under django-prometheus' wrapper (it counts and times each query; nothing else changes).
     assert settings_dict["ENGINE"] == "django_prometheus.db.backends.postgresql"
-    assert isinstance(connection, postgresql_base.DatabaseWrapper)
+    assert isinstance(connections["default"], postgresql_base.DatabaseWrapper)
     assert settings_dict["CONN_HEALTH_CHECKS"] is True and settings_dict["CONN_MAX_AGE"] > 0
 
 
