@@ -21,7 +21,7 @@ def render() -> bytes:
     database.register(DatabaseCollector())
     if multiprocess_dir():
         processes = CollectorRegistry(auto_describe=False)
-        multiprocess.MultiProcessCollector(processes)
+        multiprocess.MultiProcessCollector(processes)  # type: ignore[no-untyped-call]
     else:
         processes = REGISTRY
     return generate_latest(processes) + generate_latest(database)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from prometheus_client import Counter, Gauge, Histogram, disable_created_metrics
 
 # No `*_created` series beside every counter and histogram: nothing here reads them.
-disable_created_metrics()
+disable_created_metrics()  # type: ignore[no-untyped-call]
 
 # Queue waits and run times of Celery tasks: from a few milliseconds (a move's follow-up) to minutes (a full
 # reconciliation, a tournament's start).

@@ -19,7 +19,7 @@ class RequestIdMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         offered = request.META.get(_META_KEY)
-        rid = offered if request_id.valid(offered) else request_id.new()
+        rid: str = offered if isinstance(offered, str) and request_id.valid(offered) else request_id.new()
         request.request_id = rid  # type: ignore[attr-defined]
         token = request_id.activate(rid)
         try:

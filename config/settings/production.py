@@ -39,4 +39,4 @@ STORAGES = {
 }
 # One JSON object per log line (operations/logs.py), for the log collector; RAMINO_LOG_FORMAT=plain turns it off.
 RAMINO_LOG_FORMAT = env("RAMINO_LOG_FORMAT", default="json")
-LOGGING["handlers"]["console"]["formatter"] = RAMINO_LOG_FORMAT
+LOGGING["handlers"]["console"]["formatter"] = RAMINO_LOG_FORMAT  # type: ignore[index]

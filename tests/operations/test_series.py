@@ -188,7 +188,8 @@ def test_the_reconciliation_gauges_read_the_latest_run() -> None:
 def test_a_tournament_still_registering_past_its_start_is_a_gauge(admin_user: Any) -> None:
     web = Client()
     on_time = MultiTournamentFactory.create(created_by=admin_user)
-    assert on_time.status == TournamentStatus.REGISTERING and on_time.starts_at > timezone.now()
+    assert on_time.status == TournamentStatus.REGISTERING
+    assert on_time.starts_at is not None and on_time.starts_at > timezone.now()
     samples = scrape(web)
     assert value(samples, "ramino_tournaments", status="registering") == 1
     assert value(samples, "ramino_tournaments_registering_past_start") == 0

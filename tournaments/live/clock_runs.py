@@ -4,6 +4,7 @@ kinds' sweeps, composed with this one in `tournaments.tasks.sweep_all`)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -96,7 +97,7 @@ def run_turn_clock(*, game_id: int, version: int) -> bool:
             state, played = _server_play(
                 game=game, round_=round_, state=state, player=player, choose=engine_io.auto_move
             )
-            transaction.on_commit(lambda played=played: metrics.turn_timed_out(server_moves=played))
+            transaction.on_commit(functools.partial(metrics.turn_timed_out, server_moves=played))
             seat = seats.get(player)
             if seat is not None and seat.status == SeatStatus.ACTIVE:
                 seat.timeouts_in_row += 1
