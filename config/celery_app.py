@@ -56,14 +56,17 @@ class RetryTransient(_TaskBase):
 
 
 @signals.setup_logging.connect(weak=False)
-def _django_logging(**kwargs: Any) -> None:
+def _django_logging(loglevel: int | str | None = None, **kwargs: Any) -> None:
     """Workers and beat log as the web processes do (the settings' LOGGING: the request id on every line, JSON
-    in production) instead of Celery's own format; connecting here keeps Celery from configuring its own."""
+    in production) instead of Celery's own format; connecting here keeps Celery from configuring its own. The
+    command's --loglevel, when given, is the root level."""
     from logging.config import dictConfig
 
     from django.conf import settings
 
     dictConfig(settings.LOGGING)
+    if loglevel:
+        logging.getLogger().setLevel(loglevel)
 
 
 app = Celery("ramino", task_cls=RetryTransient)

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from operations import access
-from tests.operations.scrape import names, scrape
+from tests.operations.scrape import names, scrape, value
 
 pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
@@ -68,6 +68,7 @@ def test_loopback_reads_the_metrics_in_the_text_format() -> None:
     client = Client()
     samples = scrape(client, REMOTE_ADDR="127.0.0.1")
     assert {"ramino_moves_accepted_total", "ramino_database_up", "ramino_reconciliation_ok"} <= names(samples)
+    assert value(samples, "ramino_database_up") == 1  # the gauges read from the database (SQLite too)
     assert scrape(client, REMOTE_ADDR="::1")
 
 
