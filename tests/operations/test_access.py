@@ -3,12 +3,18 @@ RAMINO_METRICS_TOKEN; anyone else gets 404 (no token) or 403 (a wrong token) in 
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 from django.test import Client
 
 from operations import access
+from tests.conftest import ROOT
 from tests.operations.scrape import names, scrape, value
 
 pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
@@ -108,3 +114,32 @@ def test_only_get_is_answered_and_a_refusal_changes_nothing() -> None:
     assert answer["Allow"] == "GET, HEAD"
     _refused(client.post("/metrics", REMOTE_ADDR="198.51.100.4"), 404, "not_found")
     assert client.head("/metrics", REMOTE_ADDR="127.0.0.1").status_code == 200
+
+
+EXEMPT_PROBE = """
+import json
+import config.settings.production as production
+print(json.dumps(production.SECURE_REDIRECT_EXEMPT))
+"""
+
+
+def test_production_answers_the_scrape_over_plain_http() -> None:
+    """Prometheus scrapes gunicorn directly, without TLS: /metrics is not redirected to https (nor is any other
+    page let off)."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "RAMINO_"))}
+    env.update(
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/ramino_settings_probe",
+        CELERY_BROKER_URL="redis://127.0.0.1:6379/0",
+        DJANGO_SECRET_KEY="a-secret-for-the-probe",
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", EXEMPT_PROBE], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    exempt = [re.compile(pattern) for pattern in json.loads(done.stdout.strip().splitlines()[-1])]
+
+    def exempted(path: str) -> bool:  # SecurityMiddleware's own test
+        return any(pattern.search(path.lstrip("/")) for pattern in exempt)
+
+    assert exempted("/metrics") and exempted("/health/")
+    assert not any(exempted(path) for path in ("/metrics/x", "/api/v1/wallet/", "/admin/", "/play/metrics"))
