@@ -6,7 +6,7 @@ in one process with and without it, interleaved (so that a busy machine slows bo
 
 - the request: the request id middleware and django-prometheus' two middlewares around a view that does nothing;
 - a query: `SELECT 1` through django-prometheus' cursor (counted and timed) against psycopg's own cursor on the
-  same connection; a move makes 4 queries (docs/performance.md, "SQL queries per request");
+  same connection; a move makes 4 queries (docs/performance.md, "HTTP API": SQL queries per request);
 - the move's own counter: `ramino_moves_accepted_total`.
 """
 
