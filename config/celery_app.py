@@ -5,7 +5,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 import kombu.exceptions
-from celery import Celery, Task
+from celery import Celery, Task, signals
 from django.db import InterfaceError, OperationalError
 
 logger = logging.getLogger(__name__)
@@ -53,6 +53,20 @@ class RetryTransient(_TaskBase):
                 countdown,
             )
             raise self.retry(exc=exc, countdown=countdown) from exc
+
+
+@signals.setup_logging.connect(weak=False)
+def _django_logging(loglevel: int | str | None = None, **kwargs: Any) -> None:
+    """Workers and beat log as the web processes do (the settings' LOGGING: the request id on every line, JSON
+    in production) instead of Celery's own format; connecting here keeps Celery from configuring its own. The
+    command's --loglevel, when given, is the root level."""
+    from logging.config import dictConfig
+
+    from django.conf import settings
+
+    dictConfig(settings.LOGGING)
+    if loglevel:
+        logging.getLogger().setLevel(loglevel)
 
 
 app = Celery("ramino", task_cls=RetryTransient)

@@ -6,6 +6,7 @@ from django.views.i18n import JavaScriptCatalog, set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from api.health import health, ready
+from operations.views import metrics
 from play.views import LandingView
 
 REDOC_LOGO_HOST = "https://cdn.redoc.ly"
@@ -42,6 +43,8 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("health/", health, name="health"),
     path("ready/", ready, name="ready"),
+    # Prometheus' scrape: loopback (RAMINO_METRICS_NETWORKS) or the token only (docs/operations.md, "Metrics").
+    path("metrics", metrics, name="metrics"),
 ]
 
 handler400 = "api.errors.bad_request"

@@ -75,3 +75,12 @@ def _write_json_error(sock: object, status_int: int, reason: str, mesg: str) -> 
 
 
 util.write_error = _write_json_error
+
+
+# prometheus_client's multiprocess mode (PROMETHEUS_MULTIPROC_DIR, docs/operations.md "Metrics"): a worker that
+# exits takes its share of the live gauges (long-polls waiting) with it; its counters stay in the sums.
+def child_exit(server: object, worker: object) -> None:
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)  # type: ignore[attr-defined,no-untyped-call]

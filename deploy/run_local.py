@@ -95,6 +95,18 @@ def build_children(*, port: int, reload: bool) -> list[Child]:
     ]
 
 
+def metrics_dir(env: dict[str, str]) -> Path:
+    """The three processes' Prometheus metrics, in prometheus_client's multiprocess mode, so that the web
+    process's /metrics shows the worker's task metrics too (docs/operations.md, "Metrics"); emptied at each start
+    (the files of processes that are gone would otherwise be added up forever)."""
+    folder = Path(env.get("RAMINO_VAR_DIR") or ROOT / "var") / "metrics"
+    if folder.is_dir():
+        for stale in folder.glob("*.db"):
+            stale.unlink()
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def demo_logins(path: Path = LOAD_DEMO) -> list[str]:
     """The demo logins, read from load_demo's constants (parsed, not imported: no Django in the launcher)."""
     try:
@@ -161,6 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     env.setdefault("DJANGO_SETTINGS_MODULE", DEFAULT_SETTINGS)
     env["PYTHONUNBUFFERED"] = "1"
     os.environ["DJANGO_SETTINGS_MODULE"] = env["DJANGO_SETTINGS_MODULE"]
+    env.setdefault("PROMETHEUS_MULTIPROC_DIR", str(metrics_dir(env)))
 
     stopping = threading.Event()
     received: list[int] = []

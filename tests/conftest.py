@@ -48,7 +48,9 @@ def _reachable(url: str, default_port: int) -> bool:
     return True
 
 
-SQLITE_ENGINES = ("django.db.backends.sqlite3",)
+# Django's backends, or the same under django-prometheus' wrapper (config/settings/base.py).
+SQLITE_ENGINES = ("django.db.backends.sqlite3", "django_prometheus.db.backends.sqlite3")
+POSTGRESQL_ENGINES = ("django.db.backends.postgresql", "django_prometheus.db.backends.postgresql")
 SQLITE_TESTS = ROOT / "tests" / "sqlite"
 
 
@@ -88,7 +90,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if db["ENGINE"] in SQLITE_ENGINES:
         # The SQLite leg: its tests run the tasks' bodies in process and need no broker.
         return
-    if db["ENGINE"] != "django.db.backends.postgresql":
+    if db["ENGINE"] not in POSTGRESQL_ENGINES:
         pytest.exit(
             "The test suite runs on PostgreSQL: set DATABASE_URL=postgres://... (make test does).",
             returncode=3,

@@ -27,6 +27,7 @@ PACKAGES = (
     "play",
     "audit",
     "tournaments",
+    "operations",
 )
 # The modules that call services; no service or selector imports one of them.
 # (and a simulation, which runs the task bodies in order as a worker would)

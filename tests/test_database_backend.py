@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.db import close_old_connections, connection, connections
+from django.db.backends.postgresql import base as postgresql_base
 from rest_framework.test import APIClient
 
 from accounts.services import create_token
@@ -48,7 +49,9 @@ def _client(username: str) -> APIClient:
 
 def test_the_engine_is_djangos_with_health_checks() -> None:
     settings_dict = connection.settings_dict
-    assert settings_dict["ENGINE"] == "django.db.backends.postgresql"
+    # Django's own, under django-prometheus' wrapper (it counts and times each query; nothing else changes).
+    assert settings_dict["ENGINE"] == "django_prometheus.db.backends.postgresql"
+    assert isinstance(connections["default"], postgresql_base.DatabaseWrapper)
     assert settings_dict["CONN_HEALTH_CHECKS"] is True and settings_dict["CONN_MAX_AGE"] > 0
 
 

@@ -52,7 +52,7 @@ def test_compose_has_the_services_with_health_checks() -> None:
     assert "pg_isready" in " ".join(services["postgres"]["healthcheck"]["test"])
     assert services["redis"]["healthcheck"]["test"][-2:] == ["redis-cli", "ping"]
     assert services["migrate"]["restart"] == "no"
-    assert "migrate" in services["migrate"]["command"]
+    assert "manage.py migrate" in " ".join(services["migrate"]["command"])
 
 
 def test_compose_app_services_share_the_image_env_and_wait_for_migrations() -> None:

@@ -102,7 +102,13 @@ def test_a_bare_deployment_trusts_no_forwarded_header_and_sends_no_hsts() -> Non
     assert values["X_FRAME_OPTIONS"] == "DENY"
     middleware = values["MIDDLEWARE"]
     assert isinstance(middleware, list)
-    assert middleware[:3] == [
+    # Before them only what observes: the request id (docs/operations.md, "Logs") and django-prometheus' count.
+    assert middleware[:2] == [
+        "operations.middleware.RequestIdMiddleware",
+        "django_prometheus.middleware.PrometheusBeforeMiddleware",
+    ]
+    assert middleware[-1] == "django_prometheus.middleware.PrometheusAfterMiddleware"
+    assert middleware[2:5] == [
         "django.middleware.security.SecurityMiddleware",
         "whitenoise.middleware.WhiteNoiseMiddleware",
         "csp.middleware.CSPMiddleware",

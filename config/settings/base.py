@@ -38,6 +38,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Django's own backend under django-prometheus' wrapper: the same connection and SQL, each query counted and timed
+# (django_db_* metrics, docs/operations.md "Metrics").
+DATABASES["default"]["ENGINE"] = DATABASES["default"]["ENGINE"].replace(
+    "django.db.backends.", "django_prometheus.db.backends.", 1
+)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 INSTALLED_APPS = [
@@ -59,6 +64,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
+    "django_prometheus",
     # The project's apps: the HTTP boundary every app's API stands on, the users' accounts and the login
     # lockout, the admin's confirmation page, then the chip ledger, the games and their pages.
     "api",
@@ -69,9 +75,16 @@ INSTALLED_APPS = [
     "play",
     "audit",
     "security",
+    # The running system in numbers (/metrics) and in its logs (request ids, JSON lines).
+    "operations",
 ]
 
 MIDDLEWARE = [
+    # First: every answer, a refusal of the middleware below included, carries the request's X-Request-ID, and
+    # every log line of the request its id (docs/operations.md, "Logs").
+    "operations.middleware.RequestIdMiddleware",
+    # Requests, responses and latencies (django-prometheus; its "after" half is the last middleware).
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files (the admin's, Swagger UI's) from the web process itself, in every environment.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -90,6 +103,7 @@ MIDDLEWARE = [
     "security.middleware.LockoutMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -290,13 +304,35 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     },
 }
 
+# One handler on stderr for every process: web, worker and beat (config/celery_app.py hands Celery's logging to
+# this). Each line carries the request id of the web request it serves, or that enqueued its task
+# (operations.request_id). `plain` on a laptop and in the tests, `json` in production (one object per line:
+# docs/operations.md, "Logs").
+RAMINO_LOG_FORMAT = env("RAMINO_LOG_FORMAT", default="plain")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_id": {"()": "operations.request_id.RequestIdFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "json": {"()": "operations.logs.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": RAMINO_LOG_FORMAT,
+            "filters": ["request_id"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="INFO")},
 }
+
+# /metrics (operations/views.py): the networks whose clients may read it without a token, and the token
+# (`Authorization: Bearer ...`) that lets anyone else read it; empty: no token is accepted.
+RAMINO_METRICS_NETWORKS = env.list("RAMINO_METRICS_NETWORKS", default=["127.0.0.0/8", "::1/128"])
+RAMINO_METRICS_TOKEN = env("RAMINO_METRICS_TOKEN", default="")
+# django-prometheus would count unapplied migrations with a query at every start: not needed.
+PROMETHEUS_EXPORT_MIGRATIONS = False
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 
 # Ramino's own knobs.

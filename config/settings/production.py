@@ -3,7 +3,7 @@
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import env
+from .base import LOGGING, env
 
 if env.bool("DJANGO_DEBUG", default=False):
     raise ImproperlyConfigured("DJANGO_DEBUG must be off in production.")
@@ -26,7 +26,8 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
-SECURE_REDIRECT_EXEMPT = [r"^health/$", r"^ready/$"]
+# The probes and Prometheus' scrape reach gunicorn directly, over plain http (/metrics: loopback or a token).
+SECURE_REDIRECT_EXEMPT = [r"^health/$", r"^ready/$", r"^metrics$"]
 # HSTS only when configured: once sent, browsers refuse plain http to the host for this long, so it is
 # turned on deliberately, after HTTPS works for every name served. Sent on HTTPS responses only.
 SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=0)
@@ -37,3 +38,6 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+# One JSON object per log line (operations/logs.py), for the log collector; RAMINO_LOG_FORMAT=plain turns it off.
+RAMINO_LOG_FORMAT = env("RAMINO_LOG_FORMAT", default="json")
+LOGGING["handlers"]["console"]["formatter"] = RAMINO_LOG_FORMAT  # type: ignore[index]

@@ -3,6 +3,7 @@ and its record, a `ReconciliationRun`. One queued or running check at a time."""
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from celery import current_app
@@ -12,6 +13,8 @@ from django.utils import timezone
 
 from ledger.models import ReconciliationRun, ReconciliationStatus
 from ledger.selectors import reconcile
+
+logger = logging.getLogger(__name__)
 
 # A run queued or running this long was lost with its worker: asking again queues a new one.
 RECONCILIATION_ABANDONED_AFTER = timedelta(hours=1)
@@ -94,7 +97,8 @@ def perform_reconciliation_run(*, run_id: int) -> ReconciliationRun | None:
             run.totals = report.totals
             run.problems = report.problems
             run.save()
-            return run
+        logger.info("reconciliation run %s: ok=%s, %d problems", run.pk, run.ok, len(run.problems))
+        return run
     except Exception:
         ReconciliationRun.objects.filter(pk=run_id, status=ReconciliationStatus.RUNNING).update(
             status=ReconciliationStatus.FAILED, finished_at=timezone.now()

@@ -6,9 +6,12 @@ clean with every chip accounted for."""
 from __future__ import annotations
 
 import time
+import urllib.request
 import uuid
 from collections import Counter
 from typing import Any
+
+from prometheus_client.parser import text_string_to_metric_families
 
 from tournaments.engine import state_from_dict
 from tournaments.engine.bots import greedy_move
@@ -69,6 +72,8 @@ def run(stack: Stack, log: Any) -> None:
     multi.run(stack, log, admin=admin, staff=staff)
     run_id = _reconcile(stack, staff)
     log(f"reconciliation run #{run_id} on the worker: ok")
+    _check_metrics(stack)
+    log("/metrics adds up the web process's and the worker's counts")
 
 
 def _play(stack: Stack, players: list[Client], staff: Client, game_id: int) -> int:
@@ -175,3 +180,21 @@ def _reconcile(stack: Stack, staff: Client) -> int:
         f"reconciliation served: {report}",
     )
     return run_id
+
+
+def _check_metrics(stack: Stack) -> None:
+    """`make run`'s three processes share one multiprocess folder: the dev server's /metrics (loopback) shows the
+    rounds, the tournament's events and the worker's tasks (docs/operations.md, "Metrics")."""
+    with urllib.request.urlopen(f"{stack.base}/metrics", timeout=30) as answer:
+        text = answer.read().decode()
+    totals: Counter[str] = Counter()
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == "ramino_celery_task_run_seconds_count":
+                totals[f"task {sample.labels['task']}"] += int(sample.value)
+            else:
+                totals[sample.name] += int(sample.value) if sample.value != float("inf") else 0
+    expect(totals["ramino_rounds_settled_total"] >= ROUNDS, f"rounds settled: {totals}")
+    expect(totals["ramino_tournament_events_total"] > 0, f"tournament events: {totals}")
+    expect(totals["task ledger.perform_reconciliation_run"] >= 1, f"the worker's tasks: {totals}")
+    expect(totals["ramino_reconciliation_ok"] == 1, f"reconciliation gauge: {totals}")

@@ -4,6 +4,7 @@ kinds' sweeps, composed with this one in `tournaments.tasks.sweep_all`)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -12,6 +13,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from operations import metrics
 from tournaments.live import dispatch, engine_io
 from tournaments.live.advance import settle_state
 from tournaments.live.clocks import CLOCK_REUSE_MARGIN, clock_targets
@@ -32,13 +34,14 @@ def _server_play(
     state: RoundState,
     player: str,
     choose: Callable[[RoundState, str], dict[str, Any]],
-) -> Any:
-    """Play `player`'s moves until the turn passes (or a claim window opens, or the round ends)."""
-    for _ in range(MAX_AUTO_MOVES_PER_TURN):
+) -> tuple[Any, int]:
+    """Play `player`'s moves until the turn passes (or a claim window opens, or the round ends). Returns the
+    state and how many moves were played."""
+    for played in range(MAX_AUTO_MOVES_PER_TURN):
         if engine_io.result(state) is not None or player not in engine_io.may_act(state):
-            return state
+            return state, played
         if engine_io.phase(state) == "claims":
-            return state
+            return state, played
         move = engine_io.parse_move(choose(state, player))
         state, _event = apply_and_log(
             game=game, round_=round_, state=state, player=player, move=move, server_played=True
@@ -91,9 +94,10 @@ def run_turn_clock(*, game_id: int, version: int) -> bool:
         seats = seats_by_player(table, targets)
         clocks = engine_io.clocks_for(table.options)
         for player in targets:
-            state = _server_play(
+            state, played = _server_play(
                 game=game, round_=round_, state=state, player=player, choose=engine_io.auto_move
             )
+            transaction.on_commit(functools.partial(metrics.turn_timed_out, server_moves=played))
             seat = seats.get(player)
             if seat is not None and seat.status == SeatStatus.ACTIVE:
                 seat.timeouts_in_row += 1

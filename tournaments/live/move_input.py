@@ -14,6 +14,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from operations import metrics
 from tournaments.engine import CardError, IllegalMove, Move, parse_card, parse_tile
 from tournaments.engine import parse_move as parse_engine_move
 from tournaments.engine.families import move_fields
@@ -27,7 +28,16 @@ MOVE_FIELDS: frozenset[str] = frozenset().union(*MOVE_TYPES.values()) - {"type"}
 
 def parse_move(data: object) -> tuple[Move, int]:
     """(move, expected_version) from a request body; anything not shaped like a move is MalformedMove (400),
-    the field named in its details. A field the move's type does not take is `move.malformed` (the engine's)."""
+    the field named in its details. A field the move's type does not take is `move.malformed` (the engine's).
+    A refusal here is counted with the service's (`operations.metrics`, by code)."""
+    try:
+        return _parse_move(data)
+    except MalformedMove as exc:
+        metrics.move_refused(code=str(exc.code))
+        raise
+
+
+def _parse_move(data: object) -> tuple[Move, int]:
     if not isinstance(data, dict):
         raise MalformedMove("The body must be a JSON object.")
     body = dict(data)

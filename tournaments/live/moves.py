@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from database import rows
+from operations import metrics
 from tournaments.errors import (
     Forbidden,
     IllegalMoveError,
@@ -89,7 +90,33 @@ def submit_move(
 ) -> dict[str, Any]:
     """A client's move (over HTTP, as `move_input.parse_move` read it; callers outside HTTP may pass its JSON).
     Returns {version, events}; a replayed key returns the first answer, a refusal included (kept under (user,
-    POST, `request_path`, key); callers outside HTTP pass no path)."""
+    POST, `request_path`, key); callers outside HTTP pass no path). Counted once committed: accepted, or refused
+    by code (`operations.metrics`; a replay is counted as what it replays)."""
+    try:
+        answer = _submit_move(
+            user=user,
+            game_id=game_id,
+            move=move,
+            expected_version=expected_version,
+            idempotency_key=idempotency_key,
+            request_path=request_path,
+        )
+    except PlayError as exc:
+        metrics.move_refused(code=str(exc.code))
+        raise
+    metrics.move_accepted()
+    return answer
+
+
+def _submit_move(
+    *,
+    user: User,
+    game_id: int,
+    move: Move | Mapping[str, Any],
+    expected_version: int,
+    idempotency_key: str | None,
+    request_path: str | None,
+) -> dict[str, Any]:
     try:
         move = engine_io.parse_move(move)
     except engine_io.IllegalMove as exc:

@@ -8,10 +8,13 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from django.db import transaction
+
 from database import rows
 from ledger.models import Account, TransferKind
 from ledger.services import postings
 from ledger.settlement import pcr_settlement
+from operations import metrics
 from tournaments.live import engine_io
 from tournaments.live import policy as table_policy
 from tournaments.live.between_rounds import close_game, schedule_round_start
@@ -189,6 +192,7 @@ def settle_result(
     else:
         schedule_round_start(game=game, policy=policy, ready=ready)
     policy.round_settled(table=table, round_id=round_.pk)
+    transaction.on_commit(lambda: metrics.round_settled(game=table.game))
     # What the end of a round changes (the time bank is saved by `charge_time_bank`); the deal and the
     # players stay as they were written at the start.
     # docs/performance.md#hand-written-statements: round-end (rides in the move's one write statement).

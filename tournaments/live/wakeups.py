@@ -38,6 +38,8 @@ import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 
+from operations import metrics
+
 logger = logging.getLogger(__name__)
 
 CHANNEL = "ramino_game_versions"
@@ -246,10 +248,13 @@ class _WaitingSlots:
             if granted:
                 self.taken += 1
                 self.by_user[user_id] = mine + 1
+        if granted:
+            metrics.longpoll_started()
         try:
             yield granted
         finally:
             if granted:
+                metrics.longpoll_ended()
                 with self._lock:
                     self.taken -= 1
                     left = self.by_user[user_id] - 1

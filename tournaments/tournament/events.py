@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 
+from operations import metrics
 from tournaments.live import wakeups
 from tournaments.tournament.models import Tournament, TournamentEvent
 
@@ -21,6 +22,7 @@ def record(*, tournament: Tournament, kind: str, data: dict[str, Any] | None = N
     event = TournamentEvent.objects.create(
         tournament=tournament, version=tournament.version, kind=kind, data=data or {}
     )
+    transaction.on_commit(lambda: metrics.tournament_event(kind=kind))
     notice = wakeups.announcement(tournament_id=tournament.pk, version=tournament.version)
     if notice is not None:
         with connection.cursor() as cursor:

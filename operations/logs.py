@@ -1,0 +1,26 @@
+"""The JSON log formatter of production (`RAMINO_LOG_FORMAT=json`): one JSON object per line with the time,
+level, logger, message, the request id, the process and, when there is one, the exception's traceback.
+python-json-logger's formatter, with the field names fixed here (docs/operations.md, "Logs")."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from pythonjsonlogger.json import JsonFormatter as _JsonFormatter
+
+FIELDS = ("time", "level", "logger", "message", "request_id", "process")
+
+
+class JsonFormatter(_JsonFormatter):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("timestamp", False)
+        super().__init__(*args, **kwargs)
+
+    def add_fields(self, log_record: dict[str, Any], record: Any, message_dict: dict[str, Any]) -> None:
+        super().add_fields(log_record, record, message_dict)
+        log_record["time"] = datetime.fromtimestamp(record.created, tz=UTC).isoformat(timespec="milliseconds")
+        log_record["level"] = record.levelname
+        log_record["logger"] = record.name
+        log_record["request_id"] = getattr(record, "request_id", None) or "-"
+        log_record["process"] = record.process
