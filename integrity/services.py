@@ -149,7 +149,7 @@ def _add(stat: PairStat, delta: PairDelta) -> None:
     for name in COUNTERS:
         setattr(stat, name, getattr(stat, name) + getattr(delta, name))
     for name in ID_LISTS:
-        ids: list[int] = list(getattr(stat, name))
+        ids: list[Any] = list(getattr(stat, name))
         ids += [i for i in getattr(delta, name) if i not in ids]
         setattr(stat, name, ids[-signals.EVIDENCE_IDS :])
 
@@ -184,9 +184,13 @@ def _evaluate(stats: Iterable[PairStat], limits: Thresholds) -> tuple[int, int]:
         if pair is not None:
             findings.append((stat, pair))
     for stat, finding in findings:
-        tables = stat.private_table_ids if finding.kind == signals.FREQUENT_PAIR else stat.table_ids
-        evidence = {"rounds": stat.round_ids, "transfers": stat.transfer_ids, "tables": tables}
         since = getattr(stat, SINCE[finding.kind])
+        tables = stat.private_table_ids if finding.kind == signals.FREQUENT_PAIR else stat.table_ids
+        evidence = {
+            "rounds": [r for r in stat.round_ids if r > since],
+            "transfers": [t for r, t in stat.transfer_ids if r > since],
+            "tables": tables,
+        }
         r, u = _flag(finding, subject=f"{stat.a}|{stat.b}", since=since, evidence=evidence)
         raised, updated = raised + r, updated + u
     return raised, updated

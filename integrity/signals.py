@@ -92,7 +92,8 @@ class PairDelta:
     feeds_taken: int = 0
     feeds_expected: float = 0.0
     round_ids: list[int] = field(default_factory=list)
-    transfer_ids: list[int] = field(default_factory=list)
+    # [round id, transfer id]: a signal whose window restarted shows only the transfers of its rounds.
+    transfer_ids: list[list[int]] = field(default_factory=list)
     table_ids: list[int] = field(default_factory=list)
     private_table_ids: list[int] = field(default_factory=list)
 
@@ -127,7 +128,7 @@ def game_feed_rates(rounds: Iterable[RoundFacts]) -> dict[str, tuple[int, int]]:
     return totals
 
 
-def _keep(ids: list[int], new: int) -> None:
+def _keep(ids: list[Any], new: Any) -> None:
     if new not in ids:
         ids.append(new)
         del ids[:-EVIDENCE_IDS]
@@ -167,7 +168,7 @@ def fold_rounds(
                 delta.pay_rounds_ba += 1
                 delta.timeout_paid_ba += int(timed_out)
             for transfer_id in facts.transfer_ids:
-                _keep(delta.transfer_ids, transfer_id)
+                _keep(delta.transfer_ids, [facts.round_id, transfer_id])
         rate = baseline.get(facts.game, 0.0)
         for discarder, drawer, took in feed_offers(facts.moves):
             delta = deltas.setdefault(pair_of(discarder, drawer), PairDelta())

@@ -176,12 +176,15 @@ def simulate_table(
 
 @dataclass(frozen=True)
 class Rates:
-    """Per behaviour: tables, colluding pairs flagged with the right kind, honest pairs flagged with any."""
+    """Per behaviour: tables, colluding pairs flagged with the right kind; pairs of two honest players (and
+    of a colluder with an honest player, at tables of three or more) flagged with any kind."""
 
     tables: dict[str, int]
     detected: dict[str, int]
     false_positive_pairs: int
     honest_pairs: int
+    bystanders_flagged: int = 0
+    bystander_pairs: int = 0
 
 
 def evaluate(tables: Sequence[SimTable], thresholds: Thresholds) -> Rates:
@@ -212,7 +215,7 @@ def evaluate(tables: Sequence[SimTable], thresholds: Thresholds) -> Rates:
                 flagged.setdefault((a, b), set()).add(finding.kind)
     want = {"dumping": signals.CHIP_DUMPING, "soft": signals.SOFT_PLAY}
     detected = dict.fromkeys(want, 0)
-    false_positive = honest_pairs = 0
+    false_positive = honest_pairs = bystanders = bystanders_flagged = 0
     counted = dict.fromkeys(BEHAVIOURS, 0)
     for table in tables:
         counted[table.behaviour] += 1
@@ -221,11 +224,19 @@ def evaluate(tables: Sequence[SimTable], thresholds: Thresholds) -> Rates:
         for pair in pairs:
             if pair == colluding:
                 detected[table.behaviour] += int(want[table.behaviour] in flagged.get(pair, set()))
+            elif set(pair) & set(table.colluders):
+                bystanders += 1
+                bystanders_flagged += int(bool(flagged.get(pair)))
             else:
                 honest_pairs += 1
                 false_positive += int(bool(flagged.get(pair)))
     return Rates(
-        tables=counted, detected=detected, false_positive_pairs=false_positive, honest_pairs=honest_pairs
+        tables=counted,
+        detected=detected,
+        false_positive_pairs=false_positive,
+        honest_pairs=honest_pairs,
+        bystanders_flagged=bystanders_flagged,
+        bystander_pairs=bystanders,
     )
 
 
