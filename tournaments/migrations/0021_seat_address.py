@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tournaments', '0020_payouts_triggers_after_remake'),
+        ("tournaments", "0020_payouts_triggers_after_remake"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seat',
-            name='address',
-            field=models.CharField(blank=True, default='', editable=False, max_length=64),
+            model_name="seat",
+            name="address",
+            field=models.CharField(blank=True, default="", editable=False, max_length=64),
         ),
     ]
