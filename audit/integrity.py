@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import render
@@ -134,6 +133,7 @@ def integrity(request: HttpRequest) -> HttpResponseBase:
     page = flags.get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
+    saved = query.pop("saved", [""])[-1]
     return render(
         request,
         "audit/integrity.html",
@@ -142,6 +142,7 @@ def integrity(request: HttpRequest) -> HttpResponseBase:
             "page": page,
             "rows": [_row(flag) for flag in page.object_list],
             "query": query.urlencode(),
+            "saved": _("Flag %(id)s saved.") % {"id": saved} if saved.isdigit() else "",
         },
     )
 
@@ -164,8 +165,7 @@ def _decide(request: HttpRequest) -> HttpResponse:
         note=form.cleaned_data["note"],
         by=request.user,  # type: ignore[arg-type]
     )
-    messages.success(request, _("Flag %(id)s saved.") % {"id": flag_id})
-    back = request.GET.urlencode()
-    return HttpResponseRedirect(
-        reverse("audit:integrity") + (f"?{back}" if back else "") + f"#flag-{flag_id}"
-    )
+    # Said on the page itself (inside its main landmark), not as a flash message above it.
+    back = request.GET.copy()
+    back["saved"] = str(flag_id)
+    return HttpResponseRedirect(f"{reverse('audit:integrity')}?{back.urlencode()}#flag-{flag_id}")

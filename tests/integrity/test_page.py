@@ -85,7 +85,8 @@ def test_staff_set_status_and_note_through_the_form(staff: Any, flags: list[Flag
             "note": "same flat",
         },
     )
-    assert response.status_code == 302 and response["Location"].startswith(PAGE + "?kind=chip_dumping")
+    assert response.status_code == 302 and response["Location"].startswith(PAGE + "?kind=chip_dumping&saved=")
+    assert f"Flag {flags[0].pk} saved." in client.get(response["Location"]).content.decode()
     flags[0].refresh_from_db()
     assert (flags[0].status, flags[0].note, flags[0].decided_by) == ("confirmed", "same flat", staff)
     assert LogEntry.objects.filter(object_id=str(flags[0].pk), user=staff).count() == 1
