@@ -100,6 +100,10 @@ bench-api: install
 bench-tournament: install
 	$(TEST_ENV) $(BIN)/python -m tests.benchmarks.bench_tournament $(BENCH_ARGS)
 
+# The daily integrity job on 1,000,000 settled rounds with a day's worth new (docs/performance.md, "Integrity job").
+bench-integrity: install
+	$(TEST_ENV) $(BIN)/python -m tests.benchmarks.bench_integrity $(BENCH_ARGS)
+
 # Chaos while playing (not in CI; tens of minutes): >= 1,000 rounds over HTTP at ring tables and multi-table
 # tournaments while the worker is SIGKILLed and the database connections cut, then exactly-once checks
 # (docs/operations.md, "Soak"). SOAK_ARGS=--quick for a few minutes.
