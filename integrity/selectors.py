@@ -53,7 +53,7 @@ def settlement_batch(*, after: int, limit: int, cutoff: datetime) -> tuple[list[
     if not batch:
         return [], after
     last = batch[-1][0]
-    candidates = {round_id for _, round_id in batch}
+    candidates = {int(round_id) for _, round_id in batch if round_id is not None}
     first_of = dict(
         _settlements()
         .filter(round_id__in=candidates)
@@ -71,7 +71,8 @@ def load_rounds(round_ids: Sequence[int]) -> list[RoundFacts]:
         return []
     transfers: dict[int, list[int]] = {}
     for pk, round_id in _settlements().filter(round_id__in=round_ids).values_list("pk", "round_id"):
-        transfers.setdefault(round_id, []).append(pk)
+        if round_id is not None:
+            transfers.setdefault(round_id, []).append(pk)
     timed_out: dict[int, set[str]] = {}
     for round_id, player in (
         MoveLog.objects.filter(round_id__in=round_ids, server_played=True)

@@ -94,8 +94,9 @@ class SimTable:
 
 
 def _bots(behaviour: str, players: Sequence[str], bots: str, seed: int) -> dict[str, Any]:
-    honest = (lambda i: RandomBot(seed * 10 + i)) if bots == "random" else (lambda i: GreedyBot())
-    chosen: dict[str, Any] = {p: honest(i) for i, p in enumerate(players)}
+    chosen: dict[str, Any] = {
+        p: RandomBot(seed * 10 + i) if bots == "random" else GreedyBot() for i, p in enumerate(players)
+    }
     if behaviour == "dumping":
         chosen[players[0]] = DumperBot()
         chosen[players[1]] = GreedyBot()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from integrity import signals, simulation
@@ -100,7 +102,7 @@ def test_timing_out_while_the_partner_collects_is_dumping_even_when_the_flow_is_
 
 
 def test_feed_offers_read_the_next_draw_after_each_discard() -> None:
-    moves = [
+    moves: list[tuple[str, dict[str, Any]]] = [
         ("ann", {"type": "discard", "card": "7H"}),
         ("bob", {"type": "draw", "source": "discard", "card": "7H", "index": 3}),
         ("bob", {"type": "discard", "card": "2C"}),

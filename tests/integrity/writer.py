@@ -27,7 +27,7 @@ def write_table(
     users = {}
     for name in sim.players:
         users[name], _ = User.objects.get_or_create(username=name)
-    table = TableFactory(
+    table = TableFactory.create(
         private=True, seats=max(2, len(sim.players)), max_buy_in=BUY_IN, creator=users[sim.players[0]]
     )
     game = Game.objects.get(table=table)
