@@ -218,6 +218,8 @@ SPECTACULAR_SETTINGS = {
         "SettlementRowKindEnum": "tournaments.live.round_end.ROW_KINDS",
         "AccountKindEnum": "ledger.models.AccountKind",
         "ReconciliationStatusEnum": "ledger.models.ReconciliationStatus",
+        "FlagStatusEnum": "integrity.models.FlagStatus",
+        "FlagKindEnum": "integrity.models.FlagKind",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
