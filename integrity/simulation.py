@@ -5,7 +5,8 @@ returned as `signals.RoundFacts`, the values the job folds; `measure` runs many 
 through `signals.fold_rounds` and the signals and counts which pairs are flagged
 (`manage.py simulate_integrity`; docs/performance.md "Integrity signals" reports the rates).
 
-- honest: every player is the engine's greedy bot (or random bot with `bots="random"`);
+- honest: every player is the engine's greedy bot (or random bot with `bots="random"`; with `bots="mixed"`
+  the first player is random, a weak player among greedy ones);
 - dumping: one player (the dumper) never melds and discards their lowest card, keeping the high ones in
   hand, so that they lose every round to their partner, a greedy bot;
 - soft: two partners who see each other's hands (as colluders on the phone do) each discard, whenever they
@@ -94,8 +95,10 @@ class SimTable:
 
 
 def _bots(behaviour: str, players: Sequence[str], bots: str, seed: int) -> dict[str, Any]:
+    # "mixed": the first player random (a weak player), the others greedy.
+    weak = {"random": range(len(players)), "mixed": range(1)}.get(bots, range(0))
     chosen: dict[str, Any] = {
-        p: RandomBot(seed * 10 + i) if bots == "random" else GreedyBot() for i, p in enumerate(players)
+        p: RandomBot(seed * 10 + i) if i in weak else GreedyBot() for i, p in enumerate(players)
     }
     if behaviour == "dumping":
         chosen[players[0]] = DumperBot()

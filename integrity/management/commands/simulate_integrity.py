@@ -28,7 +28,10 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--game", default="rummy500")
         parser.add_argument(
-            "--bots", choices=["greedy", "random"], default="greedy", help="The honest players."
+            "--bots",
+            choices=["greedy", "random", "mixed"],
+            default="greedy",
+            help="The honest players (mixed: one random).",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
