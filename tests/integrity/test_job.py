@@ -53,6 +53,7 @@ def _flags() -> set[tuple[str, tuple[str, ...]]]:
     return {(f.kind, tuple(f.players)) for f in Flag.objects.all()}
 
 
+@pytest.mark.sqlite  # and in the SQLite leg: the job's reads and writes on the embedded default
 def test_dumping_and_soft_play_are_flagged_and_honest_play_is_not(played: dict[str, Any]) -> None:
     summary = services.run_checks(now=_later())
     assert summary.rounds == Round.objects.filter(settled=True).exclude(transfers=[]).count()
