@@ -10,7 +10,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/ramino
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/0
 # The SQLite leg's files (make pytest-sqlite runs their tests marked `sqlite`).
 SQLITE_TESTS := tests/sqlite tests/tournaments/test_simulate_tournament.py tests/tournaments/test_lobby_live.py \
-	tests/tournaments/test_one_table_events.py tests/operations/test_access.py
+	tests/tournaments/test_one_table_events.py tests/operations/test_access.py tests/integrity/test_job.py
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL)
 
 .PHONY: install run demo migrate test lint typecheck migrations-check schema-check pytest pytest-sqlite smoke \
@@ -100,6 +100,10 @@ bench-api: install
 # Multi-table tournaments with instant rounds: 1, 2 and 4 worker processes, 200 and 20,000 entrants (docs/performance.md).
 bench-tournament: install
 	$(TEST_ENV) $(BIN)/python -m tests.benchmarks.bench_tournament $(BENCH_ARGS)
+
+# The daily integrity job on 1,000,000 settled rounds with a day's worth new (docs/performance.md, "Integrity job").
+bench-integrity: install
+	$(TEST_ENV) $(BIN)/python -m tests.benchmarks.bench_integrity $(BENCH_ARGS)
 
 # Chaos while playing (not in CI; tens of minutes): >= 1,000 rounds over HTTP at ring tables and multi-table
 # tournaments while the worker is SIGKILLed and the database connections cut, then exactly-once checks

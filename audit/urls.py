@@ -1,6 +1,6 @@
 from django.urls import URLPattern, path, register_converter
 
-from audit import views
+from audit import integrity, views
 
 
 class IdConverter:
@@ -31,4 +31,5 @@ urlpatterns: list[URLPattern] = [
     path("transfers/<dbid:transfer_id>/", views.transfer, name="transfer"),
     path("tournaments/<dbid:tournament_id>/", views.tournament, name="tournament"),
     path("entries.csv", views.entries_csv, name="entries-csv"),
+    path("integrity/", integrity.integrity, name="integrity"),
 ]

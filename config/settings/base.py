@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "security",
     # The running system in numbers (/metrics) and in its logs (request ids, JSON lines).
     "operations",
+    "integrity",
 ]
 
 MIDDLEWARE = [
@@ -135,6 +136,25 @@ AUTHENTICATION_BACKENDS = [
 RAMINO_LOCKOUT_USER_FAILURES = env.int("RAMINO_LOCKOUT_USER_FAILURES", default=5)
 RAMINO_LOCKOUT_ADDRESS_FAILURES = env.int("RAMINO_LOCKOUT_ADDRESS_FAILURES", default=20)
 RAMINO_LOCKOUT_SECONDS = env.int("RAMINO_LOCKOUT_SECONDS", default=900)
+
+# The integrity signals' thresholds (docs/integrity.md gives each formula and why these defaults).
+RAMINO_INTEGRITY_DUMPING_MIN_ROUNDS = env.int("RAMINO_INTEGRITY_DUMPING_MIN_ROUNDS", default=20)
+RAMINO_INTEGRITY_DUMPING_MIN_NET_CHIPS = env.int("RAMINO_INTEGRITY_DUMPING_MIN_NET_CHIPS", default=500)
+RAMINO_INTEGRITY_DUMPING_MIN_ONE_SIDED = env.float("RAMINO_INTEGRITY_DUMPING_MIN_ONE_SIDED", default=0.8)
+RAMINO_INTEGRITY_DUMPING_MIN_Z = env.float("RAMINO_INTEGRITY_DUMPING_MIN_Z", default=3.0)
+RAMINO_INTEGRITY_DUMPING_MIN_TIMEOUT_ROUNDS = env.int(
+    "RAMINO_INTEGRITY_DUMPING_MIN_TIMEOUT_ROUNDS", default=5
+)
+RAMINO_INTEGRITY_SOFT_MIN_OFFERS = env.int("RAMINO_INTEGRITY_SOFT_MIN_OFFERS", default=60)
+RAMINO_INTEGRITY_SOFT_MIN_RATIO = env.float("RAMINO_INTEGRITY_SOFT_MIN_RATIO", default=1.25)
+RAMINO_INTEGRITY_SOFT_MIN_Z = env.float("RAMINO_INTEGRITY_SOFT_MIN_Z", default=4.0)
+RAMINO_INTEGRITY_PAIR_MIN_PRIVATE_TABLES = env.int("RAMINO_INTEGRITY_PAIR_MIN_PRIVATE_TABLES", default=5)
+RAMINO_INTEGRITY_PAIR_MIN_SHARE = env.float("RAMINO_INTEGRITY_PAIR_MIN_SHARE", default=0.8)
+RAMINO_INTEGRITY_ADDRESS_MIN_ACCOUNTS = env.int("RAMINO_INTEGRITY_ADDRESS_MIN_ACCOUNTS", default=2)
+# Rounds the job reads per transaction, and how old a settlement must be before it is read (a transfer whose
+# transaction commits late has a smaller id than one already read: the lag lets it commit first).
+RAMINO_INTEGRITY_BATCH_ROUNDS = env.int("RAMINO_INTEGRITY_BATCH_ROUNDS", default=2000)
+RAMINO_INTEGRITY_LAG_SECONDS = env.int("RAMINO_INTEGRITY_LAG_SECONDS", default=60)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
@@ -216,6 +236,8 @@ SPECTACULAR_SETTINGS = {
         "SettlementRowKindEnum": "tournaments.live.round_end.ROW_KINDS",
         "AccountKindEnum": "ledger.models.AccountKind",
         "ReconciliationStatusEnum": "ledger.models.ReconciliationStatus",
+        "FlagStatusEnum": "integrity.models.FlagStatus",
+        "FlagKindEnum": "integrity.models.FlagKind",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -296,6 +318,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "accounts.purge_expired_tokens",
         "schedule": timedelta(hours=1),
         "description": "Delete API tokens past their expiry.",
+    },
+    "integrity: daily checks": {
+        "task": "integrity.run_checks",
+        "schedule": crontab(minute="15", hour="4", day_of_week="*", day_of_month="*", month_of_year="*"),
+        "description": "Read the rounds settled since the last run and flag chip dumping, soft play, "
+        "frequent pairs and shared addresses (docs/integrity.md).",
     },
     "ledger: nightly reconciliation": {
         "task": "ledger.run_reconciliation",

@@ -111,6 +111,9 @@ class Seat(models.Model):
     timeouts_in_round = models.PositiveIntegerField(default=0)
     sat_at = models.DateTimeField(auto_now_add=True)
     left_at = models.DateTimeField(null=True, blank=True)
+    # The client's network address when the player sat down (security.addresses; "" when unknown): the
+    # integrity job's "shared address" signal reads it (docs/integrity.md).
+    address = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["table_id", "number"]

@@ -120,8 +120,9 @@ def _in_running_round(game: Game, username: str) -> bool:
     return current is not None and current.ended_at is None and username in current.players
 
 
-def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False) -> Seat:
-    """Sit down with `buy_in` chips from the wallet, or top up when already seated."""
+def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False, address: str = "") -> Seat:
+    """Sit down with `buy_in` chips from the wallet, or top up when already seated; `address` (the client's,
+    kept on a new seat) is what the integrity job compares across accounts."""
     if isinstance(buy_in, bool) or not isinstance(buy_in, int) or buy_in < 1:
         raise InvalidRequest("buy_in must be a positive integer.", code=PlayCode.TABLE_INVALID_BUY_IN)
     with transaction.atomic():
@@ -188,7 +189,12 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False) -> Sea
                 user=user,
             )
             seat = Seat.objects.create(
-                table=table, player=user, number=number, stack_account=account, status=SeatStatus.SITTING_OUT
+                table=table,
+                player=user,
+                number=number,
+                stack_account=account,
+                status=SeatStatus.SITTING_OUT,
+                address=address[:64],
             )
             postings.move_chips(
                 source=wallet,
@@ -208,11 +214,11 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False) -> Sea
         return seat
 
 
-def join(*, user: User, code: str, buy_in: int) -> Seat:
+def join(*, user: User, code: str, buy_in: int, address: str = "") -> Seat:
     table = Table.objects.filter(code=normalize_code(code), private=True).first()
     if table is None:
         raise NotFound("No table has this code.", code=PlayCode.TABLE_NOT_FOUND)
-    return sit(user=user, table_id=table.pk, buy_in=buy_in, by_code=True)
+    return sit(user=user, table_id=table.pk, buy_in=buy_in, by_code=True, address=address)
 
 
 def update_table(

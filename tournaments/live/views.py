@@ -29,6 +29,7 @@ from api.pagination import PageNumberPagination
 from api.params import MAX_POSITIVE
 from api.schema import raises
 from database import rows
+from security.addresses import client_address
 from tournaments.errors import Forbidden, InvalidRequest, PlayCode
 from tournaments.live import game_log, moves, selectors, tables, wakeups
 from tournaments.live.idempotent_views import IDEMPOTENCY_HEADER, answer_once, idempotency_key
@@ -98,7 +99,9 @@ class TableSitView(APIView):
         buy_in = data.validated_data["buy_in"]
 
         def sit() -> Response:
-            seat = tables.sit(user=_user(request), table_id=table_id, buy_in=buy_in)
+            seat = tables.sit(
+                user=_user(request), table_id=table_id, buy_in=buy_in, address=client_address(request)
+            )
             return Response(_table(seat.table, request))
 
         return answer_once(request, body={"buy_in": buy_in}, respond=sit)
@@ -127,7 +130,7 @@ class TableJoinView(APIView):
         code, buy_in = data.validated_data["code"], data.validated_data["buy_in"]
 
         def join() -> Response:
-            seat = tables.join(user=_user(request), code=code, buy_in=buy_in)
+            seat = tables.join(user=_user(request), code=code, buy_in=buy_in, address=client_address(request))
             return Response(_table(seat.table, request))
 
         return answer_once(request, body={"code": code, "buy_in": buy_in}, respond=join)

@@ -1,0 +1,44 @@
+"""The integrity flags as the staff API shows them, and staff's decision on one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from integrity.models import Flag, FlagStatus
+
+MAX_NOTE = 2000
+
+
+class FlagSerializer(serializers.ModelSerializer[Flag]):
+    players = serializers.ListField(child=serializers.CharField(), read_only=True)
+    evidence = serializers.DictField(
+        read_only=True, help_text="Ids of the rounds, transfers and tables, and the signal's numbers."
+    )
+    decided_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Flag
+        fields = [
+            "id",
+            "kind",
+            "players",
+            "score",
+            "evidence",
+            "status",
+            "note",
+            "decided_by",
+            "decided_at",
+            "created_at",
+            "updated_at",
+        ]
+        read_only_fields = fields
+
+    def get_decided_by(self, flag: Flag) -> str | None:
+        return flag.decided_by.get_username() if flag.decided_by else None
+
+
+class FlagDecisionSerializer(serializers.Serializer[dict[str, Any]]):
+    status = serializers.ChoiceField(choices=FlagStatus.choices)
+    note = serializers.CharField(max_length=MAX_NOTE, allow_blank=True, required=False, default="")

@@ -1,0 +1,308 @@
+"""The integrity signals: pure functions over plain values (no Django), each a formula of docs/integrity.md.
+
+The service (`integrity.services`) loads rounds, moves and seats into the values below, folds each batch of
+new rounds into per-pair counters (`fold_rounds`) and asks the signals whether a pair's counters, since staff
+last decided about that pair, cross the thresholds. Everything here is tested without a database.
+
+Signals:
+- chip dumping (`chip_dumping`): one-sided chip flow from one player to one other across the rounds they
+  played together (a sign test on who paid whom, the net chips, the share of the flow that goes one way), or
+  a player repeatedly timing out (or leaving, which the server plays out as timeouts) in rounds they pay the
+  partner;
+- soft play (`soft_play`): a pair that takes each other's discards from the pile far more often than the
+  game's baseline (feeding: discarding the cards the partner can use);
+- frequent pair (`frequent_pair`): two players together at many private tables, most of either's private
+  tables;
+- shared address (`shared_addresses`): several accounts sitting at one table from the same network address.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+CHIP_DUMPING = "chip_dumping"
+SOFT_PLAY = "soft_play"
+FREQUENT_PAIR = "frequent_pair"
+SHARED_ADDRESS = "shared_address"
+KINDS = (CHIP_DUMPING, SOFT_PLAY, FREQUENT_PAIR, SHARED_ADDRESS)
+# How many round, transfer and table ids a pair's evidence keeps (the newest): the counters cover all of them.
+EVIDENCE_IDS = 50
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """When a signal flags (settings `RAMINO_INTEGRITY_*`, docs/integrity.md explains each)."""
+
+    dumping_min_rounds: int = 20
+    dumping_min_net_chips: int = 500
+    dumping_min_one_sided: float = 0.8
+    dumping_min_z: float = 3.0
+    dumping_min_timeout_rounds: int = 5
+    soft_min_offers: int = 60
+    soft_min_ratio: float = 1.25
+    soft_min_z: float = 4.0
+    pair_min_private_tables: int = 5
+    pair_min_share: float = 0.8
+    address_min_accounts: int = 2
+
+
+@dataclass(frozen=True)
+class Payment:
+    payer: str
+    payee: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class RoundFacts:
+    """One settled round at a ring table, as the job reads it."""
+
+    round_id: int
+    table_id: int
+    game: str
+    private: bool
+    players: tuple[str, ...]
+    payments: tuple[Payment, ...]
+    transfer_ids: tuple[int, ...] = ()
+    # Players with at least one move the server played for them (their clock ran out, or they had left).
+    timed_out: frozenset[str] = frozenset()
+    # The round's draws and discards in order: (player, move JSON).
+    moves: tuple[tuple[str, Mapping[str, Any]], ...] = ()
+
+
+def pair_of(x: str, y: str) -> tuple[str, str]:
+    return (x, y) if x < y else (y, x)
+
+
+@dataclass
+class PairDelta:
+    """What one batch of rounds adds to an unordered pair's counters; `a` < `b` by name."""
+
+    rounds: int = 0
+    paid_ab: int = 0
+    paid_ba: int = 0
+    pay_rounds_ab: int = 0
+    pay_rounds_ba: int = 0
+    timeout_paid_ab: int = 0
+    timeout_paid_ba: int = 0
+    feeds_offered: int = 0
+    feeds_taken: int = 0
+    feeds_expected: float = 0.0
+    round_ids: list[int] = field(default_factory=list)
+    # [round id, transfer id]: a signal whose window restarted shows only the transfers of its rounds.
+    transfer_ids: list[list[int]] = field(default_factory=list)
+    table_ids: list[int] = field(default_factory=list)
+    private_table_ids: list[int] = field(default_factory=list)
+
+
+def feed_offers(moves: Iterable[tuple[str, Mapping[str, Any]]]) -> list[tuple[str, str, bool]]:
+    """(discarder, next drawer, took from the pile) for every discard followed by another player's draw.
+
+    A draw from the discard pile right after a discard always takes the card just discarded (the top one;
+    Rummy 500's deeper draws take every card above the one chosen), so the draw's `source` alone says it."""
+    offers: list[tuple[str, str, bool]] = []
+    last: str | None = None
+    for player, move in moves:
+        kind = move.get("type")
+        if kind == "discard":
+            last = player
+        elif kind in ("draw", "end_round") and last is not None:
+            if player != last:
+                offers.append((last, player, kind == "draw" and move.get("source") == "discard"))
+            last = None
+    return offers
+
+
+def game_feed_rates(rounds: Iterable[RoundFacts]) -> dict[str, tuple[int, int]]:
+    """Per game: (discards offered to the next player, taken by them), over the given rounds."""
+    totals: dict[str, tuple[int, int]] = {}
+    for facts in rounds:
+        offered, taken = totals.get(facts.game, (0, 0))
+        for _, _, took in feed_offers(facts.moves):
+            offered += 1
+            taken += int(took)
+        totals[facts.game] = (offered, taken)
+    return totals
+
+
+def _keep(ids: list[Any], new: Any) -> None:
+    if new not in ids:
+        ids.append(new)
+        del ids[:-EVIDENCE_IDS]
+
+
+def fold_rounds(
+    rounds: Iterable[RoundFacts], baseline: Mapping[str, float]
+) -> dict[tuple[str, str], PairDelta]:
+    """The counters a batch of rounds adds to every pair that played together in it.
+
+    `baseline`: per game, the rate at which the next player takes a discard (the expectation of soft play)."""
+    deltas: dict[tuple[str, str], PairDelta] = {}
+    for facts in rounds:
+        players = sorted(set(facts.players))
+        for i, a in enumerate(players):
+            for b in players[i + 1 :]:
+                delta = deltas.setdefault((a, b), PairDelta())
+                delta.rounds += 1
+                _keep(delta.round_ids, facts.round_id)
+                _keep(delta.table_ids, facts.table_id)
+                if facts.private:
+                    _keep(delta.private_table_ids, facts.table_id)
+        paid: dict[tuple[str, str], int] = {}
+        for payment in facts.payments:
+            if payment.payer != payment.payee and payment.amount > 0:
+                key = (payment.payer, payment.payee)
+                paid[key] = paid.get(key, 0) + payment.amount
+        for (payer, payee), amount in paid.items():
+            delta = deltas.setdefault(pair_of(payer, payee), PairDelta())
+            timed_out = payer in facts.timed_out
+            if payer < payee:
+                delta.paid_ab += amount
+                delta.pay_rounds_ab += 1
+                delta.timeout_paid_ab += int(timed_out)
+            else:
+                delta.paid_ba += amount
+                delta.pay_rounds_ba += 1
+                delta.timeout_paid_ba += int(timed_out)
+            for transfer_id in facts.transfer_ids:
+                _keep(delta.transfer_ids, [facts.round_id, transfer_id])
+        rate = baseline.get(facts.game, 0.0)
+        for discarder, drawer, took in feed_offers(facts.moves):
+            delta = deltas.setdefault(pair_of(discarder, drawer), PairDelta())
+            delta.feeds_offered += 1
+            delta.feeds_taken += int(took)
+            delta.feeds_expected += rate
+    return deltas
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A signal that fired: its score (higher is stronger) and the numbers behind it."""
+
+    kind: str
+    players: tuple[str, ...]
+    score: float
+    details: dict[str, Any]
+
+
+def chip_dumping(*, a: str, b: str, counts: Mapping[str, int], thresholds: Thresholds) -> Finding | None:
+    """One-sided flow between `a` and `b` (counts: rounds, paid_ab, paid_ba, pay_rounds_ab/ba, timeout_paid_ab/ba).
+
+    With k rounds in which the loser paid the winner and j the other way, the sign test's z = (k - j) / √(k + j);
+    one-sidedness = net / gross chips. Fires when they played at least `dumping_min_rounds` rounds together,
+    the net flow is at least `dumping_min_net_chips`, and either one-sidedness ≥ `dumping_min_one_sided` with
+    z ≥ `dumping_min_z`, or the payer timed out in at least `dumping_min_timeout_rounds` rounds they paid."""
+    if counts["paid_ab"] >= counts["paid_ba"]:
+        payer, payee, suffix, other = a, b, "ab", "ba"
+    else:
+        payer, payee, suffix, other = b, a, "ba", "ab"
+    paid, back = counts[f"paid_{suffix}"], counts[f"paid_{other}"]
+    k, j = counts[f"pay_rounds_{suffix}"], counts[f"pay_rounds_{other}"]
+    timeouts = counts[f"timeout_paid_{suffix}"]
+    net, gross = paid - back, paid + back
+    if (
+        counts["rounds"] < thresholds.dumping_min_rounds
+        or net < thresholds.dumping_min_net_chips
+        or not gross
+    ):
+        return None
+    one_sided = net / gross
+    z = (k - j) / math.sqrt(k + j) if k + j else 0.0
+    flow = one_sided >= thresholds.dumping_min_one_sided and z >= thresholds.dumping_min_z
+    walked = timeouts >= thresholds.dumping_min_timeout_rounds
+    if not (flow or walked):
+        return None
+    return Finding(
+        kind=CHIP_DUMPING,
+        players=(payer, payee),
+        score=round(z, 2),
+        details={
+            "payer": payer,
+            "payee": payee,
+            "rounds_together": counts["rounds"],
+            "paid": paid,
+            "paid_back": back,
+            "net": net,
+            "one_sided": round(one_sided, 3),
+            "rounds_paid": k,
+            "rounds_paid_back": j,
+            "z": round(z, 2),
+            "timed_out_rounds_paid": timeouts,
+        },
+    )
+
+
+def soft_play(
+    *, a: str, b: str, offered: int, taken: int, expected: float, thresholds: Thresholds
+) -> Finding | None:
+    """Feeding: the pair took each other's discards `taken` times out of `offered`, where the game's baseline
+    rate predicts `expected`. z = (taken - expected) / √(expected * (1 - p)), p = expected / offered (binomial).
+    Fires with at least `soft_min_offers` offers, taken ≥ `soft_min_ratio` * expected and z ≥ `soft_min_z`."""
+    if offered < thresholds.soft_min_offers or expected <= 0:
+        return None
+    p = min(expected / offered, 0.999)
+    z = (taken - expected) / math.sqrt(expected * (1 - p))
+    ratio = taken / expected
+    if ratio < thresholds.soft_min_ratio or z < thresholds.soft_min_z:
+        return None
+    return Finding(
+        kind=SOFT_PLAY,
+        players=(a, b),
+        score=round(z, 2),
+        details={
+            "offered": offered,
+            "taken": taken,
+            "expected": round(expected, 1),
+            "baseline_rate": round(p, 4),
+            "ratio": round(ratio, 2),
+            "z": round(z, 2),
+        },
+    )
+
+
+def frequent_pair(
+    *, a: str, b: str, together: int, tables_a: int, tables_b: int, thresholds: Thresholds
+) -> Finding | None:
+    """Two players at `together` private tables, out of `tables_a` and `tables_b` private tables each.
+
+    Chance puts two players of a site together at a private table (joined by its code) almost never, so the
+    count itself is the measure; share = together / min(tables_a, tables_b). Fires at ≥ `pair_min_private_tables`
+    tables with share ≥ `pair_min_share`. Score: together * share."""
+    smaller = min(tables_a, tables_b)
+    if together < thresholds.pair_min_private_tables or smaller <= 0:
+        return None
+    share = together / smaller
+    if share < thresholds.pair_min_share:
+        return None
+    return Finding(
+        kind=FREQUENT_PAIR,
+        players=(a, b),
+        score=round(together * share, 2),
+        details={
+            "private_tables_together": together,
+            "private_tables": {a: tables_a, b: tables_b},
+            "share": round(share, 3),
+        },
+    )
+
+
+def shared_addresses(*, seats: Sequence[tuple[str, str]], thresholds: Thresholds) -> list[Finding]:
+    """Seats at one table as (player, client address): every address behind at least `address_min_accounts`
+    distinct accounts. Score: the number of accounts."""
+    players_at: dict[str, set[str]] = {}
+    for player, address in seats:
+        if address:
+            players_at.setdefault(address, set()).add(player)
+    return [
+        Finding(
+            kind=SHARED_ADDRESS,
+            players=tuple(sorted(players)),
+            score=float(len(players)),
+            details={"address": address, "accounts": len(players)},
+        )
+        for address, players in sorted(players_at.items())
+        if len(players) >= thresholds.address_min_accounts
+    ]

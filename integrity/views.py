@@ -1,0 +1,60 @@
+"""The staff API of integrity flags: the list (paginated, `?format=csv`) and staff's decision on one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from integrity import selectors, services
+from integrity.filters import FlagFilter
+from integrity.models import Flag
+from integrity.serializers import FlagDecisionSerializer, FlagSerializer
+from ledger.permissions import IsStaff
+from ledger.renderers import CSVRenderer
+from ledger.views import FORMAT_PARAMETER
+
+
+@extend_schema(tags=["integrity"], parameters=[FORMAT_PARAMETER])
+class FlagListView(generics.ListAPIView[Flag]):
+    """Integrity flags, newest first (docs/integrity.md): filter by `status` and `kind`."""
+
+    permission_classes = [IsStaff]
+    renderer_classes = [JSONRenderer, CSVRenderer]
+    serializer_class = FlagSerializer
+    filterset_class = FlagFilter
+
+    def get_queryset(self) -> Any:
+        return selectors.flag_list()
+
+
+class FlagDetailView(APIView):
+    permission_classes = [IsStaff]
+
+    @extend_schema(tags=["integrity"], responses={200: FlagSerializer})
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(FlagSerializer(get_object_or_404(selectors.flag_list(), pk=pk)).data)
+
+    @extend_schema(
+        tags=["integrity"],
+        request=FlagDecisionSerializer,
+        responses={200: FlagSerializer},
+        description="Staff set the flag's status (open, dismissed, confirmed) and note; the admin's log keeps it.",
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        data = FlagDecisionSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        get_object_or_404(Flag, pk=pk)
+        flag = services.decide(
+            flag_id=pk,
+            status=data.validated_data["status"],
+            note=data.validated_data["note"],
+            by=request.user,  # type: ignore[arg-type]
+        )
+        return Response(FlagSerializer(flag).data)
