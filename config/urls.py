@@ -13,6 +13,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("accounts.urls")),
     path("", include("ledger.urls")),
     path("", include("tournaments.urls")),
+    path("", include("ratings.urls")),
 ]
 
 urlpatterns = [

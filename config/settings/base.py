@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "play",
     "audit",
     "security",
+    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -279,6 +280,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "schedule": timedelta(hours=1),
         "description": "Delete API tokens past their expiry.",
     },
+    "ratings: rate final results": {
+        "task": "ratings.update",
+        "schedule": timedelta(seconds=15),
+        "description": "Record the ring-table rounds and tournaments that became final and update the ratings.",
+    },
     "ledger: nightly reconciliation": {
         "task": "ledger.run_reconciliation",
         "schedule": crontab(minute="30", hour="3", day_of_week="*", day_of_month="*", month_of_year="*"),
@@ -296,6 +302,12 @@ LOGGING = {
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 
 # Ramino's own knobs.
+# Ratings (docs/ratings.md): results before a rating stops being provisional (and joins the leaderboards);
+# whether private tables' rounds are rated (off: no boosting between friends); how many game-event ids before the
+# last one seen each scan looks again (a round_over event committed after a later-numbered one is still found).
+RAMINO_RATINGS_PROVISIONAL_GAMES = env.int("RAMINO_RATINGS_PROVISIONAL_GAMES", default=10)
+RAMINO_RATINGS_PRIVATE_TABLES = env.bool("RAMINO_RATINGS_PRIVATE_TABLES", default=False)
+RAMINO_RATINGS_EVENT_MARGIN = env.int("RAMINO_RATINGS_EVENT_MARGIN", default=5000)
 RAMINO_NEXT_ROUND_DELAY_SECONDS = env.float("RAMINO_NEXT_ROUND_DELAY_SECONDS", default=3.0)
 RAMINO_EVENTS_MAX_WAIT_SECONDS = env.int("RAMINO_EVENTS_MAX_WAIT_SECONDS", default=25)
 RAMINO_EVENTS_POLL_SECONDS = env.float("RAMINO_EVENTS_POLL_SECONDS", default=0.2)
