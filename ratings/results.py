@@ -47,6 +47,8 @@ def tournament_places(tournament: Tournament) -> dict[str, int]:
     places: dict[str, int] = {}
     entries = TournamentEntry.objects.filter(tournament=tournament, place__isnull=False)
     for player_id, place in entries.values_list("player_id", "place"):
+        if place is None:
+            continue
         key = str(player_id)
         places[key] = min(place, places.get(key, place))
     return places

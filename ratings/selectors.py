@@ -7,7 +7,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, User
 from django.db.models import QuerySet
 
 from ratings.errors import PlayerNotFound
@@ -59,7 +59,7 @@ class Profile:
     tournaments: list[TournamentRecord]
 
 
-def player(*, username: str) -> AbstractBaseUser:
+def player(*, username: str) -> User:
     found = get_user_model().objects.filter(username=username, is_active=True).first()
     if found is None:
         raise PlayerNotFound(details={"username": username})
@@ -111,7 +111,7 @@ def profile(*, username: str, viewer: AbstractBaseUser | None) -> Profile:
     ]
     return Profile(
         username=user.get_username(),
-        joined=user.date_joined,  # type: ignore[attr-defined]
+        joined=user.date_joined,
         ratings=ratings,
         recent=recent,
         tournaments=tournaments,

@@ -42,7 +42,7 @@ def _family(request: Request) -> str:
 
 def _viewer(request: Request) -> AbstractBaseUser | None:
     user = request.user
-    return user if user.is_authenticated else None  # type: ignore[return-value]
+    return user if user.is_authenticated else None
 
 
 class PlayerView(APIView):
@@ -91,7 +91,7 @@ class LeaderboardView(APIView):
         family = _family(request)
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(selectors.leaderboard(family=family), request, view=self)
-        first = paginator.page.start_index() if page else 1
+        first = paginator.page.start_index() if page and paginator.page is not None else 1
         rows = [
             LeaderboardRow(rank=first + i, username=r.player.get_username(), rating=r.rating, games=r.games)
             for i, r in enumerate(page or [])

@@ -34,7 +34,9 @@ def test_a_profile_shows_ratings_recent_games_and_tournaments(rated: dict[str, A
     tournament = MultiTournamentFactory.create(name="Sunday multi")
     for user in rated.values():
         registration.register(user=user, tournament_id=tournament.pk)
-    TournamentEntry.objects.filter(tournament=tournament, player=rated["ann"]).update(place=1, prize=270, status="finished")
+    TournamentEntry.objects.filter(tournament=tournament, player=rated["ann"]).update(
+        place=1, prize=270, status="finished"
+    )
     Tournament.objects.filter(pk=tournament.pk).update(status=TournamentStatus.FINISHED)
 
     body = api_client(None).get("/api/v1/players/ann/").json()

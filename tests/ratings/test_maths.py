@@ -9,9 +9,8 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from ratings.maths import DISPLAY_BASE, Skill, display_rating, places_from_scores, rate
-from tests.engine.test_bots import play_round
 from tournaments.engine import Ruleset, new_round
-from tournaments.engine.bots import GreedyBot, RandomBot
+from tournaments.engine.bots import GreedyBot, RandomBot, play_round
 
 skills = st.builds(
     Skill, mu=st.floats(min_value=0, max_value=50), sigma=st.floats(min_value=0.5, max_value=9)

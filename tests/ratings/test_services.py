@@ -49,6 +49,7 @@ def test_a_round_played_at_a_ring_table_rates_its_players(make_player: Any, make
     assert services.update_ratings() == 1
     result = RatedResult.objects.get(round=round_)
     assert result.family == "rummy500" and result.game == "rummy500" and result.table_id == table.pk
+    assert round_.scores is not None
     places = places_from_scores(round_.scores)
     assert result.places == {str(users[name].pk): place for name, place in places.items()}
     expected = rate({}, places)
