@@ -1,4 +1,4 @@
-"""Players' profiles, their rating histories and the leaderboards: public reads (docs/api.md, "Players")."""
+"""Players' profiles, their rating histories and the leaderboards: public reads (docs/api.md, "Players and leaderboards")."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from api.pagination import PageNumberPagination
 from api.params import InvalidParameter
 from ratings import selectors
 from ratings.models import Family
+from ratings.pagination import UncountedPageNumberPagination
 from ratings.serializers import (
     HistoryPointSerializer,
     LeaderboardRowSerializer,
@@ -81,7 +82,7 @@ class LeaderboardRow:
 
 class LeaderboardView(APIView):
     permission_classes = [AllowAny]
-    pagination_class = PageNumberPagination
+    pagination_class = UncountedPageNumberPagination
 
     @extend_schema(
         tags=["players"], parameters=[GAME_PARAMETER], responses={200: LeaderboardRowSerializer(many=True)}
@@ -91,9 +92,13 @@ class LeaderboardView(APIView):
         family = _family(request)
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(selectors.leaderboard(family=family), request, view=self)
-        first = paginator.page.start_index() if page and paginator.page is not None else 1
         rows = [
-            LeaderboardRow(rank=first + i, username=r.player.get_username(), rating=r.rating, games=r.games)
-            for i, r in enumerate(page or [])
+            LeaderboardRow(
+                rank=paginator.first_index + i,
+                username=r.player.get_username(),
+                rating=r.rating,
+                games=r.games,
+            )
+            for i, r in enumerate(page)
         ]
         return paginator.get_paginated_response(LeaderboardRowSerializer(rows, many=True).data)

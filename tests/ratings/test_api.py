@@ -1,4 +1,4 @@
-"""GET /api/v1/players/{username}/, its history, and GET /api/v1/leaderboards/ (docs/api.md, "Players")."""
+"""GET /api/v1/players/{username}/, its history, and GET /api/v1/leaderboards/ (docs/api.md, "Players and leaderboards")."""
 
 from __future__ import annotations
 
@@ -90,13 +90,32 @@ def test_the_leaderboard_ranks_established_players_best_first(rated: dict[str, A
     # the Basic family: everyone is still provisional there
     assert api_client(None).get("/api/v1/leaderboards/?game=basic").json()["results"] == []
     # ranks run on across pages
+    first = api_client(None).get("/api/v1/leaderboards/?game=rummy500&page_size=1").json()
+    assert first["previous"] is None and "page=2" in first["next"]
     second = api_client(None).get("/api/v1/leaderboards/?game=rummy500&page=2&page_size=1").json()
     assert [(r["rank"], r["username"]) for r in second["results"]] == [(2, "bob")]
+    assert second["next"] is None and second["previous"] is not None
+    # past the end: an empty page, not an error (no count is kept)
+    assert api_client(None).get("/api/v1/leaderboards/?game=rummy500&page=9").json()["results"] == []
 
 
-@pytest.mark.parametrize("query", ["", "?game=", "?game=chess", "?game=rummy500&page=0"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "",
+        "?game=",
+        "?game=chess",
+        "?game=rummy500&page=0",
+        "?game=rummy500&page=x",
+        "?game=basic&page_size=501",
+    ],
+)
 def test_a_bad_leaderboard_query_is_a_400(rated: dict[str, Any], query: str) -> None:
     response = api_client(None).get(f"/api/v1/leaderboards/{query}")
     assert response.status_code == 400
     error = response.json()["error"]
-    assert error["code"] == "request.invalid_parameter" and error["details"]["parameter"] in ("game", "page")
+    assert error["code"] == "request.invalid_parameter" and error["details"]["parameter"] in (
+        "game",
+        "page",
+        "page_size",
+    )
