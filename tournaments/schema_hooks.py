@@ -43,7 +43,9 @@ def rule_codes() -> tuple[str, ...]:
 
 
 def error_codes() -> list[str]:
-    apps = [member.value for enum in (ApiCode, AccountCode, LedgerCode, PlayCode, RatingsCode) for member in enum]
+    apps = [
+        member.value for enum in (ApiCode, AccountCode, LedgerCode, PlayCode, RatingsCode) for member in enum
+    ]
     return sorted(set(apps) | set(rule_codes()))
 
 
