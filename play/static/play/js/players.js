@@ -132,5 +132,23 @@
     if (!body.children.length) body.append(h("tr", {}, h("td", { colspan: 4, class: "empty" }, t("Nobody is ranked here yet."))));
   }
 
-  R.players = { profile, leaderboard, familyName };
+  /* A player's rating in a game's family, beside their name at a table or in standings: a small link to the
+     profile, filled in when the profile arrives (each profile read once per page load). */
+  const profiles = new Map();
+  function ratingBadge(username, game) {
+    const family = { rummy500_household: "rummy500", block: "basic", wrotham: "basic", romme: "basic" }[game] || game;
+    const badge = h("a", { class: "rating-badge", href: `#/players/${encodeURIComponent(username)}`, dataset: { role: "rating-badge", username } });
+    if (!profiles.has(username)) profiles.set(username, R.api.get(`/players/${encodeURIComponent(username)}/`).catch(() => null));
+    profiles.get(username).then((body) => {
+      const rating = body && body.ratings.find((r) => r.game === family);
+      badge.textContent = rating ? number(rating.rating) : t("new");
+      badge.setAttribute("aria-label", rating
+        ? t("%(player)s's rating: %(rating)s", { player: username, rating: number(rating.rating) })
+        : t("%(player)s has no rating yet", { player: username }));
+      if (rating && rating.provisional) badge.classList.add("provisional");
+    });
+    return badge;
+  }
+
+  R.players = { profile, leaderboard, familyName, ratingBadge };
 })((window.Ramino = window.Ramino || {}));
