@@ -131,11 +131,11 @@ def history(*, username: str, family: str) -> QuerySet[RatingChange]:
     return RatingChange.objects.filter(player=user, family=family).order_by("sequence")
 
 
-def leaderboard(*, family: str) -> QuerySet[Rating]:
-    """The family's established players (provisional ones left out), best first; ties by username."""
+def leaderboard(*, family: str) -> QuerySet[Rating, tuple[str, int, int]]:
+    """The family's established players (provisional ones left out), best first; ties by who was rated first:
+    (username, rating, games) rows, read straight off the leaderboard index (docs/performance.md, "Leaderboard")."""
     return (
         Rating.objects.filter(family=family, games__gte=provisional_games())
-        .select_related("player")
-        .only("rating", "games", "player__username")
         .order_by("-rating", "player_id")
+        .values_list("player__username", "rating", "games")
     )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.contrib.auth.models import AbstractBaseUser
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -72,14 +70,6 @@ class PlayerHistoryView(APIView):
         return paginator.get_paginated_response(HistoryPointSerializer(page or [], many=True).data)
 
 
-@dataclass(frozen=True)
-class LeaderboardRow:
-    rank: int
-    username: str
-    rating: int
-    games: int
-
-
 class LeaderboardView(APIView):
     permission_classes = [AllowAny]
     pagination_class = UncountedPageNumberPagination
@@ -92,13 +82,12 @@ class LeaderboardView(APIView):
         family = _family(request)
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(selectors.leaderboard(family=family), request, view=self)
+        # Rendered as LeaderboardRowSerializer declares them, without its per-field machinery: this page is read
+        # far more than anything here (docs/performance.md, "Leaderboard"); tests/ratings/test_api.py holds the
+        # rows to the serializer's fields.
+        first = paginator.first_index
         rows = [
-            LeaderboardRow(
-                rank=paginator.first_index + i,
-                username=r.player.get_username(),
-                rating=r.rating,
-                games=r.games,
-            )
-            for i, r in enumerate(page)
+            {"rank": first + i, "username": username, "rating": rating, "games": games}
+            for i, (username, rating, games) in enumerate(page)
         ]
-        return paginator.get_paginated_response(LeaderboardRowSerializer(rows, many=True).data)
+        return paginator.get_paginated_response(rows)

@@ -8,6 +8,7 @@ import pytest
 
 from ratings import services
 from ratings.models import Rating
+from ratings.serializers import LeaderboardRowSerializer
 from tests.clients import api_client
 from tests.factories import MultiTournamentFactory, StaffFactory
 from tests.ratings.conftest import finish_round
@@ -85,6 +86,7 @@ def test_the_history_lists_the_rating_after_each_result(rated: dict[str, Any]) -
 def test_the_leaderboard_ranks_established_players_best_first(rated: dict[str, Any]) -> None:
     body = api_client(None).get("/api/v1/leaderboards/?game=rummy500").json()
     rows = body["results"]
+    assert all(set(row) == set(LeaderboardRowSerializer().fields) for row in rows)
     assert [(r["rank"], r["username"], r["games"]) for r in rows] == [(1, "ann", 3), (2, "bob", 3)]
     assert rows[0]["rating"] > rows[1]["rating"]
     # the Basic family: everyone is still provisional there
