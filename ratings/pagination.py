@@ -22,7 +22,7 @@ class UncountedPageNumberPagination(PageNumberPagination):
     size: int = 50
     has_next: bool = False
 
-    def paginate_queryset(self, queryset: QuerySet[Any], request: Request, view: Any = None) -> list[Any]:  # type: ignore[override]
+    def paginate_queryset(self, queryset: QuerySet[Any], request: Request, view: Any = None) -> list[Any]:
         self.request = request
         self.size = self.get_page_size(request) or 50
         self.number = positive_int_param(request, self.page_query_param) or 1
@@ -36,15 +36,19 @@ class UncountedPageNumberPagination(PageNumberPagination):
         """The 1-based position of the page's first row (a rank)."""
         return (self.number - 1) * self.size + 1
 
+    def _url(self) -> str:
+        assert self.request is not None
+        return self.request.build_absolute_uri()
+
     def get_next_link(self) -> str | None:
         if not self.has_next:
             return None
-        return replace_query_param(self.request.build_absolute_uri(), self.page_query_param, self.number + 1)
+        return replace_query_param(self._url(), self.page_query_param, self.number + 1)
 
     def get_previous_link(self) -> str | None:
         if self.number <= 1:
             return None
-        url = self.request.build_absolute_uri()
+        url = self._url()
         if self.number == 2:
             return remove_query_param(url, self.page_query_param)
         return replace_query_param(url, self.page_query_param, self.number - 1)

@@ -45,5 +45,5 @@ class FloorView(APIView):
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("bench/leaderboard-floor/", FloorView.as_view()),
-    *project_urlpatterns,
+    *project_urlpatterns,  # type: ignore[list-item]
 ]
