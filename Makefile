@@ -14,7 +14,7 @@ SQLITE_TESTS := tests/sqlite tests/tournaments/test_simulate_tournament.py tests
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL)
 
 .PHONY: install run demo migrate test lint typecheck migrations-check schema-check pytest pytest-sqlite smoke \
-        test-browser fuzz-api bench bench-ledger bench-engine bench-api bench-tournament soak clean
+        test-browser fuzz-api bench bench-ledger bench-engine bench-api bench-tournament bench-ratings soak clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -104,6 +104,10 @@ bench-tournament: install
 # The daily integrity job on 1,000,000 settled rounds with a day's worth new (docs/performance.md, "Integrity job").
 bench-integrity: install
 	$(TEST_ENV) $(BIN)/python -m tests.benchmarks.bench_integrity $(BENCH_ARGS)
+
+# The leaderboard read at 100,000 rated players against a bare indexed query of the same rows (docs/performance.md).
+bench-ratings: install
+	$(TEST_ENV) $(BIN)/python -m tests.benchmarks.bench_ratings $(BENCH_ARGS)
 
 # Chaos while playing (not in CI; tens of minutes): >= 1,000 rounds over HTTP at ring tables and multi-table
 # tournaments while the worker is SIGKILLed and the database connections cut, then exactly-once checks

@@ -16,6 +16,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("ledger.urls")),
     path("", include("tournaments.urls")),
     path("", include("integrity.urls")),
+    path("", include("ratings.urls")),
 ]
 
 urlpatterns = [

@@ -29,6 +29,7 @@ PACKAGES = (
     "tournaments",
     "operations",
     "integrity",
+    "ratings",
 )
 # The modules that call services; no service or selector imports one of them.
 # (and a simulation, which runs the task bodies in order as a worker would)
@@ -147,7 +148,7 @@ def test_no_import_cycle() -> None:
 def _lower(module: str) -> bool:
     """Services and selectors: what views, tasks, serializers and the admin are built on."""
     parts = module.split(".")
-    if parts[0] in ("accounts", "ledger", "audit", "integrity"):
+    if parts[0] in ("accounts", "ledger", "audit", "integrity", "ratings"):
         return len(parts) > 1 and parts[1] in ("services", "selectors")
     # tournaments: every module of a concern's folder but its HTTP, task and admin modules
     return (

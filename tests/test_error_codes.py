@@ -11,11 +11,12 @@ from enum import StrEnum
 from accounts.errors import AccountCode
 from api.errors import ApiCode, ServiceError
 from ledger.errors import LedgerCode
+from ratings.errors import RatingsCode
 from tests.engine.test_architecture import ROOT, _raised_codes
 from tournaments.errors import PlayCode
 
-ENUMS: tuple[type[StrEnum], ...] = (ApiCode, AccountCode, LedgerCode, PlayCode)
-SOURCES = ("config", "ledger", "tournaments", "audit", "play")
+ENUMS: tuple[type[StrEnum], ...] = (ApiCode, AccountCode, LedgerCode, PlayCode, RatingsCode)
+SOURCES = ("config", "ledger", "tournaments", "audit", "play", "ratings")
 CODE = re.compile(r"^[a-z_]+(\.[a-z_]+)*$")
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from accounts.errors import AccountCode
 from api.errors import ApiCode
 from ledger.errors import LedgerCode
+from ratings.errors import RatingsCode
 from tournaments.errors import PlayCode
 
 _ENGINE = Path(__file__).resolve().parent / "engine"
@@ -42,7 +43,9 @@ def rule_codes() -> tuple[str, ...]:
 
 
 def error_codes() -> list[str]:
-    apps = [member.value for enum in (ApiCode, AccountCode, LedgerCode, PlayCode) for member in enum]
+    apps = [
+        member.value for enum in (ApiCode, AccountCode, LedgerCode, PlayCode, RatingsCode) for member in enum
+    ]
     return sorted(set(apps) | set(rule_codes()))
 
 

@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     # The running system in numbers (/metrics) and in its logs (request ids, JSON lines).
     "operations",
     "integrity",
+    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -324,6 +325,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "schedule": crontab(minute="15", hour="4", day_of_week="*", day_of_month="*", month_of_year="*"),
         "description": "Read the rounds settled since the last run and flag chip dumping, soft play, "
         "frequent pairs and shared addresses (docs/integrity.md).",
+    "ratings: rate final results": {
+        "task": "ratings.update",
+        "schedule": timedelta(seconds=15),
+        "description": "Record the ring-table rounds and tournaments that became final and update the ratings.",
     },
     "ledger: nightly reconciliation": {
         "task": "ledger.run_reconciliation",
@@ -367,6 +372,12 @@ CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 # The pause between a round's end and the next deal: the time players have to read the results panel (its
 # countdown shows it); 3 s was too short to read them.
 RAMINO_NEXT_ROUND_DELAY_SECONDS = env.float("RAMINO_NEXT_ROUND_DELAY_SECONDS", default=10.0)
+# Ratings (docs/ratings.md): results before a rating stops being provisional (and joins the leaderboards);
+# whether private tables' rounds are rated (off: no boosting between friends); how many game-event ids before the
+# last one seen each scan looks again (a round_over event committed after a later-numbered one is still found).
+RAMINO_RATINGS_PROVISIONAL_GAMES = env.int("RAMINO_RATINGS_PROVISIONAL_GAMES", default=10)
+RAMINO_RATINGS_PRIVATE_TABLES = env.bool("RAMINO_RATINGS_PRIVATE_TABLES", default=False)
+RAMINO_RATINGS_EVENT_MARGIN = env.int("RAMINO_RATINGS_EVENT_MARGIN", default=5000)
 RAMINO_EVENTS_MAX_WAIT_SECONDS = env.int("RAMINO_EVENTS_MAX_WAIT_SECONDS", default=25)
 RAMINO_EVENTS_POLL_SECONDS = env.float("RAMINO_EVENTS_POLL_SECONDS", default=0.2)
 # PostgreSQL LISTEN/NOTIFY wakes long-polling requests when their game changes (tournaments/live/wakeups.py);

@@ -1,4 +1,4 @@
-/* The router: #/login, #/lobby, #/table/ID, #/tournament/ID, #/wallet. Without a token, every page is the sign-in page. */
+/* The router: #/login, #/lobby, #/table/ID, #/tournament/ID, #/wallet, #/players/NAME, #/leaderboard/GAME. Without a token, every page is the sign-in page. */
 (function (R) {
   "use strict";
 
@@ -33,6 +33,8 @@
     }
     const table = hash.match(/^#\/table\/(\d+)$/);
     const tournament = hash.match(/^#\/tournament\/(\d+)$/);
+    const player = hash.match(/^#\/players\/([^/]+)$/);
+    const leaderboard = hash.match(/^#\/leaderboard(?:\/(\w+))?$/);
     try {
       if (tournament) {
         document.body.dataset.page = "tournament";
@@ -40,6 +42,12 @@
       } else if (table) {
         document.body.dataset.page = "table";
         await R.table.load(root, Number(table[1]));
+      } else if (player) {
+        document.body.dataset.page = "profile";
+        await R.players.profile(root, decodeURIComponent(player[1]));
+      } else if (leaderboard) {
+        document.body.dataset.page = "leaderboard";
+        await R.players.leaderboard(root, leaderboard[1] || "rummy500");
       } else if (hash === "#/wallet") {
         document.body.dataset.page = "wallet";
         await R.wallet.render(root);

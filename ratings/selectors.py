@@ -1,0 +1,141 @@
+"""Reads for profiles, rating histories and leaderboards, as records the serializers render."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, User
+from django.db.models import QuerySet
+
+from ratings.errors import PlayerNotFound
+from ratings.models import Family, Rating, RatingChange
+from ratings.results import family_of
+from tournaments.tournament.models import TournamentEntry, TournamentStatus
+
+RECENT = 10
+TOURNAMENTS = 20
+
+
+def provisional_games() -> int:
+    return int(settings.RAMINO_RATINGS_PROVISIONAL_GAMES)
+
+
+@dataclass(frozen=True)
+class RatingRecord:
+    game: str
+    rating: int
+    mu: float
+    sigma: float
+    games: int
+    provisional: bool
+
+
+@dataclass(frozen=True)
+class RecentRecord:
+    game: str
+    table: int | None
+    tournament: int | None
+    place: int
+    at: datetime
+
+
+@dataclass(frozen=True)
+class TournamentRecord:
+    id: int
+    name: str
+    place: int
+    prize: int | None
+
+
+@dataclass(frozen=True)
+class Profile:
+    username: str
+    joined: datetime
+    ratings: list[RatingRecord]
+    recent: list[RecentRecord]
+    tournaments: list[TournamentRecord]
+
+
+def player(*, username: str) -> User:
+    found = get_user_model().objects.filter(username=username, is_active=True).first()
+    if found is None:
+        raise PlayerNotFound(details={"username": username})
+    return found
+
+
+def profile(*, username: str, viewer: AbstractBaseUser | None) -> Profile:
+    """A player's public profile; tournament prizes only for the player themself and staff."""
+    user = player(username=username)
+    sees_prizes = viewer is not None and (viewer.pk == user.pk or bool(getattr(viewer, "is_staff", False)))
+    enough = provisional_games()
+    ratings = [
+        RatingRecord(
+            game=r.family,
+            rating=r.rating,
+            mu=r.mu,
+            sigma=r.sigma,
+            games=r.games,
+            provisional=r.games < enough,
+        )
+        for r in Rating.objects.filter(player=user).order_by("family")
+    ]
+    changes = RatingChange.objects.filter(player=user).select_related("result").order_by("-sequence")[:RECENT]
+    recent = [
+        RecentRecord(
+            game=c.result.game,
+            table=c.result.table_id,
+            tournament=c.result.tournament_id,
+            place=c.place,
+            at=c.finished_at,
+        )
+        for c in changes
+    ]
+    entries = (
+        TournamentEntry.objects.filter(
+            player=user, place__isnull=False, tournament__status=TournamentStatus.FINISHED
+        )
+        .select_related("tournament")
+        .order_by("-tournament__finished_at", "-tournament_id")[:TOURNAMENTS]
+    )
+    tournaments = [
+        TournamentRecord(
+            id=e.tournament_id,
+            name=e.tournament.name,
+            place=int(e.place or 0),
+            prize=int(e.prize) if sees_prizes else None,
+        )
+        for e in entries
+    ]
+    return Profile(
+        username=user.get_username(),
+        joined=user.date_joined,
+        ratings=ratings,
+        recent=recent,
+        tournaments=tournaments,
+    )
+
+
+def resolve_family(game: str) -> str | None:
+    """A family name, or a preset resolved to its family; None for anything else."""
+    if game in Family.values:
+        return game
+    return family_of(game)
+
+
+def history(*, username: str, family: str) -> QuerySet[RatingChange]:
+    """A player's rating after each rated result of the family, oldest first."""
+    user = player(username=username)
+    return RatingChange.objects.filter(player=user, family=family).order_by("sequence")
+
+
+def leaderboard(*, family: str) -> QuerySet[Rating, tuple[str, int, int]]:
+    """The family's established players (provisional ones left out), best first; ties by who was rated first:
+    (username, rating, games) rows, read straight off the leaderboard index (docs/performance.md, "Leaderboard")."""
+    return (
+        Rating.objects.filter(family=family, games__gte=provisional_games())
+        .order_by("-rating", "player_id")
+        .values_list("player__username", "rating", "games")
+    )
