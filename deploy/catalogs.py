@@ -199,7 +199,10 @@ def extract_messages() -> Extracted:
         found.add("django", Key(None, text), f"{path.relative_to(ROOT)}:{lineno}")
     for path in _templates():
         rel = path.relative_to(ROOT)
-        for lineno, key in _babel(templatize(path.read_text(), origin=str(path)), "python", PYTHON_KEYWORDS):
+        # templatize keeps the template's lines; their indentation means nothing to Python, and a line that
+        # indents less than the one before would stop the tokenizer: every line starts at column 0.
+        code = "\n".join(line.lstrip() for line in templatize(path.read_text(), origin=str(path)).split("\n"))
+        for lineno, key in _babel(code, "python", PYTHON_KEYWORDS):
             found.add("django", key, f"{rel}:{lineno}")
     for path in _scripts():
         rel = path.relative_to(ROOT)

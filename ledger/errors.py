@@ -8,7 +8,6 @@ from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
-
 from django.utils.translation import gettext_noop as N_
 
 from api.errors import ApiCode, ServiceError, describe_codes

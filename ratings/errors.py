@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from api.errors import ServiceError
+from django.utils.translation import gettext_noop as N_
+
+from api.errors import ServiceError, describe_codes
 
 
 class RatingsCode(StrEnum):
@@ -15,3 +17,6 @@ class PlayerNotFound(ServiceError):
     code = RatingsCode.PLAYER_NOT_FOUND
     http_status = 404
     default_message = "No such player."
+
+
+describe_codes({RatingsCode.PLAYER_NOT_FOUND: N_("No such player.")})

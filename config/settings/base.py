@@ -325,6 +325,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "schedule": crontab(minute="15", hour="4", day_of_week="*", day_of_month="*", month_of_year="*"),
         "description": "Read the rounds settled since the last run and flag chip dumping, soft play, "
         "frequent pairs and shared addresses (docs/integrity.md).",
+    },
     "ratings: rate final results": {
         "task": "ratings.update",
         "schedule": timedelta(seconds=15),
