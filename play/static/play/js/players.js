@@ -137,7 +137,10 @@
   const profiles = new Map();
   function ratingBadge(username, game) {
     const family = { rummy500_household: "rummy500", block: "basic", wrotham: "basic", romme: "basic" }[game] || game;
-    const badge = h("a", { class: "rating-badge", href: `#/players/${encodeURIComponent(username)}`, dataset: { role: "rating-badge", username } });
+    const badge = h("a", {
+      class: "rating-badge", href: `#/players/${encodeURIComponent(username)}`, dataset: { role: "rating-badge", username },
+      "aria-label": t("Profile of %(player)s", { player: username }),
+    }, "…");
     if (!profiles.has(username)) profiles.set(username, R.api.get(`/players/${encodeURIComponent(username)}/`).catch(() => null));
     profiles.get(username).then((body) => {
       const rating = body && body.ratings.find((r) => r.game === family);

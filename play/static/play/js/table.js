@@ -312,7 +312,8 @@
           const scores = (pl.scores || []).filter((s) => s !== null && s !== undefined);
           const total = sums[pl.username] ?? scores.reduce((a, b) => a + b, 0);
           return h("tr", { class: pl.username === turn ? "to-play" : "", dataset: { role: "player", username: pl.username } },
-            h("th", { scope: "row" }, pl.username, tags.map((x) => h("span", { class: "tag" }, x))),
+            h("th", { scope: "row" }, pl.username, R.players ? R.players.ratingBadge(pl.username, p.table.game) : null,
+              tags.map((x) => h("span", { class: "tag" }, x))),
             h("td", { dataset: { role: "hand-count" } }, pl.hand_count === undefined ? "–" : number(pl.hand_count)),
             h("td", { dataset: { role: points ? "points" : "chips" } }, points ? number(total) : pl.chips === null || pl.chips === undefined ? "–" : number(pl.chips)),
             h("td", {}, pl.time_bank === null || pl.time_bank === undefined ? "–" : W.seconds(Math.round(pl.time_bank))));
