@@ -137,17 +137,15 @@
   const profiles = new Map();
   function ratingBadge(username, game) {
     const family = { rummy500_household: "rummy500", block: "basic", wrotham: "basic", romme: "basic" }[game] || game;
+    // The link's name is its words: "Rating of ann:" (read by screen readers only) and the number shown.
+    const value = h("span", {}, "…");
     const badge = h("a", {
       class: "rating-badge", href: `#/players/${encodeURIComponent(username)}`, dataset: { role: "rating-badge", username },
-      "aria-label": t("Profile of %(player)s", { player: username }),
-    }, "…");
+    }, h("span", { class: "visually-hidden" }, t("Rating of %(player)s:", { player: username }), " "), value);
     if (!profiles.has(username)) profiles.set(username, R.api.get(`/players/${encodeURIComponent(username)}/`).catch(() => null));
     profiles.get(username).then((body) => {
       const rating = body && body.ratings.find((r) => r.game === family);
-      badge.textContent = rating ? number(rating.rating) : t("new");
-      badge.setAttribute("aria-label", rating
-        ? t("%(player)s's rating: %(rating)s", { player: username, rating: number(rating.rating) })
-        : t("%(player)s has no rating yet", { player: username }));
+      value.textContent = rating ? number(rating.rating) : t("new");
       if (rating && rating.provisional) badge.classList.add("provisional");
     });
     return badge;
