@@ -27,7 +27,7 @@ def test_register_then_token_then_authenticated_request() -> None:
         "/api/v1/auth/register/", {"username": "ann", "password": "a-long-secret-9"}, format="json"
     )
     assert created.status_code == 201
-    assert created.json() == {"username": "ann"}
+    assert created.json() == {"username": "ann", "welcome_chips": 0}  # the house grant is off by default
     token = client.post(
         "/api/v1/auth/token/", {"username": "ann", "password": "a-long-secret-9"}, format="json"
     )

@@ -160,6 +160,7 @@ class Sender:
             "table_id": str(world.table.pk),
             "tournament_id": str(tournament.pk),
             "id": world.url("{account}"),
+            "username": world.users["admin"].get_username(),
         }
         self.transfer = world.url("{transfer}")
         # One client for every request: a new one loads the middleware again (WhiteNoise scans the static files).
