@@ -101,3 +101,16 @@ class GrantAboveFloor(TranslatedLedgerError):
     translated_message = _(
         "Your wallet already holds the daily chips; the top-up is for a wallet below them."
     )
+
+
+describe_codes(
+    {
+        LedgerCode.GRANT_NOT_AVAILABLE: N_(
+            "This site gives no daily chips; chips come from the site's admins."
+        ),
+        LedgerCode.GRANT_ALREADY_CLAIMED_TODAY: N_("You already had today's chips; come back tomorrow."),
+        LedgerCode.GRANT_ABOVE_FLOOR: N_(
+            "Your wallet already holds the daily chips; the top-up is for a wallet below them."
+        ),
+    }
+)
