@@ -72,7 +72,6 @@ def apply_pending(*, limit: int | None = None) -> int:
 
 def update_ratings() -> int:
     """The periodic job: record what became final, then apply it. Safe to run twice or concurrently."""
-    RatingsCursor.objects.get_or_create(pk=1)
     record_new_results()
     return apply_pending()
 

@@ -9,14 +9,20 @@
   const { h, clear, formValues, flash, sleep } = R.dom;
   const { t, tn, number, dateTime } = R.i18n;
   const POLL_MS = 3000;
-  const GAMES = [
-    ["rummy500", () => t("Rummy 500")],
-    ["rummy500_household", () => t("Rummy 500 (household)")],
-  ];
+  // Every preset's name (a family's rating is named by its first preset's); the games a table can be made with.
+  const GAME_NAMES = {
+    rummy500: () => t("Rummy 500"),
+    rummy500_household: () => t("Rummy 500 (household)"),
+    basic: () => t("Basic Rummy"),
+    block: () => t("Block Rummy"),
+    wrotham: () => t("Wrotham"),
+    romme: () => t("Rommé"),
+    board: () => t("Board Rummy"),
+  };
+  const GAMES = ["rummy500", "rummy500_household"];
 
   function gameName(code) {
-    const found = GAMES.find(([c]) => c === code);
-    return found ? found[1]() : code;
+    return GAME_NAMES[code] ? GAME_NAMES[code]() : code;
   }
 
   // Words for the API's statuses (tables and tournaments).
@@ -375,7 +381,7 @@
         }
       } },
       h("h2", {}, t("Start a private table")),
-      h("label", {}, t("Game"), h("select", { name: "game", dataset: { role: "create-game" } }, GAMES.map(([code, name]) => h("option", { value: code }, name())))),
+      h("label", {}, t("Game"), h("select", { name: "game", dataset: { role: "create-game" } }, GAMES.map((code) => h("option", { value: code }, gameName(code))))),
       field("seats", t("Seats"), 2, 2), field("pcr", t("PCR (chips per point)"), 1),
       field("min_buy_in", t("Minimum buy-in"), 100), field("max_buy_in", t("Maximum buy-in"), 1000),
       field("turn_seconds", t("Turn seconds"), 30), field("time_bank_seconds", t("Time bank seconds"), 30, 0),

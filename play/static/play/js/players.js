@@ -5,19 +5,10 @@
 
   const { h, clear } = R.dom;
   const { t, number, dateTime } = R.i18n;
+  // A family's rating is named by its first preset's name (rummy500, basic, board).
+  const gameName = (game) => R.lobby.gameName(game);
   const SVG = "http://www.w3.org/2000/svg";
   const FAMILIES = ["rummy500", "basic", "board"];
-
-  function familyName(game) {
-    return { rummy500: t("Rummy 500"), basic: t("Basic Rummy"), board: t("Board Rummy") }[game] || game;
-  }
-
-  function presetName(game) {
-    return {
-      rummy500: t("Rummy 500"), rummy500_household: t("Rummy 500 (household)"), basic: t("Basic Rummy"),
-      block: t("Block Rummy"), wrotham: t("Wrotham"), romme: t("Rommé"), board: t("Board Rummy"),
-    }[game] || game;
-  }
 
   function placeText(place) {
     return t("Place %(place)s", { place: number(place) });
@@ -66,7 +57,7 @@
     if (!body.ratings.length) section.append(h("p", { class: "empty" }, t("No rated games yet.")));
     for (const rating of body.ratings) {
       const card = h("div", { class: "rating-card", dataset: { role: "profile-rating", game: rating.game } },
-        h("h3", {}, familyName(rating.game)),
+        h("h3", {}, gameName(rating.game)),
         h("p", {},
           h("strong", { class: "rating-value" }, number(rating.rating)), " ",
           t("after %(games)s rated games", { games: number(rating.games) }),
@@ -75,7 +66,7 @@
       section.append(card);
       const history = await R.api.get(`/players/${encodeURIComponent(username)}/history/?game=${rating.game}&page_size=500`);
       if (history.results.length) {
-        card.append(chart(history.results, t("Rating of %(player)s in %(game)s over their games", { player: body.username, game: familyName(rating.game) })));
+        card.append(chart(history.results, t("Rating of %(player)s in %(game)s over their games", { player: body.username, game: gameName(rating.game) })));
       }
     }
     section.append(h("h2", {}, t("Recent games")));
@@ -83,7 +74,7 @@
     else {
       section.append(h("ul", { class: "plain-list", dataset: { role: "profile-recent" } },
         body.recent.map((r) => h("li", {},
-          placeText(r.place), " · ", presetName(r.game), " · ",
+          placeText(r.place), " · ", gameName(r.game), " · ",
           r.tournament ? h("a", { href: `#/tournament/${r.tournament}` }, t("tournament")) : t("ring table"),
           " · ", dateTime(r.at)))));
     }
@@ -101,10 +92,10 @@
     clear(root);
     const family = FAMILIES.includes(game) ? game : "rummy500";
     const section = h("section", { class: "panel players", dataset: { role: "leaderboard", game: family } },
-      h("h1", {}, t("Leaderboard: %(game)s", { game: familyName(family) })),
+      h("h1", {}, t("Leaderboard: %(game)s", { game: gameName(family) })),
       h("nav", { "aria-label": t("Games") },
         h("ul", { class: "tabs" }, FAMILIES.map((f) => h("li", {},
-          h("a", { href: `#/leaderboard/${f}`, "aria-current": f === family ? "page" : null }, familyName(f)))))),
+          h("a", { href: `#/leaderboard/${f}`, "aria-current": f === family ? "page" : null }, gameName(f)))))),
       h("p", { class: "hint" }, t("Players appear here once their rating is no longer provisional.")));
     root.append(section);
     const body = h("tbody", {});
@@ -151,5 +142,5 @@
     return badge;
   }
 
-  R.players = { profile, leaderboard, familyName, ratingBadge };
+  R.players = { profile, leaderboard, ratingBadge };
 })((window.Ramino = window.Ramino || {}));
