@@ -1,5 +1,7 @@
 """Reads about accounts that the services and views share."""
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 
 from accounts import usernames
@@ -13,4 +15,15 @@ def username_taken(*, username: str) -> bool:
     return (
         UsernameKey.objects.filter(folded=usernames.folded(username)).exists()
         or get_user_model().objects.filter(username__iexact=usernames.normalise(username)).exists()
+    )
+
+
+def is_guest(*, user: Any) -> bool:
+    """Whether the user is a guest of the demo (accounts.services.create_guest): a guest's name, which
+    registration refuses, and no password. Guests get no chips (no welcome chips, no daily top-up)."""
+    return bool(
+        user is not None
+        and getattr(user, "is_authenticated", False)
+        and usernames.is_guest_name(user.get_username())
+        and not user.has_usable_password()
     )

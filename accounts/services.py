@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 from typing import Any
 
@@ -52,6 +53,31 @@ def register_user(*, username: str, password: str) -> Any:
         if selectors.username_taken(username=username):
             raise _username_taken() from None
         raise
+
+
+GUEST_ATTEMPTS = 20
+
+
+def create_guest() -> Any:
+    """A guest for the landing page's demo: "Guest " and six random characters (`usernames.GUEST_ALPHABET`),
+    no usable password (nobody can sign in as them: only the token made with them plays), and no chips: the
+    welcome grant is not posted and the daily top-up refuses guests (ledger.services.grants). A name already
+    taken is drawn again (31^6, about 890 million names)."""
+    model = get_user_model()
+    for _ in range(GUEST_ATTEMPTS):
+        tail = "".join(secrets.choice(usernames.GUEST_ALPHABET) for _ in range(usernames.GUEST_LENGTH))
+        username = usernames.GUEST_PREFIX + tail
+        if selectors.username_taken(username=username):
+            continue
+        try:
+            with transaction.atomic():
+                user = model(username=username)
+                user.set_unusable_password()
+                user.save()
+                return user
+        except IntegrityError:
+            continue  # taken by a guest made at the same moment: draw again
+    raise RuntimeError("No free guest name after %d draws." % GUEST_ATTEMPTS)
 
 
 def create_token(*, user: Any) -> tuple[AuthToken, str]:

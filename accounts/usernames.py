@@ -18,6 +18,23 @@ MAX_LENGTH = 32
 PUNCTUATION = "_.-"
 
 
+# Guests (the landing page's demo): "Guest " and six characters of an alphabet with no look-alikes (no 0/O,
+# 1/I/L). The space makes the name one registration refuses, so no person can register or take it.
+GUEST_PREFIX = "Guest "
+GUEST_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+GUEST_LENGTH = 6
+
+
+def is_guest_name(username: str) -> bool:
+    """Whether the name is a guest's ("Guest " and six characters of the guest alphabet)."""
+    tail = username[len(GUEST_PREFIX) :]
+    return (
+        username.startswith(GUEST_PREFIX)
+        and len(tail) == GUEST_LENGTH
+        and all(c in GUEST_ALPHABET for c in tail)
+    )
+
+
 def normalise(username: str) -> str:
     """The name as it is stored and signed in with: NFKC (compatibility composition), case kept."""
     return unicodedata.normalize("NFKC", username)

@@ -20,6 +20,7 @@ class LedgerCode(StrEnum):
     GRANT_NOT_AVAILABLE = "grant.not_available"
     GRANT_ALREADY_CLAIMED_TODAY = "grant.already_claimed_today"
     GRANT_ABOVE_FLOOR = "grant.above_floor"
+    GRANT_GUEST = "grant.guest"
 
 
 describe_codes(
@@ -103,8 +104,15 @@ class GrantAboveFloor(TranslatedLedgerError):
     )
 
 
+class GrantGuest(TranslatedLedgerError):
+    code = LedgerCode.GRANT_GUEST
+    http_status = 403
+    translated_message = _("A guest plays without chips: create an account to get chips.")
+
+
 describe_codes(
     {
+        LedgerCode.GRANT_GUEST: N_("A guest plays without chips: create an account to get chips."),
         LedgerCode.GRANT_NOT_AVAILABLE: N_(
             "This site gives no daily chips; chips come from the site's admins."
         ),

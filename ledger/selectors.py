@@ -11,6 +11,7 @@ from django.db import connection
 from django.db.models import Count, F, Prefetch, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 
+from accounts.selectors import is_guest
 from ledger.models import (
     NEGATIVE_ALLOWED_KINDS,
     PLAYER_KINDS,
@@ -48,7 +49,8 @@ class TopUpState:
     AVAILABLE = "available"
     CLAIMED_TODAY = "claimed_today"
     ABOVE_FLOOR = "above_floor"
-    STATES = (OFF, AVAILABLE, CLAIMED_TODAY, ABOVE_FLOOR)
+    GUEST = "guest"  # a guest of the demo: no chips (create an account)
+    STATES = (OFF, AVAILABLE, CLAIMED_TODAY, ABOVE_FLOOR, GUEST)
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,8 @@ def next_utc_midnight(now: datetime) -> datetime:
 
 def top_up(*, user: AbstractBaseUser, balance: int, now: datetime) -> TopUp:
     """The player's daily top-up state at `now` (their wallet holding `balance`)."""
+    if is_guest(user=user):
+        return TopUp(state=TopUpState.GUEST, available=False, floor=None, next_at=None)
     policy = grant_policy()
     if not policy.top_up_on:
         return TopUp(state=TopUpState.OFF, available=False, floor=None, next_at=None)

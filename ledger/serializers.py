@@ -184,7 +184,8 @@ class TopUpStateSerializer(serializers.Serializer[Any]):
         choices=[(state, state) for state in TopUpState.STATES],
         help_text="`off`: the site grants no top-up (chips come from its admins); `available`: "
         "`POST /wallet/top-up/` may be claimed now; `claimed_today`: claimed this UTC day, again at "
-        "`next_at`; `above_floor`: the wallet holds at least `floor`.",
+        "`next_at`; `above_floor`: the wallet holds at least `floor`; `guest`: a guest of the demo, who plays "
+        "without chips (`POST /wallet/top-up/` answers 403 `grant.guest`).",
     )
     available = serializers.BooleanField(help_text="Whether `POST /wallet/top-up/` would post a top-up now.")
     floor = serializers.IntegerField(allow_null=True, help_text="The balance a top-up brings the wallet to.")

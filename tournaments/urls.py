@@ -1,6 +1,7 @@
 from django.urls import URLPattern, URLResolver, path
 
 from tournaments.live import views
+from tournaments.practice import demo_views
 from tournaments.tournament import views as tv
 
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -39,4 +40,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("tournaments/<int:tournament_id>/resume/", tv.ResumeView.as_view(), name="tournament-resume"),
     path("tournaments/<int:tournament_id>/cancel/", tv.CancelView.as_view(), name="tournament-cancel"),
     path("tournaments/<int:tournament_id>/payouts/", tv.PayoutsView.as_view(), name="tournament-payouts"),
+    path("demo/", demo_views.DemoView.as_view(), name="demo"),
 ]

@@ -199,6 +199,8 @@ REST_FRAMEWORK = {
         "join_address": env("THROTTLE_JOIN_ADDRESS", default="30/min"),
         "reconciliation": env("THROTTLE_RECONCILIATION", default="6/hour"),
         "top_up": env("THROTTLE_TOP_UP", default="10/min"),
+        "practice": env("THROTTLE_PRACTICE", default="20/min"),
+        "demo": env("THROTTLE_DEMO", default="10/min"),
     },
 }
 

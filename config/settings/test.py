@@ -11,6 +11,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         **REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],  # noqa: F405
         "auth": "10000/min",
+        "practice": "10000/min",
+        "demo": "10000/min",
     },
 }
 # As for the throttle: tests that exercise lockouts set their own limits (tests/test_lockout.py).

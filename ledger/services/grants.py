@@ -19,7 +19,14 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from ledger.errors import GrantAboveFloor, GrantAlreadyClaimed, GrantNotAvailable, IdempotencyConflict
+from accounts.selectors import is_guest
+from ledger.errors import (
+    GrantAboveFloor,
+    GrantAlreadyClaimed,
+    GrantGuest,
+    GrantNotAvailable,
+    IdempotencyConflict,
+)
 from ledger.models import Account, AccountKind, GrantPolicy, Transfer, TransferKind
 from ledger.selectors import daily_grant_key, grant_policy, next_utc_midnight, utc_date, welcome_grant_key
 from ledger.services import accounts, postings
@@ -38,9 +45,9 @@ def configure(*, enabled: bool, welcome_chips: int = 0, daily_floor: int = 0) ->
 
 def post_welcome_grant(*, user: AbstractBaseUser) -> Transfer | None:
     """The new player's welcome chips, if the policy grants any; None when it does not. Call it inside the
-    transaction that creates the user (the registration service does)."""
+    transaction that creates the user (the registration service does). A guest gets none."""
     current = grant_policy()
-    if not current.welcome_on:
+    if not current.welcome_on or is_guest(user=user):
         return None
     amount = current.welcome_chips
     return postings.move_chips(
@@ -66,13 +73,16 @@ class TopUp:
 def claim_daily_top_up(*, user: AbstractBaseUser, now: datetime | None = None) -> TopUp:
     """Bring the player's wallet up to the policy's floor: once per UTC day, only below the floor.
 
-    Refusals change nothing: `GrantNotAvailable` (the site grants no top-up), `GrantAlreadyClaimed` (one
+    Refusals change nothing: `GrantGuest` (a guest of the demo: guests play without chips),
+    `GrantNotAvailable` (the site grants no top-up), `GrantAlreadyClaimed` (one
     was posted today; the details name it and when the next may be claimed), `GrantAboveFloor` (the wallet
     holds at least the floor). The wallet is locked while the amount is computed, so a buy-in at the same
     moment cannot make the top-up overshoot the floor; two claims at once post one transfer (the key)."""
     now = now or timezone.now()
     day = utc_date(now)
     key = daily_grant_key(user_id=int(user.pk), day=day)
+    if is_guest(user=user):
+        raise GrantGuest()
     current = grant_policy()
     if not current.top_up_on:
         raise GrantNotAvailable()

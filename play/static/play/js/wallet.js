@@ -80,6 +80,9 @@
     if (state === "above_floor") {
       return [h("p", { dataset: { role: "top-up-text" } }, t("When your balance is below %(floor)s chips, you can top it up to that once a day.", { floor: number(topUp.floor) }))];
     }
+    if (state === "guest") {
+      return [h("p", { dataset: { role: "top-up-text" } }, t("A guest plays without chips: create an account to get chips."))];
+    }
     return [h("p", { dataset: { role: "top-up-text" } }, t("Chips come from the site's admins: ask them to credit your wallet."))];
   }
 
