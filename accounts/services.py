@@ -77,7 +77,7 @@ def create_guest() -> Any:
                 return user
         except IntegrityError:
             continue  # taken by a guest made at the same moment: draw again
-    raise RuntimeError("No free guest name after %d draws." % GUEST_ATTEMPTS)
+    raise RuntimeError(f"No free guest name after {GUEST_ATTEMPTS} draws.")
 
 
 def create_token(*, user: Any) -> tuple[AuthToken, str]:
