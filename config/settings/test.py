@@ -32,5 +32,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {}
 
 # The worker started by the suite inherits this through DJANGO_SETTINGS_MODULE: short pauses between rounds.
 RAMINO_NEXT_ROUND_DELAY_SECONDS = env.float("RAMINO_NEXT_ROUND_DELAY_SECONDS", default=0.5)
+RAMINO_PRACTICE_BOT_DELAY_SECONDS = env.float("RAMINO_PRACTICE_BOT_DELAY_SECONDS", default=0.05)
+RAMINO_PRACTICE_FIRST_DEAL_SECONDS = env.float("RAMINO_PRACTICE_FIRST_DEAL_SECONDS", default=0.1)
 # ...and one-second turns, so that the worker's tests see players time out quickly.
 RAMINO_MIN_TURN_SECONDS = env.int("RAMINO_MIN_TURN_SECONDS", default=1)
