@@ -59,6 +59,10 @@ EXPECTED_ERRORS = {
     ("post", "/api/v1/auth/logout-all/"): {400, 406, 401, 503},
     ("get", "/api/v1/wallet/"): {400, 406, 401, 503},
     ("get", "/api/v1/wallet/transfers/"): {400, 406, 401, 503},
+    # 403: CSRF for a session, and grant.guest (a guest of the demo gets no chips)
+    ("post", "/api/v1/wallet/top-up/"): {400, 406, 401, 403, 409, 422, 429, 503},
+    # anyone (a token read only: no session, no CSRF); throttled per address
+    ("post", "/api/v1/demo/"): {400, 406, 401, 429, 503},
     ("post", "/api/v1/ledger/adjustments/"): {400, 406, 401, 403, 409, 415, 422, 503},
     ("get", "/api/v1/ledger/accounts/"): {400, 406, 401, 403, 404, 503},
     ("get", "/api/v1/ledger/accounts/{id}/statement/"): {400, 406, 401, 403, 404, 503},

@@ -79,7 +79,8 @@ class Step:
 
     ``expect``: ``turn`` ("player" or "bot"), ``phase``, and optionally ``hand`` (exactly these cards),
     ``holds`` (at least these), ``pile`` (exactly this pile, bottom first), ``melds`` (exactly these melds,
-    each as its cards in any order, jokers as "JK"). ``move`` is the player's move (None for the bot's
+    each as its cards in any order, jokers as "JK"), ``table`` (a meld on the table holds at least these
+    cards). ``move`` is the player's move (None for the bot's
     turn and the scoring); ``bot_moves`` the moves the bot makes in its turn."""
 
     key: str
@@ -168,7 +169,7 @@ STEPS: tuple[Step, ...] = (
     ),
     Step(
         key="meld_set",
-        expect={"turn": PLAYER, "phase": "play", "holds": SET},
+        expect={"turn": PLAYER, "phase": "play", "holds": SET, "table": KINGS},
         move={"type": "meld", "cards": list(SET)},
         text="demo.meld_set",
         hint="demo.meld_set.hint",
@@ -176,7 +177,7 @@ STEPS: tuple[Step, ...] = (
     ),
     Step(
         key="meld_run",
-        expect={"turn": PLAYER, "phase": "play", "holds": RUN},
+        expect={"turn": PLAYER, "phase": "play", "holds": RUN, "table": KINGS},
         move={"type": "meld", "cards": ["3C", "4C", "JK:5C", "6C"]},
         text="demo.meld_run",
         hint="demo.meld_run.hint",
@@ -184,7 +185,7 @@ STEPS: tuple[Step, ...] = (
     ),
     Step(
         key="lay_off_bot",
-        expect={"turn": PLAYER, "phase": "play", "holds": ("KH",)},
+        expect={"turn": PLAYER, "phase": "play", "holds": ("KH",), "table": KINGS},
         move={"type": "lay_off", "meld": "m1", "cards": ["KH"]},
         text="demo.lay_off_bot",
         hint="demo.lay_off_bot.hint",
@@ -193,7 +194,7 @@ STEPS: tuple[Step, ...] = (
     ),
     Step(
         key="lay_off_own",
-        expect={"turn": PLAYER, "phase": "play", "holds": ("7C",)},
+        expect={"turn": PLAYER, "phase": "play", "holds": ("7C",), "table": KINGS},
         move={"type": "lay_off", "meld": "m3", "cards": ["7C"]},
         text="demo.lay_off_own",
         hint="demo.lay_off_own.hint",
@@ -202,7 +203,7 @@ STEPS: tuple[Step, ...] = (
     ),
     Step(
         key="go_out",
-        expect={"turn": PLAYER, "phase": "play", "hand": ("QS",)},
+        expect={"turn": PLAYER, "phase": "play", "hand": ("QS",), "table": KINGS},
         move={"type": "discard", "card": "QS"},
         text="demo.go_out",
         hint="demo.go_out.hint",
@@ -252,7 +253,7 @@ def situation_matches(step: Step, view: Mapping[str, Any], player: str) -> bool:
     """Whether ``view`` (``player``'s view of the round, the engine's ``player_view``) is the situation the
     step expects."""
     expect = step.expect
-    turn = view.get("turn", {}).get("player")
+    turn = (view.get("turn") or {}).get("player")
     if "turn" in expect and (turn == player) != (expect["turn"] == PLAYER):
         return False
     if "phase" in expect and view.get("phase") != expect["phase"]:
@@ -270,7 +271,8 @@ def situation_matches(step: Step, view: Mapping[str, Any], player: str) -> bool:
             _same(m, e) for m, e in zip(melds, expect["melds"], strict=True)
         ):
             return False
-    return True
+    wanted = Counter(map(_plain, expect.get("table", ())))
+    return not wanted or any(not wanted - Counter(map(_plain, m["cards"])) for m in view.get("melds") or ())
 
 
 def current_step(view: Mapping[str, Any], player: str, legal: Sequence[Mapping[str, Any]]) -> Step | None:

@@ -1,4 +1,4 @@
-"""HTTP API of the landing page's demo (docs/api.md "Practice and replays": `POST /demo/`)."""
+"""HTTP API of the landing page's demo (docs/api.md "The demo")."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ class DemoStepSerializer(serializers.Serializer[Any]):
     expect = serializers.DictField(
         help_text="The situation of the step as the player sees it: `turn` (`player` or `bot`), `phase`, "
         "and optionally `hand` (exactly these cards), `holds` (at least these), `pile` (bottom first), "
-        "`melds` (each meld's cards)."
+        "`melds` (each meld's cards), `table` (a meld on the table holds at least these cards)."
     )
     move = serializers.DictField(allow_null=True, help_text="The move the guide asks for (null: none).")
     text = serializers.CharField(help_text="The instruction's key (the client has its words).")

@@ -1,4 +1,6 @@
-/* The router: #/login, #/lobby, #/table/ID, #/tournament/ID, #/wallet, #/players/NAME, #/leaderboard/GAME. Without a token, every page is the sign-in page. */
+/* The router: #/login, #/lobby, #/table/ID, #/tournament/ID, #/wallet, #/players/NAME, #/leaderboard/GAME, #/demo
+ * (a new demo table, for anyone) and #/demo/ID (its table with the guide). Without a token, every page but #/demo is
+ * the sign-in page. */
 (function (R) {
   "use strict";
 
@@ -22,10 +24,17 @@
     R.table.stop();
     R.tournament.stop();
     R.lobby.stop();
+    R.demo.stop();
     R.notify.yourTurn(false); // the table page sets it again while it is the player's turn
     if (R.api.session()) R.notify.start();
     else R.notify.stop();
     const hash = location.hash || "#/lobby";
+    if (hash === "#/demo") {
+      // Anyone: a visitor without a session becomes a guest (demo.js).
+      document.body.dataset.page = "demo";
+      await R.demo.start(root, go);
+      return;
+    }
     if (!R.api.session()) {
       document.body.dataset.page = "login";
       R.auth.render(root, go);
@@ -35,10 +44,15 @@
     const tournament = hash.match(/^#\/tournament\/(\d+)$/);
     const player = hash.match(/^#\/players\/([^/]+)$/);
     const leaderboard = hash.match(/^#\/leaderboard(?:\/(\w+))?$/);
+    const demo = hash.match(/^#\/demo\/(\d+)$/);
     try {
       if (tournament) {
         document.body.dataset.page = "tournament";
         await R.tournament.load(root, Number(tournament[1]));
+      } else if (demo) {
+        document.body.dataset.page = "table";
+        R.demo.attach(Number(demo[1]));
+        await R.table.load(root, Number(demo[1]));
       } else if (table) {
         document.body.dataset.page = "table";
         await R.table.load(root, Number(table[1]));

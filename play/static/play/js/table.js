@@ -571,6 +571,8 @@
     }
     window.scrollTo(window.scrollX, scroll);
     turnNotice(p);
+    // The one hook for guides over the table (demo.js): the page as just drawn.
+    window.dispatchEvent(new CustomEvent("ramino:table-drawn", { detail: p }));
   }
 
   /** "Your turn": said once by the live region when it starts, and to the tab (R.notify, when the page has it). */
