@@ -303,7 +303,8 @@
     const players = details.players || {};
     const scores = (result && result.scores) || {};
     const mine = me();
-    const lines = Object.keys(scores).map((name) => {
+    const names = Object.keys(scores).sort((a, b) => (b === mine) - (a === mine)); // the player first
+    const lines = names.map((name) => {
       const row = players[name] || {};
       const who = name === mine ? t("You") : name; // (not inside t()'s arguments: the extractor would miss it)
       return h("li", { dataset: { role: "demo-score", username: name } },
@@ -360,7 +361,12 @@
         guide.shown = key;
         append(clear(panel), endPanel(guide.result));
         panel.dataset.step = "score";
+        panel.classList.add("demo-end");
         stopHint();
+        // The round just ended under the player's last tap: the explanation is where they look next.
+        const title = panel.querySelector("#demo-title");
+        if (title) title.focus({ preventScroll: true });
+        panel.scrollIntoView({ block: "start" });
       }
       return;
     }
