@@ -25,8 +25,9 @@ def test_landing_page_leads_to_the_client_and_a_new_player_registers(browser: An
         found = {el.get_attribute("data-role"): el.get_attribute("href") for el in ann.find_all(css)}
         return {role: href.removeprefix(ann.base) for role, href in found.items()}
 
-    # Play up front, in the top bar and as the page's big button; the games and no open tournament (none is)
-    assert links("main a[data-role]") == {"link-play": "/play/"}
+    # Play up front, in the top bar and as the page's big button, and the demo; the games and no open
+    # tournament (none is)
+    assert links("main a[data-role]") == {"link-play": "/play/", "link-demo": "/play/#/demo"}
     assert links("header a[data-role]") == {"nav-play": "/play/"}
     assert len(ann.find_all("main [data-role=game]")) == 5
     ann.find("main [data-role=no-tournaments]")
