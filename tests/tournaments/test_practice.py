@@ -24,7 +24,7 @@ from tournaments.practice.models import PracticeTable
 from tournaments.practice.services import StackedDeal
 from tournaments.practice.task_names import CLOSE_PRACTICE
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
 
 def _start(client: Any, **body: Any) -> Any:
