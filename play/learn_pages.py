@@ -90,6 +90,10 @@ def frame_context(preset: str, number: int, frame: Frame) -> dict[str, Any]:
             face["placer"] = player_name(placer) if placer != m.owner else ""
         melds.append({"id": m.id, "owner": player_name(m.owner), "mine": m.owner == LEARNER, "cards": faces})
     trump = frame.view.get("trump")
+    result = frame.view.get("result")
+    groups = []  # Board Rummy's close: the 14 tiles as the engine read them (its best arrangement)
+    if frame.key == "close" and result and "arrangement" in result["details"]:
+        groups = [[card_face(t) for t in g] for g in result["details"]["arrangement"]["groups"]]
     return {
         "number": number,
         "key": frame.key,
@@ -97,6 +101,7 @@ def frame_context(preset: str, number: int, frame: Frame) -> dict[str, Any]:
         "hand": _marked(frame.hand, touched if where == "hand" else none),
         "hand_count": len(frame.hand),
         "melds": melds,
+        "groups": groups,
         "pile": _marked(frame.pile, touched if where == "pile" else none, from_end=True),
         "stock_count": frame.stock_count,
         "trump": card_face(trump) if trump else None,
