@@ -275,7 +275,11 @@ class StrongBot(GreedyBot):
             feeds |= single_extensions(m.cards, rules)
         dead = _dead_cards(state, player, reading)
         # Rummy 500: a card thrown now can be taken later with any pile card below it.
-        pile: Counter[str] = Counter(state.discard) if self.pile_danger and family_of(rules).pile_draw_depth != 1 else Counter()
+        pile: Counter[str] = (
+            Counter(state.discard)
+            if self.pile_danger and family_of(rules).pile_draw_depth != 1
+            else Counter()
+        )
         after = discard_values(hand, rules)
         scored: list[tuple[int, int, int, str]] = []
         for card in dict.fromkeys(hand):
@@ -319,9 +323,7 @@ class StrongBot(GreedyBot):
         }
         run = {d if d <= 6 else d - 13 for d in run}
         melds = len(same_rank) + min(jokers, 1) >= 2
-        melds = melds or any(
-            {a, b} <= run or (a in run and jokers) for a, b in ((1, 2), (-1, 1), (-2, -1))
-        )
+        melds = melds or any({a, b} <= run or (a in run and jokers) for a, b in ((1, 2), (-1, 1), (-2, -1)))
         value = table_value(card, rules)  # type: ignore[arg-type]
         if melds:
             return value + self.meld_danger
@@ -354,9 +356,7 @@ def _live_neighbours(card: str, rest: Sequence[str], dead: Counter[str]) -> int:
             continue
         if rank_char(c) == rank:
             # a set needs a third suit of this rank
-            if suit_of(c) == suit or any(
-                not dead[rank + s] for s in "SHDC" if s not in (suit, suit_of(c))
-            ):
+            if suit_of(c) == suit or any(not dead[rank + s] for s in "SHDC" if s not in (suit, suit_of(c))):
                 count += 1
             continue
         if suit_of(c) != suit:
