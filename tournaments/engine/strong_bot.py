@@ -18,6 +18,11 @@ the public record of the round, never more:
 - When an opponent is close to going out, potential matters less than the penalty held: it dumps its
   highest cards first.
 
+All of this is for Rummy 500 (both presets), whose deep pile draws make every discard a gift for later. In
+the Basic family (``basic``, ``block``, ``wrotham``, ``romme``: only the top card may be drawn) the same
+reading measured no better than the greedy discard in 200-300 duplicate deals per preset, so there it plays
+the greedy bot's moves (on the public state).
+
 Board Rummy (``board``) has its own bot (``families/board/bots.py``); ``StrongBot`` plays it through the
 same public view with that bot's moves, since none of the above applies to its closing hands.
 """
@@ -265,6 +270,10 @@ class StrongBot(GreedyBot):
 
     def _discard(self, state: RoundState, player: str, hand: list[str]) -> Move:
         rules = state.rules
+        if family_of(rules).pile_draw_depth == 1:
+            # The Basic family (top card only): the table reading measured no better than the greedy
+            # discard there (docs/performance.md), so the greedy discard stands.
+            return super()._discard(state, player, hand)
         reading = self._table(state)
         rivals = [p for p in state.players if p != player]
         counts = {p: len(state.hand_of(p)) for p in rivals}
