@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tournaments.engine import Ruleset, apply_move, close_claims, new_round
@@ -66,7 +66,8 @@ def test_every_move_is_accepted_and_the_round_ends(
             strong_moves += 1  # apply_move below raises IllegalMove for a refused move
         state = _step(state, bots)
     assert state.phase == "over" and state.result is not None
-    assert strong_moves > 0
+    # A round may end before seat 0's first turn (an opponent goes out or closes at once): nothing to check.
+    assume(strong_moves > 0)
 
 
 def _redeal_hidden(state: RoundState, player: str, rng: random.Random) -> RoundState:
@@ -118,7 +119,8 @@ def test_the_choice_does_not_depend_on_hidden_cards(
             state = apply_move(state, "p0", chosen)
             continue
         state = _step(state, bots)
-    assert checked > 0
+    # As above: a round that ended before seat 0 played checks nothing.
+    assume(checked > 0)
 
 
 class _Peeking(StrongBot):
