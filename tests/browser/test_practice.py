@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from rest_framework import serializers
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
@@ -28,6 +29,7 @@ from tournaments.live import dispatch, round_start
 from tournaments.live.models import Game, MoveLog, Round, Table, TableStatus
 from tournaments.practice import services
 from tournaments.practice.services import StackedDeal
+from tournaments.practice.views import PracticeInputSerializer
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -78,6 +80,13 @@ def _keys(page: Browser, *keys: str) -> None:
     ActionChains(page.driver).send_keys(*keys).perform()
 
 
+def _no_hard_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server as it is until a stronger bot exists: the level "hard" is not one of its choices."""
+    fields = dict(PracticeInputSerializer._declared_fields)
+    fields["level"] = serializers.ChoiceField(choices=["easy", "medium"])
+    monkeypatch.setattr(PracticeInputSerializer, "_declared_fields", fields)
+
+
 def _stack_the_first_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     """The live server's POST /practice/ starts the table with a stacked first deal (the worker deals it)."""
     start = services.start_practice
@@ -96,6 +105,7 @@ def test_practice_against_a_bot_then_its_replay_in_italian_on_a_phone(
     # The round ends with the player's move (here, in the live server): no next deal during the test.
     settings.RAMINO_NEXT_ROUND_DELAY_SECONDS = 300
     _stack_the_first_deal(monkeypatch)
+    _no_hard_bots(monkeypatch)
     transfers = Transfer.objects.count()
     page = _sign_in(browser, NAME, "it")
     page.resize(PHONE)
@@ -107,7 +117,19 @@ def test_practice_against_a_bot_then_its_replay_in_italian_on_a_phone(
     assert games == ["rummy500", "rummy500_household", "basic", "block", "wrotham", "romme", "board"]
     assert "Ramino 500" in page.text("[data-role=practice-game]")
     _check(page, "practice-form")
-    page.click("[data-role=practice-level-medium]")
+    # A server without hard bots refuses the level (400 request.invalid naming `level`): the page says so in
+    # words, stops offering "hard" and selects "medium".
+    page.click("[data-role=practice-level-hard]")
+    page.click("[data-role=practice-start]")
+    error = page.wait_present("[data-role=practice-error]:not([hidden])", "the refusal of hard bots")
+    assert error.text.startswith("Questo server non ha ancora bot difficili: scegli facile o medio."), (
+        error.text
+    )
+    assert "Forza dei bot:" in error.text and "level" not in error.text, error.text
+    assert page.find("[data-role=practice-level-hard]").get_attribute("disabled") is not None
+    assert page.find("[data-role=practice-level-medium]").is_selected()
+    assert not Table.objects.filter(practice=True).exists()
+    _check(page, "practice-refused")
     page.click("[data-role=practice-start]")
 
     # The table page: the bot plays first, by itself, through the worker; then the player's turn.

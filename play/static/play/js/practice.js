@@ -103,7 +103,7 @@
             hard.checked = false;
             levels.querySelector("input[value=medium]").checked = true;
             levels.querySelector("label[for=practice-level-hard]").textContent = t("Hard (not on this server yet)");
-            error.textContent = t("This server has no hard bots yet: choose easy or medium. (The server said: %(message)s)", { message: err.message });
+            error.textContent = t("This server has no hard bots yet: choose easy or medium. (The server said: %(message)s)", { message: err.describe() });
           } else {
             error.textContent = err.describe ? err.describe() : String(err);
           }

@@ -151,7 +151,7 @@
     const details = result.details || {};
     const per = details.players || {};
     const transfers = result.transfers || (result.settlement && result.settlement.transfers) || [];
-    const cardsOf = (codes) => (codes && codes.length ? h("span", { class: "cards inline-cards" }, sorted(codes, "suit").map((code) => card(code))) : t("none"));
+    const cardsOf = (codes) => (codes && codes.length ? h("span", { class: "cards inline-cards" }, sorted(codes, "suit").map((code) => card(code))) : null);
     return h("section", { class: "panel results", "aria-labelledby": "replay-result-title", dataset: { role: "replay-result" } },
       h("h2", { id: "replay-result-title" }, t("Round %(round)s results", { round: number(data.round) })),
       reasonText(details) ? h("p", { class: "result-line", dataset: { role: "result-reason" } }, reasonText(details)) : null,
@@ -161,7 +161,9 @@
           h("strong", {}, t("%(player)s: %(points)s", { player: name, points: W.points(score) })),
           points[name] !== undefined && points[name] !== score ? [" · ", t("game points: %(points)s", { points: number(points[name]) })] : null,
           d.placed_value !== undefined ? h("div", {}, t("Placed: %(points)s", { points: W.points(d.placed_value) }), " ", cardsOf(d.placed)) : null,
-          d.hand !== undefined ? h("div", {}, d.hand_value !== undefined ? t("In hand: %(points)s", { points: W.points(d.hand_value) }) : t("In hand:"), " ", cardsOf(d.hand)) : null);
+          d.hand === undefined ? null
+            : d.hand_value !== undefined ? h("div", {}, t("In hand: %(points)s", { points: W.points(d.hand_value) }), " ", cardsOf(d.hand))
+            : h("div", {}, t("In hand:"), " ", cardsOf(d.hand) || t("no cards")));
       })),
       (result.bonuses || []).length ? h("ul", {}, result.bonuses.map((b) => h("li", {}, t("Bonus: %(player)s, %(points)s", { player: b.player, points: W.points(b.points) })))) : null,
       h("div", { dataset: { role: "replay-settlement" } }, h("h3", {}, t("Settlement")),
@@ -186,11 +188,12 @@
     for (const [role, edge] of [["first", 0], ["previous", 0], ["next", n - 1], ["last", n - 1]]) {
       p.parts.buttons[role].setAttribute("aria-disabled", String(p.step === edge));
     }
+    // the result first at the last step: on a phone it is what the player came for
     clear(p.parts.view).append(
+      p.step === n - 1 ? resultPart(p) : null,
       h("div", { class: "table-grid" },
         h("div", { class: "left" }, boardPart(view), handPart(view)),
-        h("div", { class: "right" }, playersPart(view))),
-      p.step === n - 1 ? resultPart(p) : null);
+        h("div", { class: "right" }, playersPart(view))));
     // each step read out once, its cards by name (a new node, so the same words twice are read twice)
     clear(p.parts.live).append(h("span", {}, `${words}. ${describe(data, p.step, W.named)}`));
   }
@@ -289,7 +292,8 @@
           t("dealt by %(dealer)s", { dealer: data.dealer }), " · ",
           h("a", { href: "#/rounds", dataset: { role: "replay-rounds" } }, t("My rounds")))),
       h("div", { class: "panel replay-controls", role: "group", "aria-label": t("Replay controls") },
-        h("div", { class: "replay-buttons" }, buttons.first, buttons.previous, buttons.play, buttons.next, buttons.last),
+        // play / pause after the four steps (on a phone: the four in a row, play below them)
+        h("div", { class: "replay-buttons" }, buttons.first, buttons.previous, buttons.next, buttons.last, buttons.play),
         h("label", { for: "replay-slider", class: "visually-hidden" }, t("Step")),
         slider, p.parts.count,
         h("p", { class: "hint" }, t("The arrow keys step back and forth; Home and End go to the deal and the result."))),
