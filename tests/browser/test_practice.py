@@ -288,7 +288,18 @@ def test_the_replay_viewer_in_english_on_a_laptop(
         f"Step {paused} of {steps}."
     )
 
+    # Another player comes from the landing page's Basic Rummy: signed in, they land on its practice form.
+    bob = PlayerFactory.create(username="bob", chips=0)
+    bob.set_password(PASSWORD)
+    bob.save()
+    other: Browser = browser("bob", lang="en")
+    other.open("/")
+    other.click("[data-role=game][data-game=basic] [data-role=practice-link]")
+    other.fill("[data-role=sign-in-username]", "bob")
+    other.fill("[data-role=sign-in-password]", PASSWORD)
+    other.click("[data-role=sign-in]")
+    other.wait_present("[data-role=practice-form]", "the practice form after signing in")
+    assert other.find("[data-role=practice-game]").get_attribute("value") == "basic"
     # Someone who did not play the round cannot replay it.
-    other = _sign_in(browser, "bob", "en")
     other.open(f"/play/#/replay/{game.pk}/1")
     other.wait_present("[data-role=replay-missing]", "no replay for bob")
