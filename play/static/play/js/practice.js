@@ -143,7 +143,7 @@
   function head(p, hooks) {
     const tb = p.table;
     const opts = tb.options || {};
-    const bots = (tb.players || []).filter((x) => x.username !== (hooks.mine && hooks.mine.username) && x.status !== "left").length;
+    const bots = Math.max(1, (tb.seats || 2) - 1); // the player's seat and one a bot (the seats stay counted once left)
     const clock = opts.turn_seconds
       ? t("turn %(turn)s + time bank %(bank)s", { turn: R.tableWords.seconds(opts.turn_seconds), bank: R.tableWords.seconds(opts.time_bank_seconds || 0) })
       : t("the server's usual clock");
