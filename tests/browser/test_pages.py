@@ -26,16 +26,9 @@ def test_landing_page_leads_to_the_client_and_a_new_player_registers(browser: An
         return {role: href.removeprefix(ann.base) for role, href in found.items()}
 
     # Play up front, in the top bar and as the page's big button; the games and no open tournament (none is)
-    assert links("main a[data-role]:not([data-role=practice-link])") == {"link-play": "/play/"}
+    assert links("main a[data-role]") == {"link-play": "/play/"}
     assert links("header a[data-role]") == {"nav-play": "/play/"}
     assert len(ann.find_all("main [data-role=game]")) == 5
-    # each game leads to a practice table of its own against the bots
-    practice = [
-        a.get_attribute("href") or "" for a in ann.find_all("main [data-role=game] [data-role=practice-link]")
-    ]
-    assert [href.removeprefix(ann.base) for href in practice] == [
-        f"/play/#/practice/{game}" for game in ("rummy500", "basic", "block", "wrotham", "romme")
-    ]
     ann.find("main [data-role=no-tournaments]")
     # the developer links in the footer
     assert links("footer a[data-role]") == {

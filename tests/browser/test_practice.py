@@ -288,18 +288,24 @@ def test_the_replay_viewer_in_english_on_a_laptop(
         f"Step {paused} of {steps}."
     )
 
-    # Another player comes from the landing page's Basic Rummy: signed in, they land on its practice form.
+    # Another player follows the landing page's practice link: signed in, they land on the practice form; a
+    # game's own route picks that game.
     bob = PlayerFactory.create(username="bob", chips=0)
     bob.set_password(PASSWORD)
     bob.save()
     other: Browser = browser("bob", lang="en")
     other.open("/")
-    other.click("[data-role=game][data-game=basic] [data-role=practice-link]")
+    other.click("main a[data-link=practice]")
     other.fill("[data-role=sign-in-username]", "bob")
     other.fill("[data-role=sign-in-password]", PASSWORD)
     other.click("[data-role=sign-in]")
     other.wait_present("[data-role=practice-form]", "the practice form after signing in")
-    assert other.find("[data-role=practice-game]").get_attribute("value") == "basic"
+    assert other.find("[data-role=practice-game]").get_attribute("value") == "rummy500"
+    other.open("/play/#/practice/basic")
+    other.wait_for(
+        lambda: other.find("[data-role=practice-game]").get_attribute("value") == "basic",
+        message="Basic Rummy",
+    )
     # Someone who did not play the round cannot replay it.
     other.open(f"/play/#/replay/{game.pk}/1")
     other.wait_present("[data-role=replay-missing]", "no replay for bob")
