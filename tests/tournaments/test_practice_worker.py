@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 def _play_until_over(client: Any, game_id: int, round_number: int, timeout: float = 90) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        view = client.get(f"/api/v1/games/{game_id}/").json()
+        view: dict[str, Any] = client.get(f"/api/v1/games/{game_id}/").json()
         if view["round"] == round_number and view["status"] != GameStatus.PLAYING:
             return view
         if view.get("legal_moves"):
