@@ -246,10 +246,11 @@
       data = await R.api.get(`/games/${gameId}/rounds/${number_}/replay/`);
     } catch (err) {
       if (page !== p) return;
-      if (err.status !== 404) throw err;
+      // 404: not over, or not the caller's; 409: a round with no replay (an instant round), said by the server
+      if (err.status !== 404 && err.status !== 409) throw err;
       clear(root).append(h("section", { class: "panel", dataset: { role: "replay-missing" } },
         h("h1", {}, t("Replay")),
-        h("p", { class: "error" }, t("This round cannot be replayed: it is not over yet, or you did not play it.")),
+        h("p", { class: "error" }, err.status === 409 ? err.message : t("This round cannot be replayed: it is not over yet, or you did not play it.")),
         h("p", {}, h("a", { href: "#/rounds" }, t("My rounds")))));
       return;
     }
