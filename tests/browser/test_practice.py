@@ -136,11 +136,11 @@ def test_practice_against_a_bot_then_its_replay_in_italian_on_a_phone(
     page.wait_attribute("body", "data-page", "table", message="at the practice table")
     table = Table.objects.get(practice=True, created_by__username=NAME)
     assert page.driver.execute_script("return location.hash") == f"#/table/{table.pk}"
-    assert page.text("[data-role=practice-label]") == "Allenamento — senza fiches"
+    page.wait_text("[data-role=practice-label]", "Allenamento — senza fiches")
     page.wait_present("[data-role=board] button.stock", "the player's turn, after the bot's", timeout=30)
     game = Game.objects.get(table=table)
     assert MoveLog.objects.filter(round__game=game, player="Bot Anna", server_played=True).count() >= 2
-    assert set(MINE) <= set(_hand(page))
+    page.wait_for(lambda: set(MINE) <= set(_hand(page)), message="the dealt hand")
     # No chips: neither a buy-in nor a chips column.
     assert not page.find_all("[data-role=sit-form]") and not page.find_all(
         "[data-role=players] [data-role=chips]"
@@ -154,9 +154,13 @@ def test_practice_against_a_bot_then_its_replay_in_italian_on_a_phone(
     _select_and(page, ["8S", "8D", "8C"], "meld")
     (last,) = page.wait_for(lambda: len(_hand(page)) == 1 and _hand(page), message="one card left")
     _select_and(page, [last], "discard")
-    results = page.wait_present("[data-role=results]", "the round's results")
-    page.wait_for(lambda: "nessuna fiche in gioco" in results.text, message="the practice's result in words")
-    assert f"In questa mano hai fatto {PLACED} punti." in results.text, results.text
+    page.wait_present("[data-role=results]", "the round's results")
+    # (the panel is drawn again as the round's events arrive: read afresh each time)
+    page.wait_for(
+        lambda: "nessuna fiche in gioco" in page.text("[data-role=results]"), message="the result in words"
+    )
+    words = page.wait_for(lambda: page.text("[data-role=results]"), message="the results' words")
+    assert f"In questa mano hai fatto {PLACED} punti." in words, words
     round_ = Round.objects.get(game=game, number=1)
     assert round_.scores is not None and round_.scores[NAME] == PLACED and round_.transfers == []
     _check(page, "practice-results")
