@@ -1,5 +1,6 @@
-/* The router: #/login, #/lobby, #/table/ID, #/tournament/ID, #/wallet, #/players/NAME, #/leaderboard/GAME, #/demo
- * (a new demo table, for anyone) and #/demo/ID (its table with the guide). Without a token, every page but #/demo is
+/* The router: #/login, #/lobby, #/learn/PRESET (to its page), #/table/ID, #/tournament/ID, #/wallet, #/players/NAME,
+ * #/leaderboard/GAME, #/practice (and #/practice/GAME), #/rounds, #/replay/GAME/ROUND, #/demo (a new demo table, for
+ * anyone) and #/demo/ID (its table with the guide). Without a token, every page but #/demo is
  * the sign-in page. */
 (function (R) {
   "use strict";
@@ -25,6 +26,7 @@
     R.tournament.stop();
     R.lobby.stop();
     R.demo.stop();
+    R.replay.stop();
     R.notify.yourTurn(false); // the table page sets it again while it is the player's turn
     if (R.api.session()) R.notify.start();
     else R.notify.stop();
@@ -33,6 +35,12 @@
       // Anyone: a visitor without a session becomes a guest (demo.js).
       document.body.dataset.page = "demo";
       await R.demo.start(root, go);
+      return;
+    }
+    // How to play (#/learn/PRESET, the contract's route): the server-rendered page, signed in or not.
+    const learn = hash.match(/^#\/learn\/(\w+)$/);
+    if (learn) {
+      location.replace(`/play/learn/${learn[1]}/`);
       return;
     }
     if (!R.api.session()) {
@@ -44,6 +52,8 @@
     const tournament = hash.match(/^#\/tournament\/(\d+)$/);
     const player = hash.match(/^#\/players\/([^/]+)$/);
     const leaderboard = hash.match(/^#\/leaderboard(?:\/(\w+))?$/);
+    const practice = hash.match(/^#\/practice(?:\/(\w+))?$/);
+    const replay = hash.match(/^#\/replay\/(\d+)\/(\d+)$/);
     const demo = hash.match(/^#\/demo\/(\d+)$/);
     try {
       if (tournament) {
@@ -62,6 +72,15 @@
       } else if (leaderboard) {
         document.body.dataset.page = "leaderboard";
         await R.players.leaderboard(root, leaderboard[1] || "rummy500");
+      } else if (practice) {
+        document.body.dataset.page = "practice";
+        await R.practice.render(root, go, practice[1]);
+      } else if (hash === "#/rounds") {
+        document.body.dataset.page = "rounds";
+        await R.rounds.render(root);
+      } else if (replay) {
+        document.body.dataset.page = "replay";
+        await R.replay.load(root, Number(replay[1]), Number(replay[2]));
       } else if (hash === "#/wallet") {
         document.body.dataset.page = "wallet";
         await R.wallet.render(root);
