@@ -341,3 +341,18 @@ def test_my_rounds_take_the_same_queries_for_many_rounds(
     for seed in range(3):
         play(next_round(played), rng=random.Random(seed))
     assert queries() == few
+
+
+@pytest.mark.sqlite
+def test_a_replay_and_my_rounds_on_the_embedded_default(
+    make_player: Any, admin_user: Any, staff_user: Any, client_for: Any
+) -> None:
+    """The SQLite leg (make pytest-sqlite): the game's reads take the ORM's path there."""
+    users = {name: make_player(name) for name in ("ann", "bob")}
+    played = deal(preset="rummy500_household", options={}, users=users, staff=staff_user, admin=admin_user)
+    play(played, rng=random.Random(11), leaver="bob")
+    assert_replay(played, client_for)
+    rows = client_for(users["bob"]).get("/api/v1/me/rounds/").json()["results"]
+    assert [(row["game"], row["round"]) for row in rows] == [(played.game.pk, 1)]
+    outsider = client_for(make_player("dan")).get(_url(played))
+    assert outsider.status_code == 404 and _error(outsider) == "round.not_found"
