@@ -6,4 +6,5 @@ app_name = "play"
 
 urlpatterns: list[URLPattern] = [
     path("", views.ClientView.as_view(), name="client"),
+    path("learn/<slug:preset>/", views.LearnView.as_view(), name="learn"),
 ]

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 
+from play import learn_pages
 from tournaments.tournament import selectors as tournament_selectors
 
 # How many tournaments open for registration the landing page lists.
@@ -51,3 +53,19 @@ class LandingView(TemplateView):
 
 class ClientView(TemplateView):
     template_name = "play/client.html"
+
+
+class LearnView(TemplateView):
+    """How to play one preset (/play/learn/<preset>/): its rules in a few paragraphs and a round on a stacked deck,
+    step by step, every picture the engine's own view of it (play/learn/). Server-rendered: it reads nothing of
+    anyone, works without JavaScript and is the same page for every visitor in a language."""
+
+    template_name = "play/learn.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        preset = kwargs["preset"]
+        if preset not in learn_pages.PRESETS:
+            raise Http404
+        context.update(learn_pages.page(preset))
+        return context

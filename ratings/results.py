@@ -1,6 +1,7 @@
 """Final results recorded for rating, once each: a ring table's settled round (places by its settlement scores)
 and a finished tournament (places as the tournament gave them). Private tables are left out unless
-RAMINO_RATINGS_PRIVATE_TABLES is on; tournament tables' rounds are left out (the tournament is the result)."""
+RAMINO_RATINGS_PRIVATE_TABLES is on; tournament tables' rounds are left out (the tournament is the result), and so
+are practice tables' (bots, nothing at stake)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,9 @@ def round_places(round_: Round) -> dict[str, int] | None:
     """{user id: place} of a settled ring-table round worth rating, else None."""
     table = round_.game.table
     result = round_.result or {}
-    if table.tournament_id is not None or (table.private and not settings.RAMINO_RATINGS_PRIVATE_TABLES):
+    if table.tournament_id is not None or table.practice:
+        return None  # a tournament rates its places; practice against bots is never rated
+    if table.private and not settings.RAMINO_RATINGS_PRIVATE_TABLES:
         return None
     if result.get("redeal") or not round_.scores or len(round_.scores) < 2:
         return None

@@ -154,7 +154,7 @@ def _lower(module: str) -> bool:
     return (
         parts[0] == "tournaments"
         and len(parts) > 2
-        and parts[1] in ("live", "tournament", "single_table", "multi_table")
+        and parts[1] in ("live", "tournament", "single_table", "multi_table", "practice")
         and parts[-1] not in UPPER
     )
 
@@ -185,7 +185,7 @@ def _within(module: str, packages: tuple[str, ...]) -> bool:
     return any(module == package or module.startswith(package + ".") for package in packages)
 
 
-KINDS = ("tournaments.single_table", "tournaments.multi_table")
+KINDS = ("tournaments.single_table", "tournaments.multi_table", "tournaments.practice")
 # What every kind shares still naming a kind: the API's multi-table reads (standings, tables, events) are picked
 # by kind in the shared views (to move beside the kind, with per-kind read hooks).
 SHARED_NAMING_A_KIND = {("tournaments.tournament.views", "tournaments.multi_table.selectors")}

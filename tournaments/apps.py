@@ -10,9 +10,11 @@ class TournamentsConfig(AppConfig):
         (live play's registry of table kinds), and each kind of tournament registers what it decides
         (`tournament.kinds`). A new kind of tournament adds its `register()` here; live play is not edited."""
         from tournaments.multi_table import kind as multi_table
+        from tournaments.practice import kind as practice
         from tournaments.single_table import kind as single_table
         from tournaments.tournament import kinds
 
         kinds.register_tables()
         single_table.register()
         multi_table.register()
+        practice.register()

@@ -40,6 +40,7 @@ class PlayCode(StrEnum):
     MOVE_EXPECTED_VERSION = "move.expected_version"
     MOVE_ILLEGAL = "move.illegal"
     TABLE_TOURNAMENT = "table.tournament"
+    TABLE_PRACTICE = "table.practice"
     # Tournaments (docs/tournaments.md).
     TOURNAMENT_NOT_FOUND = "tournament.not_found"
     TOURNAMENT_INVALID = "tournament.invalid"

@@ -16,6 +16,7 @@ from tournaments.live.models import (
     Table,
     TableStatus,
 )
+from tournaments.practice.models import BotLevel, PracticeTable
 from tournaments.tournament.models import (
     LIVE_ENTRY_STATUSES,
     MULTI_MAX_ENTRANTS,
@@ -37,12 +38,14 @@ __all__ = [
     "ONE_TABLE_KINDS",
     "ONE_TABLE_MAX_ENTRANTS",
     "SEATED_STATUSES",
+    "BotLevel",
     "EntryStatus",
     "Game",
     "GameEvent",
     "GameStatus",
     "IdempotentRequest",
     "MoveLog",
+    "PracticeTable",
     "Round",
     "RoundPlayer",
     "Seat",

@@ -15,6 +15,9 @@ from tournaments.live import clock_runs, dispatch, idempotency, round_start
 from tournaments.multi_table import progress as multi_progress
 from tournaments.multi_table import recurring, schedule
 from tournaments.multi_table.task_names import CREATE_FROM_TEMPLATE, RUN_TOURNAMENT_SCHEDULE, TABLE_ROUND_OVER
+from tournaments.practice import bots as practice_bots
+from tournaments.practice import services as practice
+from tournaments.practice.task_names import BOT_MOVE, CLOSE_PRACTICE
 from tournaments.single_table import progress as tournament_progress
 from tournaments.single_table.task_names import ADVANCE_TOURNAMENT
 
@@ -32,6 +35,16 @@ def close_claims(game_id: int, version: int) -> bool:
 @shared_task(name=dispatch.START_ROUND, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def start_round(game_id: int) -> bool:
     return round_start.start_round(game_id=game_id) is not None
+
+
+@shared_task(name=BOT_MOVE, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def practice_bot_move(game_id: int, version: int) -> bool:
+    return practice_bots.play_bot_move(game_id=game_id, version=version)
+
+
+@shared_task(name=CLOSE_PRACTICE, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def close_practice(table_id: int) -> None:
+    practice.close_practice(table_id=table_id)
 
 
 def sweep_all(*, grace_seconds: float | None = None) -> int:

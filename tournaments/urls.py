@@ -1,6 +1,7 @@
 from django.urls import URLPattern, URLResolver, path
 
 from tournaments.live import views
+from tournaments.practice import views as practice_views
 from tournaments.tournament import views as tv
 
 urlpatterns: list[URLPattern | URLResolver] = [
@@ -20,6 +21,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="game-round-replay",
     ),
     path("me/rounds/", views.MyRoundsView.as_view(), name="my-rounds"),
+    path("practice/", practice_views.PracticeView.as_view(), name="practice"),
     path("lobby/version/", tv.LobbyVersionView.as_view(), name="lobby-version"),
     path("tournaments/", tv.TournamentListView.as_view(), name="tournaments"),
     path("tournaments/<int:tournament_id>/", tv.TournamentDetailView.as_view(), name="tournament-detail"),

@@ -199,6 +199,8 @@ REST_FRAMEWORK = {
         "join_address": env("THROTTLE_JOIN_ADDRESS", default="30/min"),
         "reconciliation": env("THROTTLE_RECONCILIATION", default="6/hour"),
         "top_up": env("THROTTLE_TOP_UP", default="10/min"),
+        "practice": env("THROTTLE_PRACTICE", default="20/min"),
+        "demo": env("THROTTLE_DEMO", default="10/min"),
     },
 }
 
@@ -373,6 +375,10 @@ CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 # The pause between a round's end and the next deal: the time players have to read the results panel (its
 # countdown shows it); 3 s was too short to read them.
 RAMINO_NEXT_ROUND_DELAY_SECONDS = env.float("RAMINO_NEXT_ROUND_DELAY_SECONDS", default=10.0)
+# Practice tables (docs/tables.md "Practice tables"): a bot "thinks" 0.6 to 1.4 times this long before each
+# move (long enough to follow on a phone); the first round is dealt this long after the table is made.
+RAMINO_PRACTICE_BOT_DELAY_SECONDS = env.float("RAMINO_PRACTICE_BOT_DELAY_SECONDS", default=1.2)
+RAMINO_PRACTICE_FIRST_DEAL_SECONDS = env.float("RAMINO_PRACTICE_FIRST_DEAL_SECONDS", default=1.0)
 # Ratings (docs/ratings.md): results before a rating stops being provisional (and joins the leaderboards);
 # whether private tables' rounds are rated (off: no boosting between friends); how many game-event ids before the
 # last one seen each scan looks again (a round_over event committed after a later-numbered one is still found).

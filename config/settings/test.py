@@ -11,6 +11,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         **REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],  # noqa: F405
         "auth": "10000/min",
+        "practice": "10000/min",
+        "demo": "10000/min",
     },
 }
 # As for the throttle: tests that exercise lockouts set their own limits (tests/test_lockout.py).
@@ -30,5 +32,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {}
 
 # The worker started by the suite inherits this through DJANGO_SETTINGS_MODULE: short pauses between rounds.
 RAMINO_NEXT_ROUND_DELAY_SECONDS = env.float("RAMINO_NEXT_ROUND_DELAY_SECONDS", default=0.5)
+RAMINO_PRACTICE_BOT_DELAY_SECONDS = env.float("RAMINO_PRACTICE_BOT_DELAY_SECONDS", default=0.05)
+RAMINO_PRACTICE_FIRST_DEAL_SECONDS = env.float("RAMINO_PRACTICE_FIRST_DEAL_SECONDS", default=0.1)
 # ...and one-second turns, so that the worker's tests see players time out quickly.
 RAMINO_MIN_TURN_SECONDS = env.int("RAMINO_MIN_TURN_SECONDS", default=1)

@@ -26,9 +26,15 @@ def test_landing_page_leads_to_the_client_and_a_new_player_registers(browser: An
         return {role: href.removeprefix(ann.base) for role, href in found.items()}
 
     # Play up front, in the top bar and as the page's big button; the games and no open tournament (none is)
-    assert links("main a[data-role]") == {"link-play": "/play/"}
+    assert links("main a[data-role]:not([data-role=learn-link])") == {"link-play": "/play/"}
     assert links("header a[data-role]") == {"nav-play": "/play/"}
-    assert len(ann.find_all("main [data-role=game]")) == 5
+    assert len(ann.find_all("main [data-role=game]")) == 7
+    learn = [
+        a.get_attribute("href").removeprefix(ann.base) for a in ann.find_all("main [data-role=learn-link]")
+    ]
+    assert len(learn) == 7 and all(
+        href.startswith("/play/learn/") for href in learn
+    )  # each game's how to play
     ann.find("main [data-role=no-tournaments]")
     # the developer links in the footer
     assert links("footer a[data-role]") == {

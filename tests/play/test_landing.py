@@ -62,7 +62,9 @@ def test_the_landing_page_puts_play_and_the_open_tournaments_first_and_the_devel
     )
 
     games = re.findall(r'data-role="game" data-game="(\w+)"', _section(html, "landing-games"))
-    assert games == ["rummy500", "basic", "block", "wrotham", "romme"]
+    assert games == ["rummy500", "rummy500_household", "basic", "block", "wrotham", "romme", "board"]
+    learn = re.findall(r'href="/play/learn/(\w+)/" data-role="learn-link" data-game="(\w+)"', html)
+    assert [a for a, b in learn if a == b] == games  # each game links to its how-to-play page
 
     # the developer links: in the footer, none of them in the page's main part
     footer = _section(html, "footer")

@@ -1,5 +1,6 @@
 """What the smoke test does over HTTP: new players register, are funded by the demo admin, sit at a
-table and play rounds to settlement, moved by the engine's greedy bot; then they leave. Then a multi-table
+table and play rounds to settlement, moved by the engine's greedy bot; then they leave. One of them plays a round
+at a practice table against the worker's bots (`practice`). Then a multi-table
 tournament is played to its payout (`multi`), and a full reconciliation run on the worker must find the ledger
 clean with every chip accounted for."""
 
@@ -16,7 +17,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from tournaments.engine import state_from_dict
 from tournaments.engine.bots import greedy_move
 
-from . import multi
+from . import multi, practice
 from .api import Client, expect, fund, game_state, register
 from .stack import Stack, StackFailed
 
@@ -69,6 +70,7 @@ def run(stack: Stack, log: Any) -> None:
     welcome = sum(p.welcome_chips for p in players)
     expect(sum(wallets.values()) == FUNDING * PLAYERS + welcome, f"chips not conserved: {wallets}")
     log(f"settlements match the rounds' transfers; wallets {wallets}")
+    practice.run(stack, log, player=players[0])
     multi.run(stack, log, admin=admin, staff=staff)
     run_id = _reconcile(stack, staff)
     log(f"reconciliation run #{run_id} on the worker: ok")

@@ -62,6 +62,8 @@ class Stack:
             PYTHONUNBUFFERED="1",
             # bots read no results panel: the pause before each deal (10 s by default) kept short
             RAMINO_NEXT_ROUND_DELAY_SECONDS="3",
+            # a practice table's bots pause about this long before each move (1.2 s by default)
+            RAMINO_PRACTICE_BOT_DELAY_SECONDS="0.2",
         )
         self.process: subprocess.Popen[bytes] | None = None
         # every process seen under `make run`: the launcher's children run in sessions of their own, which

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from tests.tournaments.practice_helpers import play_out_round
 from tests.tournaments.replay_helpers import (
     Played,
     deal,
@@ -24,7 +25,9 @@ from tests.tournaments.replay_helpers import (
 from tournaments.engine import Ruleset
 from tournaments.engine.rules import implemented_presets
 from tournaments.live import replays, round_history, round_start, tables
-from tournaments.live.models import GameEvent, MoveLog, Round, RoundPlayer, Table
+from tournaments.live.models import Game, GameEvent, MoveLog, Round, RoundPlayer, Table
+from tournaments.practice import services as practice_services
+from tournaments.practice.bots import BOT_NAMES
 
 pytestmark = pytest.mark.django_db
 
@@ -317,6 +320,34 @@ def test_my_rounds_lists_my_finished_rounds_newest_first(
     }
     assert client_for(None).get("/api/v1/me/rounds/").status_code == 401
     assert RoundPlayer.objects.filter(user=ann).count() == 3
+
+
+def test_a_practice_round_is_replayed_and_listed_as_practice(
+    make_player: Any, staff_user: Any, client_for: Any
+) -> None:
+    """The bots' moves (their task's body: server-played moves) replay like any; the round is listed with
+    `practice` true."""
+    ann = make_player("ann")
+    table = practice_services.start_practice(player=ann, game="rummy500_household", bots=2, level="easy")
+    game = Game.objects.get(table=table)
+    assert round_start.start_round(game_id=game.pk) is not None
+    round_ = play_out_round(game_id=game.pk, player=ann)
+    round_.refresh_from_db()
+    url = f"/api/v1/games/{game.pk}/rounds/{round_.number}/replay/"
+    for user in (ann, staff_user):
+        replay = client_for(user).get(url).json()
+        assert (
+            len(replay["steps"])
+            == 1
+            + MoveLog.objects.filter(round=round_).count()
+            + GameEvent.objects.filter(game=game, round=round_, kind="claims_closed").count()
+        )
+        assert replay["steps"][-1]["view"]["scores"] == round_.scores
+        assert ("hand" in replay["steps"][0]["view"]) is (user == ann)
+    assert any(step["player"] in BOT_NAMES for step in replay["steps"])
+    [row] = client_for(ann).get("/api/v1/me/rounds/").json()["results"]
+    assert row["practice"] is True and row["preset"] == "rummy500_household" and row["table"] == table.pk
+    assert row["score"] == (round_.scores or {})["ann"]
 
 
 def test_my_rounds_take_the_same_queries_for_many_rounds(

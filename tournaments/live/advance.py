@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from tournaments.live import engine_io
+from tournaments.live import policy as table_policy
 from tournaments.live.clocks import arm_clocks
 from tournaments.live.engine_io import RoundState
 from tournaments.live.game_log import store_game
@@ -46,4 +47,7 @@ def settle_state(
             seat_statuses=seat_statuses,
             reuse_clock=reuse_clock,
         )
+        hook = table_policy.change_hook(table)
+        if hook is not None:
+            hook(game=game, table=table, state=state)
     store_game(game, before=writes, after=also)

@@ -20,8 +20,8 @@ from tournaments.live.clocks import CLOCK_REUSE_MARGIN, clock_targets
 from tournaments.live.engine_io import RoundState
 from tournaments.live.game_locks import current_round, lock_game, seats_by_player
 from tournaments.live.game_log import add_event
-from tournaments.live.models import Game, GameStatus, MoveLog, Round, SeatStatus
-from tournaments.live.moves import apply_and_log
+from tournaments.live.models import Game, GameStatus, Round, SeatStatus
+from tournaments.live.moves import play_server_move
 
 # A turn is auto-played in a loop of single moves; no turn of any game needs more than this.
 MAX_AUTO_MOVES_PER_TURN = 60
@@ -43,18 +43,7 @@ def _server_play(
         if engine_io.phase(state) == "claims":
             return state, played
         move = engine_io.parse_move(choose(state, player))
-        state, _event = apply_and_log(
-            game=game, round_=round_, state=state, player=player, move=move, server_played=True
-        )
-        MoveLog(
-            round=round_,
-            game=game,
-            player=player,
-            user=None,
-            move=move.to_json(),
-            version=game.version,
-            server_played=True,
-        ).save(force_insert=True)
+        state = play_server_move(game=game, round_=round_, state=state, player=player, move=move)
     raise RuntimeError(f"auto play of {player} did not end the turn in {MAX_AUTO_MOVES_PER_TURN} moves")
 
 

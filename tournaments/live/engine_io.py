@@ -144,8 +144,16 @@ def next_dealer(previous: int | None, seats: Sequence[int], *, redeal: bool = Fa
     return engine.next_dealer(previous, seats, redeal=redeal)
 
 
-def new_round(rules: Ruleset, *, players: Sequence[str], dealer: int, round_number: int) -> RoundState:
-    return engine.new_round(rules, players=list(players), dealer=dealer, round_number=round_number)
+def new_round(
+    rules: Ruleset,
+    *,
+    players: Sequence[str],
+    dealer: int,
+    round_number: int,
+    deck: Sequence[str] | None = None,
+) -> RoundState:
+    """A new round, shuffled by CSPRNG; `deck` (every card, top first) stacks it (a practice table's demo)."""
+    return engine.new_round(rules, players=list(players), dealer=dealer, round_number=round_number, deck=deck)
 
 
 def dump_state(state: RoundState) -> dict[str, Any]:

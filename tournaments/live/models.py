@@ -68,6 +68,8 @@ class Table(models.Model):
     # it deals nothing until then (a deal first would release the seats left without chips before the job
     # busts them, and the job would find its round stale).
     awaiting_job = models.BooleanField(default=False, editable=False)
+    # A practice table: one player against server bots, no chips, never listed (`tournaments.practice`).
+    practice = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["id"]
@@ -86,6 +88,10 @@ class Table(models.Model):
             ),
             models.CheckConstraint(
                 condition=~Q(status="error") | ~Q(error=""), name="table_error_has_reason"
+            ),
+            models.CheckConstraint(
+                condition=Q(practice=False) | (Q(private=False) & Q(tournament__isnull=True)),
+                name="table_practice_is_its_own_kind",
             ),
         ]
         indexes = [

@@ -79,6 +79,24 @@ def apply_and_log(
     return new_state, event
 
 
+def play_server_move(*, game: Game, round_: Round, state: RoundState, player: str, move: Move) -> Any:
+    """A move the server plays for `player` (a timeout's, a practice bot's): applied, its event added and
+    logged with `server_played`. Returns the new state. Caller holds the game lock and settles the state."""
+    new_state, _event = apply_and_log(
+        game=game, round_=round_, state=state, player=player, move=move, server_played=True
+    )
+    MoveLog(
+        round=round_,
+        game=game,
+        player=player,
+        user=None,
+        move=move.to_json(),
+        version=game.version,
+        server_played=True,
+    ).save(force_insert=True)
+    return new_state
+
+
 def submit_move(
     *,
     user: User,

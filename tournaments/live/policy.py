@@ -22,30 +22,41 @@ from django.conf import settings
 
 from ledger.models import Account
 from tournaments.live.models import Game, Round, Seat, SeatStatus, Table
-from tournaments.live.policy_types import AfterRound, TablePolicy
+from tournaments.live.policy_types import AfterRound, StackedDeal, TablePolicy
 from tournaments.live.seats import cash_out, to_wallet
 
 __all__ = [
+    "PRACTICE_TABLES",
     "RING",
     "RING_TABLES",
     "TOURNAMENT_TABLES",
     "AfterRound",
+    "ChangeHook",
     "PolicyFactory",
     "RingTablePolicy",
+    "StackedDeal",
     "TablePolicy",
     "UnknownTableKind",
+    "change_hook",
     "policy_for",
     "register",
+    "register_change_hook",
     "registered_kinds",
     "table_kind",
 ]
 
-# The kinds of table live play tells apart (`table_kind`): its own ring tables, and a tournament's tables.
+# The kinds of table live play tells apart (`table_kind`): its own ring tables, a tournament's tables, and
+# practice tables (a player against server bots: `tournaments.practice`).
 RING_TABLES = "ring"
 TOURNAMENT_TABLES = "tournament"
+PRACTICE_TABLES = "practice"
 
 # The policy a table of one kind plays by, made for that table (its tournament read afresh).
 PolicyFactory = Callable[[Table], TablePolicy]
+# Called after every change to a running round at a table of one kind, in its transaction, the game locked and
+# its new state in hand (`advance.settle_state`): a practice table sends its bots' next move from here. Kept
+# apart from the policy because it runs on every move: only a dict look-up for the kinds that have none.
+ChangeHook = Callable[..., None]
 
 
 class UnknownTableKind(LookupError):
@@ -111,6 +122,12 @@ class RingTablePolicy:
     def dealt(self, *, table: Table, round_: Round) -> None:
         return None
 
+    def stacked_deal(self, *, table: Table, number: int) -> StackedDeal | None:
+        return None
+
+    def seat_freed(self, *, table: Table, seat: Seat) -> None:
+        return None
+
     def round_settled(self, *, table: Table, round_id: int) -> None:
         return None  # the next deal is scheduled by `next_deal_in`
 
@@ -119,6 +136,7 @@ RING = RingTablePolicy()
 
 
 _factories: dict[str, PolicyFactory] = {RING_TABLES: lambda table: RING}
+_change_hooks: dict[str, ChangeHook] = {}
 
 
 def register(kind: str, factory: PolicyFactory) -> None:
@@ -130,13 +148,28 @@ def register(kind: str, factory: PolicyFactory) -> None:
     _factories[kind] = factory
 
 
+def register_change_hook(kind: str, hook: ChangeHook) -> None:
+    """After every change to a running round at a table of `kind`: `hook(game=, table=, state=)`."""
+    known = _change_hooks.get(kind)
+    if known is not None and known is not hook:
+        raise ValueError(f"a change hook is already registered for {kind!r} tables")
+    _change_hooks[kind] = hook
+
+
+def change_hook(table: Table) -> ChangeHook | None:
+    return _change_hooks.get(table_kind(table))
+
+
 def registered_kinds() -> frozenset[str]:
     return frozenset(_factories)
 
 
 def table_kind(table: Table) -> str:
-    """A ring table, or a tournament's (whatever the tournament's kind: its own registry says)."""
-    return RING_TABLES if table.tournament_id is None else TOURNAMENT_TABLES
+    """A ring table, a tournament's (whatever the tournament's kind: its own registry says) or a practice
+    table."""
+    if table.tournament_id is not None:
+        return TOURNAMENT_TABLES
+    return PRACTICE_TABLES if table.practice else RING_TABLES
 
 
 def policy_for(table: Table) -> TablePolicy:

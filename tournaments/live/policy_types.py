@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -19,6 +20,15 @@ class AfterRound(enum.Enum):
     STAYS = "stays"  # seated as it is
     SITS_OUT = "sits_out"  # seated, dealt in again once it has chips
     RELEASED = "released"  # leaves the table (`TablePolicy.release`)
+
+
+@dataclass(frozen=True)
+class StackedDeal:
+    """A round dealt from a chosen deck (a practice table's demo): every card, top first, as the engine's
+    `new_round(deck=...)` takes it, and the username of the round's dealer."""
+
+    deck: tuple[str, ...]
+    dealer: str
 
 
 class TablePolicy(Protocol):
@@ -80,6 +90,14 @@ class TablePolicy(Protocol):
 
     def release(self, *, seat: Seat, table: Table) -> None:
         """Take the seat off the table. Caller holds the table's lock (or the game's, during play)."""
+        ...
+
+    def stacked_deal(self, *, table: Table, number: int) -> StackedDeal | None:
+        """The deck and dealer round `number` is dealt with; None: shuffled (CSPRNG), the dealer by the rules."""
+        ...
+
+    def seat_freed(self, *, table: Table, seat: Seat) -> None:
+        """A seat left the table (`seats.cash_out`, in its transaction, the table locked)."""
         ...
 
     def dealt(self, *, table: Table, round_: Round) -> None:

@@ -146,8 +146,7 @@ def my_round_row(row: RoundPlayer, *, username: str) -> dict[str, Any]:
         "round": round_.number,
         "table": table.pk,
         "preset": table.game,
-        # Issue 24's practice tables (`Table.practice`); a table without the field is none.
-        "practice": bool(getattr(table, "practice", False)),
+        "practice": table.practice,
         "players": list(round_.players),
         "score": (round_.scores or {}).get(username),
         "ended_at": round_.ended_at.isoformat() if round_.ended_at else None,

@@ -122,7 +122,14 @@ def _deal(*, game_id: int) -> Round | None:
         table_settings.check_stored(table)
         rules = engine_io.build_rules(table.game, table.options)
         number = (game.rounds.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-        state = engine_io.new_round(rules, players=players, dealer=dealer, round_number=number)
+        stacked = policy.stacked_deal(table=table, number=number)
+        if stacked is not None and stacked.dealer in players:
+            dealer = players.index(stacked.dealer)
+            state = engine_io.new_round(
+                rules, players=players, dealer=dealer, round_number=number, deck=stacked.deck
+            )
+        else:
+            state = engine_io.new_round(rules, players=players, dealer=dealer, round_number=number)
         commitment, deck, salt = engine_io.deal_secret(state)
         clocks = engine_io.clocks_for(table.options)
         round_ = Round.objects.create(

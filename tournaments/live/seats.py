@@ -20,6 +20,7 @@ def cash_out(*, seat: Seat, table: Table, policy: TablePolicy) -> None:
     seat.status = SeatStatus.LEFT
     seat.left_at = timezone.now()
     seat.save(update_fields=["status", "left_at"])
+    policy.seat_freed(table=table, seat=seat)
 
 
 def to_wallet(*, seat: Seat, table: Table, account: Account) -> None:

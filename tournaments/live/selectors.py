@@ -28,15 +28,20 @@ def seat_of(*, table: Table, user: User) -> Seat | None:
 
 
 def visible_tables(*, user: User) -> QuerySet[Table]:
-    """The listing: public ring tables only (private ones are never listed, docs/api.md "Playing"; a
-    tournament's tables are listed by the tournament)."""
-    return Table.objects.filter(private=False, tournament__isnull=True).order_by("id")
+    """The listing: public ring tables only (private and practice ones are never listed, docs/api.md
+    "Playing"; a tournament's tables are listed by the tournament)."""
+    return Table.objects.filter(private=False, practice=False, tournament__isnull=True).order_by("id")
 
 
 def table_for(*, user: User, table_id: int) -> Table:
-    """A table the caller may read; private tables answer 404 to anyone not seated (or their creator)."""
+    """A table the caller may read; private tables answer 404 to anyone not seated (or their creator), practice
+    tables to anyone but their player and staff."""
     table = Table.objects.filter(pk=table_id).first()
-    if table is None or (table.private and not can_see_private(table=table, user=user)):
+    if table is None:
+        raise NotFound("No such table.", code=PlayCode.TABLE_NOT_FOUND)
+    if table.private and not can_see_private(table=table, user=user):
+        raise NotFound("No such table.", code=PlayCode.TABLE_NOT_FOUND)
+    if table.practice and not (can_see_private(table=table, user=user) or is_staff(user)):
         raise NotFound("No such table.", code=PlayCode.TABLE_NOT_FOUND)
     return table
 
@@ -186,7 +191,8 @@ def game_access(*, user: User, game_id: int, with_history: bool = False) -> Game
         access = GameAccess(game=found, user=user) if found is not None else None
     if access is None:
         raise NotFound("No such game.", code=PlayCode.GAME_NOT_FOUND)
-    if access.game.table.private and not (access.seated or access.staff or access.played):
+    hidden = access.game.table.private or access.game.table.practice
+    if hidden and not (access.seated or access.staff or access.played):
         raise NotFound("No such game.", code=PlayCode.GAME_NOT_FOUND)
     return access
 

@@ -81,6 +81,10 @@ class TableSerializer(serializers.Serializer[Any]):
     max_buy_in = serializers.IntegerField(source="table.max_buy_in")
     multiplier = serializers.IntegerField(source="table.multiplier")
     private = serializers.BooleanField(source="table.private")
+    practice = serializers.BooleanField(
+        source="table.practice",
+        help_text="A practice table: its player against server bots, no chips, never listed.",
+    )
     code = serializers.CharField(allow_null=True)
     status = serializers.ChoiceField(
         source="table.status",

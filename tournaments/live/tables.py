@@ -133,6 +133,11 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False, addres
         if seat is None and table.private and not by_code and table.created_by_id != user.pk:
             raise NotFound("No such table.", code=PlayCode.TABLE_NOT_FOUND)
         _refuse_tournament_table(table)
+        if table.practice:
+            raise Conflict(
+                "A practice table takes no chips: start a new practice table instead.",
+                code=PlayCode.TABLE_PRACTICE,
+            )
         if table.status == TableStatus.ERROR:
             raise Conflict(
                 "The table is out of service: it could not deal.",

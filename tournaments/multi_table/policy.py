@@ -15,7 +15,7 @@ from typing import Any
 from ledger.models import Account
 from tournaments.live import dispatch, engine_io
 from tournaments.live.models import SEATED_STATUSES, Game, Round, Seat, SeatStatus, Table, TableStatus
-from tournaments.live.policy_types import AfterRound
+from tournaments.live.policy_types import AfterRound, StackedDeal
 from tournaments.live.seats import cash_out
 from tournaments.multi_table import task_names
 from tournaments.multi_table.planning import table_sizes
@@ -146,6 +146,12 @@ class MultiTablePolicy:
 
     def release(self, *, seat: Seat, table: Table) -> None:
         cash_out(seat=seat, table=table, policy=self)
+
+    def stacked_deal(self, *, table: Table, number: int) -> StackedDeal | None:
+        return None
+
+    def seat_freed(self, *, table: Table, seat: Seat) -> None:
+        return None
 
     def dealt(self, *, table: Table, round_: Round) -> None:
         if self.tournament.round_for_round and table.played_sync_round != self.tournament.sync_round:

@@ -10,7 +10,7 @@ from typing import Any
 from ledger.models import Account
 from tournaments.live import dispatch
 from tournaments.live.models import Game, Round, Seat, SeatStatus, Table
-from tournaments.live.policy_types import AfterRound
+from tournaments.live.policy_types import AfterRound, StackedDeal
 from tournaments.live.seats import cash_out, to_wallet
 from tournaments.single_table import task_names
 from tournaments.tournament.models import Tournament, TournamentEntry, TournamentStage, TournamentStatus
@@ -76,6 +76,12 @@ class OneTableTournamentPolicy:
 
     def release(self, *, seat: Seat, table: Table) -> None:
         cash_out(seat=seat, table=table, policy=self)  # the stack is empty: only the chair is freed
+
+    def stacked_deal(self, *, table: Table, number: int) -> StackedDeal | None:
+        return None
+
+    def seat_freed(self, *, table: Table, seat: Seat) -> None:
+        return None
 
     def dealt(self, *, table: Table, round_: Round) -> None:
         return None

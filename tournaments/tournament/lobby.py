@@ -30,10 +30,10 @@ NOT_OVER = (
 
 
 def _facts() -> list[Any]:
-    listed = Table.objects.filter(private=False, tournament__isnull=True)
+    listed = Table.objects.filter(private=False, practice=False, tournament__isnull=True)
     tables = list(listed.values("status").annotate(n=Count("pk"), last=Max("pk")).order_by("status"))
     seats = (
-        Seat.objects.filter(table__private=False, table__tournament__isnull=True)
+        Seat.objects.filter(table__private=False, table__practice=False, table__tournament__isnull=True)
         .exclude(status=SeatStatus.LEFT)
         .aggregate(n=Count("pk"), last=Max("pk"))
     )

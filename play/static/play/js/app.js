@@ -1,4 +1,4 @@
-/* The router: #/login, #/lobby, #/table/ID, #/tournament/ID, #/wallet, #/players/NAME, #/leaderboard/GAME. Without a token, every page is the sign-in page. */
+/* The router: #/login, #/lobby, #/learn/PRESET (to its page), #/table/ID, #/tournament/ID, #/wallet, #/players/NAME, #/leaderboard/GAME. Without a token, every page is the sign-in page. */
 (function (R) {
   "use strict";
 
@@ -26,6 +26,12 @@
     if (R.api.session()) R.notify.start();
     else R.notify.stop();
     const hash = location.hash || "#/lobby";
+    // How to play (#/learn/PRESET, the contract's route): the server-rendered page, signed in or not.
+    const learn = hash.match(/^#\/learn\/(\w+)$/);
+    if (learn) {
+      location.replace(`/play/learn/${learn[1]}/`);
+      return;
+    }
     if (!R.api.session()) {
       document.body.dataset.page = "login";
       R.auth.render(root, go);

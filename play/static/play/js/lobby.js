@@ -222,6 +222,13 @@
     live = null;
   }
 
+  // Every game's how-to-play page (server-rendered, /play/learn/PRESET/: docs/web.md "How to play").
+  function learnLinks() {
+    return h("section", { class: "panel", dataset: { role: "learn-links" } }, h("h2", {}, t("How to play")),
+      h("ul", { class: "learn-links" }, Object.keys(GAME_NAMES).map((code) => h("li", {},
+        h("a", { href: `/play/learn/${code}/`, dataset: { role: "learn-link", game: code } }, t("How to play %(game)s", { game: gameName(code) }))))));
+  }
+
   async function render(root, go) {
     stop();
     clear(root);
@@ -237,7 +244,8 @@
       h("section", { class: "panel" }, h("h2", {}, t("Open tables")), parts.openTables),
       h("section", { class: "panel" }, h("h2", {}, t("Your tables")), parts.mine),
       h("section", { class: "panel", dataset: { role: "tournaments" } }, h("h2", {}, t("Tournaments")), parts.tournaments),
-      h("div", { class: "lobby-forms" }, joinForm(go), createForm(go)));
+      h("div", { class: "lobby-forms" }, joinForm(go), createForm(go)),
+      learnLinks());
     root.append(parts.root);
     const state = { go, parts, pending: false };
     live = state;

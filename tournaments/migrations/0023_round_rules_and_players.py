@@ -34,7 +34,7 @@ def backfill(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0021_seat_address"),
+        ("tournaments", "0022_practice_tables"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

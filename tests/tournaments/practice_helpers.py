@@ -1,0 +1,46 @@
+"""Driving a practice table's round in the test's process: the bots' moves by their task's body
+(`play_bot_move`), the player's by the API's service (`submit_move`), a claim window closed at its deadline."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+
+from tournaments.engine.bots import GreedyBot
+from tournaments.live import clock_runs, engine_io
+from tournaments.live.models import Game, GameStatus, Round
+from tournaments.live.moves import submit_move
+from tournaments.practice.bots import is_bot, play_bot_move
+
+
+def play_out_round(*, game_id: int, player: Any, max_steps: int = 3000) -> Round:
+    """Play the running round to its end; the player plays greedily."""
+    name = player.get_username()
+    human = GreedyBot()
+    for _ in range(max_steps):
+        game = Game.objects.select_related("current_round").get(pk=game_id)
+        round_ = game.current_round
+        assert round_ is not None
+        if game.status != GameStatus.PLAYING:
+            return round_
+        state = engine_io.load_state(game.state or {})
+        may = [str(p) for p in engine_io.may_act(state)]
+        if play_bot_move(game_id=game_id, version=game.version):
+            continue
+        if name in may and (engine_io.phase(state) == "claims" or engine_io.to_act(state) == name):
+            submit_move(
+                user=player,
+                game_id=game_id,
+                move=human.choose(state, name),
+                expected_version=game.version,
+                idempotency_key=None,
+            )
+            continue
+        if engine_io.phase(state) == "claims":
+            Game.objects.filter(pk=game_id).update(claims_deadline=timezone.now() - timedelta(seconds=1))
+            assert clock_runs.run_close_claims(game_id=game_id, version=game.version)
+            continue
+        raise AssertionError(f"nobody moves: may act {may}, bots {[p for p in may if is_bot(p)]}")
+    raise AssertionError("the round did not end")

@@ -1,0 +1,38 @@
+"""A practice table's own facts beside its `Table` row (`Table.practice` marks the table's kind)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class BotLevel(models.TextChoices):
+    EASY = "easy", "easy"  # the engine's RandomBot
+    MEDIUM = "medium", "medium"  # its GreedyBot
+    HARD = "hard", "hard"  # its stronger bot
+
+
+class PracticeTable(models.Model):
+    table = models.OneToOneField(
+        "tournaments.Table", on_delete=models.PROTECT, primary_key=True, related_name="practice_table"
+    )
+    # The one person at the table (the bots are the other seats).
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    level = models.CharField(max_length=8, choices=BotLevel.choices)
+    bots = models.JSONField(default=list)  # the bots' usernames, in seat order
+    # The first round's deck (top first) and dealer, for a guided round (the demo); null: shuffled as usual.
+    first_deal = models.JSONField(null=True, blank=True, editable=False)
+    # A guided first round (the landing page's demo).
+    demo = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(level__in=["easy", "medium", "hard"]), name="practice_level_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"practice table {self.table_id} of {self.player_id}"

@@ -1,0 +1,67 @@
+"""HTTP API of practice tables (docs/api.md "Practice and replays")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.views import APIView
+
+from api.fields import StrictIntegerField
+from api.schema import raises
+from tournaments.live.schema_fields import PresetField
+from tournaments.practice import services
+from tournaments.practice.bots import BOT_NAMES
+from tournaments.practice.models import BotLevel
+
+
+class PracticeThrottle(SimpleRateThrottle):
+    scope = "practice"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+
+
+class PracticeInputSerializer(serializers.Serializer[Any]):
+    game = PresetField(max_length=32, help_text="The preset to practise (`rummy500`, `board`, ...).")
+    bots = StrictIntegerField(
+        min_value=1, max_value=len(BOT_NAMES), help_text="How many bots (at most the preset's players - 1)."
+    )
+    level = serializers.ChoiceField(
+        choices=[BotLevel.EASY, BotLevel.MEDIUM],
+        help_text="The bots' strength: easy (random legal moves), medium (greedy).",
+    )
+
+
+class PracticeOutputSerializer(serializers.Serializer[Any]):
+    table = serializers.IntegerField(help_text="The practice table (`GET /tables/{id}/`).")
+    game = serializers.IntegerField(help_text="Its game (`GET /games/{id}/`, moves, events, rounds).")
+
+
+class PracticeView(APIView):
+    throttle_classes = [PracticeThrottle]
+
+    @raises(409)
+    @extend_schema(
+        tags=["practice"],
+        request=PracticeInputSerializer,
+        responses={201: PracticeOutputSerializer},
+        operation_id="v1_practice_create",
+        description=(
+            "A practice table: the caller against 1-3 server bots, the preset's rules and a ring table's clocks, "
+            "no chips, no rating, never listed. Its first round is dealt in about a second; the caller's "
+            "earlier practice table closes. Leaving it (`POST /tables/{id}/leave/`) closes it."
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        data = PracticeInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = services.start_practice(player=request.user, **data.validated_data)
+        return Response(
+            PracticeOutputSerializer({"table": table.pk, "game": table.live_game.pk}).data,
+            status=status.HTTP_201_CREATED,
+        )
