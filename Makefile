@@ -15,7 +15,7 @@ SQLITE_TESTS := tests/sqlite tests/tournaments/test_simulate_tournament.py tests
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL)
 
 .PHONY: install run demo migrate test lint typecheck migrations-check schema-check pytest pytest-sqlite smoke \
-        test-browser fuzz-api bench bench-ledger bench-engine bench-api bench-tournament bench-ratings soak clean
+        test-browser fuzz-api bench bench-ledger bench-engine bench-strong bench-api bench-tournament bench-ratings soak clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -94,6 +94,10 @@ bench-ledger: install
 
 bench-engine: install
 	$(BIN)/python -m tests.benchmarks.bench_engine
+
+# StrongBot against GreedyBot in every preset (docs/performance.md "Bots"); BENCH_ARGS="--seeds 100".
+bench-strong: install
+	$(BIN)/python -m tests.benchmarks.bench_strong_bot $(BENCH_ARGS)
 
 bench-api: install
 	$(TEST_ENV) $(BIN)/python -m tests.benchmarks.bench_api

@@ -29,7 +29,8 @@ def play_out_round(*, game_id: int, player: Any, max_steps: int = 3000) -> Round
         may = [str(p) for p in engine_io.may_act(state)]
         if play_bot_move(game_id=game_id, version=game.version):
             continue
-        if name in may and (engine_io.phase(state) == "claims" or engine_io.to_act(state) == name):
+        together = engine_io.phase(state) in ("claims", "deal")
+        if name in may and (together or engine_io.to_act(state) == name):
             submit_move(
                 user=player,
                 game_id=game_id,

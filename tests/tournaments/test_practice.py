@@ -33,7 +33,7 @@ def _start(client: Any, **body: Any) -> Any:
 
 def test_a_practice_table_over_the_api(make_player: Any, client_for: Any, staff_user: Any) -> None:
     ann = make_player("ann")
-    response = _start(client_for(ann), bots=3)
+    response = _start(client_for(ann), bots=3, level="hard")
     assert response.status_code == 201, response.content
     body = response.json()
     table = Table.objects.get(pk=body["table"])
@@ -43,7 +43,7 @@ def test_a_practice_table_over_the_api(make_player: Any, client_for: Any, staff_
         Seat.objects.filter(table=table).order_by("number").values_list("player__username", "status")
     )
     assert seats == [("ann", "active"), *((name, "active") for name in BOT_NAMES)]
-    assert PracticeTable.objects.get(table=table).level == "medium"
+    assert PracticeTable.objects.get(table=table).level == "hard"
     # Its player and staff read it; nobody else learns it exists; it is never listed.
     detail = client_for(ann).get(f"/api/v1/tables/{table.pk}/").json()
     assert detail["practice"] is True and [p["chips"] for p in detail["players"]] == [0, 0, 0, 0]
@@ -91,11 +91,13 @@ def test_only_a_signed_in_player_practises(client_for: Any) -> None:
     assert not Table.objects.exists()
 
 
-@pytest.mark.parametrize("game", sorted(PRESETS))
-def test_a_round_of_every_preset_is_played_out_without_chips(make_player: Any, game: str) -> None:
+@pytest.mark.parametrize(
+    ("game", "level"), [(game, ("easy", "medium", "hard")[i % 3]) for i, game in enumerate(sorted(PRESETS))]
+)
+def test_a_round_of_every_preset_is_played_out_without_chips(make_player: Any, game: str, level: str) -> None:
     ann = make_player("ann")
     transfers_before = Transfer.objects.count()
-    table = services.start_practice(player=ann, game=game, bots=2, level="easy")
+    table = services.start_practice(player=ann, game=game, bots=2, level=level)
     game_row = Game.objects.get(table=table)
     assert round_start.start_round(game_id=game_row.pk) is not None
     round_ = play_out_round(game_id=game_row.pk, player=ann)

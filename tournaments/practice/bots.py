@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tournaments.engine.bots import GreedyBot, RandomBot
+from tournaments.engine.strong_bot import StrongBot
 from tournaments.live import dispatch, engine_io
 from tournaments.live.advance import settle_state
 from tournaments.live.engine_io import RoundState
@@ -53,12 +54,15 @@ def is_bot(username: str) -> bool:
 def _bot(level: str) -> Any:
     if level == BotLevel.EASY:
         return RandomBot()
+    if level == BotLevel.HARD:
+        return StrongBot()
     return GreedyBot()
 
 
 def _bots_to_act(state: RoundState) -> list[str]:
     may = [str(p) for p in engine_io.may_act(state)]
-    if engine_io.phase(state) == "claims":
+    if engine_io.phase(state) in ("claims", "deal"):
+        # Everyone answers at once (a "Rummy!" claim window; Board Rummy's deal, kept or refused).
         return [p for p in may if is_bot(p)]
     current = engine_io.to_act(state)
     return [str(current)] if current in may and is_bot(str(current)) else []

@@ -32,8 +32,9 @@ class PracticeInputSerializer(serializers.Serializer[Any]):
         min_value=1, max_value=len(BOT_NAMES), help_text="How many bots (at most the preset's players - 1)."
     )
     level = serializers.ChoiceField(
-        choices=[BotLevel.EASY, BotLevel.MEDIUM],
-        help_text="The bots' strength: easy (random legal moves), medium (greedy).",
+        choices=BotLevel.choices,
+        help_text="The bots' strength: easy (random legal moves), medium (greedy), hard (the stronger bot: "
+        "greedy play that also reads the discard pile's history and feeds no opponent's melds).",
     )
 
 

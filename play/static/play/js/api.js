@@ -14,6 +14,9 @@
     password: () => t("Password"),
     buy_in: () => t("Buy-in"),
     code: () => t("Table code"),
+    game: () => t("Game"),
+    bots: () => t("How many bots"),
+    level: () => t("Their strength"),
   };
 
   class ApiError extends Error {

@@ -1,4 +1,6 @@
-/* The router: #/login, #/lobby, #/learn/PRESET (to its page), #/table/ID, #/tournament/ID, #/wallet, #/players/NAME, #/leaderboard/GAME. Without a token, every page is the sign-in page. */
+/* The router: #/login, #/lobby, #/learn/PRESET (to its page), #/table/ID, #/tournament/ID, #/wallet, #/players/NAME,
+ * #/leaderboard/GAME, #/practice (and #/practice/GAME), #/rounds, #/replay/GAME/ROUND. Without a token, every page is
+ * the sign-in page. */
 (function (R) {
   "use strict";
 
@@ -22,6 +24,7 @@
     R.table.stop();
     R.tournament.stop();
     R.lobby.stop();
+    R.replay.stop();
     R.notify.yourTurn(false); // the table page sets it again while it is the player's turn
     if (R.api.session()) R.notify.start();
     else R.notify.stop();
@@ -41,6 +44,8 @@
     const tournament = hash.match(/^#\/tournament\/(\d+)$/);
     const player = hash.match(/^#\/players\/([^/]+)$/);
     const leaderboard = hash.match(/^#\/leaderboard(?:\/(\w+))?$/);
+    const practice = hash.match(/^#\/practice(?:\/(\w+))?$/);
+    const replay = hash.match(/^#\/replay\/(\d+)\/(\d+)$/);
     try {
       if (tournament) {
         document.body.dataset.page = "tournament";
@@ -54,6 +59,15 @@
       } else if (leaderboard) {
         document.body.dataset.page = "leaderboard";
         await R.players.leaderboard(root, leaderboard[1] || "rummy500");
+      } else if (practice) {
+        document.body.dataset.page = "practice";
+        await R.practice.render(root, go, practice[1]);
+      } else if (hash === "#/rounds") {
+        document.body.dataset.page = "rounds";
+        await R.rounds.render(root);
+      } else if (replay) {
+        document.body.dataset.page = "replay";
+        await R.replay.load(root, Number(replay[1]), Number(replay[2]));
       } else if (hash === "#/wallet") {
         document.body.dataset.page = "wallet";
         await R.wallet.render(root);

@@ -22,7 +22,8 @@
         } else {
           await R.api.signIn(username, password);
         }
-        go("#/lobby");
+        // where the player was headed (a link to #/practice from the landing page), else the lobby
+        go(location.hash && location.hash !== "#/login" ? location.hash : "#/lobby");
       } catch (err) {
         error.textContent = err.describe ? err.describe() : String(err);
         error.hidden = false;

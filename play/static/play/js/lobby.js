@@ -240,7 +240,8 @@
     };
     parts.root = h("section", { class: "lobby", dataset: { role: "lobby" } },
       h("div", { class: "lobby-head" }, h("h1", {}, t("Lobby")),
-        h("p", {}, t("Wallet:"), " ", parts.balance, " ", t("chips"), " · ", h("a", { href: "#/wallet" }, t("history")))),
+        h("p", {}, t("Wallet:"), " ", parts.balance, " ", t("chips"), " · ", h("a", { href: "#/wallet" }, t("history"))),
+        h("a", { href: "#/practice", class: "button primary", dataset: { role: "lobby-practice" } }, t("Practise against bots"))),
       h("section", { class: "panel" }, h("h2", {}, t("Open tables")), parts.openTables),
       h("section", { class: "panel" }, h("h2", {}, t("Your tables")), parts.mine),
       h("section", { class: "panel", dataset: { role: "tournaments" } }, h("h2", {}, t("Tournaments")), parts.tournaments),

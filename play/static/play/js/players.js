@@ -51,7 +51,10 @@
     const body = await R.api.get(`/players/${encodeURIComponent(username)}/`);
     const section = h("section", { class: "panel players", dataset: { role: "profile" } },
       h("h1", {}, body.username),
-      h("p", { class: "hint" }, t("Playing since %(date)s", { date: dateTime(body.joined) })));
+      h("p", { class: "hint" }, t("Playing since %(date)s", { date: dateTime(body.joined) })),
+      // one's own page leads to one's rounds, to replay them (the list is the player's alone)
+      R.api.session() && R.api.session().username === body.username
+        ? h("p", {}, h("a", { href: "#/rounds", dataset: { role: "profile-rounds" } }, t("My rounds: replay the rounds you played"))) : null);
     root.append(section);
     section.append(h("h2", {}, t("Ratings")));
     if (!body.ratings.length) section.append(h("p", { class: "empty" }, t("No rated games yet.")));

@@ -91,6 +91,8 @@
     const tour = tournamentOf(p);
     const mine = tb.players.find((x) => x.username === me() && x.status !== "left");
     const opts = tb.options || {};
+    // A practice table (no chips, ended rather than left): its head is practice.js's.
+    if (tb.practice) return R.practice.head(p, { mine, midRound: inRunningRound(p), redraw: () => draw(p), refresh: () => refreshGame(p, true) });
     if (tour) {
       const goal = tour.kind === "single" && tour.target_score ? t("first to %(points)s wins", { points: W.points(tour.target_score) })
         : tour.kind === "quick" && tour.rounds ? tn("%(n)s round", "%(n)s rounds", tour.rounds, { n: number(tour.rounds) })
@@ -292,6 +294,7 @@
     const turn = g.turn && g.turn.player;
     const points = scoresPoints(p);
     const multi = tournamentOf(p) && !points;
+    const chipless = !!p.table.practice; // a practice table's stacks are empty: no chips column
     const sums = totals(p);
     const rows = [...(g.players || []), ...(g.waiting_players || [])];
     return h("section", { class: "panel players-panel", "aria-labelledby": "players-title" },
@@ -300,7 +303,7 @@
         h("thead", {}, h("tr", {},
           h("th", { scope: "col" }, t("Player")),
           h("th", { scope: "col" }, t("Cards")),
-          h("th", { scope: "col" }, points ? t("Points") : multi ? t("Tournament chips") : t("Chips")),
+          chipless ? null : h("th", { scope: "col" }, points ? t("Points") : multi ? t("Tournament chips") : t("Chips")),
           h("th", { scope: "col" }, t("Time bank")))),
         h("tbody", {}, rows.map((pl) => {
           const tags = [
@@ -315,7 +318,7 @@
             h("th", { scope: "row" }, pl.username, R.players ? R.players.ratingBadge(pl.username, p.table.game) : null,
               tags.map((x) => h("span", { class: "tag" }, x))),
             h("td", { dataset: { role: "hand-count" } }, pl.hand_count === undefined ? "–" : number(pl.hand_count)),
-            h("td", { dataset: { role: points ? "points" : "chips" } }, points ? number(total) : pl.chips === null || pl.chips === undefined ? "–" : number(pl.chips)),
+            chipless ? null : h("td", { dataset: { role: points ? "points" : "chips" } }, points ? number(total) : pl.chips === null || pl.chips === undefined ? "–" : number(pl.chips)),
             h("td", {}, pl.time_bank === null || pl.time_bank === undefined ? "–" : W.seconds(Math.round(pl.time_bank))));
         }))),
       progressLine(p, sums));
@@ -391,6 +394,7 @@
     const name = me();
     const scores = r.scores || {};
     const tour = tournamentOf(p);
+    if (p.table.practice) return R.practice.resultSentences(r, name);
     if (scoresPoints(p)) {
       const gained = (r.game_points || scores)[name];
       if (gained !== undefined) {
@@ -426,6 +430,7 @@
   /** Why a settled round moved no chips: a real tie, no scores at all (a refused deal), or empty stacks (the
    * PCR settlement caps each payment at the stacks at stake, ledger/settlement.py). */
   function noTransferText(scores) {
+    if (page && page.table && page.table.practice) return t("Practice: no chips change hands.");
     if (!Object.keys(scores || {}).length) return t("Nothing was scored this round: no chips change hands.");
     return isTie(scores) ? t("A tie: no chips change hands.") : t("No chips change hands: the stacks at stake were empty.");
   }
@@ -762,7 +767,7 @@
     p.content.append(h("p", {}, t("Loading the table…")));
     await refreshGame(p);
     if (page !== p || !p.table) return;
-    R.lobby.remember(p.table.id);
+    if (!p.table.practice) R.lobby.remember(p.table.id);
     await refreshRounds(p);
     document.addEventListener("keydown", p.keys);
     p.timer = setInterval(() => {
