@@ -26,6 +26,8 @@ PLAY_MESSAGES: dict[str, str] = {
     "game.not_a_player": N_("You are not playing this round."),
     "game.no_round_running": N_("No round is being played at this table."),
     "game.stale_version": N_("The game has moved on; fetch it again."),
+    "round.not_found": N_("No such round."),
+    "round.not_replayable": N_("This round cannot be replayed."),
     "move.malformed": N_("The move is malformed."),
     "move.unknown_type": N_("This kind of move does not exist."),
     "move.unknown_field": N_("The move has a field it does not take."),

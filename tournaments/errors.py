@@ -28,6 +28,9 @@ class PlayCode(StrEnum):
     GAME_NOT_A_PLAYER = "game.not_a_player"
     GAME_NO_ROUND_RUNNING = "game.no_round_running"
     GAME_STALE_VERSION = "game.stale_version"
+    # A finished round's replay (docs/api.md "Replays").
+    ROUND_NOT_FOUND = "round.not_found"
+    ROUND_NOT_REPLAYABLE = "round.not_replayable"
     # The move's body, read before the engine sees it (move.malformed and move.unknown_type are also the
     # engine's own, for what only it can tell).
     MOVE_MALFORMED = "move.malformed"

@@ -16,6 +16,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<int:game_id>/moves/", views.GameMovesView.as_view(), name="game-moves"),
     path("games/<int:game_id>/events/", views.GameEventsView.as_view(), name="game-events"),
     path("games/<int:game_id>/rounds/", views.GameRoundsView.as_view(), name="game-rounds"),
+    path(
+        "games/<int:game_id>/rounds/<int:number>/replay/",
+        views.RoundReplayView.as_view(),
+        name="game-round-replay",
+    ),
+    path("me/rounds/", views.MyRoundsView.as_view(), name="my-rounds"),
     path("practice/", practice_views.PracticeView.as_view(), name="practice"),
     path("lobby/version/", tv.LobbyVersionView.as_view(), name="lobby-version"),
     path("tournaments/", tv.TournamentListView.as_view(), name="tournaments"),

@@ -157,6 +157,7 @@ class Sender:
         self.world = world
         self.ids = {
             "game_id": str(world.game.pk),
+            "number": "1",
             "table_id": str(world.table.pk),
             "tournament_id": str(tournament.pk),
             "id": world.url("{account}"),

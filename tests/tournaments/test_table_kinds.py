@@ -22,7 +22,11 @@ from tournaments.tournament.models import Tournament, TournamentKind, Tournament
 
 
 def test_every_kind_is_registered_when_the_app_is_ready() -> None:
-    assert table_policy.registered_kinds() == {table_policy.RING_TABLES, TOURNAMENT_TABLES}
+    assert table_policy.registered_kinds() == {
+        table_policy.RING_TABLES,
+        TOURNAMENT_TABLES,
+        table_policy.PRACTICE_TABLES,
+    }
     assert kinds.registered_kinds() == set(TournamentKind.values)
     assert kinds.kind_named(TournamentKind.MULTI) is MULTI_KIND
     assert kinds.kind_named(TournamentKind.QUICK).starts_when_full and not MULTI_KIND.starts_when_full
@@ -69,7 +73,9 @@ def test_a_tournament_table_plays_by_its_kinds_policy(
 
 def test_a_table_of_an_unknown_kind_is_refused_clearly(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(table_policy, "table_kind", lambda table: "league")
-    with pytest.raises(UnknownTableKind, match=r"'league' table.*registered: ring, tournament.*ready"):
+    with pytest.raises(
+        UnknownTableKind, match=r"'league' table.*registered: practice, ring, tournament.*ready"
+    ):
         table_policy.policy_for(Table(pk=7, pcr=1))
 
 

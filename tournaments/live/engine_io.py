@@ -127,6 +127,11 @@ def claim_seconds(state: RoundState) -> float:
     return float(state.rules.option_values()["rummy_call_seconds"])
 
 
+def rules_dict(rules: Ruleset) -> dict[str, Any]:
+    """A ruleset as a round keeps it (`Round.rules`): {"preset", "options"}."""
+    return rules.to_dict()
+
+
 def max_players(rules: Ruleset) -> int:
     return rules.max_players
 

@@ -181,6 +181,10 @@ class Round(models.Model):
     seat_numbers = models.JSONField(default=dict)  # username -> seat number
     dealer = models.PositiveSmallIntegerField()  # index into players
     deal_commitment = models.CharField(max_length=128)
+    # The ruleset the round was dealt with (`Ruleset.to_dict`: {"preset", "options"}): an admin may change a
+    # table's game and options between rounds, and a replay (`live.replays`) needs the round's own. Null for
+    # rounds dealt before it was kept.
+    rules = models.JSONField(null=True, blank=True, editable=False)
     # Secret until the round is over: never serialized or shown while `ended_at` is null.
     deck = models.JSONField(null=True, blank=True, editable=False)
     salt = models.CharField(max_length=128, blank=True, default="", editable=False)
@@ -209,6 +213,25 @@ class Round(models.Model):
     @property
     def is_over(self) -> bool:
         return self.ended_at is not None
+
+
+class RoundPlayer(models.Model):
+    """A player of a round, by user: what `GET /me/rounds/` reads (a player's rounds newest first, by an index),
+    since `Round.players` is a JSON list of usernames that no portable query filters. Written at the deal."""
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="player_rows", db_index=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", db_index=False
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "user"], name="round_player_unique"),
+        ]
+        indexes = [models.Index(fields=["user", "-round"], name="round_player_newest")]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} in round {self.round_id}"
 
 
 class GameEvent(models.Model):

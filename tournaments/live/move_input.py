@@ -143,3 +143,26 @@ def move_schema(*, request: bool = False, many: bool = False, **kwargs: Any) -> 
 @extend_schema_field(move_schema())
 class MoveField(serializers.JSONField):
     """A move as the engine wrote it, passed through; shown as the `Move` union."""
+
+
+# A replay's step (docs/api.md "Replays"): a move, or the server closing a claim window at its deadline.
+_CLOSE_CLAIMS = type(
+    "CloseClaimsStepSerializer",
+    (serializers.Serializer,),
+    {"type": _schema_field({"type": "string", "enum": ["close_claims"]})},
+)
+
+
+def step_move_schema(**kwargs: Any) -> PolymorphicProxySerializer:
+    """A replay step's `move`: a move as the move log shows it, or `{"type": "close_claims"}`."""
+    return PolymorphicProxySerializer(
+        component_name="StepMove",
+        serializers={**_MOVES, "close_claims": _CLOSE_CLAIMS},
+        resource_type_field_name="type",
+        **kwargs,
+    )
+
+
+@extend_schema_field(step_move_schema(allow_null=True))
+class StepMoveField(serializers.JSONField):
+    """A replay step's move, passed through; null for the deal."""

@@ -18,7 +18,7 @@ from tournaments.live.between_rounds import wind_down
 from tournaments.live.game_locks import lock_game
 from tournaments.live.game_log import add_event, store_game
 from tournaments.live.instant_rounds import instant_result
-from tournaments.live.models import SEATED_STATUSES, GameStatus, Round, Seat, TableStatus
+from tournaments.live.models import SEATED_STATUSES, GameStatus, Round, RoundPlayer, Seat, TableStatus
 from tournaments.live.round_end import settle_result
 
 logger = logging.getLogger(__name__)
@@ -139,10 +139,14 @@ def _deal(*, game_id: int) -> Round | None:
             seat_numbers={seat.player.get_username(): seat.number for seat in playing},
             dealer=dealer,
             deal_commitment=commitment,
+            rules=engine_io.rules_dict(rules),
             deck=deck,
             salt=salt,
             stacks={seat.player.get_username(): seat.stack_account.balance for seat in playing},
             time_bank=dict.fromkeys(players, clocks.time_bank_seconds),
+        )
+        RoundPlayer.objects.bulk_create(
+            [RoundPlayer(round=round_, user_id=seat.player_id) for seat in playing]
         )
         for seat in playing:
             if seat.timeouts_in_round:

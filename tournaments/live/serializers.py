@@ -17,7 +17,7 @@ from api.fields import StrictBooleanField, StrictIntegerField
 from tournaments.engine.state import PHASES
 from tournaments.live import table_settings
 from tournaments.live.models import GameStatus, SeatStatus, TableStatus
-from tournaments.live.move_input import MoveField
+from tournaments.live.move_input import MoveField, StepMoveField
 from tournaments.live.round_end import ROW_KINDS
 from tournaments.live.schema_fields import PresetField, RoundDetailsField
 from tournaments.live.table_settings import MAX_BUY_IN
@@ -181,25 +181,11 @@ class ResultSerializer(serializers.Serializer[Any]):
     salt = serializers.CharField()
 
 
-class GameSerializer(serializers.Serializer[Any]):
-    """The game view (selectors.game_view); `hand` only for the caller's own hand, `legal_moves` only when the
-    caller may act. The fields from `game` to `waiting_players` are there once a round has been dealt."""
+class EngineViewSerializer(serializers.Serializer[Any]):
+    """The engine's fields of a round's view (`engine.player_view`) beyond the envelope each answer declares:
+    the game view's (`GameSerializer`) and a replay step's (`ReplayViewSerializer`)."""
 
-    id = serializers.IntegerField()
-    table = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=GameStatus.choices)
-    version = serializers.IntegerField()
-    round = serializers.IntegerField(allow_null=True)
-    phase = serializers.ChoiceField(choices=PHASES, allow_null=True)
-    turn = TurnSerializer(allow_null=True)
-    players = GamePlayerSerializer(many=True)
     hand = serializers.ListField(child=serializers.CharField(), required=False)
-    discard_pile = serializers.ListField(child=serializers.CharField())
-    stock_count = serializers.IntegerField(allow_null=True)
-    melds = TableMeldSerializer(many=True)
-    legal_moves = serializers.ListField(child=MoveField(), required=False)
-    deal_commitment = serializers.CharField(allow_null=True)
-    next_round_at = serializers.DateTimeField(allow_null=True, help_text="When the next round is dealt.")
     game = PresetField(required=False, help_text="The round's preset.")
     dealer = serializers.CharField(required=False)
     may_act = serializers.ListField(
@@ -207,9 +193,6 @@ class GameSerializer(serializers.Serializer[Any]):
     )
     claims = ClaimsSerializer(allow_null=True, required=False, help_text="The open claim window, if any.")
     stall = serializers.IntegerField(required=False, help_text="Turns in a row without progress.")
-    waiting_players = TablePlayerSerializer(
-        many=True, required=False, help_text="Seated players waiting for the next deal."
-    )
     obligations = PolymorphicProxySerializer(
         component_name="Obligations",
         serializers=[Rummy500ObligationsSerializer, BoardObligationsSerializer],
@@ -241,6 +224,29 @@ class GameSerializer(serializers.Serializer[Any]):
     result = ResultSerializer(required=False, help_text="Once the round is over.")
     scores = serializers.DictField(
         child=serializers.IntegerField(), required=False, help_text="Once the round is over."
+    )
+
+
+class GameSerializer(EngineViewSerializer):
+    """The game view (selectors.game_view); `hand` only for the caller's own hand, `legal_moves` only when the
+    caller may act. The fields from `game` to `waiting_players` are there once a round has been dealt."""
+
+    id = serializers.IntegerField()
+    table = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=GameStatus.choices)
+    version = serializers.IntegerField()
+    round = serializers.IntegerField(allow_null=True)
+    phase = serializers.ChoiceField(choices=PHASES, allow_null=True)
+    turn = TurnSerializer(allow_null=True)
+    players = GamePlayerSerializer(many=True)
+    discard_pile = serializers.ListField(child=serializers.CharField())
+    stock_count = serializers.IntegerField(allow_null=True)
+    melds = TableMeldSerializer(many=True)
+    legal_moves = serializers.ListField(child=MoveField(), required=False)
+    deal_commitment = serializers.CharField(allow_null=True)
+    next_round_at = serializers.DateTimeField(allow_null=True, help_text="When the next round is dealt.")
+    waiting_players = TablePlayerSerializer(
+        many=True, required=False, help_text="Seated players waiting for the next deal."
     )
 
 
@@ -374,3 +380,77 @@ class RoundSerializer(serializers.Serializer[Any]):
     ended_at = serializers.DateTimeField(allow_null=True)
     details = RoundDetailsField(required=False, allow_null=True, help_text="Once the round is over.")
     moves = LoggedMoveSerializer(many=True, required=False, help_text="The move log, once the round is over.")
+
+
+# ------------------------------------------------------------------------------------ replays and my rounds
+
+
+class ReplayTurnSerializer(serializers.Serializer[Any]):
+    player = serializers.CharField(allow_null=True, help_text="Who moves next (null once the round is over).")
+
+
+class ReplayPlayerSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField()
+    seat = serializers.IntegerField(help_text="The table's seat number, as in the game view.")
+    hand_count = serializers.IntegerField()
+
+
+class ReplayViewSerializer(EngineViewSerializer):
+    """What the caller was shown after a step (the engine part of the game view): their own hand if they
+    played the round, else the spectator's view; `result` and `scores` once the round is over."""
+
+    version = serializers.IntegerField(help_text="The step's number in the round's own count (0: the deal).")
+    round = serializers.IntegerField()
+    game = PresetField(help_text="The round's preset.")
+    phase = serializers.ChoiceField(choices=PHASES)
+    dealer = serializers.CharField()
+    turn = ReplayTurnSerializer()
+    may_act = serializers.ListField(child=serializers.CharField(), help_text="Who may move now.")
+    players = ReplayPlayerSerializer(many=True)
+    discard_pile = serializers.ListField(child=serializers.CharField(), help_text="Bottom first.")
+    stock_count = serializers.IntegerField()
+    melds = TableMeldSerializer(many=True)
+    deal_commitment = serializers.CharField()
+    claims = ClaimsSerializer(allow_null=True, help_text="The open claim window, if any.")
+    stall = serializers.IntegerField(help_text="Turns in a row without progress.")
+
+
+class ReplayStepSerializer(serializers.Serializer[Any]):
+    move = StepMoveField(
+        help_text='The move (as the move log has it), `{"type": "close_claims"}` where the server closed '
+        "a claim window at its deadline, or null for the deal."
+    )
+    player = serializers.CharField(allow_null=True, help_text="Who moved (null: the deal, a closed window).")
+    view = ReplayViewSerializer()
+
+
+class ReplayResultSerializer(serializers.Serializer[Any]):
+    scores = serializers.DictField(child=serializers.IntegerField())
+    game_points = serializers.DictField(child=serializers.IntegerField())
+    bonuses = BonusSerializer(many=True)
+    details = RoundDetailsField()
+    redeal = serializers.BooleanField()
+    transfers = TransferRowSerializer(many=True, help_text="The round's settlement.")
+
+
+class ReplaySerializer(serializers.Serializer[Any]):
+    """A finished round step by step (round_history.round_replay)."""
+
+    round = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.CharField(), help_text="In seat order.")
+    dealer = serializers.CharField()
+    steps = ReplayStepSerializer(many=True, help_text="The deal, then every move in order.")
+    result = ReplayResultSerializer()
+
+
+class MyRoundSerializer(serializers.Serializer[Any]):
+    """One of the caller's finished rounds (round_history.my_round_row)."""
+
+    game = serializers.IntegerField()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    preset = PresetField(help_text="The table's game.")
+    practice = serializers.BooleanField(help_text="Played at a practice table (against bots, no chips).")
+    players = serializers.ListField(child=serializers.CharField(), help_text="In seat order.")
+    score = serializers.IntegerField(allow_null=True, help_text="The caller's score in the round.")
+    ended_at = serializers.DateTimeField()

@@ -31,7 +31,7 @@ from api.schema import raises
 from database import rows
 from security.addresses import client_address
 from tournaments.errors import Forbidden, InvalidRequest, PlayCode
-from tournaments.live import game_log, moves, selectors, tables, wakeups
+from tournaments.live import game_log, moves, round_history, selectors, tables, wakeups
 from tournaments.live.idempotent_views import IDEMPOTENCY_HEADER, answer_once, idempotency_key
 from tournaments.live.models import Table
 from tournaments.live.move_input import move_schema, parse_move
@@ -41,6 +41,8 @@ from tournaments.live.serializers import (
     GameSerializer,
     JoinSerializer,
     MoveResultSerializer,
+    MyRoundSerializer,
+    ReplaySerializer,
     RoundSerializer,
     TableCreateSerializer,
     TableSerializer,
@@ -326,3 +328,25 @@ class GameRoundsView(APIView):
         paginator = self.pagination_class()
         page: list[Any] | None = paginator.paginate_queryset(rows, request, view=self)  # type: ignore[arg-type]
         return paginator.get_paginated_response(RoundSerializer(page or [], many=True).data)
+
+
+class RoundReplayView(APIView):
+    @raises(409)
+    @extend_schema(responses={200: ReplaySerializer})
+    def get(self, request: Request, game_id: int, number: int) -> Response:
+        """A finished round step by step, for its players and staff (docs/api.md "Replays")."""
+        return Response(round_history.round_replay(user=request.user, game_id=game_id, number=number))
+
+
+class MyRoundsView(APIView):
+    pagination_class = PageNumberPagination
+
+    @extend_schema(responses={200: MyRoundSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        """The caller's finished rounds, newest first."""
+        paginator = self.pagination_class()
+        user = _user(request)
+        page = paginator.paginate_queryset(round_history.my_rounds(user=user), request, view=self)
+        username = user.get_username()
+        rows = [round_history.my_round_row(row, username=username) for row in page or []]
+        return paginator.get_paginated_response(MyRoundSerializer(rows, many=True).data)

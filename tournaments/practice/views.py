@@ -1,4 +1,4 @@
-"""HTTP API of practice tables (docs/api.md "Practice and replays")."""
+"""HTTP API of practice tables (docs/api.md "Practice tables")."""
 
 from __future__ import annotations
 
