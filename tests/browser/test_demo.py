@@ -1,8 +1,8 @@
 """The landing page's demo (docs/web.md "The demo"), in headless Chromium on a phone (390x844), in Italian and in
 English: from the landing page's Demo button, a visitor becomes a guest and plays the guided round against Bot
 Anna (the real worker deals it and moves the bot) by following the guide, clicking what it highlights, to the
-score explained; every step fits the phone and passes axe-core; no chip moves. A player who strays gets general
-help."""
+score explained; every step fits the phone and passes axe-core; no chip moves. In Italian the newcomer then
+practises against bots and replays the demo's round from "My rounds". A player who strays gets general help."""
 
 from __future__ import annotations
 
@@ -135,8 +135,36 @@ def test_the_demo_played_by_following_its_instructions(
     practice = PracticeTable.objects.get(player=guest)
     round_ = Round.objects.get(game__table=practice.table, number=1)
     assert round_.scores == {guest.get_username(): 59, demo_script.BOT: 16}
+    if lang == "it":
+        _then_practise_and_replay(page, guest=guest.get_username(), demo_game=round_.game_id)
     assert Transfer.objects.count() == transfers
     assert_reconciled()
+
+
+def _then_practise_and_replay(page: Browser, *, guest: str, demo_game: int) -> None:
+    """The newcomer goes on from the demo's end: practises against bots, then replays the demo's round."""
+    page.click("[data-role=demo-practice]")
+    page.wait_present("[data-role=practice-form]", "the practice form")
+    _check(page, "practice-form")
+    page.click("[data-role=practice-start]")
+    page.wait_attribute("body", "data-page", "table", message="at the practice table")
+    page.wait_text("[data-role=practice-label]", "Allenamento — senza fiches")
+    practice = PracticeTable.objects.filter(player__username=guest, demo=False).get()
+    assert practice.table.status == "open"
+    _check(page, "practice-table")
+    page.click("[data-role=nav-rounds]")
+    row = f"[data-role=round-row][data-game='{demo_game}'][data-round='1']"
+    page.wait_present(row, "the demo's round in my rounds")
+    assert page.text(f"{row} [data-role=round-score]") == "Il tuo punteggio: 59 punti"
+    page.click(f"{row} [data-role=replay-link]")
+    page.wait_present("[data-role=replay]", "the demo's replay")
+    steps = int(page.attribute("[data-role=replay]", "data-steps"))
+    page.click("[data-role=replay-last]")
+    page.wait_text("[data-role=step-count]", f"Passo {steps} di {steps}")
+    result = page.wait_present("[data-role=replay-result]", "the demo's result in the replay")
+    assert f"{guest} ha chiuso." in result.text, result.text
+    assert page.attribute(f"[data-role=result-score][data-username='{guest}']", "data-score") == "59"
+    _check(page, "demo-replay")
 
 
 def test_a_player_who_strays_gets_general_help(

@@ -32,7 +32,7 @@
     return {
       easy: t("They play any legal move, at random."),
       medium: t("They meld what they can, lay off and throw away their worst cards."),
-      hard: t("Stronger bots that plan ahead, if this server has them."),
+      hard: t("They also remember the discard pile and avoid throwing you the cards you need."),
     }[level] || "";
   }
 
