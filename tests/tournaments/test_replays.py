@@ -80,6 +80,7 @@ def assert_replay(played: Played, client_for: Any) -> None:
         assert last["phase"] == "over" and last["scores"] == round_.scores
         assert {k: v for k, v in last["result"].items() if k not in ("deck", "salt")} == round_.result
         assert replay["result"] == {**(round_.result or {}), "transfers": round_.transfers}
+        assert replay["practice"] is False
         assert assert_replay_matches_live(played, replay, viewer) >= 2
 
 
@@ -343,6 +344,7 @@ def test_a_practice_round_is_replayed_and_listed_as_practice(
             + GameEvent.objects.filter(game=game, round=round_, kind="claims_closed").count()
         )
         assert replay["steps"][-1]["view"]["scores"] == round_.scores
+        assert replay["practice"] is True
         assert ("hand" in replay["steps"][0]["view"]) is (user == ann)
     assert any(step["player"] in BOT_NAMES for step in replay["steps"])
     [row] = client_for(ann).get("/api/v1/me/rounds/").json()["results"]

@@ -24,7 +24,7 @@ def _no_round() -> NotFound:
 
 
 def round_replay(*, user: User, game_id: int, number: int) -> dict[str, Any]:
-    """`{round, players, dealer, steps, result}` of round `number` of the game, for its players (whether or not
+    """`{round, players, dealer, steps, result, practice}` of round `number` of the game, for its players (whether or not
     they are still seated) and staff, once it is over; each step's view is the caller's own if they played the
     round, else the spectator's. 404 `game.not_found` as `GET /games/{id}/` answers it, `round.not_found` for
     anyone else, a round not over, or no such round; 409 `round.not_replayable` for a round that has no
@@ -66,6 +66,7 @@ def round_replay(*, user: User, game_id: int, number: int) -> dict[str, Any]:
         "dealer": round_.players[round_.dealer],
         "steps": replay.steps,
         "result": {**result, "transfers": list(round_.transfers)},
+        "practice": access.game.table.practice,
     }
 
 

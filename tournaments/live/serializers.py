@@ -441,6 +441,7 @@ class ReplaySerializer(serializers.Serializer[Any]):
     dealer = serializers.CharField()
     steps = ReplayStepSerializer(many=True, help_text="The deal, then every move in order.")
     result = ReplayResultSerializer()
+    practice = serializers.BooleanField(help_text="Played at a practice table (no chips at stake).")
 
 
 class MyRoundSerializer(serializers.Serializer[Any]):

@@ -256,14 +256,8 @@
     }
     if (page !== p) return;
     p.data = data;
-    // Whether it was practice (the settlement's words): the game's table says, when the caller may read it.
-    try {
-      const game = await R.api.get(`/games/${gameId}/`);
-      const table = await R.api.get(`/tables/${game.table}/`);
-      p.practice = !!table.practice;
-    } catch (_) {
-      p.practice = false;
-    }
+    // Whether it was practice (the settlement's words).
+    p.practice = !!data.practice;
     if (page !== p || !data.steps || !data.steps.length) return;
     const preset = (data.steps[0].view || {}).game;
     const button = (role, text, onclick) => h("button", { type: "button", dataset: { role: `replay-${role}` }, onclick: () => { if (role !== "play") pause(p); onclick(); } }, text);
