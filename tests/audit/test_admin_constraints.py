@@ -81,6 +81,11 @@ TABLE_CASES = [
     ("table_buy_in_range", {"max_buy_in": 50}, "max_buy_in"),
     ("table_private_has_code", {"private": True, "code": None}, "private"),
     ("table_error_has_reason", {"status": "error", "error": ""}, None),
+    (
+        "table_practice_is_its_own_kind",
+        {"practice": True, "private": True, "code": "ABCDEFGH", "tournament": None},
+        "private",
+    ),
 ]
 
 

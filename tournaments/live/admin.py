@@ -52,6 +52,10 @@ TABLE_CONSTRAINTS = {
     "table_buy_in_range": (("max_buy_in",), _("The largest buy-in cannot be below the smallest.")),
     "table_private_has_code": (("private",), _("A private table needs its code (the admin gives it one).")),
     "table_error_has_reason": ((), _("A table in error needs the reason of its error.")),
+    "table_practice_is_its_own_kind": (
+        ("private",),
+        _("A practice table is neither private nor a tournament's."),
+    ),
 }
 
 
