@@ -241,3 +241,21 @@ def browser(
         for b in opened:
             b.quit()
         time.sleep(LONG_POLL_CAP_SECONDS + 0.5)
+
+
+# ------------------------------------------------------------------------------ a player's hand on the table page
+
+
+def hand_cards(page: Browser) -> list[str]:
+    """The cards of the hand on the table page, as it shows them."""
+    return [c.get_attribute("data-card") or "" for c in page.find_all("[data-role=hand-card]")]
+
+
+def play_selected(page: Browser, cards: list[str], action: str) -> None:
+    """Select `cards` in the hand by clicking them, then the action button `action` (meld, lay_off, discard ...);
+    waits until they have left the hand."""
+    for code in cards:
+        page.click(f"[data-role=hand-card][data-card='{code}']")
+        page.wait_attribute(f"[data-role=hand-card][data-card='{code}']", "aria-pressed", "true")
+    page.click(f"[data-role=act-{action}]")
+    page.wait_for(lambda: not any(c in hand_cards(page) for c in cards), message=f"{action} {cards}")

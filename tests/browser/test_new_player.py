@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 
 from ledger.models import GrantPolicy
 from ledger.services import accounts
-from tests.browser.conftest import PHONE, Browser
+from tests.browser.conftest import PHONE, Browser, hand_cards, play_selected
 from tests.clients import api_client
 from tests.engine.stacking import stacked_deck
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
@@ -46,18 +46,6 @@ def _stack_the_deal(monkeypatch: pytest.MonkeyPatch) -> None:
         return engine.new_round(rules, list(players), dealer, round_number, deck=deck)
 
     monkeypatch.setattr(engine_io, "new_round", new_round)
-
-
-def _hand(page: Browser) -> list[str]:
-    return [c.get_attribute("data-card") or "" for c in page.find_all("[data-role=hand-card]")]
-
-
-def _select_and(page: Browser, cards: list[str], action: str) -> None:
-    for code in cards:
-        page.click(f"[data-role=hand-card][data-card='{code}']")
-        page.wait_attribute(f"[data-role=hand-card][data-card='{code}']", "aria-pressed", "true")
-    page.click(f"[data-role=act-{action}]")
-    page.wait_for(lambda: not any(c in _hand(page) for c in cards), message=f"{action} {cards}")
 
 
 def test_a_new_italian_player_on_a_phone_from_registration_to_a_sit_and_go_prize(
@@ -125,14 +113,14 @@ def test_a_new_italian_player_on_a_phone_from_registration_to_a_sit_and_go_prize
             )
             assert answer.status_code == 200, answer.content
     page.wait_attribute("[data-role=table-page]", "data-round", "1", "the round on the page")
-    page.wait_for(lambda: set(MINE) <= set(_hand(page)), message="the dealt hand")
+    page.wait_for(lambda: set(MINE) <= set(hand_cards(page)), message="the dealt hand")
     _check(page, "ring-table")
     page.click("[data-role=board] button.stock")
     page.wait_attribute("[data-role=table-page]", "data-phase", "play", "the draw on the page")
-    _select_and(page, ["4H", "5H", "6H", "7H"], "meld")
-    _select_and(page, ["8S", "8D", "8C"], "meld")
-    (last,) = page.wait_for(lambda: len(_hand(page)) == 1 and _hand(page), message="one card left")
-    _select_and(page, [last], "discard")
+    play_selected(page, ["4H", "5H", "6H", "7H"], "meld")
+    play_selected(page, ["8S", "8D", "8C"], "meld")
+    (last,) = page.wait_for(lambda: len(hand_cards(page)) == 1 and hand_cards(page), message="one card left")
+    play_selected(page, [last], "discard")
     results = page.wait_present("[data-role=results]", "the round's results")
     round_ = Round.objects.get(game=game, number=1)
     assert round_.result is not None and round_.result["details"]["went_out"] == NAME

@@ -19,7 +19,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from ledger.models import Transfer
-from tests.browser.conftest import DESKTOP, PHONE, Browser
+from tests.browser.conftest import DESKTOP, PHONE, Browser, hand_cards, play_selected
 from tests.engine.stacking import stacked_deck
 from tests.factories import PlayerFactory
 from tests.ledger.utils import assert_reconciled
@@ -58,18 +58,6 @@ def _sign_in(browser: Any, name: str, lang: str) -> Browser:
 def _check(page: Browser, label: str) -> None:
     page.assert_fits(label)
     page.assert_accessible(label)
-
-
-def _hand(page: Browser) -> list[str]:
-    return [c.get_attribute("data-card") or "" for c in page.find_all("[data-role=hand-card]")]
-
-
-def _select_and(page: Browser, cards: list[str], action: str) -> None:
-    for code in cards:
-        page.click(f"[data-role=hand-card][data-card='{code}']")
-        page.wait_attribute(f"[data-role=hand-card][data-card='{code}']", "aria-pressed", "true")
-    page.click(f"[data-role=act-{action}]")
-    page.wait_for(lambda: not any(c in _hand(page) for c in cards), message=f"{action} {cards}")
 
 
 def _step(page: Browser) -> int:
@@ -140,7 +128,7 @@ def test_practice_against_a_bot_then_its_replay_in_italian_on_a_phone(
     page.wait_present("[data-role=board] button.stock", "the player's turn, after the bot's", timeout=30)
     game = Game.objects.get(table=table)
     assert MoveLog.objects.filter(round__game=game, player="Bot Anna", server_played=True).count() >= 2
-    page.wait_for(lambda: set(MINE) <= set(_hand(page)), message="the dealt hand")
+    page.wait_for(lambda: set(MINE) <= set(hand_cards(page)), message="the dealt hand")
     # No chips: neither a buy-in nor a chips column.
     assert not page.find_all("[data-role=sit-form]") and not page.find_all(
         "[data-role=players] [data-role=chips]"
@@ -150,10 +138,10 @@ def test_practice_against_a_bot_then_its_replay_in_italian_on_a_phone(
     # The player draws, lays down the run and the set, and goes out with the last card.
     page.click("[data-role=board] button.stock")
     page.wait_attribute("[data-role=table-page]", "data-phase", "play", "the draw on the page")
-    _select_and(page, ["4H", "5H", "6H", "7H"], "meld")
-    _select_and(page, ["8S", "8D", "8C"], "meld")
-    (last,) = page.wait_for(lambda: len(_hand(page)) == 1 and _hand(page), message="one card left")
-    _select_and(page, [last], "discard")
+    play_selected(page, ["4H", "5H", "6H", "7H"], "meld")
+    play_selected(page, ["8S", "8D", "8C"], "meld")
+    (last,) = page.wait_for(lambda: len(hand_cards(page)) == 1 and hand_cards(page), message="one card left")
+    play_selected(page, [last], "discard")
     page.wait_present("[data-role=results]", "the round's results")
     # (the panel is drawn again as the round's events arrive: read afresh each time)
     page.wait_for(

@@ -45,7 +45,12 @@ def test_an_anonymous_caller_gets_a_guest_its_token_and_a_demo_table() -> None:
     table = Table.objects.get(pk=body["table"])
     assert table.practice and Game.objects.get(table=table).pk == body["game"]
     practice = PracticeTable.objects.get(table=table)
-    assert practice.demo and practice.level == "medium" and practice.bots == [demo_script.BOT]
+    bots = list(
+        Seat.objects.filter(table=table)
+        .exclude(player=practice.player)
+        .values_list("player__username", flat=True)
+    )
+    assert practice.demo and practice.level == "medium" and bots == [demo_script.BOT]
     assert practice.first_deal == {"deck": list(demo_script.deck()), "dealer": demo_script.DEALER}
     assert table.game == "rummy500" and table.options["turn_seconds"] == 300
     guest = practice.player

@@ -31,7 +31,6 @@ class Migration(migrations.Migration):
                         choices=[("easy", "easy"), ("medium", "medium"), ("hard", "hard")], max_length=8
                     ),
                 ),
-                ("bots", models.JSONField(default=list)),
                 ("first_deal", models.JSONField(blank=True, editable=False, null=True)),
                 ("demo", models.BooleanField(default=False)),
                 ("created_at", models.DateTimeField(auto_now_add=True)),

@@ -16,6 +16,7 @@ from tournaments.engine.bots import GreedyBot, RandomBot
 from tournaments.engine.strong_bot import StrongBot
 from tournaments.live import dispatch, engine_io
 from tournaments.live.advance import settle_state
+from tournaments.live.clocks import clock_targets
 from tournaments.live.engine_io import RoundState
 from tournaments.live.game_locks import current_round, lock_game
 from tournaments.live.models import Game, GameStatus, Seat, SeatStatus, Table
@@ -60,12 +61,12 @@ def _bot(level: str) -> Any:
 
 
 def _bots_to_act(state: RoundState) -> list[str]:
-    may = [str(p) for p in engine_io.may_act(state)]
-    if engine_io.phase(state) in ("claims", "deal"):
-        # Everyone answers at once (a "Rummy!" claim window; Board Rummy's deal, kept or refused).
-        return [p for p in may if is_bot(p)]
-    current = engine_io.to_act(state)
-    return [str(current)] if current in may and is_bot(str(current)) else []
+    """The bots among those the turn clock would play for; in a "Rummy!" claim window, every bot may answer."""
+    if engine_io.phase(state) == "claims":
+        targets = [str(p) for p in engine_io.may_act(state)]
+    else:
+        targets = clock_targets(state)
+    return [p for p in targets if is_bot(p)]
 
 
 def pause_seconds() -> float:

@@ -20,7 +20,6 @@ class PracticeTable(models.Model):
     # The one person at the table (the bots are the other seats).
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     level = models.CharField(max_length=8, choices=BotLevel.choices)
-    bots = models.JSONField(default=list)  # the bots' usernames, in seat order
     # The first round's deck (top first) and dealer, for a guided round (the demo); null: shuffled as usual.
     first_deal = models.JSONField(null=True, blank=True, editable=False)
     # A guided first round (the landing page's demo).

@@ -63,7 +63,6 @@ def start_practice(
             table=table,
             player=player,
             level=level,
-            bots=[robot.get_username() for robot in robots],
             first_deal=None if deal is None else {"deck": list(deal.deck), "dealer": deal.dealer},
             demo=demo,
         )
