@@ -62,7 +62,9 @@ def test_prizes_are_public_in_standings_and_the_profile_shows_them_to_the_player
     ann = privileged["ann"]
     tournament = MultiTournamentFactory.create(name="Sunday multi")
     registration.register(user=ann, tournament_id=tournament.pk)
-    TournamentEntry.objects.filter(tournament=tournament, player=ann).update(place=1, prize=270, status="finished")
+    TournamentEntry.objects.filter(tournament=tournament, player=ann).update(
+        place=1, prize=270, status="finished"
+    )
     Tournament.objects.filter(pk=tournament.pk).update(status=TournamentStatus.FINISHED)
 
     standings = api_client(None).get(f"/api/v1/tournaments/{tournament.pk}/standings/").json()["results"]
@@ -74,5 +76,7 @@ def test_prizes_are_public_in_standings_and_the_profile_shows_them_to_the_player
         "staff": api_client(StaffFactory.create()),
         "admin": api_client(privileged["admin"]),
     }
-    prizes = {who: c.get("/api/v1/players/ann/").json()["tournaments"][0]["prize"] for who, c in shown.items()}
+    prizes = {
+        who: c.get("/api/v1/players/ann/").json()["tournaments"][0]["prize"] for who, c in shown.items()
+    }
     assert prizes == {"anonymous": None, "another player": None, "ann": 270, "staff": 270, "admin": 270}

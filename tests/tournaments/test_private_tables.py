@@ -39,7 +39,9 @@ def test_admins_read_and_close_a_private_table_staff_read_it(
         assert read.status_code == 200, read.content
         # reading it gives nobody the code: that stays its creator's and players'
         assert read.json()["code"] is None and read.json()["players"][0]["username"] == "ann"
-    assert_envelope(client_for(staff_user).post(f"/api/v1/tables/{table.pk}/close/"), 403, "table.close_forbidden")
+    assert_envelope(
+        client_for(staff_user).post(f"/api/v1/tables/{table.pk}/close/"), 403, "table.close_forbidden"
+    )
     assert Table.objects.get(pk=table.pk).status == TableStatus.OPEN
     closed = client_for(admin_user).post(f"/api/v1/tables/{table.pk}/close/")
     assert closed.status_code == 200, closed.content
@@ -112,7 +114,9 @@ def test_the_sweep_is_a_beat_job() -> None:
 # ------------------------------------------------------------------------------- creation is limited
 
 
-def test_creating_private_tables_is_throttled_per_user(make_player: Any, client_for: Any, monkeypatch: Any) -> None:
+def test_creating_private_tables_is_throttled_per_user(
+    make_player: Any, client_for: Any, monkeypatch: Any
+) -> None:
     monkeypatch.setattr(TableCreateUserThrottle, "THROTTLE_RATES", {"table_create_user": "2/hour"})
     ann = client_for(make_player("ann"))
     statuses = [ann.post("/api/v1/tables/", PRIVATE, format="json").status_code for _ in range(3)]
@@ -130,7 +134,8 @@ def test_creating_private_tables_is_throttled_per_address(
 ) -> None:
     monkeypatch.setattr(TableCreateAddressThrottle, "THROTTLE_RATES", {"table_create_address": "2/hour"})
     statuses = [
-        client_for(make_player()).post("/api/v1/tables/", PRIVATE, format="json").status_code for _ in range(3)
+        client_for(make_player()).post("/api/v1/tables/", PRIVATE, format="json").status_code
+        for _ in range(3)
     ]
     assert statuses == [201, 201, 429]
 
@@ -155,7 +160,9 @@ def test_a_guest_creates_no_table(client_for: Any) -> None:
 
 def test_the_creator_is_seated_on_creation_with_the_buy_in(make_player: Any, client_for: Any) -> None:
     ann = make_player("ann")
-    response = client_for(ann).post("/api/v1/tables/", {**PRIVATE, "game": "board", "buy_in": 300}, format="json")
+    response = client_for(ann).post(
+        "/api/v1/tables/", {**PRIVATE, "game": "board", "buy_in": 300}, format="json"
+    )
     assert response.status_code == 201, response.content
     body = response.json()
     assert body["game"] == "board" and body["code"]
@@ -171,14 +178,18 @@ def test_a_refused_buy_in_creates_no_table(make_player: Any, client_for: Any) ->
     client = client_for(poor)
     assert_envelope(client.post("/api/v1/tables/", {**PRIVATE, "buy_in": 100}, format="json"), 422)
     assert_envelope(
-        client.post("/api/v1/tables/", {**PRIVATE, "buy_in": 5000}, format="json"), 422, "table.buy_in_out_of_range"
+        client.post("/api/v1/tables/", {**PRIVATE, "buy_in": 5000}, format="json"),
+        422,
+        "table.buy_in_out_of_range",
     )
     assert not Table.objects.exists() and not Seat.objects.exists()
     assert accounts.get_wallet(user=poor).balance == 50
     assert_reconciled()
 
 
-@pytest.mark.parametrize("game", ["rummy500", "rummy500_household", "basic", "block", "wrotham", "romme", "board"])
+@pytest.mark.parametrize(
+    "game", ["rummy500", "rummy500_household", "basic", "block", "wrotham", "romme", "board"]
+)
 def test_every_game_makes_a_private_table(game: str, make_player: Any, client_for: Any) -> None:
     response = client_for(make_player()).post("/api/v1/tables/", {**PRIVATE, "game": game}, format="json")
     assert response.status_code == 201, response.content

@@ -88,7 +88,9 @@ class TableListView(APIView):
     def post(self, request: Request) -> Response:
         data = TableCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        table = tables.create_table(user=_user(request), address=client_address(request), **data.validated_data)
+        table = tables.create_table(
+            user=_user(request), address=client_address(request), **data.validated_data
+        )
         return Response(_table(table, request), status=status.HTTP_201_CREATED)
 
 
@@ -339,6 +341,7 @@ class GameRoundsView(APIView):
 
 class RoundReplayView(APIView):
     throttle_classes = [ReplayThrottle]
+
     @raises(409)
     @extend_schema(responses={200: ReplaySerializer})
     def get(self, request: Request, game_id: int, number: int) -> Response:
