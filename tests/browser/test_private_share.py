@@ -1,4 +1,4 @@
-"""A private table of any game, shared by a link (issue 31, defect 21), in Italian on a phone (390×844): the
+"""A private table of any game, shared by a link (issue 31, defect 21), in Italian on a phone (390 by 844): the
 lobby's form offers every game; its creator is seated on creation with the buy-in they chose and is shown a
 link to share; another player opens the link, signs up, and joins from the page it opens. axe-core finds
 nothing on either page, and neither scrolls sideways."""

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.tournaments.replay_helpers import Played, deal, play
-from tournaments.live import round_history
+from tournaments.live.replays import replay_round
 from tournaments.live.throttling import ReplayThrottle
 
 pytestmark = pytest.mark.django_db
@@ -31,13 +31,12 @@ def _url(played: Played) -> str:
 def builds(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
     """The viewers each replay was rebuilt for (round_history.replay_round's calls)."""
     calls: list[str | None] = []
-    real = round_history.replay_round
 
     def counting(**kwargs: Any) -> Any:
         calls.append(kwargs["viewer"])
-        return real(**kwargs)
+        return replay_round(**kwargs)
 
-    monkeypatch.setattr(round_history, "replay_round", counting)
+    monkeypatch.setattr("tournaments.live.round_history.replay_round", counting)
     return calls
 
 
@@ -58,9 +57,8 @@ def test_a_replay_is_built_once_per_viewer_and_never_shows_another_viewers_cards
     # bob is not served ann's cached answer: he gets his own hand, built for him
     bobs = bob.get(_url(finished)).json()
     assert builds == ["ann", "bob"]
-    deal_view = {name: steps for name, steps in (("ann", _hands(first.json())), ("bob", _hands(bobs)))}
-    ann_cards = set(deal_view["ann"][0] or [])
-    bob_cards = set(deal_view["bob"][0] or [])
+    ann_cards = set(_hands(first.json())[0] or [])
+    bob_cards = set(_hands(bobs)[0] or [])
     assert ann_cards and bob_cards and not ann_cards & bob_cards
     assert bob.get(_url(finished)).json() == bobs and builds == ["ann", "bob"]
     # staff who did not play get the spectator's view: no hand at any step, whoever filled the cache first

@@ -5,8 +5,8 @@ from __future__ import annotations
 import secrets
 import uuid
 from collections.abc import Callable
-from datetime import datetime, timedelta
 from dataclasses import asdict
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -16,7 +16,6 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from accounts.selectors import is_guest
-
 from ledger.models import AccountKind, TransferKind
 from ledger.services import accounts, postings
 from tournaments.errors import Conflict, Forbidden, InvalidRequest, NotFound, PlayCode, Unprocessable
