@@ -21,6 +21,7 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from accounts.authentication import TokenAuthentication, token_text
@@ -72,7 +73,12 @@ def max_wait_seconds() -> float:
 
 class TableListView(APIView):
     pagination_class = PageNumberPagination
-    throttle_classes = [TableCreateUserThrottle, TableCreateAddressThrottle]  # POST only
+    throttle_classes = [TableCreateUserThrottle, TableCreateAddressThrottle]
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        """Creating is throttled, reading the list is not (the schema reads the same: no 429 on GET)."""
+        request = getattr(self, "request", None)
+        return super().get_throttles() if request is not None and request.method == "POST" else []
 
     @extend_schema(responses={200: TableSerializer(many=True)}, operation_id="v1_tables_list")
     def get(self, request: Request) -> Response:
