@@ -169,7 +169,7 @@ def settle_result(
     ready = 0
     closing = table.status == TableStatus.CLOSED
     for seat in seated:
-        stack = seat.stack_account.balance
+        stack = seat.chips
         fate = None if closing else policy.after_round(status=seat.status, stack=stack)
         if fate is None:
             cash_out(seat=seat, table=table, policy=policy)

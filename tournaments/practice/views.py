@@ -20,10 +20,24 @@ from tournaments.practice.models import BotLevel
 
 
 class PracticeThrottle(SimpleRateThrottle):
+    """Practice starts per player (THROTTLE_PRACTICE); the demo counts against it for a signed-in caller."""
+
     scope = "practice"
 
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        if not request.user or not request.user.is_authenticated:
+            return None  # an anonymous demo: its new guest has started nothing yet (the address is counted)
         return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+
+
+class PracticeAddressThrottle(SimpleRateThrottle):
+    """Practice and demo starts per client address, whoever is signed in (THROTTLE_PRACTICE_ADDRESS): a guest
+    costs nothing to make, so a per-player limit alone lets one address start as many tables as it likes."""
+
+    scope = "practice_address"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
 class PracticeInputSerializer(serializers.Serializer[Any]):
@@ -44,7 +58,7 @@ class PracticeOutputSerializer(serializers.Serializer[Any]):
 
 
 class PracticeView(APIView):
-    throttle_classes = [PracticeThrottle]
+    throttle_classes = [PracticeThrottle, PracticeAddressThrottle]
 
     @raises(409)
     @extend_schema(
@@ -55,7 +69,12 @@ class PracticeView(APIView):
         description=(
             "A practice table: the caller against 1-3 server bots, the preset's rules and a ring table's clocks, "
             "no chips, no rating, never listed. Its first round is dealt in about a second; the caller's "
-            "earlier practice table closes. Leaving it (`POST /tables/{id}/leave/`) closes it."
+            "earlier practice table closes (its running round dropped): one practice table per player at a "
+            "time, kept by the database; a start that loses a race with another start of the caller's is "
+            "409 `practice.already_started` (`details.table`: the table that won). Leaving it "
+            "(`POST /tables/{id}/leave/`) closes it; a round its player left or went absent from is dropped, "
+            "not played out. Rate-limited per player and per address (`THROTTLE_PRACTICE`, "
+            "`THROTTLE_PRACTICE_ADDRESS`: 429 `throttled`)."
         ),
     )
     def post(self, request: Request) -> Response:
