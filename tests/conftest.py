@@ -117,17 +117,22 @@ def worker_env(database_name: str) -> dict[str, str]:
         DATABASE_URL=f"postgres://{user}@{host}:{port}/{database_name}",
         CELERY_BROKER_URL=settings.CELERY_BROKER_URL,
         CELERY_TASK_DEFAULT_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
+        RAMINO_PRACTICE_BOTS_QUEUE=settings.RAMINO_PRACTICE_BOTS_QUEUE,
         PYTHONUNBUFFERED="1",
     )
     return env
 
 
 class CeleryWorker:
-    """A real `celery worker` process consuming this session's queue."""
+    """A real `celery worker` process consuming this session's queue (or `queue`, e.g. the bots' own)."""
 
-    def __init__(self, env: dict[str, str], log_path: Path) -> None:
+    def __init__(
+        self, env: dict[str, str], log_path: Path, *, queue: str | None = None, concurrency: int = 2
+    ) -> None:
         self.env = env
         self.log_path = log_path
+        self.queue = queue or env["CELERY_TASK_DEFAULT_QUEUE"]
+        self.concurrency = concurrency
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -142,10 +147,10 @@ class CeleryWorker:
                 "config",
                 "worker",
                 "--loglevel=INFO",
-                "--concurrency=2",
+                f"--concurrency={self.concurrency}",
                 "--pool=prefork",
                 "-Q",
-                self.env["CELERY_TASK_DEFAULT_QUEUE"],
+                self.queue,
                 "--without-gossip",
                 "--without-mingle",
                 "-n",
@@ -223,14 +228,22 @@ def django_db_setup(django_db_setup: None) -> Iterator[None]:
 
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup: None, django_db_blocker: object) -> Iterator[CeleryWorker]:
-    """A real Celery worker on the test database. Tests using it must commit (transactional_db)."""
+    """A real Celery worker on the test database, and beside it one on the practice bots' queue (as
+    deployed: docs/operations.md "Queues"). Tests using it must commit (transactional_db)."""
     from django.db import connection
 
-    worker = CeleryWorker(
-        worker_env(connection.settings_dict["NAME"]), ROOT / "var" / f"test-worker-{os.getpid()}.log"
+    env = worker_env(connection.settings_dict["NAME"])
+    worker = CeleryWorker(env, ROOT / "var" / f"test-worker-{os.getpid()}.log")
+    bots = CeleryWorker(
+        env,
+        ROOT / "var" / f"test-worker-bots-{os.getpid()}.log",
+        queue=settings.RAMINO_PRACTICE_BOTS_QUEUE,
+        concurrency=1,
     )
     worker.start()
+    bots.start()
     yield worker
+    bots.stop()
     worker.stop()
 
 
