@@ -12,6 +12,7 @@ SQLite that selects any other test stops at once, as one on PostgreSQL without P
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -232,10 +233,17 @@ def celery_worker_process(django_db_setup: None, django_db_blocker: object) -> I
     deployed: docs/operations.md "Queues"). Tests using it must commit (transactional_db)."""
     from django.db import connection
 
-    env = worker_env(connection.settings_dict["NAME"])
+    # The workers' metrics (queue waits, run times) in files a test can read (prometheus_client's multiprocess
+    # mode, as in production): tests/tournaments/test_practice_load.py reads the turn clocks' queue waits.
+    metrics = ROOT / "var" / f"test-worker-metrics-{os.getpid()}"
+    shutil.rmtree(metrics, ignore_errors=True)
+    metrics.mkdir(parents=True)
+    env = dict(worker_env(connection.settings_dict["NAME"]), PROMETHEUS_MULTIPROC_DIR=str(metrics))
     worker = CeleryWorker(env, ROOT / "var" / f"test-worker-{os.getpid()}.log")
+    # Its own metrics folder: the main worker's tell the real tables' waits apart from practice's.
+    (metrics / "bots").mkdir()
     bots = CeleryWorker(
-        env,
+        dict(env, PROMETHEUS_MULTIPROC_DIR=str(metrics / "bots")),
         ROOT / "var" / f"test-worker-bots-{os.getpid()}.log",
         queue=settings.RAMINO_PRACTICE_BOTS_QUEUE,
         concurrency=1,
@@ -245,6 +253,7 @@ def celery_worker_process(django_db_setup: None, django_db_blocker: object) -> I
     yield worker
     bots.stop()
     worker.stop()
+    shutil.rmtree(metrics, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

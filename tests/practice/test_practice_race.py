@@ -40,9 +40,9 @@ def test_concurrent_starts_leave_one_open_practice_table() -> None:
         Table.objects.filter(practice=True, status=TableStatus.OPEN).values_list("pk", flat=True)
     )
     assert len(open_tables) == 1, (open_tables, answers)
-    assert list(PracticeTable.objects.filter(player=ann, current=True).values_list("table_id", flat=True)) == (
-        open_tables
-    )
+    assert list(
+        PracticeTable.objects.filter(player=ann, current=True).values_list("table_id", flat=True)
+    ) == (open_tables)
     # Only the open table's bots are seated.
     assert Seat.objects.filter(table__practice=True).exclude(status=SeatStatus.LEFT).count() == 4
     statuses = {status for status, _ in answers}
@@ -51,7 +51,9 @@ def test_concurrent_starts_leave_one_open_practice_table() -> None:
     for status, body in answers:
         if status == 409:
             assert body["error"]["code"] == "practice.already_started", body
-            assert body["error"]["details"]["table"] is None or isinstance(body["error"]["details"]["table"], int)
+            assert body["error"]["details"]["table"] is None or isinstance(
+                body["error"]["details"]["table"], int
+            )
     # The table that won is among the answers, either as created or as the one named to a loser.
     named = {body["table"] for status, body in answers if status == 201}
     named |= {body["error"]["details"]["table"] for status, body in answers if status == 409}

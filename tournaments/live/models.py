@@ -115,7 +115,7 @@ class Seat(models.Model):
     number = models.PositiveSmallIntegerField()
     # The ledger account (kind seat_stack, reference "table:<t>:seat:<seat id>") holding the chips at the table;
     # null for a seat that never stakes (a practice table's seats, the bots' and the player's: no account is
-    # opened for chips that are never there, docs/integrity.md).
+    # opened for chips that are never there, docs/tables.md "Practice tables").
     # Typed as always there (the plugin would make it optional everywhere): only practice seats lack one, and
     # what may meet a practice seat reads `chips` or `stack_account_id`, never the account.
     stack_account: models.OneToOneField[Account | None, Account] = models.OneToOneField(  # type: ignore[misc]

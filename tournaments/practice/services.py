@@ -77,7 +77,7 @@ def start_practice(
                 demo=demo,
             )
             game_row = Game.objects.create(table=table)
-            # No stack account: nothing is ever staked at a practice table (docs/integrity.md).
+            # No stack account: nothing is ever staked at a practice table (docs/tables.md "Practice tables").
             Seat.objects.bulk_create(
                 [
                     Seat(
@@ -89,7 +89,7 @@ def start_practice(
             delay = float(settings.RAMINO_PRACTICE_FIRST_DEAL_SECONDS)
             game_row.next_round_at = timezone.now() + timedelta(seconds=delay)
             game_row.save(update_fields=["next_round_at", "updated_at"])
-            dispatch.enqueue(dispatch.START_ROUND, [game_row.pk], delay)
+            dispatch.enqueue(dispatch.START_ROUND, [game_row.pk], delay, queue=dispatch.queue_for(table))
     except IntegrityError:
         winner = earlier_tables(player=player)
         raise Conflict(
