@@ -17,7 +17,7 @@ from tournaments.live.moves import submit_move
 from tournaments.practice import bots, demo_script
 from tournaments.practice.services import StackedDeal, bot_turn, start_practice
 from tournaments.practice.task_names import BOT_MOVE
-from tournaments.practice.views import PracticeAddressThrottle
+from tournaments.practice.throttling import PracticeAddressThrottle
 
 pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 

@@ -109,7 +109,9 @@ def test_an_abandoned_practice_table_closes_by_itself(celery_worker_process: Any
     assert ann_moves.exists()
     last_turn = ann_moves.order_by("-version").first()
     assert last_turn is not None
-    assert not MoveLog.objects.filter(round=round_, version__gt=last_turn.version).exclude(player="ann").exists()
+    assert (
+        not MoveLog.objects.filter(round=round_, version__gt=last_turn.version).exclude(player="ann").exists()
+    )
     assert not Seat.objects.filter(table=table).exclude(status=SeatStatus.LEFT).exists()
     assert not Transfer.objects.filter(table_id=table.pk).exists()
     assert_reconciled()

@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 
 from accounts.authentication import TokenAuthentication
 from tournaments.practice import demo, demo_script
-from tournaments.practice.views import PracticeAddressThrottle, PracticeThrottle
+from tournaments.practice.throttling import PracticeAddressThrottle, PracticeThrottle
 
 
 class DemoAddressThrottle(SimpleRateThrottle):
