@@ -36,7 +36,12 @@ def test_a_bot_turn_of_several_moves_is_one_task_after_one_pause(monkeypatch: py
     assert round_start.start_round(game_id=game.pk) is not None
     pauses: list[float] = []
     pause = bots.pause_seconds
-    monkeypatch.setattr(bots, "pause_seconds", lambda: pauses.append(pause()) or pauses[-1])
+
+    def counted_pause() -> float:
+        pauses.append(pause())
+        return pauses[-1]
+
+    monkeypatch.setattr(bots, "pause_seconds", counted_pause)
     with dispatch.captured() as sent:
         for move in ({"type": "draw", "source": "stock"}, {"type": "discard", "card": "QS"}):
             game.refresh_from_db()

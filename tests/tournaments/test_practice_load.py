@@ -35,7 +35,7 @@ WAIT_METRIC = "ramino_celery_task_queue_wait_seconds"
 def _clock_waits(folder: Path) -> dict[float, float]:
     """The turn clocks' queue waits so far, as the workers' histogram counts them: {upper bound: count}."""
     registry = CollectorRegistry()
-    MultiProcessCollector(registry, path=str(folder))
+    MultiProcessCollector(registry, path=str(folder))  # type: ignore[no-untyped-call]
     counts: dict[float, float] = {}
     for metric in registry.collect():
         for sample in metric.samples:
