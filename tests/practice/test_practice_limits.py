@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import IntegrityError, transaction
 
 from ledger.models import Account
 from tests.clients import api_client
@@ -15,6 +16,7 @@ from tournaments.live import clock_runs, dispatch, round_start
 from tournaments.live.models import Game, MoveLog, Seat, SeatStatus, Table, TableStatus
 from tournaments.live.moves import submit_move
 from tournaments.practice import bots, demo_script
+from tournaments.practice.models import PracticeTable
 from tournaments.practice.services import StackedDeal, bot_turn, start_practice
 from tournaments.practice.task_names import BOT_MOVE
 from tournaments.practice.throttling import PracticeAddressThrottle
@@ -100,3 +102,19 @@ def test_practice_starts_are_limited_per_address(monkeypatch: pytest.MonkeyPatch
     assert refused.status_code == 429 and refused.json()["error"]["code"] == "throttled"
     assert start("dee", "198.51.100.8").status_code == 201
     assert Table.objects.filter(practice=True).count() == 3
+
+
+def test_the_database_keeps_one_current_practice_table_per_player() -> None:
+    ann = PlayerFactory.create(username="ann")
+    first = start_practice(player=ann, game="rummy500", bots=1, level="easy")
+    # A second current row for the same player is refused by the database itself (SQLite and PostgreSQL).
+    other = Table.objects.create(
+        game="rummy500", seats=2, pcr=1, min_buy_in=1, max_buy_in=1, created_by=ann, practice=True
+    )
+    with pytest.raises(IntegrityError), transaction.atomic():
+        PracticeTable.objects.create(table=other, player=ann, level="easy")
+    # Ended, it no longer counts: the next start succeeds and is the current one.
+    second = start_practice(player=ann, game="rummy500", bots=1, level="easy")
+    current = PracticeTable.objects.filter(player=ann, current=True)
+    assert list(current.values_list("table_id", flat=True)) == [second.pk]
+    assert Table.objects.get(pk=first.pk).status == TableStatus.CLOSED
