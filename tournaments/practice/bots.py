@@ -3,7 +3,7 @@ one), how strong (`BotLevel`), and how they move: one Celery task per bot turn, 
 pause, which plays the whole turn at once through the server's own move path (`moves.play_server_move`, as a
 timeout's move). The task runs on the bots' own queue (`RAMINO_PRACTICE_BOTS_QUEUE`, docs/operations.md), so no
 real table's clock waits behind a bot. A round whose player is gone (left, or absent after their timeouts) is
-not played out by the bots: it is dropped and the table closes (`services.close_practice`)."""
+not played out by the bots: it is dropped and the table closes (`services.drop_and_close`)."""
 
 from __future__ import annotations
 
