@@ -37,6 +37,9 @@ PLAY_MESSAGES: dict[str, str] = {
     "table.tournament": N_("This table plays a tournament: register for the tournament instead."),
     "table.practice": N_("A practice table takes no chips: start a new practice table instead."),
     "table.guest": N_("A guest plays without chips: create an account to open a table."),
+    "practice.already_started": N_(
+        "Another practice table of yours was started at the same moment: play there."
+    ),
     "tournament.not_found": N_("No such tournament."),
     "tournament.invalid": N_("The tournament's settings are not valid."),
     "tournament.invalid_payouts": N_("The payout table is not valid."),

@@ -42,6 +42,8 @@ class PlayCode(StrEnum):
     TABLE_TOURNAMENT = "table.tournament"
     TABLE_PRACTICE = "table.practice"
     TABLE_GUEST = "table.guest"
+    # A concurrent start of the same player's practice table won (one open practice table per player).
+    PRACTICE_ALREADY_STARTED = "practice.already_started"
     # Tournaments (docs/tournaments.md).
     TOURNAMENT_NOT_FOUND = "tournament.not_found"
     TOURNAMENT_INVALID = "tournament.invalid"

@@ -15,7 +15,6 @@ from tournaments.live import clock_runs, dispatch, idempotency, round_start, tab
 from tournaments.multi_table import progress as multi_progress
 from tournaments.multi_table import recurring, schedule
 from tournaments.multi_table.task_names import CREATE_FROM_TEMPLATE, RUN_TOURNAMENT_SCHEDULE, TABLE_ROUND_OVER
-from tournaments.practice import bots as practice_bots
 from tournaments.practice import services as practice
 from tournaments.practice.task_names import BOT_MOVE, CLOSE_PRACTICE
 from tournaments.single_table import progress as tournament_progress
@@ -39,7 +38,7 @@ def start_round(game_id: int) -> bool:
 
 @shared_task(name=BOT_MOVE, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def practice_bot_move(game_id: int, version: int) -> bool:
-    return practice_bots.play_bot_move(game_id=game_id, version=version)
+    return practice.bot_turn(game_id=game_id, version=version)
 
 
 @shared_task(name=CLOSE_PRACTICE, acks_late=True, reject_on_worker_lost=True, ignore_result=True)

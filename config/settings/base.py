@@ -200,6 +200,8 @@ REST_FRAMEWORK = {
         "reconciliation": env("THROTTLE_RECONCILIATION", default="6/hour"),
         "top_up": env("THROTTLE_TOP_UP", default="10/min"),
         "practice": env("THROTTLE_PRACTICE", default="20/min"),
+        # Practice and demo starts per client address, whoever is signed in: guests cost nothing to make.
+        "practice_address": env("THROTTLE_PRACTICE_ADDRESS", default="30/min"),
         "demo": env("THROTTLE_DEMO", default="10/min"),
         "table_create_user": env("THROTTLE_TABLE_CREATE_USER", default="10/hour"),
         "table_create_address": env("THROTTLE_TABLE_CREATE_ADDRESS", default="30/hour"),
@@ -378,6 +380,13 @@ RAMINO_METRICS_TOKEN = env("RAMINO_METRICS_TOKEN", default="")
 # django-prometheus would count unapplied migrations with a query at every start: not needed.
 PROMETHEUS_EXPORT_MIGRATIONS = False
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default="celery")
+# Practice tables' bots play on a queue of their own, consumed by a worker of its own (docs/operations.md,
+# "Queues"), so that no real table's turn clock or deal waits behind a bot's turn.
+RAMINO_PRACTICE_BOTS_QUEUE = env("RAMINO_PRACTICE_BOTS_QUEUE", default="practice_bots")
+CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {
+    "tournaments.practice_bot_move": {"queue": RAMINO_PRACTICE_BOTS_QUEUE},
+    "tournaments.close_practice": {"queue": RAMINO_PRACTICE_BOTS_QUEUE},
+}
 
 # Ramino's own knobs.
 # The pause between a round's end and the next deal: the time players have to read the results panel (its

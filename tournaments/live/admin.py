@@ -234,7 +234,7 @@ class SeatAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     @admin.display(description=_("chips"))
     def chips(self, obj: Seat) -> int:
-        return obj.stack_account.balance
+        return obj.chips
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # chips move only through the sit/leave services

@@ -7,11 +7,14 @@ while a round runs.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+
+if TYPE_CHECKING:
+    from ledger.models import Account
 
 
 class TableStatus(models.TextChoices):
@@ -110,8 +113,14 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seat_set")
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
     number = models.PositiveSmallIntegerField()
-    # The ledger account (kind seat_stack, reference "table:<t>:seat:<seat id>") holding the chips at the table.
-    stack_account = models.OneToOneField("ledger.Account", on_delete=models.PROTECT, related_name="seat")
+    # The ledger account (kind seat_stack, reference "table:<t>:seat:<seat id>") holding the chips at the table;
+    # null for a seat that never stakes (a practice table's seats, the bots' and the player's: no account is
+    # opened for chips that are never there, docs/tables.md "Practice tables").
+    # Typed as always there (the plugin would make it optional everywhere): only practice seats lack one, and
+    # what may meet a practice seat reads `chips` or `stack_account_id`, never the account.
+    stack_account: models.OneToOneField[Account | None, Account] = models.OneToOneField(  # type: ignore[misc]
+        "ledger.Account", on_delete=models.PROTECT, related_name="seat", null=True, blank=True
+    )
     status = models.CharField(max_length=16, choices=SeatStatus.choices, default=SeatStatus.SITTING_OUT)
     timeouts_in_row = models.PositiveIntegerField(default=0)
     timeouts_in_round = models.PositiveIntegerField(default=0)
@@ -137,6 +146,11 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.number} of table {self.table_id}"
+
+    @property
+    def chips(self) -> int:
+        """The chips in front of the player: the stack account's balance, 0 for a seat that has none."""
+        return 0 if self.stack_account_id is None else self.stack_account.balance
 
 
 class Game(models.Model):

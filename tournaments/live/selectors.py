@@ -59,7 +59,7 @@ def table_players(*, table: Table) -> list[dict[str, Any]]:
         {
             "username": seat.player.get_username(),
             "seat": seat.number,
-            "chips": seat.stack_account.balance,
+            "chips": seat.chips,
             "status": seat.status,
             "player_id": seat.player_id,
         }

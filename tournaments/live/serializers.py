@@ -62,7 +62,7 @@ class JoinSerializer(BuyInSerializer):
 class TablePlayerSerializer(serializers.Serializer[Any]):
     username = serializers.CharField(source="player.username")
     seat = serializers.IntegerField(source="number")
-    chips = serializers.IntegerField(source="stack_account.balance")
+    chips = serializers.IntegerField()  # Seat.chips: 0 at a practice seat, which has no stack account
     status = serializers.ChoiceField(choices=SeatStatus.choices)
 
 

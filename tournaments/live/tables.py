@@ -329,7 +329,7 @@ def leave(*, user: User, table_id: int) -> Seat:
         if _in_running_round(game, user.get_username()):
             seat.status = SeatStatus.LEAVING
             seat.save(update_fields=["status"])
-            rearm_clock_now_if_turn(game=game, username=user.get_username())
+            rearm_clock_now_if_turn(game=game, table=table, username=user.get_username())
         else:
             cash_out(seat=seat, table=table, policy=table_policy.policy_for(table))
         return seat

@@ -24,10 +24,17 @@ class PracticeTable(models.Model):
     first_deal = models.JSONField(null=True, blank=True, editable=False)
     # A guided first round (the landing page's demo).
     demo = models.BooleanField(default=False)
+    # The player's current practice table: true from its start until it is ended (`services.end_practice`,
+    # also run on a table closed otherwise, by an admin or a failed deal, at the player's next start). The
+    # database keeps one per player (`practice_one_open_table_per_player`): concurrent starts cannot both win.
+    current = models.BooleanField(default=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
+            models.UniqueConstraint(
+                fields=["player"], condition=Q(current=True), name="practice_one_open_table_per_player"
+            ),
             models.CheckConstraint(
                 condition=Q(level__in=["easy", "medium", "hard"]), name="practice_level_known"
             ),
