@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class AdminConfirmConfig(AppConfig):
@@ -6,4 +7,4 @@ class AdminConfirmConfig(AppConfig):
     its template; no models."""
 
     name = "admin_confirm"
-    verbose_name = "Admin confirmations"
+    verbose_name = _("Admin confirmations")
