@@ -176,7 +176,13 @@ class Game(models.Model):
     dealer_seat = models.PositiveSmallIntegerField(_("dealer's seat"), null=True, blank=True)
     # The running (or last) round, read along with the locked game row.
     current_round = models.ForeignKey(
-        "Round", on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+        "Round",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        editable=False,
+        verbose_name=_("current round"),
     )
     status = models.CharField(
         _("status"), max_length=16, choices=GameStatus.choices, default=GameStatus.WAITING
