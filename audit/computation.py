@@ -157,11 +157,16 @@ TEXTS: dict[str, Callable[[Any], str]] = {
 
 
 def computation_rows(computation: Any) -> list[Row]:
-    """The record's values in the order it stores them, each as a line of text or a table."""
+    """The record's values in reading order, each as a line of text or a table."""
     if not isinstance(computation, dict):
         return [Row(key="", label=gettext("Computation"), text=str(computation))]
     found: list[Row] = []
-    for key, value in computation.items():
+    order = list(LABELS)
+    # In the order a reader follows (the rule, the scores, who owed and paid), whatever order the database kept.
+    ordered = sorted(
+        computation.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order)
+    )
+    for key, value in ordered:
         label = str(LABELS.get(key, key))
         table = TABLES.get(key)
         if table is not None and isinstance(value, (list, dict)) and value:

@@ -79,6 +79,16 @@ def reason_text(reason: str) -> str:
     return reason
 
 
+def chip_type_text(code: str) -> str:
+    """A chip type in words: `site` the site's chips, `tournament:<id>` a multi-table tournament's own."""
+    if code == "site":
+        return str(_("site chips"))
+    found = re.fullmatch(r"tournament:(\d+)", code)
+    if found is not None:
+        return str(_("chips of tournament %(id)s")) % {"id": found.group(1)}
+    return code
+
+
 # How a reconciliation run was started (`ReconciliationRun.trigger`).
 TRIGGERS: dict[str, Promise] = {
     "task": _("nightly schedule"),

@@ -8,6 +8,7 @@ from typing import Any
 
 from django import template
 from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 
 from ledger import words
 from ledger.models import AccountKind, TransferKind
@@ -76,3 +77,17 @@ def tie_rule(code: Any) -> str:
 def game_name(code: Any) -> str:
     """A game preset by its name for people ("Rummy 500", "Ramino 500")."""
     return str(GAME_NAMES.get(str(code), code))
+
+
+@register.filter
+def chip_type(code: Any) -> str:
+    """A chip type in words: the site's chips, or a tournament's own ("chips of tournament 4")."""
+    return words.chip_type_text(str(code))
+
+
+@register.filter
+def poster(transfer: Any) -> str:
+    """Who posted a transfer: the person, or "the system" (its process's name stays in the admin)."""
+    if transfer.posted_by_id is not None:
+        return str(transfer.posted_by.get_username())
+    return str(_("the system")) if transfer.posted_by_system else ""

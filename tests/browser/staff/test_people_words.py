@@ -36,7 +36,11 @@ def test_the_italian_admin_at_390_names_the_site_models_columns_and_values(
     assert page.text("#site-name") == "Ramino — amministrazione"
     home = page.text("#content").lower()  # the app list's captions are upper case by the admin's style
     assert "tavoli e tornei" in home and "registro delle fiches" in home and "tavoli" in home
-    assert "tournament" not in home and "ledger" not in home and "Amministrazione Django" not in page.driver.title
+    assert (
+        "tournament" not in home
+        and "ledger" not in home
+        and "Amministrazione Django" not in page.driver.title
+    )
     page.screenshot("admin-home-it-390")
 
     page.open("/admin/tournaments/table/")
@@ -81,6 +85,12 @@ def test_the_italian_audit_pages_at_390_say_it_in_words(
     computation = page.text("[data-role=computation]")
     assert "Chi doveva quanto" in computation and "Regola del pareggio" in computation
     assert "{'" not in computation and "'payers'" not in computation
+    assert (
+        page.text("[data-role=chip-type]") == "fiches del sito"
+        and page.text("[data-role=poster]") == "il sistema"
+    )
+    page.driver.execute_script("document.querySelector('[data-role=computation]').scrollIntoView()")
+    page.screenshot("audit-computation-it-390")
     _check(page, "audit-transfer-it")
 
     page.open(f"/audit/tables/{table_id}/")
