@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,6 +24,15 @@ from tests.tournaments.helpers import settle_a_round_that_moves_chips
 from tournaments.live.models import Seat, Table
 
 PROJECT_APPS = {"tournaments", "ledger", "accounts", "integrity", "ratings"}
+
+
+@pytest.fixture(autouse=True)
+def _language_back() -> Iterator[None]:
+    """An Italian request activates Italian in the test's thread (LocaleMiddleware): the tests after these run
+    in the language they were in."""
+    language = translation.get_language()
+    yield
+    translation.activate(language)
 
 
 def _italian(user: Any) -> Client:
