@@ -164,7 +164,7 @@ class TransferAdmin(ReadOnlyAdmin):
     actions = ["reverse_selected"]
     date_hierarchy = "created_at"
     # The stored reason, and the same in the page's language when the site wrote it (ledger.words).
-    fields = [
+    fields = (
         "kind",
         "chip_type",
         "reason_shown",
@@ -180,7 +180,7 @@ class TransferAdmin(ReadOnlyAdmin):
         "idempotency_key",
         "fingerprint",
         "created_at",
-    ]
+    )
     readonly_fields = fields
 
     @admin.display(description=_("reason in words"), ordering="reason")

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.contrib import admin
+from django.db.models import Field
 from django.test import Client
 from django.utils import translation
 from django.utils.functional import Promise
@@ -58,7 +59,7 @@ def test_every_model_field_and_choice_the_admin_shows_is_translatable() -> None:
             if not isinstance(getattr(model._meta, name), Promise):
                 untranslated.append(f"{model.__name__}.{name}")
         for field in model._meta.get_fields():
-            if not hasattr(field, "verbose_name") or field.auto_created or field.primary_key:
+            if not isinstance(field, Field) or field.auto_created or field.primary_key:
                 continue
             if not isinstance(field.verbose_name, Promise):
                 untranslated.append(f"{model.__name__}.{field.name}")
