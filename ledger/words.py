@@ -94,6 +94,7 @@ TRIGGERS: dict[str, Promise] = {
     "task": _("nightly schedule"),
     "on_demand": _("asked by staff"),
     "first_read": _("first reading of the status"),
+    "manual": _("by hand"),
 }
 # How a settlement treated the top score (`ledger.settlement`'s tie rules, a settlement's `tie_rule`).
 TIE_RULES: dict[str, Promise] = {
