@@ -115,7 +115,7 @@ class Table(models.Model):
         ]
 
     def __str__(self) -> str:
-        return _("table %(id)s (%(game)s)") % {"id": self.pk, "game": self.game}
+        return _("table %(id)s") % {"id": self.pk}
 
 
 class Seat(models.Model):
