@@ -130,7 +130,9 @@ def test_the_italian_admin_names_the_site_its_models_columns_and_values(
     home = _text(admin_page.get("/admin/"))
     assert "Ramino — amministrazione" in home and "Amministrazione Django" not in home
     assert "Tavoli e tornei" in home and "Registro delle fiches" in home and "Tournaments" not in home
-    assert "Accesso all'API" in home and "Token API" in home and "Knox" not in home and "Auth tokens" not in home
+    assert (
+        "Accesso all'API" in home and "Token API" in home and "Knox" not in home and "Auth tokens" not in home
+    )
     assert "Attività periodiche" in home and "Periodic Tasks" not in home
     tokens = _text(admin_page.get("/admin/knox/authtoken/"))
     assert "Per creato il" in tokens and "Per scade il" in tokens and "expiry" not in tokens
