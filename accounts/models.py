@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class UsernameKey(models.Model):
@@ -15,7 +16,8 @@ class UsernameKey(models.Model):
     folded = models.TextField(unique=True)
 
     class Meta:
-        verbose_name = "folded username"
+        verbose_name = _("folded username")
+        verbose_name_plural = _("folded usernames")
 
     def __str__(self) -> str:
         return self.folded

@@ -6,21 +6,23 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from integrity import signals
 
 
 class FlagKind(models.TextChoices):
-    CHIP_DUMPING = signals.CHIP_DUMPING, "chip dumping"
-    SOFT_PLAY = signals.SOFT_PLAY, "soft play"
-    FREQUENT_PAIR = signals.FREQUENT_PAIR, "frequent pair"
-    SHARED_ADDRESS = signals.SHARED_ADDRESS, "shared address"
+    CHIP_DUMPING = signals.CHIP_DUMPING, _("Chip dumping")
+    SOFT_PLAY = signals.SOFT_PLAY, _("Soft play")
+    FREQUENT_PAIR = signals.FREQUENT_PAIR, _("Frequent pair")
+    SHARED_ADDRESS = signals.SHARED_ADDRESS, _("Shared address")
 
 
 class FlagStatus(models.TextChoices):
-    OPEN = "open", "open"
-    DISMISSED = "dismissed", "dismissed"
-    CONFIRMED = "confirmed", "confirmed"
+    OPEN = "open", _("Open")
+    DISMISSED = "dismissed", _("Dismissed")
+    CONFIRMED = "confirmed", _("Confirmed")
 
 
 class Flag(models.Model):
@@ -48,6 +50,8 @@ class Flag(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        verbose_name = _("integrity flag")
+        verbose_name_plural = _("integrity flags")
         constraints = [
             models.UniqueConstraint(fields=["kind", "subject", "since"], name="integrity_flag_unique_window"),
             models.CheckConstraint(
@@ -92,6 +96,8 @@ class PairStat(models.Model):
     last_round_id = models.BigIntegerField(default=0)
 
     class Meta:
+        verbose_name = _("pair of players")
+        verbose_name_plural = _("pairs of players")
         constraints = [
             models.UniqueConstraint(fields=["a", "b"], name="integrity_pair_unique"),
             models.CheckConstraint(condition=Q(a__lt=models.F("b")), name="integrity_pair_ordered"),
@@ -108,6 +114,10 @@ class GameBaseline(models.Model):
     offered = models.BigIntegerField(default=0)
     taken = models.BigIntegerField(default=0)
 
+    class Meta:
+        verbose_name = _("game baseline")
+        verbose_name_plural = _("game baselines")
+
     def __str__(self) -> str:
         return f"{self.game}: {self.taken}/{self.offered}"
 
@@ -120,6 +130,10 @@ class Checkpoint(models.Model):
     last_run_at = models.DateTimeField(null=True, blank=True)
     last_run_seconds = models.FloatField(null=True, blank=True)
     last_run_rounds = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = pgettext_lazy("integrity", "checkpoint")
+        verbose_name_plural = pgettext_lazy("integrity", "checkpoints")
 
     def __str__(self) -> str:
         return f"integrity checkpoint: transfer {self.last_transfer_id}, seat {self.last_seat_id}"

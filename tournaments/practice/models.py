@@ -5,12 +5,14 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class BotLevel(models.TextChoices):
-    EASY = "easy", "easy"  # the engine's RandomBot
-    MEDIUM = "medium", "medium"  # its GreedyBot
-    HARD = "hard", "hard"  # its stronger bot
+    EASY = "easy", pgettext_lazy("bot level", "easy")  # the engine's RandomBot
+    MEDIUM = "medium", pgettext_lazy("bot level", "medium")  # its GreedyBot
+    HARD = "hard", pgettext_lazy("bot level", "hard")  # its stronger bot
 
 
 class PracticeTable(models.Model):
@@ -31,6 +33,8 @@ class PracticeTable(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("practice table")
+        verbose_name_plural = _("practice tables")
         constraints = [
             models.UniqueConstraint(
                 fields=["player"], condition=Q(current=True), name="practice_one_open_table_per_player"
