@@ -348,7 +348,10 @@ RAMINO_LOG_FORMAT = env("RAMINO_LOG_FORMAT", default="plain")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "operations.request_id.RequestIdFilter"}},
+    "filters": {
+        "request_id": {"()": "operations.request_id.RequestIdFilter"},
+        "as_warning": {"()": "operations.logs.AsWarning"},
+    },
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
         "json": {"()": "operations.logs.JsonFormatter"},
@@ -361,6 +364,9 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="INFO")},
+    # A request naming a host the site does not serve (anyone can send one) is a WARNING without traceback,
+    # not an ERROR that would set off the error alerts; it is still answered 400 in the envelope.
+    "loggers": {"django.security.DisallowedHost": {"filters": ["as_warning"]}},
 }
 
 # /metrics (operations/views.py): the networks whose clients may read it without a token, and the token
