@@ -99,7 +99,8 @@ MIDDLEWARE = [
     # The language of every page and of every error message: the language cookie (the switch), else
     # Accept-Language, else LANGUAGE_CODE (docs/web.md, "Languages").
     "django.middleware.locale.LocaleMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    # Django's, but a path under /api/ without its slash is the envelope's 404, never a redirect (api/machine.py).
+    "api.machine.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "security.middleware.LockoutMiddleware",
@@ -109,6 +110,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+# A form without its CSRF token: a page of the site in the person's language (the machine endpoints: the envelope).
+CSRF_FAILURE_VIEW = "play.views.csrf_failure"
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
