@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.middleware.common import CommonMiddleware as DjangoCommonMiddleware
 from django.utils.translation import gettext_noop as N_
 from django.views.decorators.csrf import csrf_exempt
@@ -51,12 +51,12 @@ def method_not_allowed(allowed: Sequence[str]) -> JsonResponse:
 
 
 def read_only_endpoint(
-    view: Callable[..., HttpResponse], methods: Sequence[str] = READ_METHODS
-) -> Callable[..., HttpResponse]:
+    view: Callable[..., HttpResponseBase], methods: Sequence[str] = READ_METHODS
+) -> Callable[..., HttpResponseBase]:
     """`view` answering only `methods`: any other is the envelope's 405, checked before anything else (and
     without a CSRF check, which would answer Django's HTML page first)."""
 
-    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.method not in methods:
             return method_not_allowed(methods)
         return view(request, *args, **kwargs)
@@ -80,7 +80,7 @@ class CommonMiddleware(DjangoCommonMiddleware):
     """Django's, except that a path under `/api/` is never redirected to the same path with a slash: the
     envelope's 404 names that path instead (`details.path`), so a client sees its mistake, whatever its method."""
 
-    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         if (
             response.status_code == 404
             and request.path.startswith(API_PREFIX)

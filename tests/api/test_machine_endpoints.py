@@ -20,7 +20,8 @@ def _envelope(answer: Any, status: int, code: str) -> dict[str, Any]:
     assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "details"}
     assert body["error"]["code"] == code and body["error"]["message"]
     assert b"CSRF verification failed" not in answer.content
-    return body["error"]
+    error: dict[str, Any] = body["error"]
+    return error
 
 
 def _csrf_client(**headers: Any) -> Client:
