@@ -168,6 +168,7 @@ def test_two_names_the_same_once_folded_cannot_both_register(first: str, variant
 # --- look-alike, invisible and reserved names (Unicode TS #39) -------------------------------------------
 
 
+@pytest.mark.sqlite
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("first", "second"),
@@ -195,6 +196,7 @@ def test_a_name_that_reads_as_a_registered_one_is_refused(first: str, second: st
     assert list(get_user_model().objects.values_list("username", flat=True)) == [first]
 
 
+@pytest.mark.sqlite
 @pytest.mark.django_db
 def test_the_database_refuses_a_look_alike_saved_any_other_way() -> None:
     User = get_user_model()
@@ -221,6 +223,7 @@ def test_a_look_alike_that_loses_the_race_gets_the_same_error(monkeypatch: pytes
     assert get_user_model().objects.count() == 1
 
 
+@pytest.mark.sqlite
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("name", "characters"),
@@ -250,6 +253,7 @@ def test_a_name_holding_characters_that_show_nothing_is_refused(name: str, chara
     assert not get_user_model().objects.exists()
 
 
+@pytest.mark.sqlite
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     "name",

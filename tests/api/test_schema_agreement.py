@@ -43,7 +43,7 @@ def _fields(answer: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def admin() -> Any:
-    return UserFactory(username="root", is_staff=True, is_superuser=True)
+    return UserFactory.create(username="root", is_staff=True, is_superuser=True)
 
 
 @pytest.fixture
