@@ -36,6 +36,7 @@ PLAY_MESSAGES: dict[str, str] = {
     "move.illegal": N_("The move is against the rules."),
     "table.tournament": N_("This table plays a tournament: register for the tournament instead."),
     "table.practice": N_("A practice table takes no chips: start a new practice table instead."),
+    "table.guest": N_("A guest plays without chips: create an account to open a table."),
     "tournament.not_found": N_("No such tournament."),
     "tournament.invalid": N_("The tournament's settings are not valid."),
     "tournament.invalid_payouts": N_("The payout table is not valid."),

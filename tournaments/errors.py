@@ -41,6 +41,7 @@ class PlayCode(StrEnum):
     MOVE_ILLEGAL = "move.illegal"
     TABLE_TOURNAMENT = "table.tournament"
     TABLE_PRACTICE = "table.practice"
+    TABLE_GUEST = "table.guest"
     # Tournaments (docs/tournaments.md).
     TOURNAMENT_NOT_FOUND = "tournament.not_found"
     TOURNAMENT_INVALID = "tournament.invalid"
