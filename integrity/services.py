@@ -217,13 +217,16 @@ def _flag(finding: Finding, *, subject: str, since: int, evidence: dict[str, Any
     return 0, 1
 
 
-def decide(*, flag_id: int, status: str, note: str, by: AbstractBaseUser) -> Flag:
-    """Staff set a flag's status and note, written to the admin's log. Deciding a pair's flag (dismissed or
+def decide(*, flag_id: int, status: str | None = None, note: str | None = None, by: AbstractBaseUser) -> Flag:
+    """Staff set a flag's status and note, written to the admin's log; either left out (None) stays as it is,
+    and a decision that changes nothing writes nothing (an empty PATCH). Deciding a pair's flag (dismissed or
     confirmed) restarts that signal's counters for the pair after the last round read."""
-    if status not in FlagStatus.values:
+    if status is not None and status not in FlagStatus.values:
         raise ValueError(f"unknown status {status!r}")
     with transaction.atomic():
         flag = Flag.objects.select_for_update().get(pk=flag_id)
+        status = flag.status if status is None else status
+        note = flag.note if note is None else note
         before = (flag.status, flag.note)
         if (status, note) == before:
             return flag

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
-from api.fields import StrictIntegerField
+from api.fields import StrictCharField, StrictIntegerField
 from ledger.models import Account, AccountKind, Entry, ReconciliationRun, Transfer, TransferKind
 from ledger.schema_fields import ComputationField
 from ledger.selectors import TopUpState
@@ -209,9 +209,9 @@ class TopUpResultSerializer(serializers.Serializer[Any]):
 
 
 class AdjustmentInputSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField(max_length=150)
+    username = StrictCharField(max_length=150)
     amount = StrictIntegerField(min_value=-MAX_ADJUSTMENT, max_value=MAX_ADJUSTMENT)
-    reason = serializers.CharField(max_length=500)
+    reason = StrictCharField(max_length=500)
 
     def validate_amount(self, value: int) -> int:
         if value == 0:

@@ -99,7 +99,8 @@ MIDDLEWARE = [
     # The language of every page and of every error message: the language cookie (the switch), else
     # Accept-Language, else LANGUAGE_CODE (docs/web.md, "Languages").
     "django.middleware.locale.LocaleMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    # Django's, but a path under /api/ without its slash is the envelope's 404, never a redirect (api/machine.py).
+    "api.machine.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "security.middleware.LockoutMiddleware",
@@ -109,6 +110,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+# A form without its CSRF token: a page of the site in the person's language (the machine endpoints: the envelope).
+CSRF_FAILURE_VIEW = "play.views.csrf_failure"
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
@@ -358,7 +361,10 @@ RAMINO_LOG_FORMAT = env("RAMINO_LOG_FORMAT", default="plain")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "operations.request_id.RequestIdFilter"}},
+    "filters": {
+        "request_id": {"()": "operations.request_id.RequestIdFilter"},
+        "as_warning": {"()": "operations.logs.AsWarning"},
+    },
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
         "json": {"()": "operations.logs.JsonFormatter"},
@@ -371,6 +377,9 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="INFO")},
+    # A request naming a host the site does not serve (anyone can send one) is a WARNING without traceback,
+    # not an ERROR that would set off the error alerts; it is still answered 400 in the envelope.
+    "loggers": {"django.security.DisallowedHost": {"filters": ["as_warning"]}},
 }
 
 # /metrics (operations/views.py): the networks whose clients may read it without a token, and the token

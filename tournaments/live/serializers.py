@@ -13,7 +13,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from api.fields import StrictBooleanField, StrictIntegerField
+from api.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from tournaments.engine.state import PHASES
 from tournaments.live import table_settings
 from tournaments.live.models import GameStatus, SeatStatus, TableStatus
@@ -55,7 +55,7 @@ class BuyInSerializer(serializers.Serializer[Any]):
 
 
 class JoinSerializer(BuyInSerializer):
-    code = serializers.CharField(max_length=32)
+    code = StrictCharField(max_length=32)
 
 
 # A `Seat` (a table's players); the game view's `waiting_players` are the same fields (selectors.table_players).

@@ -3,6 +3,7 @@ render."""
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from typing import Any, cast
@@ -245,14 +246,17 @@ def _invalid_parameter(name: str, message: str) -> InvalidRequest:
 
 
 def number_param(request: Request, name: str, default: float, *, minimum: float, maximum: float) -> float:
-    """A JSON number (no `inf`, `nan`, `1_000` or spaces, which Python's float() would take), at least
-    `minimum`; above `maximum` it is read as `maximum` (a wait is capped, not refused)."""
+    """A finite JSON number (no `inf`, `nan`, `1_000` or spaces, which Python's float() would take, nor one
+    too large for a double, `1e309`, which it would read as infinity), at least `minimum`; above `maximum` it is
+    read as `maximum` (a wait is capped, not refused)."""
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return default
     if not _NUMBER.fullmatch(raw):
         raise _invalid_parameter(name, f"{name} must be a number.")
     value = float(raw)
+    if not math.isfinite(value):
+        raise _invalid_parameter(name, f"{name} must be a finite number.")
     if value < minimum:
         raise _invalid_parameter(name, f"{name} must be at least {minimum}.")
     return min(value, maximum)
@@ -281,7 +285,7 @@ EVENTS_PARAMETERS = [
     OpenApiParameter(
         "wait",
         {"type": "number", "minimum": 0},
-        description="Seconds to wait for an event (default 0); more than the server's most (25 s) waits that long.",
+        description="Seconds to wait for an event (default 0), a finite number; more than the server's most (25 s) waits that long.",
     ),
     OpenApiParameter(
         "Retry-After",

@@ -5,7 +5,7 @@ from django.db import migrations
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounts", "0005_username_keys"),
+        ("accounts", "0006_username_skeletons"),
     ]
 
     operations = [
