@@ -188,7 +188,9 @@ class TopUpStateSerializer(serializers.Serializer[Any]):
         "without chips (`POST /wallet/top-up/` answers 403 `grant.guest`).",
     )
     available = serializers.BooleanField(help_text="Whether `POST /wallet/top-up/` would post a top-up now.")
-    floor = serializers.IntegerField(allow_null=True, help_text="The chips (wallet and stacks at tables) a top-up brings the player to.")
+    floor = serializers.IntegerField(
+        allow_null=True, help_text="The chips (wallet and stacks at tables) a top-up brings the player to."
+    )
     next_at = serializers.DateTimeField(
         allow_null=True,
         help_text="When today's top-up is claimed: the next UTC midnight, from when it may be again.",

@@ -18,7 +18,9 @@ PLAY_MESSAGES: dict[str, str] = {
     "table.close_forbidden": N_("Only admins close tables."),
     "table.buy_in_out_of_range": N_("The buy-in is outside the table's limits."),
     "table.grant_held": N_("Chips the house gave you are played at public tables before private ones."),
-    "table.guest": N_("A guest plays at practice tables only: create an account to sit at a table with chips."),
+    "table.guest": N_(
+        "A guest plays at practice tables only: create an account to sit at a table with chips."
+    ),
     "table.invalid_buy_in": N_("The buy-in is not valid."),
     "table.invalid_seats": N_("The number of seats is not valid."),
     "table.invalid_pcr": N_("The PCR is not valid."),
