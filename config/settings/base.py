@@ -328,6 +328,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "schedule": timedelta(hours=1),
         "description": "Delete API tokens past their expiry.",
     },
+    "tournaments: purge expired guests": {
+        "task": "tournaments.purge_guests",
+        "schedule": timedelta(hours=1),
+        "description": "Close the accounts of the demo's guests whose tokens have expired: their practice "
+        "tables end, their tokens and seat addresses go, the user is deactivated (their rounds stay).",
+    },
     "integrity: daily checks": {
         "task": "integrity.run_checks",
         "schedule": crontab(minute="15", hour="4", day_of_week="*", day_of_month="*", month_of_year="*"),
