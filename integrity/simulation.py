@@ -231,8 +231,12 @@ def evaluate(tables: Sequence[SimTable], thresholds: Thresholds, groups: Sequenc
     farming over every payee; `groups`' tables are read with the others."""
     grouped = [t for g in groups for t in g.tables]
     every = [r for t in (*tables, *grouped) for r in t.rounds]
+    # The soft-play baseline of the tables measured (the groups' random newcomers would move it).
+    measured = [r for t in tables for r in t.rounds]
     rates = {
-        game: taken / offered for game, (offered, taken) in signals.game_feed_rates(every).items() if offered
+        game: taken / offered
+        for game, (offered, taken) in signals.game_feed_rates(measured).items()
+        if offered
     }
     deltas = signals.fold_rounds(every, rates)
     flagged: dict[tuple[str, str], set[str]] = {}

@@ -64,6 +64,7 @@ def test_every_scheduled_job_names_a_registered_task() -> None:
         "tournaments.run_tournament_schedule",
         "tournaments.forget_idempotency_keys",
         "accounts.purge_expired_tokens",
+        "tournaments.purge_guests",
         "ledger.run_reconciliation",
         "integrity.run_checks",
         "ratings.update",

@@ -35,7 +35,7 @@ class Command(BaseCommand):
             help="The honest players (mixed: one random).",
         )
         parser.add_argument(
-            "--farms", type=int, default=20, help="Grant farms, and regulars beating new players (0: none)."
+            "--farms", type=int, default=0, help="Grant farms, and regulars beating new players (0: none)."
         )
         parser.add_argument("--farm-accounts", type=int, default=6, help="New accounts in each farm.")
         parser.add_argument("--farm-rounds", type=int, default=1, help="Rounds each farm account plays.")
