@@ -327,8 +327,8 @@ def shared_addresses(*, seats: Sequence[tuple[str, str]], thresholds: Thresholds
 
 def chips_moved(*, a: str, b: str, paid_ab: int, paid_ba: int) -> list[dict[str, Any]]:
     """The chips a pair paid each other, as a flag's evidence names them: `[{from, to, chips}]`, largest first."""
-    moved = [{"from": a, "to": b, "chips": paid_ab}, {"from": b, "to": a, "chips": paid_ba}]
-    return sorted((m for m in moved if m["chips"] > 0), key=lambda m: -int(m["chips"]))
+    moved = [(a, b, paid_ab), (b, a, paid_ba)]
+    return [{"from": x, "to": y, "chips": c} for x, y, c in sorted(moved, key=lambda m: -m[2]) if c > 0]
 
 
 def grant_farming(

@@ -377,7 +377,7 @@ def measure(
                     bots=bots,
                 )
             )
-    groups = []
+    groups: list[Group] = []
     for behaviour in GROUPS:
         for _ in range(farms):
             groups.append(

@@ -81,7 +81,9 @@ def test_guests_are_purged_once_their_token_has_expired() -> None:
     Seat.objects.filter(player=guest).update(address="203.0.113.7")
     _, fresh = _guest()
     player = PlayerFactory.create(username="ann")  # no token: a person signs in again, never purged
-    later = timezone.now() + timedelta(hours=settings.REST_KNOX["TOKEN_TTL"].total_seconds() / 3600 + 1)
+    ttl = settings.REST_KNOX["TOKEN_TTL"]
+    assert isinstance(ttl, timedelta)
+    later = timezone.now() + ttl + timedelta(hours=1)
     AuthToken.objects.filter(user__username=fresh["username"]).update(expiry=later + timedelta(days=1))
 
     done = guests.purge_guests(now=later)

@@ -60,7 +60,10 @@ def _public_rounds(user: Any, limit: int) -> list[tuple[datetime, frozenset[str]
         .order_by("-round")
         .values_list("round__ended_at", "round__players")[:limit]
     )
-    return [(ended, frozenset(p for p in players if p != name)) for ended, players in rows]
+    # `ended_at` is set: the filter reads only rounds that are over.
+    return [
+        (ended, frozenset(p for p in players if p != name)) for ended, players in rows if ended is not None
+    ]
 
 
 def hold_of(*, user: Any) -> GrantHold:
