@@ -7,7 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from api.health import health, ready
 from operations.views import metrics
-from play.views import LandingView
+from play.views import LandingView, favicon
 
 REDOC_LOGO_HOST = "https://cdn.redoc.ly"
 
@@ -21,6 +21,7 @@ api_v1: list[URLPattern | URLResolver] = [
 
 urlpatterns = [
     path("", LandingView.as_view(), name="landing"),
+    path("favicon.ico", favicon, name="favicon"),
     path("play/", include("play.urls")),
     path("audit/", include("audit.urls")),
     path("admin/", admin.site.urls),

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponseRedirect
+from django.templatetags.static import static
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
 from django.views.generic import TemplateView
 
 from play import learn_pages
@@ -69,3 +72,12 @@ class LearnView(TemplateView):
             raise Http404
         context.update(learn_pages.page(preset))
         return context
+
+
+@require_safe
+@cache_control(max_age=86400, public=True)
+def favicon(request: HttpRequest) -> HttpResponseRedirect:
+    """`/favicon.ico`, which browsers ask for on pages that name no icon (the Django admin's): the site's icon,
+    the SVG every page of ours links (`play/base.html`). A temporary redirect, kept a day: the static file's
+    name changes with its content in production."""
+    return HttpResponseRedirect(static("play/favicon.svg"))

@@ -18,9 +18,6 @@ PLAY_MESSAGES: dict[str, str] = {
     "table.close_forbidden": N_("Only admins close tables."),
     "table.buy_in_out_of_range": N_("The buy-in is outside the table's limits."),
     "table.grant_held": N_("Chips the house gave you are played at public tables before private ones."),
-    "table.guest": N_(
-        "A guest plays at practice tables only: create an account to sit at a table with chips."
-    ),
     "table.invalid_buy_in": N_("The buy-in is not valid."),
     "table.invalid_seats": N_("The number of seats is not valid."),
     "table.invalid_pcr": N_("The PCR is not valid."),
@@ -40,6 +37,7 @@ PLAY_MESSAGES: dict[str, str] = {
     "move.illegal": N_("The move is against the rules."),
     "table.tournament": N_("This table plays a tournament: register for the tournament instead."),
     "table.practice": N_("A practice table takes no chips: start a new practice table instead."),
+    "table.guest": N_("A guest plays without chips: create an account to open a table."),
     "tournament.not_found": N_("No such tournament."),
     "tournament.invalid": N_("The tournament's settings are not valid."),
     "tournament.invalid_payouts": N_("The payout table is not valid."),

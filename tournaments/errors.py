@@ -20,7 +20,6 @@ class PlayCode(StrEnum):
     TABLE_CLOSE_FORBIDDEN = "table.close_forbidden"
     TABLE_BUY_IN_OUT_OF_RANGE = "table.buy_in_out_of_range"
     TABLE_GRANT_HELD = "table.grant_held"
-    TABLE_GUEST = "table.guest"
     TABLE_INVALID_BUY_IN = "table.invalid_buy_in"
     TABLE_INVALID_SEATS = "table.invalid_seats"
     TABLE_INVALID_PCR = "table.invalid_pcr"
@@ -43,6 +42,7 @@ class PlayCode(StrEnum):
     MOVE_ILLEGAL = "move.illegal"
     TABLE_TOURNAMENT = "table.tournament"
     TABLE_PRACTICE = "table.practice"
+    TABLE_GUEST = "table.guest"
     # Tournaments (docs/tournaments.md).
     TOURNAMENT_NOT_FOUND = "tournament.not_found"
     TOURNAMENT_INVALID = "tournament.invalid"

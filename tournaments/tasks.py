@@ -11,7 +11,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.conf import settings
 
-from tournaments.live import clock_runs, dispatch, idempotency, round_start
+from tournaments.live import clock_runs, dispatch, idempotency, round_start, tables
 from tournaments.multi_table import progress as multi_progress
 from tournaments.multi_table import recurring, schedule
 from tournaments.multi_table.task_names import CREATE_FROM_TEMPLATE, RUN_TOURNAMENT_SCHEDULE, TABLE_ROUND_OVER
@@ -72,6 +72,11 @@ def sweep_clocks() -> int:
 @shared_task(name=dispatch.FORGET_IDEMPOTENCY_KEYS, acks_late=True, ignore_result=True)
 def forget_idempotency_keys() -> int:
     return idempotency.forget_expired()
+
+
+@shared_task(name=dispatch.CLOSE_IDLE_TABLES, acks_late=True, ignore_result=True)
+def close_idle_tables() -> int:
+    return tables.close_idle_private_tables()
 
 
 @shared_task(name=ADVANCE_TOURNAMENT, acks_late=True, reject_on_worker_lost=True, ignore_result=True)

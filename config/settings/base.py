@@ -207,6 +207,9 @@ REST_FRAMEWORK = {
         "top_up": env("THROTTLE_TOP_UP", default="10/min"),
         "practice": env("THROTTLE_PRACTICE", default="20/min"),
         "demo": env("THROTTLE_DEMO", default="10/min"),
+        "table_create_user": env("THROTTLE_TABLE_CREATE_USER", default="10/hour"),
+        "table_create_address": env("THROTTLE_TABLE_CREATE_ADDRESS", default="30/hour"),
+        "replay": env("THROTTLE_REPLAY", default="60/min"),
     },
 }
 
@@ -323,6 +326,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "description": "Delete the answers kept under idempotency keys for longer than "
         "RAMINO_IDEMPOTENCY_KEEP_HOURS.",
     },
+    "tournaments: close idle private tables": {
+        "task": "tournaments.close_idle_tables",
+        "schedule": timedelta(minutes=1),
+        "description": "Close the private tables nobody has sat at for RAMINO_PRIVATE_TABLE_IDLE_MINUTES.",
+    },
     "accounts: purge expired tokens": {
         "task": "accounts.purge_expired_tokens",
         "schedule": timedelta(hours=1),
@@ -418,5 +426,10 @@ RAMINO_CLOCK_SWEEP_GRACE_SECONDS = env.float("RAMINO_CLOCK_SWEEP_GRACE_SECONDS",
 # tried again by the next beat run (every 10 s), at most this many attempts in all; then, or at once on any other
 # failure, the tournament is cancelled with its reason and every entry refunded (tournament_schedule).
 RAMINO_TOURNAMENT_START_ATTEMPTS = max(1, env.int("RAMINO_TOURNAMENT_START_ATTEMPTS", default=30))
+# A private table nobody has sat at for this long (nobody seated since it was made or since the last player
+# left) is closed by a beat job (docs/tables.md "Private tables").
+RAMINO_PRIVATE_TABLE_IDLE_MINUTES = env.float("RAMINO_PRIVATE_TABLE_IDLE_MINUTES", default=30.0)
+# How long a finished round's replay is kept in the cache (docs/api.md "Replays"): it never changes.
+RAMINO_REPLAY_CACHE_SECONDS = env.int("RAMINO_REPLAY_CACHE_SECONDS", default=24 * 3600)
 # The shortest `turn_seconds` a table may have may be lowered below the 5 s floor (tests and demos), never raised.
 RAMINO_MIN_TURN_SECONDS = env.int("RAMINO_MIN_TURN_SECONDS", default=5)

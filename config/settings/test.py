@@ -13,6 +13,9 @@ REST_FRAMEWORK = {
         "auth": "10000/min",
         "practice": "10000/min",
         "demo": "10000/min",
+        "table_create_user": "10000/min",
+        "table_create_address": "10000/min",
+        "replay": "10000/min",
     },
 }
 # As for the throttle: tests that exercise lockouts set their own limits (tests/test_lockout.py).

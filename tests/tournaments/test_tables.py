@@ -111,12 +111,13 @@ def test_listing_shows_public_tables_only(make_table: Any, make_player: Any, cli
     assert [t["id"] for t in response.json()["results"]] == [public.pk]
 
 
-def test_private_table_is_404_to_others_staff_included(
+def test_private_table_is_404_to_others_staff_read_it_but_sit_only_by_code(
     make_table: Any, make_player: Any, staff_user: Any, client_for: Any
 ) -> None:
     table = make_table(private=True, creator=make_player())
+    assert_envelope(client_for(make_player()).get(f"/api/v1/tables/{table.pk}/"), 404)
+    assert client_for(staff_user).get(f"/api/v1/tables/{table.pk}/").status_code == 200
     for user in (make_player(), staff_user):
-        assert_envelope(client_for(user).get(f"/api/v1/tables/{table.pk}/"), 404)
         assert_envelope(client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 100}), 404)
         assert_envelope(client_for(user).post(f"/api/v1/tables/{table.pk}/leave/"), 404)
     assert not Seat.objects.exists()

@@ -21,6 +21,7 @@ CLOSE_CLAIMS = "tournaments.close_claims"
 START_ROUND = "tournaments.start_round"
 SWEEP_CLOCKS = "tournaments.sweep_clocks"
 FORGET_IDEMPOTENCY_KEYS = "tournaments.forget_idempotency_keys"
+CLOSE_IDLE_TABLES = "tournaments.close_idle_tables"
 
 
 # Serializes the first lookup: a thread that arrives while another is importing the task modules would

@@ -34,12 +34,12 @@ def visible_tables(*, user: User) -> QuerySet[Table]:
 
 
 def table_for(*, user: User, table_id: int) -> Table:
-    """A table the caller may read; private tables answer 404 to anyone not seated (or their creator), practice
-    tables to anyone but their player and staff."""
+    """A table the caller may read; private tables answer 404 to anyone not seated (or their creator) but
+    staff and admins, practice tables to anyone but their player and staff."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         raise NotFound("No such table.", code=PlayCode.TABLE_NOT_FOUND)
-    if table.private and not can_see_private(table=table, user=user):
+    if table.private and not (can_see_private(table=table, user=user) or is_staff(user)):
         raise NotFound("No such table.", code=PlayCode.TABLE_NOT_FOUND)
     if table.practice and not (can_see_private(table=table, user=user) or is_staff(user)):
         raise NotFound("No such table.", code=PlayCode.TABLE_NOT_FOUND)

@@ -37,6 +37,12 @@ class TableCreateSerializer(serializers.Serializer[Any]):
         min_value=1, max_value=table_settings.MAX_MULTIPLIER, required=False, default=1
     )
     private = StrictBooleanField(required=False, default=False)
+    buy_in = StrictIntegerField(
+        min_value=1,
+        max_value=MAX_BUY_IN,
+        required=False,
+        help_text="the creator's buy-in: given, the creator is seated at the new table with it (as `sit`)",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["max_buy_in"] < attrs["min_buy_in"]:

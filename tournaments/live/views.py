@@ -21,6 +21,7 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from accounts.authentication import TokenAuthentication, token_text
@@ -47,7 +48,13 @@ from tournaments.live.serializers import (
     TableCreateSerializer,
     TableSerializer,
 )
-from tournaments.live.throttling import JoinAddressThrottle, JoinUserThrottle
+from tournaments.live.throttling import (
+    JoinAddressThrottle,
+    JoinUserThrottle,
+    ReplayThrottle,
+    TableCreateAddressThrottle,
+    TableCreateUserThrottle,
+)
 
 
 def _user(request: Request) -> User:
@@ -66,6 +73,12 @@ def max_wait_seconds() -> float:
 
 class TableListView(APIView):
     pagination_class = PageNumberPagination
+    throttle_classes = [TableCreateUserThrottle, TableCreateAddressThrottle]
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        """Creating is throttled, reading the list is not (the schema reads the same: no 429 on GET)."""
+        request = getattr(self, "request", None)
+        return super().get_throttles() if request is not None and request.method == "POST" else []
 
     @extend_schema(responses={200: TableSerializer(many=True)}, operation_id="v1_tables_list")
     def get(self, request: Request) -> Response:
@@ -74,14 +87,16 @@ class TableListView(APIView):
         rows = [selectors.table_row(table=t, user=request.user) for t in page or []]
         return paginator.get_paginated_response(TableSerializer(rows, many=True).data)
 
-    @raises(403, 409)
+    @raises(403, 409, 422)
     @extend_schema(
         request=TableCreateSerializer, responses={201: TableSerializer}, operation_id="v1_tables_create"
     )
     def post(self, request: Request) -> Response:
         data = TableCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        table = tables.create_table(user=_user(request), **data.validated_data)
+        table = tables.create_table(
+            user=_user(request), address=client_address(request), **data.validated_data
+        )
         return Response(_table(table, request), status=status.HTTP_201_CREATED)
 
 
@@ -331,6 +346,8 @@ class GameRoundsView(APIView):
 
 
 class RoundReplayView(APIView):
+    throttle_classes = [ReplayThrottle]
+
     @raises(409)
     @extend_schema(responses={200: ReplaySerializer})
     def get(self, request: Request, game_id: int, number: int) -> Response:

@@ -116,12 +116,31 @@
     return h("div", { class: "table-head", dataset: { role: "table-head" } },
       h("h1", { tabindex: "-1", dataset: { focus: "heading" } }, t("Table %(id)s · %(game)s", { id: `#${tb.id}`, game: R.lobby.gameName(tb.game) })),
       h("p", { class: "facts" }, facts.join(" · ")),
-      tb.code ? h("p", { class: "code" }, t("Private table code:"), " ", h("strong", { dataset: { role: "table-code" } }, tb.code), " ", t("Give it to the players you invite.")) : null,
+      tb.code ? shareBox(tb) : null,
       h("div", { class: "seat-actions" },
         tb.status === "open" ? buyIn(p, tb, mine) : null,
         mine && mine.status === "leaving" ? h("p", { class: "hint", dataset: { role: "leaving" } }, t("You are leaving: the server plays your hand to the end of this round, then your chips go back to your wallet.")) : null,
         mine && mine.status !== "leaving" ? h("button", { type: "button", dataset: { role: "leave", focus: "leave" }, onclick: () => { p.confirmLeave = true; p.focusNext = "leave-confirm"; draw(p); } }, t("Leave the table")) : null),
       p.confirmLeave && mine ? leaveConfirm(p, mine) : null);
+  }
+
+  /** A private table's code and the link to share it by (#/join/CODE), with a button that copies the link. */
+  function shareBox(tb) {
+    const link = R.lobby.shareLink(tb.code);
+    const field = h("input", { id: `share-${tb.id}`, type: "url", readonly: true, value: link, dataset: { role: "share-link" }, onfocus: (e) => e.target.select() });
+    const copy = async () => {
+      try {
+        await navigator.clipboard.writeText(link);
+      } catch (_) {
+        field.select();
+        document.execCommand("copy");
+      }
+      R.dom.flash(t("Link copied: send it to the players you invite."), "info");
+    };
+    return h("div", { class: "code share", dataset: { role: "share" } },
+      h("p", {}, t("Private table code:"), " ", h("strong", { dataset: { role: "table-code" } }, tb.code)),
+      h("label", { for: `share-${tb.id}` }, t("Link to share with the players you invite")),
+      h("div", { class: "share-row" }, field, h("button", { type: "button", dataset: { role: "copy-link" }, onclick: copy }, t("Copy the link"))));
   }
 
   /** The lobby's buy-in form (sit, or top up), its amount and focus kept across redraws. */
