@@ -17,6 +17,7 @@ class FlagKind(models.TextChoices):
     SOFT_PLAY = signals.SOFT_PLAY, _("Soft play")
     FREQUENT_PAIR = signals.FREQUENT_PAIR, _("Frequent pair")
     SHARED_ADDRESS = signals.SHARED_ADDRESS, _("Shared address")
+    GRANT_FARMING = signals.GRANT_FARMING, _("Grant farming")
 
 
 class FlagStatus(models.TextChoices):
@@ -26,7 +27,8 @@ class FlagStatus(models.TextChoices):
 
 
 class Flag(models.Model):
-    """A signal that fired for some players, with its evidence; staff set its status and note.
+    """A signal that fired for some players, with its evidence (the chips moved among them included:
+    `evidence.chips_moved`, `evidence.chips`); staff set its status and note.
 
     One flag per (kind, subject, since): `subject` names the players (or the table and address), `since` the
     point its evidence starts after (the round id of the last decision on the pair, or the table's id), so the
@@ -37,7 +39,8 @@ class Flag(models.Model):
     since = models.BigIntegerField(default=0)
     players = models.JSONField(default=list)  # usernames
     score = models.FloatField(default=0.0)
-    # {"rounds": [ids], "transfers": [ids], "tables": [ids], ...the signal's numbers}
+    # {"rounds": [ids], "transfers": [ids], "tables": [ids], "chips_moved": [{from, to, chips}], "chips",
+    #  ...the signal's numbers}
     evidence = models.JSONField(default=dict)
     status = models.CharField(max_length=16, choices=FlagStatus.choices, default=FlagStatus.OPEN)
     note = models.TextField(blank=True, default="")
@@ -84,6 +87,9 @@ class PairStat(models.Model):
     feeds_offered = models.PositiveIntegerField(default=0)
     feeds_taken = models.PositiveIntegerField(default=0)
     feeds_expected = models.FloatField(default=0.0)
+    # Chips a paid b while a's account was new, and b paid a while b's was (grant farming).
+    new_paid_ab = models.BigIntegerField(default=0)
+    new_paid_ba = models.BigIntegerField(default=0)
     private_table_ids = models.JSONField(default=list)
     # The newest ids behind the counters (signals.EVIDENCE_IDS of each).
     round_ids = models.JSONField(default=list)
@@ -93,6 +99,8 @@ class PairStat(models.Model):
     dumping_since = models.BigIntegerField(default=0)
     soft_since = models.BigIntegerField(default=0)
     pair_since = models.BigIntegerField(default=0)
+    # Where staff last decided a grant-farming flag of either player as the payee.
+    farm_since = models.BigIntegerField(default=0)
     last_round_id = models.BigIntegerField(default=0)
 
     class Meta:

@@ -269,7 +269,14 @@ class GrantPolicyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     house grant"). Changing it moves no chips: it applies to the registrations and claims that follow."""
 
     list_display = ["__str__", "enabled", "welcome_chips", "daily_floor", "updated_at"]
-    fields = ["enabled", "welcome_chips", "daily_floor", "updated_at"]
+    fields = [
+        "enabled",
+        "welcome_chips",
+        "daily_floor",
+        "play_through_rounds",
+        "play_through_opponents",
+        "updated_at",
+    ]
     readonly_fields = ["updated_at"]
 
     def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:

@@ -204,6 +204,7 @@ class Entry(models.Model):
 
 
 MAX_GRANT = 10**12
+MAX_PLAY_THROUGH = 10_000
 
 
 class GrantPolicy(models.Model):
@@ -233,6 +234,24 @@ class GrantPolicy(models.Model):
         help_text=_(
             "A player below this balance may top their wallet up to it once per UTC day; 0 for no top-up."
         ),
+    )
+    # The play-through (docs/operations.md "The house grant"): granted chips are not staked at private tables
+    # until the player has played this many rounds at public ring tables since the grant, against at least
+    # `play_through_opponents` different players.
+    play_through_rounds = models.PositiveIntegerField(
+        _("play-through rounds"),
+        default=20,
+        validators=[MaxValueValidator(MAX_PLAY_THROUGH)],
+        help_text=_(
+            "Granted chips go to private tables only after this many rounds at public tables since the grant; "
+            "0: no hold."
+        ),
+    )
+    play_through_opponents = models.PositiveIntegerField(
+        _("play-through opponents"),
+        default=3,
+        validators=[MaxValueValidator(MAX_PLAY_THROUGH)],
+        help_text=_("The different players those public rounds must be played against."),
     )
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 

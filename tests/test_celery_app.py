@@ -65,6 +65,7 @@ def test_every_scheduled_job_names_a_registered_task() -> None:
         "tournaments.forget_idempotency_keys",
         "tournaments.close_idle_tables",
         "accounts.purge_expired_tokens",
+        "tournaments.purge_guests",
         "ledger.run_reconciliation",
         "integrity.run_checks",
         "ratings.update",

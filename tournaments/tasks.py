@@ -15,8 +15,9 @@ from tournaments.live import clock_runs, dispatch, idempotency, round_start, tab
 from tournaments.multi_table import progress as multi_progress
 from tournaments.multi_table import recurring, schedule
 from tournaments.multi_table.task_names import CREATE_FROM_TEMPLATE, RUN_TOURNAMENT_SCHEDULE, TABLE_ROUND_OVER
+from tournaments.practice import guests
 from tournaments.practice import services as practice
-from tournaments.practice.task_names import BOT_MOVE, CLOSE_PRACTICE
+from tournaments.practice.task_names import BOT_MOVE, CLOSE_PRACTICE, PURGE_GUESTS
 from tournaments.single_table import progress as tournament_progress
 from tournaments.single_table.task_names import ADVANCE_TOURNAMENT
 
@@ -44,6 +45,11 @@ def practice_bot_move(game_id: int, version: int) -> bool:
 @shared_task(name=CLOSE_PRACTICE, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def close_practice(table_id: int) -> None:
     practice.close_practice(table_id=table_id)
+
+
+@shared_task(name=PURGE_GUESTS, acks_late=True, ignore_result=True)
+def purge_guests() -> int:
+    return guests.purge_guests().guests
 
 
 def sweep_all(*, grace_seconds: float | None = None) -> int:

@@ -155,6 +155,12 @@ RAMINO_INTEGRITY_SOFT_MIN_Z = env.float("RAMINO_INTEGRITY_SOFT_MIN_Z", default=4
 RAMINO_INTEGRITY_PAIR_MIN_PRIVATE_TABLES = env.int("RAMINO_INTEGRITY_PAIR_MIN_PRIVATE_TABLES", default=5)
 RAMINO_INTEGRITY_PAIR_MIN_SHARE = env.float("RAMINO_INTEGRITY_PAIR_MIN_SHARE", default=0.8)
 RAMINO_INTEGRITY_ADDRESS_MIN_ACCOUNTS = env.int("RAMINO_INTEGRITY_ADDRESS_MIN_ACCOUNTS", default=2)
+RAMINO_INTEGRITY_FARM_NEW_ACCOUNT_DAYS = env.int("RAMINO_INTEGRITY_FARM_NEW_ACCOUNT_DAYS", default=14)
+RAMINO_INTEGRITY_FARM_MIN_ACCOUNTS = env.int("RAMINO_INTEGRITY_FARM_MIN_ACCOUNTS", default=3)
+RAMINO_INTEGRITY_FARM_MIN_CHIPS = env.int("RAMINO_INTEGRITY_FARM_MIN_CHIPS", default=1000)
+RAMINO_INTEGRITY_FARM_MIN_SHARE = env.float("RAMINO_INTEGRITY_FARM_MIN_SHARE", default=0.8)
+RAMINO_INTEGRITY_FARM_MIN_GRANT_SHARE = env.float("RAMINO_INTEGRITY_FARM_MIN_GRANT_SHARE", default=0.5)
+RAMINO_INTEGRITY_FARM_MAX_ROUNDS = env.int("RAMINO_INTEGRITY_FARM_MAX_ROUNDS", default=5)
 # Rounds the job reads per transaction, and how old a settlement must be before it is read (a transfer whose
 # transaction commits late has a smaller id than one already read: the lag lets it commit first).
 RAMINO_INTEGRITY_BATCH_ROUNDS = env.int("RAMINO_INTEGRITY_BATCH_ROUNDS", default=2000)
@@ -334,6 +340,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "accounts.purge_expired_tokens",
         "schedule": timedelta(hours=1),
         "description": "Delete API tokens past their expiry.",
+    },
+    "tournaments: purge expired guests": {
+        "task": "tournaments.purge_guests",
+        "schedule": timedelta(hours=1),
+        "description": "Close the accounts of the demo's guests whose tokens have expired: their practice "
+        "tables end, their tokens and seat addresses go, the user is deactivated (their rounds stay).",
     },
     "integrity: daily checks": {
         "task": "integrity.run_checks",

@@ -16,11 +16,11 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from accounts.selectors import is_guest
-from ledger.models import AccountKind, TransferKind
+from ledger.models import Account, AccountKind, TransferKind
 from ledger.services import accounts, postings
 from tournaments.errors import Conflict, Forbidden, InvalidRequest, NotFound, PlayCode, Unprocessable
+from tournaments.live import grant_hold, table_settings
 from tournaments.live import policy as table_policy
-from tournaments.live import table_settings
 from tournaments.live.between_rounds import schedule_round_start_if_ready, wind_down
 from tournaments.live.clocks import rearm_clock_now_if_turn
 from tournaments.live.models import SEATED_STATUSES, Game, GameStatus, Seat, SeatStatus, Table, TableStatus
@@ -164,7 +164,14 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False, addres
             )
         if table.status != TableStatus.OPEN:
             raise Conflict("The table is closed.", code=PlayCode.TABLE_CLOSED)
+        if is_guest(user=user):
+            raise Forbidden(
+                "A guest plays at practice tables only: create an account to sit at a table with chips.",
+                code=PlayCode.TABLE_GUEST,
+            )
         wallet = accounts.get_wallet(user=user)
+        if table.private:
+            _refuse_held_grant(user=user, wallet=wallet, buy_in=buy_in)
         if seat is not None:
             balance = seat.stack_account.balance
             if balance + buy_in > table.max_buy_in:
@@ -235,6 +242,30 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False, addres
         schedule_round_start_if_ready(game=game, table=table)
         seat.refresh_from_db()
         return seat
+
+
+def _refuse_held_grant(*, user: User, wallet: Account, buy_in: int) -> None:
+    """A buy-in at a private table takes only chips beyond the grants not yet played through
+    (`grant_hold`). The wallet's row is locked first (after the table's, before the posting's), so two
+    buy-ins at two private tables at once cannot both spend the same free chips."""
+    hold = grant_hold.hold_of(user=user)
+    if not hold.held:
+        return
+    balance = Account.objects.select_for_update().values_list("balance", flat=True).get(pk=wallet.pk)
+    free = max(0, balance - hold.held)
+    if buy_in > free:
+        raise Unprocessable(
+            "Chips the house gave you are played at public tables first: you may bring at most %(free)s "
+            "chips to a private table.",
+            params={"free": free},
+            code=PlayCode.TABLE_GRANT_HELD,
+            details={
+                "held": hold.held,
+                "free": free,
+                "rounds_to_play": hold.rounds_to_play,
+                "opponents_to_meet": hold.opponents_to_meet,
+            },
+        )
 
 
 def join(*, user: User, code: str, buy_in: int, address: str = "") -> Seat:

@@ -109,7 +109,7 @@ class TableDetailView(APIView):
 
 
 class TableSitView(APIView):
-    @raises(409, 422)
+    @raises(403, 409, 422)
     @extend_schema(request=BuyInSerializer, responses={200: TableSerializer}, parameters=[IDEMPOTENCY_HEADER])
     def post(self, request: Request, table_id: int) -> Response:
         data = BuyInSerializer(data=request.data)
@@ -140,7 +140,7 @@ class TableCloseView(APIView):
 class TableJoinView(APIView):
     throttle_classes = [JoinUserThrottle, JoinAddressThrottle]
 
-    @raises(404, 409, 422)
+    @raises(403, 404, 409, 422)
     @extend_schema(request=JoinSerializer, responses={200: TableSerializer}, parameters=[IDEMPOTENCY_HEADER])
     def post(self, request: Request) -> Response:
         data = JoinSerializer(data=request.data)

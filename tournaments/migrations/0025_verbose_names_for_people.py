@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("django_celery_beat", "0019_alter_periodictasks_options"),
-        ("ledger", "0009_verbose_names_for_people"),
+        ("ledger", "0010_verbose_names_for_people"),
         ("tournaments", "0024_practice_one_table_no_seat_accounts"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

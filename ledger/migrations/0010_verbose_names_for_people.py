@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ledger", "0008_house_grant_policy"),
+        ("ledger", "0009_grant_play_through"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

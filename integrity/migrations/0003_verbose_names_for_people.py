@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("integrity", "0001_initial"),
+        ("integrity", "0002_grant_farming"),
     ]
 
     operations = [
@@ -38,6 +38,7 @@ class Migration(migrations.Migration):
                     ("soft_play", "Soft play"),
                     ("frequent_pair", "Frequent pair"),
                     ("shared_address", "Shared address"),
+                    ("grant_farming", "Grant farming"),
                 ],
                 max_length=32,
             ),
