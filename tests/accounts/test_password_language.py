@@ -12,7 +12,9 @@ from tests.clients import api_client
 
 
 def _register(password: str, **headers: Any) -> Any:
-    return api_client().post("/api/v1/auth/register/", {"username": "giulia", "password": password}, **headers)
+    return api_client().post(
+        "/api/v1/auth/register/", {"username": "giulia", "password": password}, **headers
+    )
 
 
 @pytest.mark.django_db
