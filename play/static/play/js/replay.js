@@ -103,8 +103,7 @@
     const melds = (view.melds || []).map((m) =>
       h("div", { class: "meld", dataset: { role: "meld", meld: m.id } },
         h("div", { class: "meld-id" }, m.owner),
-        h("div", { class: "meld-cards" }, (m.cards || []).map((code, i) =>
-          h("span", { class: "placed" }, card(code), h("small", { class: "placer" }, (m.placers || [])[i] || ""))))));
+        R.table.meldCards(m)));
     return h("section", { class: "board panel", "aria-labelledby": "replay-board-title", dataset: { role: "replay-board" } },
       h("h2", { id: "replay-board-title", class: "visually-hidden" }, t("The table")),
       h("div", { class: "piles" },
