@@ -59,7 +59,12 @@ def _check(page: Browser, label: str) -> None:
 
 def _click(page: Browser, css: str) -> None:
     """A click on a page that redraws itself (the table page): tried again on an element just replaced."""
-    page.wait_for(lambda: page.find(css).click() or True, message=f"click {css}")
+
+    def click() -> bool:
+        page.find(css).click()
+        return True
+
+    page.wait_for(click, message=f"click {css}")
 
 
 def _text(page: Browser, css: str) -> str:
