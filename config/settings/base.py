@@ -167,7 +167,7 @@ RAMINO_INTEGRITY_BATCH_ROUNDS = env.int("RAMINO_INTEGRITY_BATCH_ROUNDS", default
 RAMINO_INTEGRITY_LAG_SECONDS = env.int("RAMINO_INTEGRITY_LAG_SECONDS", default=60)
 
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
+    {"NAME": "accounts.passwords.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 

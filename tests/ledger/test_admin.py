@@ -132,7 +132,9 @@ def test_the_adjustment_form_posts_one_transfer_through_the_ledger_service(
         answer = superuser_client.post(url, {**data, "key": "other", **bad})
         assert answer.status_code == 200 and field in answer.context["form"].errors, bad
     overdraw = superuser_client.post(url, {**data, "key": "debit", "amount": -10_000})
-    assert overdraw.status_code == 200 and "enough chips" in str(overdraw.context["form"].non_field_errors())
+    assert overdraw.status_code == 200 and "the account holds 250" in str(
+        overdraw.context["form"].non_field_errors()
+    )
     assert wallet_balance(user=player) == 250
     assert_reconciled()
 

@@ -74,6 +74,11 @@ class TableTournamentSerializer(serializers.Serializer[Any]):
         allow_null=True, help_text="A single-table tournament's target score (null otherwise)."
     )
     rounds = serializers.IntegerField(allow_null=True, help_text="A quick game's rounds (null otherwise).")
+    my_table = serializers.IntegerField(
+        allow_null=True,
+        help_text="The caller's table in this tournament now (null: seated at none of its tables). A player the "
+        "tournament moved (balancing, a broken table) reads here where they play on.",
+    )
 
 
 # A `selectors.TableRow`: the table, its seated players, what the caller may see of it.

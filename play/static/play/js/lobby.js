@@ -303,7 +303,7 @@
     const button = (role, words, action) => h("button", { type: "button", dataset: { role }, onclick: () => tournamentAction(tour, action, go, where) }, words);
     if (reEntry) return button("reenter", t("Re-enter"), "register");
     if (tour.status === "registering" || (lateOpen && !tour.registered)) {
-      return tour.registered ? button("unregister", t("Unregister"), "unregister") : button("register", t("Register"), "register");
+      return tour.registered ? button("unregister", t("Unregister"), "unregister") : button("register", t("Enter"), "register");
     }
     if ((tour.status === "running" || tour.status === "paused") && tour.registered && tour.kind !== "multi") {
       return h("button", { type: "button", dataset: { role: "open-tournament-table" }, onclick: () => openTournamentTable(tour, go) }, t("Open table"));
