@@ -1,7 +1,8 @@
 """A tournament's event log (`TournamentEvent`): what the lobby's live updates follow, one version at a time.
 
 Each event also announces the tournament's new version to the long-polls of `GET /tournaments/{id}/events/`
-(`wakeups.announcement`, a `pg_notify` that PostgreSQL delivers only when the transaction commits)."""
+(`wakeups.announcement`, a `pg_notify` that PostgreSQL delivers only when the transaction commits) and to the
+live room's sockets (`fanout.version_on_commit`, through the channel layer on commit)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 from django.db import connection, transaction
 
 from operations import metrics
-from tournaments.live import wakeups
+from tournaments.live import fanout, wakeups
 from tournaments.tournament.models import Tournament, TournamentEvent
 
 
@@ -27,4 +28,5 @@ def record(*, tournament: Tournament, kind: str, data: dict[str, Any] | None = N
     if notice is not None:
         with connection.cursor() as cursor:
             cursor.execute(*notice)
+    fanout.version_on_commit(topic=fanout.tournament_topic(tournament.pk), version=tournament.version)
     return event

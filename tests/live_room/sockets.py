@@ -1,0 +1,76 @@
+"""Helpers of the socket tests: a signed-in socket on the ASGI application (Channels' WebsocketCommunicator,
+the consumer's real routing and code, in this process), and the REST events a user reads, to compare with."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.testing.websocket import WebsocketCommunicator
+from knox.models import AuthToken
+
+from config.asgi import application
+from tests.clients import api_client
+
+TIMEOUT = 5
+
+
+@database_sync_to_async
+def token_for(user: Any) -> str:
+    return str(AuthToken.objects.create(user)[1])
+
+
+async def opened(**headers: str) -> WebsocketCommunicator:
+    socket = WebsocketCommunicator(
+        application, "/ws/v1/", headers=[(k.encode(), v.encode()) for k, v in headers.items()]
+    )
+    connected, _ = await socket.connect(timeout=TIMEOUT)
+    assert connected
+    return socket
+
+
+async def signed_in(user: Any) -> WebsocketCommunicator:
+    socket = await opened()
+    await socket.send_json_to({"type": "auth", "token": await token_for(user)})
+    welcome = await socket.receive_json_from(timeout=TIMEOUT)
+    assert welcome == {"type": "welcome", "username": user.username}, welcome
+    return socket
+
+
+async def receive(socket: WebsocketCommunicator) -> dict[str, Any]:
+    return dict(await socket.receive_json_from(timeout=TIMEOUT))
+
+
+async def subscribe(socket: WebsocketCommunicator, topic: str, after: int | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"type": "subscribe", "topic": topic}
+    if after is not None:
+        message["after"] = after
+    await socket.send_json_to(message)
+    return await receive(socket)
+
+
+async def closed_with(socket: WebsocketCommunicator) -> int:
+    output = await socket.receive_output(timeout=TIMEOUT)
+    assert output["type"] == "websocket.close", output
+    return int(output["code"])
+
+
+@database_sync_to_async
+def rest_events(user: Any, game_id: int, after: int) -> list[dict[str, Any]]:
+    answer = api_client(user).get(f"/api/v1/games/{game_id}/events/?after={after}")
+    assert answer.status_code == 200, answer.content
+    return list(answer.json()["events"])
+
+
+@database_sync_to_async
+def play(user: Any, game_id: int, move: dict[str, Any], version: int) -> dict[str, Any]:
+    answer = api_client(user).post(f"/api/v1/games/{game_id}/moves/", {**move, "expected_version": version})
+    assert answer.status_code == 200, answer.content
+    return dict(answer.json())
+
+
+@database_sync_to_async
+def game_view(user: Any, game_id: int) -> dict[str, Any]:
+    answer = api_client(user).get(f"/api/v1/games/{game_id}/")
+    assert answer.status_code == 200, answer.content
+    return dict(answer.json())

@@ -1,0 +1,78 @@
+"""Wake-ups for the live room's sockets (live_room/, docs/api.md "Live socket"): when a transaction that wrote a
+game's or a tournament's new version commits, the channel layer's group of that topic is told the topic and the
+version, nothing else.
+
+As with the long-polls' `pg_notify` (wakeups.py), the database stays the only record: a socket that hears a
+wake-up reads the events after the last version it sent, for its own viewer, from the database (the same
+selectors and the same redaction as `GET /games/{id}/events/`), so a wake-up carries no hidden information and a
+lost one costs only delay (each socket reads again every `RAMINO_SOCKET_RECHECK_SECONDS`).
+
+The channel layer is Redis (`CHANNEL_LAYER_URL`, channels-redis) wherever the writers (web processes, Celery
+workers) and the socket processes are apart, and in memory on the embedded default, where only the socket
+process's own writes wake at once and the rest are found by the recheck (docs/operations.md "The socket tier").
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+# The handler a wake-up names (live_room's consumer: `topic_version`), and a user's own messages (`user_message`).
+VERSION_MESSAGE = "topic.version"
+USER_MESSAGE = "user.message"
+
+
+def game_topic(game_id: int) -> str:
+    return f"game:{game_id}"
+
+
+def tournament_topic(tournament_id: int) -> str:
+    return f"tournament:{tournament_id}"
+
+
+def group_name(topic: str) -> str:
+    """The channel layer's group of a topic ("game:12" → "ramino.game.12"; group names take no colon)."""
+    return "ramino." + topic.replace(":", ".")
+
+
+def user_group(user_id: int) -> str:
+    return f"ramino.user.{user_id}"
+
+
+def _send(group: str, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception as exc:  # a lost wake-up is found by the sockets' recheck; the commit stands
+        logger.warning("socket wake-up for %s not sent: %s", group, exc)
+
+
+def version_on_commit(*, topic: str, version: int) -> None:
+    """Tell the topic's sockets, once the current transaction commits (at once outside one), that `topic` has
+    reached `version`."""
+
+    def send() -> None:
+        _send(
+            group_name(topic),
+            {"type": VERSION_MESSAGE, "topic": topic, "version": version, "sent": time.time()},
+        )
+
+    transaction.on_commit(send, robust=True)
+
+
+def user_message_on_commit(*, user_id: int, kind: str, data: dict[str, Any]) -> None:
+    """A message for one user's sockets that subscribed to `me` (docs/api.md "Live socket"), sent on commit."""
+
+    def send() -> None:
+        _send(user_group(user_id), {"type": USER_MESSAGE, "kind": kind, "data": data, "sent": time.time()})
+
+    transaction.on_commit(send, robust=True)
