@@ -25,6 +25,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_noop as N_
+from django.utils.translation import trans_real
 
 from api.errors import ApiCode, ServiceError
 from live_room import topics
@@ -50,8 +51,8 @@ def _handshake_language(scope: dict[str, Any]) -> str:
     """The language of the handshake's Accept-Language among the site's (the auth message may name another)."""
     for name, value in scope.get("headers", ()):
         if name == b"accept-language":
-            found = translation.trans_real.get_supported_language_variant  # the site's languages
-            for code, _quality in translation.trans_real.parse_accept_lang_header(value.decode("latin-1")):
+            found = trans_real.get_supported_language_variant  # the site's languages
+            for code, _quality in trans_real.parse_accept_lang_header(value.decode("latin-1")):
                 if code == "*":
                     continue
                 with contextlib.suppress(LookupError):

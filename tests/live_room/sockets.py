@@ -15,9 +15,8 @@ from tests.clients import api_client
 TIMEOUT = 5
 
 
-@database_sync_to_async
-def token_for(user: Any) -> str:
-    return str(AuthToken.objects.create(user)[1])
+async def token_for(user: Any) -> str:
+    return str(await database_sync_to_async(lambda: AuthToken.objects.create(user)[1])())
 
 
 async def opened(**headers: str) -> WebsocketCommunicator:
@@ -55,22 +54,26 @@ async def closed_with(socket: WebsocketCommunicator) -> int:
     return int(output["code"])
 
 
-@database_sync_to_async
-def rest_events(user: Any, game_id: int, after: int) -> list[dict[str, Any]]:
-    answer = api_client(user).get(f"/api/v1/games/{game_id}/events/?after={after}")
-    assert answer.status_code == 200, answer.content
-    return list(answer.json()["events"])
+async def _call(user: Any, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    """An API call of `user` (in a thread, as Django's sync code must run), its 200 answer's body."""
+
+    def call() -> Any:
+        client = api_client(user)
+        answer = client.post(path, body) if method == "POST" else client.get(path)
+        assert answer.status_code == 200, answer.content
+        return answer.json()
+
+    return await database_sync_to_async(call)()
 
 
-@database_sync_to_async
-def play(user: Any, game_id: int, move: dict[str, Any], version: int) -> dict[str, Any]:
-    answer = api_client(user).post(f"/api/v1/games/{game_id}/moves/", {**move, "expected_version": version})
-    assert answer.status_code == 200, answer.content
-    return dict(answer.json())
+async def rest_events(user: Any, game_id: int, after: int) -> list[dict[str, Any]]:
+    return list((await _call(user, "GET", f"/api/v1/games/{game_id}/events/?after={after}"))["events"])
 
 
-@database_sync_to_async
-def game_view(user: Any, game_id: int) -> dict[str, Any]:
-    answer = api_client(user).get(f"/api/v1/games/{game_id}/")
-    assert answer.status_code == 200, answer.content
-    return dict(answer.json())
+async def play(user: Any, game_id: int, move: dict[str, Any], version: int) -> dict[str, Any]:
+    body = {**move, "expected_version": version}
+    return dict(await _call(user, "POST", f"/api/v1/games/{game_id}/moves/", body))
+
+
+async def game_view(user: Any, game_id: int) -> dict[str, Any]:
+    return dict(await _call(user, "GET", f"/api/v1/games/{game_id}/"))

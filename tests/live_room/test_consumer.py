@@ -6,7 +6,7 @@ lobby and the user's own topic."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
@@ -35,7 +35,7 @@ from tournaments.tournament.models import Tournament
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def run(scenario: Callable[[], Awaitable[None]]) -> None:
+def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
     asyncio.run(scenario())
 
 
@@ -122,7 +122,7 @@ def test_refusals_answer_the_rest_codes(
 
     async def scenario() -> None:
         socket = await signed_in(cid)
-        refusals = [
+        refusals: list[tuple[dict[str, Any], str, dict[str, Any]]] = [
             ({"topic": f"game:{private_game.pk}"}, "game.not_found", {}),
             ({"topic": "game:999999"}, "game.not_found", {}),
             ({"topic": f"game:{game.pk}"}, "auth.forbidden", {}),
