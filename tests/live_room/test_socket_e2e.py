@@ -8,17 +8,12 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
-import sys
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import requests
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -26,19 +21,12 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.clients import LiveClient
 from tests.conftest import ROOT, CeleryWorker, worker_env
+from tests.live_room.stack import uvicorn
 from tests.tournaments.helpers import simple_move
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e, pytest.mark.worker]
 
 WAIT = 20.0
-UVICORN = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1"]
-UVICORN += ["--lifespan", "off", "--ws", "websockets", "--no-access-log"]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture
@@ -55,36 +43,10 @@ def socket_stack(transactional_db: None, tmp_path: Path) -> Iterator[str]:
     )
     worker = CeleryWorker(env, ROOT / "var" / f"test-socket-worker-{os.getpid()}.log")
     worker.start()
-    port = _free_port()
-    log = (tmp_path / "uvicorn.log").open("wb")
-    server = subprocess.Popen(
-        [*UVICORN, "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert server.poll() is None, (tmp_path / "uvicorn.log").read_text()
-            try:
-                if requests.get(f"{base}/health/", timeout=2).status_code == 200:
-                    break
-            except requests.RequestException:
-                pass
-            assert time.monotonic() < deadline, "uvicorn did not answer /health/"
-            time.sleep(0.3)
-        yield base
+        with uvicorn(env, tmp_path / "uvicorn.log") as base:
+            yield base
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
         worker.stop()
 
 
