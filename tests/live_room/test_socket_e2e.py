@@ -102,7 +102,7 @@ def test_two_players_receive_each_others_moves_over_the_socket(socket_stack: str
     for client in players.values():
         assert client.call("POST", f"/tables/{table['id']}/sit/", json={"buy_in": 1000}).status_code == 200
     sockets = {
-        name: _socket(base, client.session.headers["Authorization"].split(" ", 1)[1], game_id)
+        name: _socket(base, str(client.session.headers["Authorization"]).split(" ", 1)[1], game_id)
         for name, client in players.items()
     }
     got: dict[str, list[dict[str, Any]]] = {"ann": [], "bob": []}

@@ -29,7 +29,7 @@ class Follower:
         self._thread = threading.Thread(target=self._follow, name="smoke-socket", daemon=True)
 
     def start(self) -> None:
-        token = self.player.http.session.headers["Authorization"].split(" ", 1)[1]
+        token = str(self.player.http.session.headers["Authorization"]).split(" ", 1)[1]
         self.socket = connect(self.url, open_timeout=10)
         self.socket.send(json.dumps({"type": "auth", "token": token}))
         welcome = json.loads(self.socket.recv(timeout=10))
