@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import orjson
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -28,12 +29,13 @@ from django.utils.translation import gettext_noop as N_
 from django.utils.translation import trans_real
 
 from api.errors import ApiCode, ServiceError
-from live_room import topics
+from live_room import reads, topics
 from live_room.topics import SocketRefusal, Topic
 from operations import metrics
 from tournaments.live import fanout
 
 logger = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 # The close code of a socket that did not sign in, or whose token no longer stands (4000-4999: the
 # application's; 4401 reads as HTTP's 401).
@@ -42,9 +44,9 @@ CLOSE_UNAUTHENTICATED = 4401
 MAX_MESSAGE_CHARS = 4096
 
 
-def _db(function: Any) -> Any:
-    """A synchronous read run in the thread pool (not the one shared thread: sockets read in parallel)."""
-    return database_sync_to_async(function, thread_sensitive=False)
+def _db(function: Callable[..., _T]) -> Callable[..., Awaitable[_T]]:
+    """A synchronous read, run in one of the socket tier's reading threads (reads.py)."""
+    return functools.partial(reads.read, function)
 
 
 def _handshake_language(scope: dict[str, Any]) -> str:
@@ -76,6 +78,8 @@ class LiveSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels 
         self._ticker: asyncio.Task[None] | None = asyncio.ensure_future(self._tick())
 
     async def disconnect(self, code: int) -> None:
+        if not hasattr(self, "following"):
+            return  # never connected
         if self._ticker is not None:
             self._ticker.cancel()
             self._ticker = None
@@ -316,7 +320,14 @@ class LiveSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]  # channels 
                         return
                     for name, (topic, _last) in list(self.following.items()):
                         if topic.group is not None:
+                            # Joined again: the channel layer forgets a membership after its group_expiry
+                            # (a day), however long the socket stays open.
+                            await self.channel_layer.group_add(topic.group, self.channel_name)
                             await self._catch_up(name)
+                        elif topic.kind == topics.ME:
+                            await self.channel_layer.group_add(
+                                fanout.user_group(self.user.pk), self.channel_name
+                            )
                 if now >= next_lobby:
                     next_lobby = now + lobby_every
                     if topics.LOBBY in self.following:

@@ -430,6 +430,8 @@ RAMINO_SOCKET_AUTH_SECONDS = env.float("RAMINO_SOCKET_AUTH_SECONDS", default=10.
 # Topics one socket may follow at once; how often a socket on the lobby reads the lobby's digest.
 RAMINO_SOCKET_MAX_TOPICS = env.int("RAMINO_SOCKET_MAX_TOPICS", default=20)
 RAMINO_SOCKET_LOBBY_SECONDS = env.float("RAMINO_SOCKET_LOBBY_SECONDS", default=2.0)
+# The threads a socket process reads the database with, each with its connection (live_room/reads.py).
+RAMINO_SOCKET_DB_THREADS = env.int("RAMINO_SOCKET_DB_THREADS", default=4)
 # Where the player client opens its socket: empty, this site's `/ws/v1/` (a proxy routes /ws/ to the socket
 # service); else a full ws:// or wss:// address (also allowed by the Content-Security-Policy's connect-src).
 RAMINO_SOCKET_URL = env("RAMINO_SOCKET_URL", default="")

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.testing.websocket import WebsocketCommunicator
 from knox.models import AuthToken
 
 from config.asgi import application
 from tests.clients import api_client
+from tests.live_room.threads import in_thread
 
 TIMEOUT = 5
 
 
 async def token_for(user: Any) -> str:
-    return str(await database_sync_to_async(lambda: AuthToken.objects.create(user)[1])())
+    return str(await in_thread(lambda: AuthToken.objects.create(user)[1])())
 
 
 async def opened(**headers: str) -> WebsocketCommunicator:
@@ -63,7 +63,7 @@ async def _call(user: Any, method: str, path: str, body: dict[str, Any] | None =
         assert answer.status_code == 200, answer.content
         return answer.json()
 
-    return await database_sync_to_async(call)()
+    return await in_thread(call)()
 
 
 async def rest_events(user: Any, game_id: int, after: int) -> list[dict[str, Any]]:

@@ -10,8 +10,8 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
-from channels.db import database_sync_to_async
 from django.db import transaction
+from django.test import Client
 
 from tests.clients import api_client
 from tests.live_room.sockets import (
@@ -25,6 +25,8 @@ from tests.live_room.sockets import (
     subscribe,
     token_for,
 )
+from tests.live_room.threads import in_thread
+from tests.operations.scrape import scrape, value
 from tests.tournaments import multi_read_helpers as multi
 from tests.tournaments.helpers import simple_move
 from tournaments.live import fanout, round_start
@@ -100,7 +102,7 @@ def test_a_revoked_token_closes_its_socket(make_player: Any, settings: Any) -> N
 
     async def scenario() -> None:
         socket = await signed_in(ann)
-        await database_sync_to_async(lambda: ann.auth_token_set.all().delete())()
+        await in_thread(lambda: ann.auth_token_set.all().delete())()
         error = await receive(socket)
         assert error["code"] == "auth.failed"
         assert await closed_with(socket) == 4401
@@ -274,20 +276,18 @@ def test_tournament_events_and_the_users_own_topic(admin_user: Any, make_player:
         subscribed = await subscribe(sockets["ann"], f"tournament:{tournament.pk}", after=0)
         assert subscribed["version"] == 1
         backlog = await receive(sockets["ann"])
-        rest = await database_sync_to_async(
+        rest = await in_thread(
             lambda: api_client(None).get(f"/api/v1/tournaments/{tournament.pk}/events/").json()
         )()
         assert backlog["events"] == rest["events"] and backlog["next_after"] == 1
-        await database_sync_to_async(record)("level", level=2)
+        await in_thread(record)("level", level=2)
         message = await receive(sockets["ann"])
         assert [(e["version"], e["kind"], e["data"]) for e in message["events"]] == [
             (2, "level", {"level": 2})
         ]
         for socket in sockets.values():
             assert (await subscribe(socket, "me"))["type"] == "subscribed"
-        await database_sync_to_async(
-            lambda: fanout.user_message_on_commit(user_id=ann.pk, kind="hello", data={"n": 1})
-        )()
+        await in_thread(lambda: fanout.user_message_on_commit(user_id=ann.pk, kind="hello", data={"n": 1}))()
         assert await receive(sockets["ann"]) == {"type": "me", "kind": "hello", "data": {"n": 1}}
         assert await sockets["bob"].receive_nothing(timeout=0.3)
         for socket in sockets.values():
@@ -310,12 +310,47 @@ def test_the_lobby_topic_sends_the_lobby_version_when_it_changes(
         socket = await signed_in(ann)
         assert await subscribe(socket, "lobby") == {"type": "subscribed", "topic": "lobby"}
         first = await receive(socket)
-        assert first == {"type": "lobby", "version": await database_sync_to_async(rest_version)()}
+        assert first == {"type": "lobby", "version": await in_thread(rest_version)()}
         assert await socket.receive_nothing(timeout=0.3)  # unchanged: not sent again
-        await database_sync_to_async(make_table)()
+        await in_thread(make_table)()
         second = await receive(socket)
         assert second["type"] == "lobby" and second["version"] != first["version"]
-        assert second["version"] == await database_sync_to_async(rest_version)()
+        assert second["version"] == await in_thread(rest_version)()
         await socket.disconnect()
+
+    run(scenario)
+
+
+def test_the_socket_tier_is_counted_in_the_metrics(table_of_two: Any) -> None:
+    """`ramino_sockets_open`, `ramino_socket_messages_sent_total{type}` and `ramino_socket_fanout_seconds` move
+    with the sockets (docs/operations.md "The metrics")."""
+    game_id = table_of_two["game"].pk
+    users = table_of_two["users"]
+
+    def samples() -> Any:
+        return scrape(Client())
+
+    async def scenario() -> None:
+        before = await in_thread(samples)()
+        sockets = [await signed_in(users[name]) for name in ("ann", "bob")]
+        for socket in sockets:
+            await subscribe(socket, f"game:{game_id}", after=1)
+        opened = await in_thread(samples)()
+        view = await game_view(users["ann"], game_id)
+        mover = users[view["turn"]["player"]]
+        await play(mover, game_id, simple_move(await game_view(mover, game_id)), view["version"])
+        for socket in sockets:
+            assert (await receive(socket))["type"] == "events"
+            await socket.disconnect()
+        after = await in_thread(samples)()
+
+        def delta(later: Any, name: str, **labels: str) -> float:
+            return value(later, name, **labels) - value(before, name, **labels)
+
+        assert delta(opened, "ramino_sockets_open") == 2 and delta(after, "ramino_sockets_open") == 0
+        assert delta(after, "ramino_socket_messages_sent_total", type="welcome") == 2
+        assert delta(after, "ramino_socket_messages_sent_total", type="subscribed") == 2
+        assert delta(after, "ramino_socket_messages_sent_total", type="events") == 2
+        assert delta(after, "ramino_socket_fanout_seconds_count") == 2
 
     run(scenario)

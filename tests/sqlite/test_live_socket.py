@@ -9,10 +9,11 @@ import asyncio
 from typing import Any
 
 import pytest
-from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 
+from live_room import reads
 from tests.live_room.sockets import receive, rest_events, signed_in, subscribe
+from tests.live_room.threads import in_thread
 from tests.sqlite.harness import Site
 from tests.tournaments.helpers import simple_move
 from tournaments.live.models import Game
@@ -55,7 +56,7 @@ def test_two_players_follow_a_ring_table_over_their_sockets(sqlite_site: Site) -
             assert (await subscribe(socket, f"game:{game.pk}", after=start))["version"] == start
         seen: dict[str, list[dict[str, Any]]] = {"ann": [], "bob": []}
         for _move in range(4):
-            answer = await database_sync_to_async(_simple_move)(site, game.pk)
+            answer = await in_thread(_simple_move)(site, game.pk)
             for name, socket in sockets.items():
                 while not seen[name] or seen[name][-1]["version"] < answer["version"]:
                     seen[name].extend((await receive(socket))["events"])
@@ -69,4 +70,7 @@ def test_two_players_follow_a_ring_table_over_their_sockets(sqlite_site: Site) -
         for socket in sockets.values():
             await socket.disconnect()
 
-    asyncio.run(scenario())
+    try:
+        asyncio.run(scenario())
+    finally:
+        reads.close()

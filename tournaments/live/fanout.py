@@ -56,17 +56,17 @@ def _send(group: str, message: dict[str, Any]) -> None:
         logger.warning("socket wake-up for %s not sent: %s", group, exc)
 
 
+def send_version(*, topic: str, version: int) -> None:
+    """Tell the topic's sockets now that `topic` has reached `version` (call it once the version is committed:
+    `version_on_commit`, or from a commit callback of one's own)."""
+    _send(
+        group_name(topic), {"type": VERSION_MESSAGE, "topic": topic, "version": version, "sent": time.time()}
+    )
+
+
 def version_on_commit(*, topic: str, version: int) -> None:
-    """Tell the topic's sockets, once the current transaction commits (at once outside one), that `topic` has
-    reached `version`."""
-
-    def send() -> None:
-        _send(
-            group_name(topic),
-            {"type": VERSION_MESSAGE, "topic": topic, "version": version, "sent": time.time()},
-        )
-
-    transaction.on_commit(send, robust=True)
+    """`send_version` once the current transaction commits (at once outside one)."""
+    transaction.on_commit(lambda: send_version(topic=topic, version=version), robust=True)
 
 
 def user_message_on_commit(*, user_id: int, kind: str, data: dict[str, Any]) -> None:

@@ -2,7 +2,7 @@
 
 Each event also announces the tournament's new version to the long-polls of `GET /tournaments/{id}/events/`
 (`wakeups.announcement`, a `pg_notify` that PostgreSQL delivers only when the transaction commits) and to the
-live room's sockets (`fanout.version_on_commit`, through the channel layer on commit)."""
+live room's sockets (`fanout.send_version`, through the channel layer once committed)."""
 
 from __future__ import annotations
 
@@ -23,10 +23,16 @@ def record(*, tournament: Tournament, kind: str, data: dict[str, Any] | None = N
     event = TournamentEvent.objects.create(
         tournament=tournament, version=tournament.version, kind=kind, data=data or {}
     )
-    transaction.on_commit(lambda: metrics.tournament_event(kind=kind))
+    version = tournament.version
+
+    def committed() -> None:
+        # One callback: the metric and the sockets' wake-up (fanout.py) go with the commit, or neither.
+        metrics.tournament_event(kind=kind)
+        fanout.send_version(topic=fanout.tournament_topic(tournament.pk), version=version)
+
+    transaction.on_commit(committed)
     notice = wakeups.announcement(tournament_id=tournament.pk, version=tournament.version)
     if notice is not None:
         with connection.cursor() as cursor:
             cursor.execute(*notice)
-    fanout.version_on_commit(topic=fanout.tournament_topic(tournament.pk), version=tournament.version)
     return event
