@@ -6,6 +6,7 @@ far beyond the test's length, so only wake-ups can deliver in time)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import uuid
@@ -50,8 +51,8 @@ def socket_stack(transactional_db: None, tmp_path: Path) -> Iterator[str]:
         worker.stop()
 
 
-def _socket(base: str, token: str, game_id: int) -> ClientConnection:
-    ws = connect(base.replace("http://", "ws://") + "/ws/v1/", open_timeout=10)
+def _socket(opened: contextlib.ExitStack, base: str, token: str, game_id: int) -> ClientConnection:
+    ws = opened.enter_context(connect(base.replace("http://", "ws://") + "/ws/v1/", open_timeout=10))
     ws.send(json.dumps({"type": "auth", "token": token}))
     assert json.loads(ws.recv(timeout=WAIT))["type"] == "welcome"
     ws.send(json.dumps({"type": "subscribe", "topic": f"game:{game_id}", "after": 0}))
@@ -101,8 +102,9 @@ def test_two_players_receive_each_others_moves_over_the_socket(socket_stack: str
     # A public table's events are its players' (and staff's): the players sit, then open their sockets.
     for client in players.values():
         assert client.call("POST", f"/tables/{table['id']}/sit/", json={"buy_in": 1000}).status_code == 200
+    opened = contextlib.ExitStack()
     sockets = {
-        name: _socket(base, str(client.session.headers["Authorization"]).split(" ", 1)[1], game_id)
+        name: _socket(opened, base, str(client.session.headers["Authorization"]).split(" ", 1)[1], game_id)
         for name, client in players.items()
     }
     got: dict[str, list[dict[str, Any]]] = {"ann": [], "bob": []}
@@ -138,5 +140,4 @@ def test_two_players_receive_each_others_moves_over_the_socket(socket_stack: str
             versions = [e["version"] for e in got[name]]
             assert versions == list(range(1, versions[-1] + 1))  # each once, in order
     finally:
-        for ws in sockets.values():
-            ws.close()
+        opened.close()

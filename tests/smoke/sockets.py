@@ -4,6 +4,7 @@ arrived once, in order, as the REST events read gives it to the same player."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -26,11 +27,12 @@ class Follower:
         self.events: list[dict[str, Any]] = []
         self.problems: list[str] = []
         self._stop = threading.Event()
+        self._opened = contextlib.ExitStack()
         self._thread = threading.Thread(target=self._follow, name="smoke-socket", daemon=True)
 
     def start(self) -> None:
         token = str(self.player.http.session.headers["Authorization"]).split(" ", 1)[1]
-        self.socket = connect(self.url, open_timeout=10)
+        self.socket = self._opened.enter_context(connect(self.url, open_timeout=10))
         self.socket.send(json.dumps({"type": "auth", "token": token}))
         welcome = json.loads(self.socket.recv(timeout=10))
         expect(welcome.get("type") == "welcome", f"the socket refused the player's token: {welcome}")
@@ -69,7 +71,7 @@ class Follower:
             time.sleep(0.1)
         self._stop.set()
         self._thread.join(timeout=5)
-        self.socket.close()
+        self._opened.close()
         expect(not self.problems, f"socket follower: {self.problems}")
         got = self.events[: len(rest)]
         expect(len(got) == len(rest) > 0, f"the socket sent {len(got)} of the {len(rest)} events")
