@@ -1,7 +1,8 @@
-"""`make run`: the API, a Celery worker, the practice bots' worker and beat on the embedded default (SQLite, filesystem broker).
+"""`make run`: the API and the live room's sockets (uvicorn), a Celery worker, the practice bots' worker and beat on
+the embedded default (SQLite, filesystem broker, the in-memory channel layer).
 
-Each process runs in a session of its own so that a signal reaches it and everything it spawned (the
-dev server's autoreloader child included). Ctrl-C or SIGTERM stops them all; so does the death of any
+Each process runs in a session of its own so that a signal reaches it and everything it spawned (uvicorn's
+reloader child included). Ctrl-C or SIGTERM stops them all; so does the death of any
 one of them, since a half-running stack hides failures (tasks queued with no worker, no nightly jobs).
 """
 
@@ -78,9 +79,12 @@ class Child:
 
 def build_children(*, port: int, reload: bool) -> list[Child]:
     python = sys.executable
-    web = [python, "manage.py", "runserver", f"{HOST}:{port}"]
-    if not reload:
-        web.append("--noreload")
+    # uvicorn serves the ASGI application (config/asgi.py): the site over HTTP and the live room's sockets at
+    # /ws/v1/ on the one port, as the production socket service does for sockets (docs/operations.md).
+    web = [python, "-m", "uvicorn", "config.asgi:application", "--host", HOST, "--port", str(port)]
+    web += ["--lifespan", "off", "--ws", "websockets", "--ws-max-size", "65536"]
+    if reload:
+        web.append("--reload")
     # solo pool: one task at a time is plenty locally, and SQLite prefers few writers.
     common = "-m celery -A config worker --pool=solo --loglevel=INFO"
     # gossip, mingle and heartbeats are broadcast chatter between workers; useless locally.
@@ -170,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     # Off by default: only the web process could reload, leaving the worker and beat on the old code.
-    parser.add_argument("--reload", action="store_true", help="restart the dev server when code changes")
+    parser.add_argument("--reload", action="store_true", help="restart the web server when code changes")
     args = parser.parse_args(argv)
 
     os.chdir(ROOT)
@@ -240,6 +244,7 @@ def announce(base: str, running: threading.Event, lock: threading.Lock, settings
                     f"Ramino is running ({settings_module}): {base}/",
                     f"  API:       {base}/api/v1/",
                     f"  API docs:  {base}/api/docs/",
+                    f"  Sockets:   ws://{HOST}:{base.rsplit(':', 1)[-1]}/ws/v1/",
                     f"  Admin:     {base}/admin/",
                     "  Demo logins:",
                     *(f"    {line}" for line in logins),

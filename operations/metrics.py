@@ -67,6 +67,37 @@ LONGPOLLS_WAITING = Gauge(
     "ramino_longpolls_waiting", "Events long-polls waiting right now.", multiprocess_mode="livesum"
 )
 
+# The live room's sockets (live_room/, docs/operations.md "The socket tier").
+SOCKETS_OPEN = Gauge(
+    "ramino_sockets_open", "WebSockets open right now (signed in or not yet).", multiprocess_mode="livesum"
+)
+SOCKET_MESSAGES_SENT = Counter(
+    "ramino_socket_messages_sent", "Messages the socket tier sent to clients, by type.", ["type"]
+)
+# From a topic's commit (the wake-up's publication) to its events leaving for one socket: milliseconds when
+# all is well, the recheck interval when a wake-up was lost.
+SOCKET_FANOUT_SECONDS = Histogram(
+    "ramino_socket_fanout_seconds",
+    "Seconds from a new version's commit to its events sent on one socket.",
+    buckets=(
+        0.001,
+        0.0025,
+        0.005,
+        0.01,
+        0.025,
+        0.05,
+        0.1,
+        0.25,
+        0.5,
+        1.0,
+        2.5,
+        5.0,
+        10.0,
+        30.0,
+        float("inf"),
+    ),
+)
+
 _ACCEPTED = MOVES_ACCEPTED
 _TIMEOUTS = TURN_TIMEOUTS
 _SERVER_PLAYED = SERVER_PLAYED_MOVES
@@ -100,3 +131,19 @@ def longpoll_started() -> None:
 
 def longpoll_ended() -> None:
     LONGPOLLS_WAITING.dec()
+
+
+def socket_opened() -> None:
+    SOCKETS_OPEN.inc()
+
+
+def socket_closed() -> None:
+    SOCKETS_OPEN.dec()
+
+
+def socket_message_sent(*, kind: str) -> None:
+    SOCKET_MESSAGES_SENT.labels(kind).inc()
+
+
+def socket_fanout(*, seconds: float) -> None:
+    SOCKET_FANOUT_SECONDS.observe(max(0.0, seconds))

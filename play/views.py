@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -58,6 +59,12 @@ class LandingView(TemplateView):
 
 class ClientView(TemplateView):
     template_name = "play/client.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        # Where the client opens the live room's socket; empty: this site's /ws/v1/ (play/js/socket.js).
+        context["socket_url"] = settings.RAMINO_SOCKET_URL
+        return context
 
 
 class LearnView(TemplateView):

@@ -30,6 +30,7 @@ PACKAGES = (
     "operations",
     "integrity",
     "ratings",
+    "live_room",
 )
 # The modules that call services; no service or selector imports one of them.
 # (and a simulation, which runs the task bodies in order as a worker would)

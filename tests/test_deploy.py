@@ -144,7 +144,19 @@ def _run_local() -> ModuleType:
 def test_run_local_starts_web_worker_and_beat() -> None:
     children = {child.name: child.argv for child in _run_local().build_children(port=8123, reload=False)}
     assert set(children) == {"web", "worker", "bots", "beat"}
-    assert children["web"][1:] == ["manage.py", "runserver", "127.0.0.1:8123", "--noreload"]
+    # uvicorn: the site and the live room's sockets on one port (config/asgi.py)
+    assert children["web"][1:9] == [
+        "-m",
+        "uvicorn",
+        "config.asgi:application",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "8123",
+        "--lifespan",
+    ]
+    assert "--reload" not in children["web"]
+    assert "--reload" in _run_local().build_children(port=8123, reload=True)[0].argv
     assert children["worker"][1:7] == ["-m", "celery", "-A", "config", "worker", "--pool=solo"]
     # The main worker takes the default queue, the bots' worker the practice queue only (docs/operations.md).
     assert children["worker"][children["worker"].index("-Q") + 1] == "celery"

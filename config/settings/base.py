@@ -79,6 +79,8 @@ INSTALLED_APPS = [
     "operations",
     "integrity",
     "ratings",
+    # The live room: the WebSocket tier (docs/api.md "Live socket", docs/operations.md "The socket tier").
+    "live_room",
 ]
 
 MIDDLEWARE = [
@@ -113,6 +115,8 @@ ROOT_URLCONF = "config.urls"
 # A form without its CSRF token: a page of the site in the person's language (the machine endpoints: the envelope).
 CSRF_FAILURE_VIEW = "play.views.csrf_failure"
 WSGI_APPLICATION = "config.wsgi.application"
+# HTTP and the live room's sockets (`/ws/v1/`), served by uvicorn (docs/operations.md "The socket tier").
+ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
     {
@@ -435,6 +439,42 @@ RAMINO_EVENTS_MAX_WAITING = max(0, env.int("GUNICORN_THREADS", default=4) - 1)
 # Of those, how many one user's long-polls may take (a client follows a game with one at a time; two allow a
 # second table or an overlapping retry), so that one user cannot take every slot and refuse everyone else.
 RAMINO_EVENTS_MAX_WAITING_PER_USER = env.int("RAMINO_EVENTS_MAX_WAITING_PER_USER", default=2)
+# The live room's sockets (live_room/, docs/operations.md "The socket tier"). The channel layer that wakes them
+# when a topic has a new version: Redis wherever writers and socket processes are apart (CHANNEL_LAYER_URL,
+# e.g. redis://redis:6379/2), else in memory (the embedded default: only the socket process's own writes wake
+# at once, the rest are read by the recheck, every second there).
+CHANNEL_LAYER_URL = env("CHANNEL_LAYER_URL", default="")
+CHANNEL_LAYERS: dict[str, dict[str, object]] = {
+    "default": (
+        {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [CHANNEL_LAYER_URL],
+                "prefix": "ramino:socket",
+                "capacity": 500,
+                "expiry": 30,
+            },
+        }
+        if CHANNEL_LAYER_URL
+        else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    )
+}
+# Each socket reads its topics again this often even without a wake-up (a lost one costs at most this delay).
+RAMINO_SOCKET_RECHECK_SECONDS = env.float(
+    "RAMINO_SOCKET_RECHECK_SECONDS", default=30.0 if CHANNEL_LAYER_URL else 1.0
+)
+# A socket that has not signed in (its first message, `auth`) this many seconds after opening is closed.
+RAMINO_SOCKET_AUTH_SECONDS = env.float("RAMINO_SOCKET_AUTH_SECONDS", default=10.0)
+# Topics one socket may follow at once; how often a socket on the lobby reads the lobby's digest.
+RAMINO_SOCKET_MAX_TOPICS = env.int("RAMINO_SOCKET_MAX_TOPICS", default=20)
+RAMINO_SOCKET_LOBBY_SECONDS = env.float("RAMINO_SOCKET_LOBBY_SECONDS", default=2.0)
+# The threads a socket process reads the database with, each with its connection (live_room/reads.py).
+RAMINO_SOCKET_DB_THREADS = env.int("RAMINO_SOCKET_DB_THREADS", default=4)
+# Where the player client opens its socket: empty, this site's `/ws/v1/` (a proxy routes /ws/ to the socket
+# service); else a full ws:// or wss:// address (also allowed by the Content-Security-Policy's connect-src).
+RAMINO_SOCKET_URL = env("RAMINO_SOCKET_URL", default="")
+if RAMINO_SOCKET_URL:
+    CONTENT_SECURITY_POLICY["DIRECTIVES"]["connect-src"] = [SELF, RAMINO_SOCKET_URL]
 # How long the first answer given under an Idempotency-Key is kept for sit, join, leave and refused moves
 # (tournaments/live/idempotency.py); a beat job deletes older ones. Accepted moves keep theirs for good.
 RAMINO_IDEMPOTENCY_KEEP_HOURS = env.float("RAMINO_IDEMPOTENCY_KEEP_HOURS", default=24.0)

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.test import Client
 
 from ledger.services.reconciliation import run_reconciliation
-from operations import celery_signals
+from operations import celery_signals, metrics
 from tests.factories import MultiTournamentFactory
 from tests.operations.scrape import names, scrape
 from tests.tournaments.helpers import play_out_by_clock, simple_move
@@ -75,7 +75,7 @@ def test_every_metric_the_dashboard_and_the_alerts_name_exists(
     assert len(named) >= 25
 
     # What makes the labelled series exist: a refused and an accepted move, a round the clocks play out, a
-    # tournament (its events), a reconciliation, a task through the worker's signal handlers.
+    # tournament (its events), a reconciliation, a task through the worker's signal handlers, a socket's message.
     game = dealt["game"]
     mover = client_for(dealt["mover"])
     view = mover.get(f"/api/v1/games/{game.pk}/").json()
@@ -98,6 +98,8 @@ def test_every_metric_the_dashboard_and_the_alerts_name_exists(
     celery_signals.task_postrun(task_id="t-dash", task=task)
     celery_signals.task_failure(sender=task)
     celery_signals.task_retry(sender=task)
+    # a message sent on a live socket (tests/live_room: the sockets themselves)
+    metrics.socket_message_sent(kind="events")
 
     exposed = names(scrape(Client()))
     assert named - exposed == set()

@@ -17,7 +17,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from tournaments.engine import state_from_dict
 from tournaments.engine.bots import greedy_move
 
-from . import multi, practice
+from . import multi, practice, sockets
 from .api import Client, expect, fund, game_state, register
 from .stack import Stack, StackFailed
 
@@ -55,8 +55,13 @@ def run(stack: Stack, log: Any) -> None:
     for player in players:
         player.call("POST", f"/tables/{table['id']}/sit/", json={"buy_in": BUY_IN})
     game_id = table["current_game"]
+    follower = sockets.Follower(stack.base, players[1], game_id)
+    follower.start()
     moves = _play(stack, players, staff, game_id)
     log(f"table #{table['id']}: {ROUNDS} rounds settled in {moves} moves")
+    log(
+        f"{players[1].username}'s socket received all {follower.stop_and_check()} events, once each, in order"
+    )
 
     for player in players:
         player.call("POST", f"/tables/{table['id']}/leave/")

@@ -30,9 +30,10 @@ CLEARED = ("DJANGO_SETTINGS_MODULE", "CACHE_URL", "CELERY_TASK_DEFAULT_QUEUE", "
 
 WORKER_READY = re.compile(r"^\[worker\] .* ready\.$", re.MULTILINE)
 BEAT_STARTED = re.compile(r"^\[beat  \] .*beat: Starting\.\.\.$", re.MULTILINE)
-# Django's and Celery's log lines at ERROR or above, and tracebacks.
+# Django's, Celery's and uvicorn's log lines at ERROR or above, tracebacks, and 5xx answers in uvicorn's access
+# log (`127.0.0.1:5000 - "GET /x HTTP/1.1" 500`).
 ERROR_LINE = re.compile(
-    r"Traceback \(most recent call last\)| (ERROR|CRITICAL)[ /]|\] \"[A-Z]+ [^\"]*\" 5\d\d "
+    r"Traceback \(most recent call last\)| (ERROR|CRITICAL)[ /:]|[\]-] \"[A-Z]+ [^\"]*\" 5\d\d "
 )
 
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from database import rows
 from tournaments.engine.move_fields import FIELD_SCHEMAS
-from tournaments.live import wakeups
+from tournaments.live import fanout, wakeups
 from tournaments.live.models import Game, GameEvent, Round
 
 # Fields a client may see of a move (every field a move may carry); anything else is not echoed to others.
@@ -95,3 +95,6 @@ def store_game(
     # Last, so that on PostgreSQL it is the outer statement of the one round trip (rows.execute).
     notice = wakeups.announcement(game_id=game.pk, version=game.version) if announce else None
     rows.execute([*statements, notice] if notice is not None else statements)
+    if announce:
+        # The sockets' wake-up (fanout.py), sent once the transaction commits.
+        fanout.version_on_commit(topic=fanout.game_topic(game.pk), version=game.version)

@@ -1,7 +1,8 @@
 """A tournament's event log (`TournamentEvent`): what the lobby's live updates follow, one version at a time.
 
 Each event also announces the tournament's new version to the long-polls of `GET /tournaments/{id}/events/`
-(`wakeups.announcement`, a `pg_notify` that PostgreSQL delivers only when the transaction commits)."""
+(`wakeups.announcement`, a `pg_notify` that PostgreSQL delivers only when the transaction commits) and to the
+live room's sockets (`fanout.send_version`, through the channel layer once committed)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 from django.db import connection, transaction
 
 from operations import metrics
-from tournaments.live import wakeups
+from tournaments.live import fanout, wakeups
 from tournaments.tournament.models import Tournament, TournamentEvent
 
 
@@ -22,7 +23,14 @@ def record(*, tournament: Tournament, kind: str, data: dict[str, Any] | None = N
     event = TournamentEvent.objects.create(
         tournament=tournament, version=tournament.version, kind=kind, data=data or {}
     )
-    transaction.on_commit(lambda: metrics.tournament_event(kind=kind))
+    version = tournament.version
+
+    def committed() -> None:
+        # One callback: the metric and the sockets' wake-up (fanout.py) go with the commit, or neither.
+        metrics.tournament_event(kind=kind)
+        fanout.send_version(topic=fanout.tournament_topic(tournament.pk), version=version)
+
+    transaction.on_commit(committed)
     notice = wakeups.announcement(tournament_id=tournament.pk, version=tournament.version)
     if notice is not None:
         with connection.cursor() as cursor:

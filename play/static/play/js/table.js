@@ -780,7 +780,7 @@
     let after = p.game ? p.game.version : 0;
     while (page === p && p.game) {
       try {
-        const answer = await R.api.call("GET", `/games/${p.game.id}/events/?after=${after}&wait=25`, { signal: p.abort.signal });
+        const answer = (await R.socket.events(`game:${p.game.id}`, after, p.abort.signal)) || (await R.api.call("GET", `/games/${p.game.id}/events/?after=${after}&wait=25`, { signal: p.abort.signal }));
         const body = answer.data;
         after = body.next_after;
         if (body.events.length) {

@@ -256,7 +256,7 @@
   async function follow(p) {
     while (page === p) {
       try {
-        const answer = await R.api.call("GET", `/tournaments/${p.tournamentId}/events/?after=${p.version}&wait=25`, { signal: p.abort.signal });
+        const answer = (await R.socket.events(`tournament:${p.tournamentId}`, p.version, p.abort.signal)) || (await R.api.call("GET", `/tournaments/${p.tournamentId}/events/?after=${p.version}&wait=25`, { signal: p.abort.signal }));
         const body = answer.data;
         if (body.events.length) {
           p.version = body.next_after;
