@@ -15,7 +15,7 @@ SQLITE_TESTS := tests/sqlite tests/tournaments/test_simulate_tournament.py tests
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL)
 
 .PHONY: install run demo migrate test lint typecheck migrations-check schema-check pytest pytest-sqlite smoke \
-        test-browser fuzz-api bench bench-ledger bench-engine bench-strong bench-api bench-tournament bench-ratings soak clean
+        test-browser fuzz-api bench bench-tiny bench-targets bench-ledger bench-engine bench-strong bench-api bench-tournament bench-ratings bench-integrity soak clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -70,7 +70,7 @@ pytest-sqlite: install
 smoke: install
 	$(BIN)/python -m tests.smoke
 
-test: ensure-browser lint typecheck migrations-check schema-check pytest pytest-sqlite smoke
+test: ensure-browser lint typecheck migrations-check schema-check pytest pytest-sqlite smoke bench-tiny
 
 # Debian's chromium and chromium-driver for the browser tests: installed when missing and possible (root,
 # apt-get), else the run stops here with the one line to run (deploy/ensure_browser.sh).
@@ -88,6 +88,24 @@ test-browser: ensure-browser install
 	$(TEST_ENV) $(BIN)/pytest -m browser $(PYTEST_ARGS)
 
 bench: bench-ledger bench-engine bench-api
+
+# Every bench-* target of this Makefile (found here, so a new one cannot be left out), each in tiny mode
+# (BENCH_TINY=1, tests/benchmarks/tiny.py): its code paths in seconds, no figure judged, docs/performance.md
+# untouched; it fails when a benchmark breaks. The scratch databases are copies of one migrated template.
+BENCH_TARGETS := $(filter-out bench-tiny bench-targets,$(shell sed -n 's/^\(bench-[a-z0-9-]*\):.*/\1/p' $(firstword $(MAKEFILE_LIST))))
+bench-targets:
+	@echo $(BENCH_TARGETS)
+
+bench-tiny: install
+	@set -e; \
+	template=$$($(TEST_ENV) $(BIN)/python -m tests.benchmarks.scratch_db template); \
+	trap '$(TEST_ENV) $(BIN)/python -m tests.benchmarks.scratch_db drop' EXIT; \
+	for target in $(BENCH_TARGETS); do \
+		began=$$(date +%s); \
+		BENCH_TINY=1 BENCH_TEMPLATE_DB=$$template $(MAKE) --no-print-directory $$target BENCH_ARGS= \
+			> var/$$target-tiny.log 2>&1 || { tail -n 60 var/$$target-tiny.log; echo "$$target (tiny) FAILED: var/$$target-tiny.log"; exit 1; }; \
+		echo "$$target (tiny): passed in $$(( $$(date +%s) - began )) s"; \
+	done
 
 bench-ledger: install
 	$(TEST_ENV) $(BIN)/python -m tests.benchmarks.bench_ledger $(BENCH_ARGS)
