@@ -54,7 +54,12 @@ def _module(recipe: str) -> str:
 def _make(*args: str) -> str:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MAKE")}
     return subprocess.run(
-        ["make", "-s", "--no-print-directory", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+        ["make", "-s", "--no-print-directory", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
 
 
