@@ -54,8 +54,14 @@ schema-check: install
 	mkdir -p var
 	$(TEST_ENV) $(BIN)/python manage.py spectacular --validate --fail-on-warn --file var/openapi.yaml
 
+# pytest in PYTEST_PROCESSES parallel processes (pytest-xdist, `--dist loadgroup`): each its own test database
+# (test_<name>_gw0, ...), Celery queue and worker, and live servers on free ports; the browser tests, the fuzz
+# and modules sharing one server run in one process each (tests/conftest.py, XDIST_GROUPS).
+# PYTEST_PROCESSES=0: all in this one process.
+PYTEST_PROCESSES ?= 3
+PYTEST_PARALLEL := $(if $(filter-out 0,$(PYTEST_PROCESSES)),-n $(PYTEST_PROCESSES) --dist loadgroup)
 pytest: install
-	$(TEST_ENV) $(BIN)/pytest $(PYTEST_ARGS)
+	$(TEST_ENV) $(BIN)/pytest $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
 # The SQLite leg: the tests marked `sqlite` (tournaments/flows from registration to payout, the SQLite side of
 # every vendor branch) on the embedded default's database, in a throwaway directory; the tasks' bodies run in

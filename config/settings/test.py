@@ -23,16 +23,15 @@ WHITENOISE_USE_FINDERS = True
 STATIC_ROOT = None
 
 # Each test session gets a queue of its own so that a worker started by the suite never picks up
-# messages left in the broker by an earlier run; under pytest-xdist (`make pytest` runs the suite in parallel
+# messages left in the broker by an earlier run. Under pytest-xdist (`make pytest` runs the suite in parallel
 # processes) each process is a session of its own, with its own test database (`test_<name>_gw0`, ...), queue
-# and worker: the process's name is part of the queue's, also when the environment names one.
+# (named with the process's name) and worker. A queue named by the environment is used as it is: that is how
+# the suite's worker and servers, started as subprocesses, share their session's queue.
 import os  # noqa: E402
 import uuid  # noqa: E402
 
-_XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
-CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default=f"ramino-test-{uuid.uuid4().hex[:12]}")
-if _XDIST_WORKER and not CELERY_TASK_DEFAULT_QUEUE.endswith(f"-{_XDIST_WORKER}"):
-    CELERY_TASK_DEFAULT_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}-{_XDIST_WORKER}"
+_SESSION = "-".join(filter(None, [os.environ.get("PYTEST_XDIST_WORKER", ""), uuid.uuid4().hex[:12]]))
+CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default=f"ramino-test-{_SESSION}")
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/0")
 CELERY_BROKER_TRANSPORT_OPTIONS = {}
 
