@@ -14,7 +14,7 @@ SQLITE_TESTS := tests/sqlite tests/tournaments/test_simulate_tournament.py tests
 	tests/tournaments/test_practice.py tests/tournaments/test_replays.py
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL)
 
-.PHONY: install run demo migrate test lint typecheck migrations-check schema-check pytest pytest-sqlite smoke \
+.PHONY: install run demo migrate test test-steps lint typecheck migrations-check schema-check pytest pytest-sqlite smoke \
         test-browser fuzz-api bench bench-tiny bench-targets bench-ledger bench-engine bench-strong bench-api bench-tournament bench-ratings bench-integrity soak clean
 
 $(STAMP): pyproject.toml
@@ -76,7 +76,14 @@ pytest-sqlite: install
 smoke: install
 	$(BIN)/python -m tests.smoke
 
-test: ensure-browser lint typecheck migrations-check schema-check pytest pytest-sqlite smoke bench-tiny
+# After the Chromium check, the steps in TEST_JOBS slots (make -j): pytest (itself in parallel processes) in one,
+# the other steps one after another in the next; each step's output is printed when it ends. TEST_JOBS=1: one
+# step at a time, in this order.
+TEST_JOBS ?= 2
+test: ensure-browser
+	$(MAKE) --no-print-directory -j $(TEST_JOBS) --output-sync=target test-steps
+
+test-steps: pytest lint typecheck migrations-check schema-check pytest-sqlite smoke bench-tiny
 
 # Debian's chromium and chromium-driver for the browser tests: installed when missing and possible (root,
 # apt-get), else the run stops here with the one line to run (deploy/ensure_browser.sh).

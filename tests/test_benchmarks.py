@@ -67,8 +67,9 @@ def test_every_benchmark_target_is_in_the_tiny_run() -> None:
     targets = _benchmark_targets()
     assert {"bench-ledger", "bench-engine", "bench-api", "bench-tournament"} <= set(targets)
     assert _make("bench-targets").split() == list(targets)
-    # ...and `make test` runs the tiny run.
-    assert "bench-tiny" in _recipes()["test"].split()
+    # ...and `make test` runs the tiny run (its steps are `test-steps`' prerequisites, run by make -j).
+    assert "test-steps" in _recipes()["test"].split()
+    assert "bench-tiny" in _recipes()["test-steps"].split()
     assert "BENCH_TINY=1" in _recipes()["bench-tiny"]
 
 
