@@ -11,7 +11,9 @@ TEST_BROKER_URL ?= redis://127.0.0.1:6379/0
 # The SQLite leg's files (make pytest-sqlite runs their tests marked `sqlite`).
 SQLITE_TESTS := tests/sqlite tests/tournaments/test_simulate_tournament.py tests/tournaments/test_lobby_live.py \
 	tests/tournaments/test_one_table_events.py tests/operations/test_access.py tests/integrity/test_job.py \
-	tests/tournaments/test_practice.py tests/tournaments/test_replays.py
+	tests/tournaments/test_practice.py tests/tournaments/test_replays.py tests/practice/test_practice_limits.py \
+	tests/accounts/test_usernames.py tests/api/test_schema_agreement.py tests/api/test_machine_endpoints.py \
+	tests/play/test_csrf_failure.py
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL)
 
 .PHONY: install run demo migrate test test-steps lint typecheck migrations-check schema-check pytest pytest-sqlite smoke \

@@ -8,21 +8,46 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 from knox.models import AuthToken
 
 admin.site.unregister(AuthToken)
 
 
+def _dated(title: Any) -> type[admin.DateFieldListFilter]:
+    """A date filter titled `title` (knox's fields have no names for people)."""
+
+    class Dated(admin.DateFieldListFilter):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.title = title
+
+    return Dated
+
+
 @admin.register(AuthToken)
 class AuthTokenAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("user", "created", "expiry")
-    list_filter = ("created", "expiry")
+    # knox's fields have no names for people: the columns and the page use these (translated).
+    list_display = ("holder", "created_at", "expires_at")
+    list_filter = (("created", _dated(_("created at"))), ("expiry", _dated(_("expires at"))))
     search_fields = ("user__username",)
     ordering = ("-created",)
-    fields = ("user", "created", "expiry")
-    readonly_fields = ("user", "created", "expiry")
+    fields = ("holder", "created_at", "expires_at")
+    readonly_fields = ("holder", "created_at", "expires_at")
     list_select_related = ("user",)
     actions = ["delete_selected"]
+
+    @admin.display(description=_("player"), ordering="user__username")
+    def holder(self, obj: AuthToken) -> str:
+        return str(obj.user.get_username())
+
+    @admin.display(description=_("created at"), ordering="created")
+    def created_at(self, obj: AuthToken) -> Any:
+        return obj.created
+
+    @admin.display(description=_("expires at"), ordering="expiry")
+    def expires_at(self, obj: AuthToken) -> Any:
+        return obj.expiry
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -23,16 +23,23 @@ from accounts.models import UsernameKey
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.keep_username_key")
 def keep_username_key(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
-    """The user's folded name (`UsernameKey`), written with every save that may change the name: a second
-    name with the same folded form fails here with the unique index's IntegrityError."""
+    """The user's folded name and look-alike key (`UsernameKey`), written with every save that may change the
+    name: a second name with the same folded form, or one that reads the same (`usernames.confusable_key`),
+    fails here with the unique indexes' IntegrityError. An account migration 0006 left without a key (it
+    looked like an older one) stays so until it is renamed."""
     update_fields = kwargs.get("update_fields")
     if update_fields is not None and "username" not in update_fields:
         return
-    folded = usernames.folded(instance.get_username())
+    name = instance.get_username()
+    folded = usernames.folded(name)
+    skeleton = usernames.confusable_key(name)
     if created:
-        UsernameKey.objects.create(user=instance, folded=folded)
-    else:
-        UsernameKey.objects.update_or_create(user=instance, defaults={"folded": folded})
+        UsernameKey.objects.create(user=instance, folded=folded, skeleton=skeleton)
+        return
+    kept = UsernameKey.objects.filter(user=instance).first()
+    if kept is not None and kept.skeleton is None and kept.folded == folded:
+        return  # grandfathered by migration 0006 and not renamed
+    UsernameKey.objects.update_or_create(user=instance, defaults={"folded": folded, "skeleton": skeleton})
 
 
 @receiver(

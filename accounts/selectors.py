@@ -18,6 +18,17 @@ def username_taken(*, username: str) -> bool:
     )
 
 
+def username_looks_taken(*, username: str) -> bool:
+    """Whether a user holds a name that reads the same as this one (the same `usernames.confusable_key`:
+    `dee` in Cyrillic letters for `dee`) but is not the same name once case-folded (that one is taken: `username_taken`);
+    `UsernameKey`'s unique index on the key enforces it."""
+    return (
+        UsernameKey.objects.filter(skeleton=usernames.confusable_key(username))
+        .exclude(folded=usernames.folded(username))
+        .exists()
+    )
+
+
 def is_guest(*, user: Any) -> bool:
     """Whether the user is a guest of the demo (accounts.services.create_guest): a guest's name, which
     registration refuses, and no password. Guests get no chips (no welcome chips, no daily top-up)."""

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from knox.models import AuthToken
 
 from accounts import selectors, usernames
-from accounts.errors import UsernameConfusable
+from accounts.errors import UsernameConfusable, UsernameInvisible, UsernameLookalike, UsernameReserved
 from ledger.services import grants
 
 USERNAME_TAKEN = gettext_lazy("This username is taken.")
@@ -28,22 +28,29 @@ def _username_taken() -> ValidationError:
 def register_user(*, username: str, password: str) -> Any:
     """Create a player, with the house's welcome chips when the grant policy gives any.
 
-    The name is normalised (NFKC) and stored so; a malformed one is a validation error on `username`, one
-    mixing look-alike letters of several scripts `UsernameConfusable`. A name taken in any case or form
-    (the same once case-folded) is refused with a validation error on `username`, the same one whether the
-    other registration came long before or raced this one: the loser of a race is turned away by the
-    database's unique index on the folded name, and reported like a sequential duplicate.
+    The name is normalised (NFKC) and stored so. Refused: one holding a character that shows nothing
+    (`UsernameInvisible`); a malformed one (a validation error on `username`); one reading as a guest's or a
+    bot's (`UsernameReserved`); one mixing look-alike letters of several scripts (`UsernameConfusable`). A name
+    taken in any case or form (the same once case-folded) is refused with a validation error on `username`,
+    and one that reads the same as a taken one (`usernames.confusable_key`) with `UsernameLookalike`, the same
+    whether the other registration came long before or raced this one: the loser of a race is turned away by
+    the database's unique indexes, and reported like a sequential duplicate.
 
     The welcome chips are posted in the transaction that creates the user, not on commit: the user and their
     chips commit together or not at all (a crash between the two cannot leave a player without them, and a
     refused registration posts nothing), and the key `grant:welcome:<user id>` posts them once."""
+    refuse_invisible(username)
     username = usernames.normalise(username)
     if not usernames.is_well_formed(username):
         raise ValidationError({"username": [str(USERNAME_MALFORMED)]})
+    if usernames.is_reserved(username):
+        raise UsernameReserved(details={"username": username})
     if usernames.is_confusable(username):
         raise UsernameConfusable(details={"username": username})
     if selectors.username_taken(username=username):
         raise _username_taken()
+    if selectors.username_looks_taken(username=username):
+        raise UsernameLookalike(details={"username": username})
     try:
         with transaction.atomic():
             user = get_user_model().objects.create_user(username=username, password=password)
@@ -52,7 +59,18 @@ def register_user(*, username: str, password: str) -> Any:
     except IntegrityError:
         if selectors.username_taken(username=username):
             raise _username_taken() from None
+        if selectors.username_looks_taken(username=username):
+            raise UsernameLookalike(details={"username": username}) from None
         raise
+
+
+def refuse_invisible(username: str) -> None:
+    """`UsernameInvisible` when the name (as typed) holds a character that shows nothing; its code points in
+    `details.characters`."""
+    invisible = usernames.invisible_characters(username)
+    if invisible:
+        characters = ", ".join(invisible)
+        raise UsernameInvisible(params={"characters": characters}, details={"characters": invisible})
 
 
 GUEST_ATTEMPTS = 20

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from accounts import services, usernames
 from accounts.authentication import TokenAuthentication
+from api.fields import StrictCharField
 from api.schema import raises
 from ledger.selectors import welcome_chips
 
@@ -23,15 +24,21 @@ class AuthThrottle(AnonRateThrottle):
 
 
 class RegisterInputSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField(
+    username = StrictCharField(
         max_length=64,
         help_text="3 to 32 letters or digits of any alphabet, or `_ . -`, once normalised (NFKC), which is how "
-        "it is stored; unique whatever its case. A name mixing look-alike letters of several alphabets is "
-        "refused (400 `username.confusable`).",
+        "it is stored; unique whatever its case. Refused with their own codes (400): a name mixing look-alike "
+        "letters of several alphabets (`username.confusable`), one reading the same as a registered one "
+        "(`username.lookalike`, Unicode TS #39's skeleton), one holding characters that show nothing "
+        "(`username.invisible`), one reading as a guest's or a bot's, `Guest…` or `Bot…` in any case or "
+        "separator (`username.reserved`).",
     )
-    password = serializers.CharField(write_only=True, max_length=128)
+    password = StrictCharField(write_only=True, max_length=128)
 
     def validate_username(self, value: str) -> str:
+        services.refuse_invisible(
+            value
+        )  # its own code, before "malformed" (a zero-width space is not a letter)
         username = usernames.normalise(value)
         if not usernames.is_well_formed(username):
             raise serializers.ValidationError(str(services.USERNAME_MALFORMED))
@@ -51,8 +58,8 @@ class RegisterOutputSerializer(serializers.Serializer[Any]):
 
 
 class TokenInputSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(write_only=True, max_length=128, trim_whitespace=False)
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(write_only=True, max_length=128, trim_whitespace=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         # Normalised as registration stored it: the name signs in however the keyboard composed it.

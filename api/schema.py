@@ -26,6 +26,7 @@ from drf_spectacular.utils import Direction
 from rest_framework import permissions, serializers
 from rest_framework.authentication import SessionAuthentication
 
+from api.fields import MAX_INTEGER
 from api.pagination import PageNumberPagination
 
 _Decorated = TypeVar("_Decorated", bound=Callable[..., Any])
@@ -122,6 +123,12 @@ class AutoSchema(openapi.AutoSchema):
             # `allowEmptyValue`, so that a client (or a fuzzer) knows the empty value is accepted.
             if parameter["in"] == "query" and not parameter.get("required"):
                 parameter["allowEmptyValue"] = True
+            # An id in the path is digits (Django's `int` converter) up to the database's largest integer;
+            # past it there is no such object (404), as for any id that names none.
+            schema = parameter.get("schema", {})
+            if parameter["in"] == "path" and schema.get("type") == "integer":
+                schema.setdefault("minimum", 0)
+                schema.setdefault("maximum", MAX_INTEGER)
         if not self.view.get_authenticators():
             # No credentials read at all (register, token): no security requirement, not even an optional one.
             operation["security"] = []

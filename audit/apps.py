@@ -4,11 +4,12 @@ from typing import Any
 
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
+from django.utils.translation import gettext_lazy as _
 
 
 class AuditConfig(AppConfig):
     name = "audit"
-    verbose_name = "Staff audit"
+    verbose_name = _("Staff audit")
 
     def ready(self) -> None:
         # After every migrate (permissions are created by post_migrate too, so a data migration would run

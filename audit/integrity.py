@@ -29,6 +29,7 @@ KIND_LABELS = {
     FlagKind.SOFT_PLAY: gettext_lazy("Soft play"),
     FlagKind.FREQUENT_PAIR: gettext_lazy("Frequent pair"),
     FlagKind.SHARED_ADDRESS: gettext_lazy("Shared address"),
+    FlagKind.GRANT_FARMING: gettext_lazy("Grant farming"),
 }
 STATUS_LABELS = {
     FlagStatus.OPEN: gettext_lazy("Open"),
@@ -58,6 +59,11 @@ EVIDENCE_LABELS = {
     "share": gettext_lazy("Share of the smaller count"),
     "address": gettext_lazy("Network address"),
     "accounts": gettext_lazy("Accounts behind it"),
+    "chips": gettext_lazy("Chips moved among them"),
+    "chips_moved": gettext_lazy("Who paid whom"),
+    "new_accounts": gettext_lazy("New accounts that paid"),
+    "payers": gettext_lazy("Chips paid by each new account"),
+    "grants": gettext_lazy("Chips the house gave each"),
 }
 LINKED = ("rounds", "transfers", "tables")
 
@@ -99,6 +105,8 @@ def _row(flag: Flag) -> dict[str, Any]:
         value = evidence[key]
         if isinstance(value, dict):
             value = ", ".join(f"{name}: {count}" for name, count in sorted(value.items()))
+        elif isinstance(value, list):
+            value = ", ".join(f"{m.get('from')} → {m.get('to')}: {m.get('chips')}" for m in value)
         numbers.append((label, value))
     return {
         "flag": flag,

@@ -336,7 +336,11 @@ def transfer_detail(*, transfer_id: int) -> tuple[Transfer, dict[int, Seat]] | N
     if transfer is None:
         return None
     accounts = [entry.account_id for entry in transfer.entries.all()]
-    seats = {seat.stack_account_id: seat for seat in Seat.objects.filter(stack_account_id__in=accounts)}
+    seats = {
+        seat.stack_account_id: seat
+        for seat in Seat.objects.filter(stack_account_id__in=accounts)
+        if seat.stack_account_id is not None
+    }
     return transfer, seats
 
 

@@ -26,6 +26,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from audit import charts, exports
 from audit import selectors as audit
+from audit.computation import computation_rows
 from audit.forms import KIND_NAMES, STATUS_NAMES, EntryFilterForm, PlayerSearchForm, TournamentSearchForm
 from ledger import selectors as ledger
 from ledger.models import Entry
@@ -244,7 +245,11 @@ def transfer(request: HttpRequest, transfer_id: int) -> HttpResponse:
         return _missing(request, _("There is no transfer %(id)s.") % {"id": transfer_id})
     transfer_, seats = found
     legs = [(entry, seats.get(entry.account_id)) for entry in transfer_.entries.all()]
-    return render(request, "audit/transfer.html", {"transfer": transfer_, "legs": legs})
+    return render(
+        request,
+        "audit/transfer.html",
+        {"transfer": transfer_, "legs": legs, "computation": computation_rows(transfer_.computation)},
+    )
 
 
 @staff_page

@@ -6,8 +6,9 @@ from django.views.i18n import JavaScriptCatalog, set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from api.health import health, ready
+from api.machine import read_only_endpoint
 from operations.views import metrics
-from play.views import LandingView
+from play.views import LandingView, favicon
 
 REDOC_LOGO_HOST = "https://cdn.redoc.ly"
 
@@ -21,6 +22,7 @@ api_v1: list[URLPattern | URLResolver] = [
 
 urlpatterns = [
     path("", LandingView.as_view(), name="landing"),
+    path("favicon.ico", favicon, name="favicon"),
     path("play/", include("play.urls")),
     path("audit/", include("audit.urls")),
     path("admin/", admin.site.urls),
@@ -42,11 +44,14 @@ urlpatterns = [
     # Without a CSRF token: a forged post could only change a browser's language, and a token would make the
     # player client's shell differ per visitor (it is the same bytes for everyone; docs/web.md, "Languages").
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
-    path("health/", health, name="health"),
-    path("ready/", ready, name="ready"),
-    # Prometheus' scrape: loopback (RAMINO_METRICS_NETWORKS) or the token only (docs/operations.md, "Metrics").
-    path("metrics", metrics, name="metrics"),
+    # The machine endpoints answer GET and HEAD, and any other method the envelope's 405 before a CSRF check
+    # could answer Django's HTML page (api/machine.py).
+    path("jsi18n/", read_only_endpoint(JavaScriptCatalog.as_view()), name="javascript-catalog"),
+    path("health/", read_only_endpoint(health), name="health"),
+    path("ready/", read_only_endpoint(ready), name="ready"),
+    # Prometheus' scrape: loopback (RAMINO_METRICS_NETWORKS) or the token only (docs/operations.md, "Metrics");
+    # it checks who asks before the method (a client it does not serve gets 404 whatever it sends).
+    path("metrics", csrf_exempt(metrics), name="metrics"),
 ]
 
 handler400 = "api.errors.bad_request"

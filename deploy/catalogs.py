@@ -72,6 +72,10 @@ class Key:
     msgid: str
     msgid_plural: str = ""
 
+    def order(self) -> tuple[str, str, str]:
+        """A sort key: a message without a context sorts as one with an empty context (None and str do not compare)."""
+        return (self.msgctxt or "", self.msgid, self.msgid_plural)
+
     def label(self) -> str:
         return (f"[{self.msgctxt}] " if self.msgctxt else "") + repr(self.msgid)
 
@@ -236,7 +240,7 @@ def extract(found: Extracted | None = None, locale: Path | None = None) -> dict[
     for domain in DOMAINS:
         path = (locale or LOCALE) / LANGUAGE / "LC_MESSAGES" / f"{domain}.po"
         known = {_entry_key(e) for e in polib.pofile(str(path))} if path.exists() else set()
-        missing = sorted(k for k in found.messages[domain] if k not in known)
+        missing = sorted((k for k in found.messages[domain] if k not in known), key=Key.order)
         added[domain] = missing
         if not missing:
             continue
@@ -267,7 +271,7 @@ def problems_in(path: Path, wanted: Iterable[Key]) -> list[str]:
         if n > 1
     ]
     by_key = {(e.msgctxt or None, e.msgid): e for e in entries}
-    for key in sorted(set(wanted)):
+    for key in sorted(set(wanted), key=Key.order):
         entry = by_key.get((key.msgctxt, key.msgid))
         if entry is None:
             found.append(f"{name}: no Italian for {key.label()}")

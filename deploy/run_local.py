@@ -1,7 +1,7 @@
-"""`make run`: the API, a Celery worker and beat on the embedded default (SQLite, filesystem broker).
+"""`make run`: the API, a Celery worker, the practice bots' worker and beat on the embedded default (SQLite, filesystem broker).
 
 Each process runs in a session of its own so that a signal reaches it and everything it spawned (the
-dev server's autoreloader child included). Ctrl-C or SIGTERM stops all three; so does the death of any
+dev server's autoreloader child included). Ctrl-C or SIGTERM stops them all; so does the death of any
 one of them, since a half-running stack hides failures (tasks queued with no worker, no nightly jobs).
 """
 
@@ -82,15 +82,21 @@ def build_children(*, port: int, reload: bool) -> list[Child]:
     if not reload:
         web.append("--noreload")
     # solo pool: one task at a time is plenty locally, and SQLite prefers few writers.
-    worker = "-m celery -A config worker --pool=solo --loglevel=INFO -n local@%h"
-    # gossip, mingle and heartbeats are broadcast chatter between workers; useless with a single one.
-    worker += " --without-gossip --without-mingle --without-heartbeat"
+    common = "-m celery -A config worker --pool=solo --loglevel=INFO"
+    # gossip, mingle and heartbeats are broadcast chatter between workers; useless locally.
+    common += " --without-gossip --without-mingle --without-heartbeat"
+    queue = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
+    worker = f"{common} -Q {queue} -n local@%h"
+    # The practice bots' own queue and worker (docs/operations.md, "Queues"): no clock waits behind a bot.
+    bots_queue = os.environ.get("RAMINO_PRACTICE_BOTS_QUEUE", "practice_bots")
+    bots = f"{common} -Q {bots_queue} -n bots@%h"
     beat = (
         "-m celery -A config beat --loglevel=INFO --scheduler django_celery_beat.schedulers:DatabaseScheduler"
     )
     return [
         Child("web", web),
         Child("worker", [python, *worker.split()]),
+        Child("bots", [python, *bots.split()]),
         Child("beat", [python, *beat.split()]),
     ]
 
@@ -215,7 +221,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         running.clear()
     finally:
         with lock:
-            print("[run   ] stopping web, worker and beat ...", flush=True)
+            print("[run   ] stopping web, workers and beat ...", flush=True)
         stop_all(children)
     if received and exit_code == 0:
         return 0

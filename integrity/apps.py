@@ -1,7 +1,8 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class IntegrityConfig(AppConfig):
     name = "integrity"
     default_auto_field = "django.db.models.BigAutoField"
-    verbose_name = "integrity"
+    verbose_name = _("Integrity")

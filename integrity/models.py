@@ -6,25 +6,29 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from integrity import signals
 
 
 class FlagKind(models.TextChoices):
-    CHIP_DUMPING = signals.CHIP_DUMPING, "chip dumping"
-    SOFT_PLAY = signals.SOFT_PLAY, "soft play"
-    FREQUENT_PAIR = signals.FREQUENT_PAIR, "frequent pair"
-    SHARED_ADDRESS = signals.SHARED_ADDRESS, "shared address"
+    CHIP_DUMPING = signals.CHIP_DUMPING, _("Chip dumping")
+    SOFT_PLAY = signals.SOFT_PLAY, _("Soft play")
+    FREQUENT_PAIR = signals.FREQUENT_PAIR, _("Frequent pair")
+    SHARED_ADDRESS = signals.SHARED_ADDRESS, _("Shared address")
+    GRANT_FARMING = signals.GRANT_FARMING, _("Grant farming")
 
 
 class FlagStatus(models.TextChoices):
-    OPEN = "open", "open"
-    DISMISSED = "dismissed", "dismissed"
-    CONFIRMED = "confirmed", "confirmed"
+    OPEN = "open", _("Open")
+    DISMISSED = "dismissed", _("Dismissed")
+    CONFIRMED = "confirmed", _("Confirmed")
 
 
 class Flag(models.Model):
-    """A signal that fired for some players, with its evidence; staff set its status and note.
+    """A signal that fired for some players, with its evidence (the chips moved among them included:
+    `evidence.chips_moved`, `evidence.chips`); staff set its status and note.
 
     One flag per (kind, subject, since): `subject` names the players (or the table and address), `since` the
     point its evidence starts after (the round id of the last decision on the pair, or the table's id), so the
@@ -35,7 +39,8 @@ class Flag(models.Model):
     since = models.BigIntegerField(default=0)
     players = models.JSONField(default=list)  # usernames
     score = models.FloatField(default=0.0)
-    # {"rounds": [ids], "transfers": [ids], "tables": [ids], ...the signal's numbers}
+    # {"rounds": [ids], "transfers": [ids], "tables": [ids], "chips_moved": [{from, to, chips}], "chips",
+    #  ...the signal's numbers}
     evidence = models.JSONField(default=dict)
     status = models.CharField(max_length=16, choices=FlagStatus.choices, default=FlagStatus.OPEN)
     note = models.TextField(blank=True, default="")
@@ -48,6 +53,8 @@ class Flag(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        verbose_name = _("integrity flag")
+        verbose_name_plural = _("integrity flags")
         constraints = [
             models.UniqueConstraint(fields=["kind", "subject", "since"], name="integrity_flag_unique_window"),
             models.CheckConstraint(
@@ -80,6 +87,9 @@ class PairStat(models.Model):
     feeds_offered = models.PositiveIntegerField(default=0)
     feeds_taken = models.PositiveIntegerField(default=0)
     feeds_expected = models.FloatField(default=0.0)
+    # Chips a paid b while a's account was new, and b paid a while b's was (grant farming).
+    new_paid_ab = models.BigIntegerField(default=0)
+    new_paid_ba = models.BigIntegerField(default=0)
     private_table_ids = models.JSONField(default=list)
     # The newest ids behind the counters (signals.EVIDENCE_IDS of each).
     round_ids = models.JSONField(default=list)
@@ -89,9 +99,13 @@ class PairStat(models.Model):
     dumping_since = models.BigIntegerField(default=0)
     soft_since = models.BigIntegerField(default=0)
     pair_since = models.BigIntegerField(default=0)
+    # Where staff last decided a grant-farming flag of either player as the payee.
+    farm_since = models.BigIntegerField(default=0)
     last_round_id = models.BigIntegerField(default=0)
 
     class Meta:
+        verbose_name = _("pair of players")
+        verbose_name_plural = _("pairs of players")
         constraints = [
             models.UniqueConstraint(fields=["a", "b"], name="integrity_pair_unique"),
             models.CheckConstraint(condition=Q(a__lt=models.F("b")), name="integrity_pair_ordered"),
@@ -108,6 +122,10 @@ class GameBaseline(models.Model):
     offered = models.BigIntegerField(default=0)
     taken = models.BigIntegerField(default=0)
 
+    class Meta:
+        verbose_name = _("game baseline")
+        verbose_name_plural = _("game baselines")
+
     def __str__(self) -> str:
         return f"{self.game}: {self.taken}/{self.offered}"
 
@@ -120,6 +138,10 @@ class Checkpoint(models.Model):
     last_run_at = models.DateTimeField(null=True, blank=True)
     last_run_seconds = models.FloatField(null=True, blank=True)
     last_run_rounds = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = pgettext_lazy("integrity", "checkpoint")
+        verbose_name_plural = pgettext_lazy("integrity", "checkpoints")
 
     def __str__(self) -> str:
         return f"integrity checkpoint: transfer {self.last_transfer_id}, seat {self.last_seat_id}"

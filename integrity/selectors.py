@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, Min, QuerySet
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Min, QuerySet, Sum
 
 from integrity.models import Flag
 from integrity.signals import Payment, RoundFacts, Thresholds
-from ledger.models import SITE_CHIPS, Transfer, TransferKind
+from ledger.models import SITE_CHIPS, AccountKind, Entry, Transfer, TransferKind
 from tournaments.live.models import MoveLog, Round, Seat
 
 SETTLEMENT_KINDS = (TransferKind.SETTLEMENT, TransferKind.BONUS_SETTLEMENT)
@@ -32,6 +33,12 @@ def thresholds() -> Thresholds:
         pair_min_private_tables=settings.RAMINO_INTEGRITY_PAIR_MIN_PRIVATE_TABLES,
         pair_min_share=settings.RAMINO_INTEGRITY_PAIR_MIN_SHARE,
         address_min_accounts=settings.RAMINO_INTEGRITY_ADDRESS_MIN_ACCOUNTS,
+        farm_new_account_days=settings.RAMINO_INTEGRITY_FARM_NEW_ACCOUNT_DAYS,
+        farm_min_accounts=settings.RAMINO_INTEGRITY_FARM_MIN_ACCOUNTS,
+        farm_min_chips=settings.RAMINO_INTEGRITY_FARM_MIN_CHIPS,
+        farm_min_share=settings.RAMINO_INTEGRITY_FARM_MIN_SHARE,
+        farm_min_grant_share=settings.RAMINO_INTEGRITY_FARM_MIN_GRANT_SHARE,
+        farm_max_rounds=settings.RAMINO_INTEGRITY_FARM_MAX_ROUNDS,
     )
 
 
@@ -87,11 +94,25 @@ def load_rounds(round_ids: Sequence[int]) -> list[RoundFacts]:
         .values_list("round_id", "player", "move")
     ):
         moves.setdefault(round_id, []).append((player, move))
-    rows = (
+    rows = list(
         Round.objects.filter(pk__in=round_ids, settled=True)
         .order_by("pk")
-        .values("pk", "players", "transfers", "game__table_id", "game__table__private", "game__table__game")
+        .values(
+            "pk",
+            "players",
+            "transfers",
+            "started_at",
+            "game__table_id",
+            "game__table__private",
+            "game__table__game",
+        )
     )
+    joined = dict(
+        get_user_model()
+        .objects.filter(username__in={str(p) for row in rows for p in row["players"]})
+        .values_list("username", "date_joined")
+    )
+    young = timedelta(days=settings.RAMINO_INTEGRITY_FARM_NEW_ACCOUNT_DAYS)
     return [
         RoundFacts(
             round_id=row["pk"],
@@ -106,6 +127,9 @@ def load_rounds(round_ids: Sequence[int]) -> list[RoundFacts]:
             transfer_ids=tuple(transfers.get(row["pk"], ())),
             timed_out=frozenset(timed_out.get(row["pk"], ())),
             moves=tuple(moves.get(row["pk"], ())),
+            new_players=frozenset(
+                str(p) for p in row["players"] if p in joined and row["started_at"] - joined[p] <= young
+            ),
         )
         for row in rows
     ]
@@ -127,6 +151,39 @@ def table_addresses(table_id: int) -> list[tuple[str, str]]:
     return list(
         Seat.objects.filter(table_id=table_id).exclude(address="").values_list("player__username", "address")
     )
+
+
+def table_payments(table_id: int, players: Iterable[str]) -> list[dict[str, Any]]:
+    """The chips `players` paid each other at the table's settled rounds: `[{from, to, chips}]`."""
+    among = set(players)
+    paid: dict[tuple[str, str], int] = {}
+    for transfers in Round.objects.filter(game__table_id=table_id, settled=True).values_list(
+        "transfers", flat=True
+    ):
+        for t in transfers or []:
+            payer, payee = str(t["from"]), str(t["to"])
+            if payer in among and payee in among and payer != payee:
+                paid[(payer, payee)] = paid.get((payer, payee), 0) + int(t["amount"])
+    return [
+        {"from": a, "to": b, "chips": c} for (a, b), c in sorted(paid.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
+
+
+def granted(usernames: Iterable[str]) -> dict[str, int]:
+    """The chips the house granted each player (welcome chips and daily top-ups, those reversed left out)."""
+    rows = (
+        Entry.objects.filter(
+            transfer__kind=TransferKind.GRANT,
+            account__kind=AccountKind.WALLET,
+            account__user__username__in=list(usernames),
+            amount__gt=0,
+            transfer__reversed_by__isnull=True,
+        )
+        .values("account__user__username")
+        .annotate(chips=Sum("amount"))
+        .values_list("account__user__username", "chips")
+    )
+    return {str(name): int(chips) for name, chips in rows}
 
 
 def private_table_counts(usernames: Iterable[str]) -> dict[str, int]:

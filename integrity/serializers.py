@@ -6,6 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from api.fields import StrictCharField
 from integrity.models import Flag, FlagStatus
 
 MAX_NOTE = 2000
@@ -40,5 +41,7 @@ class FlagSerializer(serializers.ModelSerializer[Flag]):
 
 
 class FlagDecisionSerializer(serializers.Serializer[dict[str, Any]]):
-    status = serializers.ChoiceField(choices=FlagStatus.choices)
-    note = serializers.CharField(max_length=MAX_NOTE, allow_blank=True, required=False, default="")
+    """Both optional (a PATCH): a field left out keeps its value; an empty body changes nothing."""
+
+    status = serializers.ChoiceField(choices=FlagStatus.choices, required=False)
+    note = StrictCharField(max_length=MAX_NOTE, allow_blank=True, required=False)

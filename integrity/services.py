@@ -4,7 +4,8 @@ The job is incremental: a checkpoint holds the last settlement transfer and seat
 rounds is folded into per-pair counters and the checkpoint moved in one transaction, under the checkpoint's
 row lock (two runs wait for each other). A round is therefore counted once, and re-running changes nothing.
 Flags are unique per (kind, subject, since): the job updates an open flag in place; once staff decide it, the
-pair's counters for that signal restart after the last round read, and a later flag is a new one."""
+pair's counters for that signal restart after the last round read, and a later flag is a new one. Grant
+farming is per payee (the subject is the payee's name), summed over the pairs of everyone who paid them."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from django.conf import settings
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from integrity import selectors, signals
@@ -35,9 +37,11 @@ COUNTERS = (
     "feeds_offered",
     "feeds_taken",
     "feeds_expected",
+    "new_paid_ab",
+    "new_paid_ba",
 )
 DUMPING_COUNTERS = COUNTERS[:7]
-SOFT_COUNTERS = COUNTERS[7:]
+SOFT_COUNTERS = COUNTERS[7:10]
 ID_LISTS = ("round_ids", "transfer_ids", "table_ids", "private_table_ids")
 # Each pair signal: the PairStat field its window starts after.
 SINCE = {
@@ -89,7 +93,9 @@ def run_checks(*, now: datetime | None = None, max_batches: int | None = None) -
                 seats=selectors.table_addresses(table_id), thresholds=limits
             ):
                 subject = f"table:{table_id}|{finding.details['address']}"
-                r, u = _flag(finding, subject=subject, since=0, evidence={"tables": [table_id]})
+                moved = selectors.table_payments(table_id, finding.players)
+                evidence = {"tables": [table_id], **_chips(moved)}
+                r, u = _flag(finding, subject=subject, since=0, evidence=evidence)
                 raised, updated = raised + r, updated + u
         seconds = time.perf_counter() - started
         checkpoint.last_seat_id = last_seat
@@ -185,10 +191,77 @@ def _evaluate(stats: Iterable[PairStat], limits: Thresholds) -> tuple[int, int]:
             "rounds": [r for r in stat.round_ids if r > since],
             "transfers": [t for r, t in stat.transfer_ids if r > since],
             "tables": tables,
+            **_chips(signals.chips_moved(a=stat.a, b=stat.b, paid_ab=stat.paid_ab, paid_ba=stat.paid_ba)),
         }
         r, u = _flag(finding, subject=f"{stat.a}|{stat.b}", since=since, evidence=evidence)
         raised, updated = raised + r, updated + u
+    r, u = _evaluate_farming(stats, limits)
+    return raised + r, updated + u
+
+
+def _chips(moved: list[dict[str, Any]]) -> dict[str, Any]:
+    """A flag's chips: each flow between its players (`chips_moved`) and their sum (`chips`)."""
+    return {"chips_moved": moved, "chips": sum(int(m["chips"]) for m in moved)}
+
+
+def _evaluate_farming(stats: list[PairStat], limits: Thresholds) -> tuple[int, int]:
+    """Grant farming for every player paid by a new account in the batch: summed over all their payers'
+    counters (not only this batch's pairs), each payer's share over all that payer paid while new."""
+    payees = {s.b for s in stats if s.new_paid_ab} | {s.a for s in stats if s.new_paid_ba}
+    if not payees:
+        return 0, 0
+    incoming = list(
+        PairStat.objects.filter(Q(a__in=payees, new_paid_ba__gt=0) | Q(b__in=payees, new_paid_ab__gt=0))
+    )
+    payers = {s.a for s in incoming if s.b in payees and s.new_paid_ab}
+    payers |= {s.b for s in incoming if s.a in payees and s.new_paid_ba}
+    rows = {s.pk: s for s in incoming}
+    rows.update(
+        (s.pk, s)
+        for s in PairStat.objects.filter(
+            Q(a__in=payers, new_paid_ab__gt=0) | Q(b__in=payers, new_paid_ba__gt=0)
+        )
+    )
+    new_paid: dict[tuple[str, str], int] = {}
+    for s in rows.values():
+        if s.new_paid_ab:
+            new_paid[(s.a, s.b)] = s.new_paid_ab
+        if s.new_paid_ba:
+            new_paid[(s.b, s.a)] = s.new_paid_ba
+    findings = [
+        f
+        for f in signals.grant_farming(
+            new_paid=new_paid,
+            rounds={(s.a, s.b): s.rounds for s in rows.values()},
+            grants=selectors.granted(payers),
+            thresholds=limits,
+        )
+        if f.details["payee"] in payees
+    ]
+    raised = updated = 0
+    by_pair = {(s.a, s.b): s for s in rows.values()}
+    for finding in findings:
+        payee = finding.details["payee"]
+        since = _farm_since(payee)
+        fed = [by_pair[signals.pair_of(p, payee)] for p in finding.details["payers"]]
+        evidence = {
+            "rounds": _newest(r for s in fed for r in s.round_ids if r > since),
+            "transfers": _newest(t for s in fed for r, t in s.transfer_ids if r > since),
+            "tables": _newest(t for s in fed for t in s.table_ids),
+        }
+        r, u = _flag(finding, subject=payee, since=since, evidence=evidence)
+        raised, updated = raised + r, updated + u
     return raised, updated
+
+
+def _newest(ids: Iterable[int]) -> list[int]:
+    return sorted(set(ids))[-signals.EVIDENCE_IDS :]
+
+
+def _farm_since(payee: str) -> int:
+    """The round after which a payee's grant-farming counters run (where staff last decided a flag of theirs)."""
+    found = PairStat.objects.filter(Q(a=payee) | Q(b=payee)).aggregate(since=Max("farm_since"))["since"]
+    return int(found or 0)
 
 
 def _flag(finding: Finding, *, subject: str, since: int, evidence: dict[str, Any]) -> tuple[int, int]:
@@ -217,18 +290,27 @@ def _flag(finding: Finding, *, subject: str, since: int, evidence: dict[str, Any
     return 0, 1
 
 
-def decide(*, flag_id: int, status: str, note: str, by: AbstractBaseUser) -> Flag:
-    """Staff set a flag's status and note, written to the admin's log. Deciding a pair's flag (dismissed or
+def decide(*, flag_id: int, status: str | None = None, note: str | None = None, by: AbstractBaseUser) -> Flag:
+    """Staff set a flag's status and note, written to the admin's log; either left out (None) stays as it is,
+    and a decision that changes nothing writes nothing (an empty PATCH). Deciding a pair's flag (dismissed or
     confirmed) restarts that signal's counters for the pair after the last round read."""
-    if status not in FlagStatus.values:
+    if status is not None and status not in FlagStatus.values:
         raise ValueError(f"unknown status {status!r}")
     with transaction.atomic():
         flag = Flag.objects.select_for_update().get(pk=flag_id)
+        status = flag.status if status is None else status
+        note = flag.note if note is None else note
         before = (flag.status, flag.note)
         if (status, note) == before:
             return flag
         if flag.status == FlagStatus.OPEN and status != FlagStatus.OPEN and flag.kind in SINCE:
             _restart(flag)
+        if (
+            flag.status == FlagStatus.OPEN
+            and status != FlagStatus.OPEN
+            and flag.kind == signals.GRANT_FARMING
+        ):
+            _restart_farming(payee=flag.subject)
         flag.status, flag.note = status, note
         flag.decided_by = by if status != FlagStatus.OPEN else None  # type: ignore[assignment]
         flag.decided_at = timezone.now() if status != FlagStatus.OPEN else None
@@ -242,6 +324,17 @@ def decide(*, flag_id: int, status: str, note: str, by: AbstractBaseUser) -> Fla
             single_object=True,
         )
     return flag
+
+
+def _restart_farming(*, payee: str) -> None:
+    """The chips new accounts paid `payee` are counted again from the last round read."""
+    for stat in PairStat.objects.select_for_update().filter(Q(a=payee) | Q(b=payee)).order_by("pk"):
+        if stat.a == payee:
+            stat.new_paid_ba = 0
+        else:
+            stat.new_paid_ab = 0
+        stat.farm_since = stat.last_round_id
+        stat.save(update_fields=["new_paid_ab", "new_paid_ba", "farm_since"])
 
 
 def _restart(flag: Flag) -> None:

@@ -13,7 +13,9 @@ Signals:
   game's baseline (feeding: discarding the cards the partner can use);
 - frequent pair (`frequent_pair`): two players together at many private tables, most of either's private
   tables;
-- shared address (`shared_addresses`): several accounts sitting at one table from the same network address.
+- shared address (`shared_addresses`): several accounts sitting at one table from the same network address;
+- grant farming (`grant_farming`): new accounts losing their chips (the house's grants) to one player, summed
+  over that player's payers rather than pair by pair.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ CHIP_DUMPING = "chip_dumping"
 SOFT_PLAY = "soft_play"
 FREQUENT_PAIR = "frequent_pair"
 SHARED_ADDRESS = "shared_address"
-KINDS = (CHIP_DUMPING, SOFT_PLAY, FREQUENT_PAIR, SHARED_ADDRESS)
+GRANT_FARMING = "grant_farming"
+KINDS = (CHIP_DUMPING, SOFT_PLAY, FREQUENT_PAIR, SHARED_ADDRESS, GRANT_FARMING)
 # How many round, transfer and table ids a pair's evidence keeps (the newest): the counters cover all of them.
 EVIDENCE_IDS = 50
 
@@ -47,6 +50,12 @@ class Thresholds:
     pair_min_private_tables: int = 5
     pair_min_share: float = 0.8
     address_min_accounts: int = 2
+    farm_new_account_days: int = 14
+    farm_min_accounts: int = 3
+    farm_min_chips: int = 1_000
+    farm_min_share: float = 0.8
+    farm_min_grant_share: float = 0.5
+    farm_max_rounds: int = 5
 
 
 @dataclass(frozen=True)
@@ -71,6 +80,8 @@ class RoundFacts:
     timed_out: frozenset[str] = frozenset()
     # The round's draws and discards in order: (player, move JSON).
     moves: tuple[tuple[str, Mapping[str, Any]], ...] = ()
+    # Players whose account was new when the round was played (`farm_new_account_days` since joining).
+    new_players: frozenset[str] = frozenset()
 
 
 def pair_of(x: str, y: str) -> tuple[str, str]:
@@ -91,6 +102,9 @@ class PairDelta:
     feeds_offered: int = 0
     feeds_taken: int = 0
     feeds_expected: float = 0.0
+    # Chips a paid b while a's account was new (and b paid a while b's was): what grant farming sums.
+    new_paid_ab: int = 0
+    new_paid_ba: int = 0
     round_ids: list[int] = field(default_factory=list)
     # [round id, transfer id]: a signal whose window restarted shows only the transfers of its rounds.
     transfer_ids: list[list[int]] = field(default_factory=list)
@@ -159,14 +173,17 @@ def fold_rounds(
         for (payer, payee), amount in paid.items():
             delta = deltas.setdefault(pair_of(payer, payee), PairDelta())
             timed_out = payer in facts.timed_out
+            new = amount if payer in facts.new_players else 0
             if payer < payee:
                 delta.paid_ab += amount
                 delta.pay_rounds_ab += 1
                 delta.timeout_paid_ab += int(timed_out)
+                delta.new_paid_ab += new
             else:
                 delta.paid_ba += amount
                 delta.pay_rounds_ba += 1
                 delta.timeout_paid_ba += int(timed_out)
+                delta.new_paid_ba += new
             for transfer_id in facts.transfer_ids:
                 _keep(delta.transfer_ids, [facts.round_id, transfer_id])
         rate = baseline.get(facts.game, 0.0)
@@ -306,3 +323,68 @@ def shared_addresses(*, seats: Sequence[tuple[str, str]], thresholds: Thresholds
         for address, players in sorted(players_at.items())
         if len(players) >= thresholds.address_min_accounts
     ]
+
+
+def chips_moved(*, a: str, b: str, paid_ab: int, paid_ba: int) -> list[dict[str, Any]]:
+    """The chips a pair paid each other, as a flag's evidence names them: `[{from, to, chips}]`, largest first."""
+    moved = [(a, b, paid_ab), (b, a, paid_ba)]
+    return [{"from": x, "to": y, "chips": c} for x, y, c in sorted(moved, key=lambda m: -m[2]) if c > 0]
+
+
+def grant_farming(
+    *,
+    new_paid: Mapping[tuple[str, str], int],
+    rounds: Mapping[tuple[str, str], int],
+    grants: Mapping[str, int],
+    thresholds: Thresholds,
+) -> list[Finding]:
+    """New accounts losing their grants to one player. `new_paid[(payer, payee)]`: the chips `payer` paid
+    `payee` while `payer`'s account was new (`farm_new_account_days`); `rounds[pair_of(payer, payee)]`: the
+    rounds they played together; `grants[payer]`: the chips the house granted the payer.
+
+    A payer *feeds* a payee when it lost to that one payee at least `farm_min_share` of everything it paid
+    while new, at least `farm_min_grant_share` of its grants, in at most `farm_max_rounds` rounds together:
+    a grant handed over, not a newcomer's slow losses to a better player. Summed over each payee's feeders
+    (not pair by pair: six accounts each dumping once are six small pairs but one large flow), it fires when
+    at least `farm_min_accounts` accounts fed the payee at least `farm_min_chips` chips in all. Score: the
+    number of feeding accounts."""
+    total: dict[str, int] = {}
+    for (payer, _), chips in new_paid.items():
+        total[payer] = total.get(payer, 0) + chips
+    fed: dict[str, dict[str, int]] = {}
+    for (payer, payee), chips in new_paid.items():
+        granted = grants.get(payer, 0)
+        if (
+            payer != payee
+            and chips > 0
+            and granted > 0
+            and chips >= thresholds.farm_min_share * total[payer]
+            and chips >= thresholds.farm_min_grant_share * granted
+            and rounds.get(pair_of(payer, payee), 0) <= thresholds.farm_max_rounds
+        ):
+            fed.setdefault(payee, {})[payer] = chips
+    findings = []
+    for payee, payers in sorted(fed.items()):
+        chips = sum(payers.values())
+        if len(payers) < thresholds.farm_min_accounts or chips < thresholds.farm_min_chips:
+            continue
+        findings.append(
+            Finding(
+                kind=GRANT_FARMING,
+                players=(payee, *sorted(payers)),
+                score=float(len(payers)),
+                details={
+                    "payee": payee,
+                    "new_accounts": len(payers),
+                    "chips": chips,
+                    "payers": dict(sorted(payers.items())),
+                    "grants": {p: int(grants.get(p, 0)) for p in sorted(payers)},
+                    "rounds_together": {p: rounds.get(pair_of(p, payee), 0) for p in sorted(payers)},
+                    "chips_moved": [
+                        {"from": p, "to": payee, "chips": c}
+                        for p, c in sorted(payers.items(), key=lambda pc: (-pc[1], pc[0]))
+                    ],
+                },
+            )
+        )
+    return findings

@@ -10,7 +10,15 @@ through `signals.fold_rounds` and the signals and counts which pairs are flagged
 - dumping: one player (the dumper) never melds and discards their lowest card, keeping the high ones in
   hand, so that they lose every round to their partner, a greedy bot;
 - soft: two partners who see each other's hands (as colluders on the phone do) each discard, whenever they
-  can, a card the other can meld with, and otherwise play greedily.
+  can, a card the other can meld with, and otherwise play greedily;
+- farming: a "master" and `farm_accounts` new accounts, each of which sits heads-up with the master at a table
+  of high PCR with its grant (`farm_stack` chips) and loses it in `farm_rounds` round(s) (the dumper's play,
+  as the server plays a player who left at the deal);
+- regular (honest, for grant farming's false positives): a strong player (greedy) whom `farm_accounts` weak
+  new players (random bots) each play heads-up for `rounds` rounds, the newcomers' only opponent.
+
+Every simulated account counts as new, granted `GRANT` chips (the worst case for grant farming's false
+positives: every honest loser's payments are a new account's).
 """
 
 from __future__ import annotations
@@ -30,7 +38,10 @@ from tournaments.engine.melds import single_extensions
 from tournaments.engine.state import RoundState
 
 BEHAVIOURS = ("honest", "dumping", "soft")
+GROUPS = ("farming", "regular")
 STACK = 1_000_000
+# What the house granted every simulated (new) account: a welcome grant.
+GRANT = 1_000
 
 
 def usable_by(card: str, hand: Sequence[str], state: RoundState | None = None) -> bool:
@@ -137,16 +148,20 @@ def simulate_table(
     game: str = "rummy500",
     pcr: int = 1,
     bots: str = "greedy",
+    stack: int = STACK,
+    chosen: Mapping[str, Any] | None = None,
 ) -> SimTable:
-    """`rounds` rounds at a private table of `players` (the first two collude unless `behaviour` is honest)."""
+    """`rounds` rounds at a private table of `players` (the first two collude unless `behaviour` is honest);
+    `chosen` names each player's bot instead of `behaviour`'s."""
     rules = Ruleset.preset(game)
-    chosen = _bots(behaviour, players, bots, seed)
+    chosen = chosen if chosen is not None else _bots(behaviour, players, bots, seed)
     table = SimTable(
         table_id=table_id,
         behaviour=behaviour,
         players=tuple(players),
         colluders=tuple(players[:2]) if behaviour != "honest" else (),
     )
+    left = dict.fromkeys(players, stack)
     for number in range(rounds):
         round_id = table_id * 10_000 + number + 1
         state = new_round(rules, list(players), dealer=number % len(players), seed=seed * 100_003 + number)
@@ -158,10 +173,13 @@ def simulate_table(
             settlement = pcr_settlement(
                 scores={p: int(ended.result.scores.get(p, 0)) for p in order},
                 pcr=pcr,
-                stacks=dict.fromkeys(order, STACK),
+                stacks={p: left[p] for p in order},
                 seat_order=order,
             )
-            payments = tuple(Payment(payer=a, payee=b, amount=c) for a, b, c in settlement.transfers)
+            payments = tuple(Payment(payer=a, payee=b, amount=c) for a, b, c in settlement.transfers if c)
+            for payment in payments:
+                left[payment.payer] -= payment.amount
+                left[payment.payee] += payment.amount
         moves = tuple((p, m) for p, m in log if m["type"] in ("draw", "discard", "end_round"))
         table.rounds.append(
             RoundFacts(
@@ -173,8 +191,11 @@ def simulate_table(
                 payments=payments,
                 transfer_ids=(round_id,),
                 moves=moves,
+                new_players=frozenset(players),
             )
         )
+        if any(chips <= 0 for chips in left.values()):
+            break  # a player lost their stack: the table is over
     return table
 
 
@@ -189,13 +210,33 @@ class Rates:
     honest_pairs: int
     bystanders_flagged: int = 0
     bystander_pairs: int = 0
+    # Grant farming, per group (a master or a regular and the new accounts that played them).
+    farms: int = 0
+    farms_detected: int = 0
+    regulars: int = 0
+    regulars_flagged: int = 0
 
 
-def evaluate(tables: Sequence[SimTable], thresholds: Thresholds) -> Rates:
-    """Fold every table's rounds (with the baseline they give) and run the pair signals on every pair."""
-    every = [r for t in tables for r in t.rounds]
+@dataclass(frozen=True)
+class Group:
+    """A `GROUPS` behaviour: the player at its centre and the tables where each new account played them."""
+
+    behaviour: str
+    centre: str
+    tables: tuple[SimTable, ...]
+
+
+def evaluate(tables: Sequence[SimTable], thresholds: Thresholds, groups: Sequence[Group] = ()) -> Rates:
+    """Fold every table's rounds (with the baseline they give), run the pair signals on every pair and grant
+    farming over every payee; `groups`' tables are read with the others."""
+    grouped = [t for g in groups for t in g.tables]
+    every = [r for t in (*tables, *grouped) for r in t.rounds]
+    # The soft-play baseline of the tables measured (the groups' random newcomers would move it).
+    measured = [r for t in tables for r in t.rounds]
     rates = {
-        game: taken / offered for game, (offered, taken) in signals.game_feed_rates(every).items() if offered
+        game: taken / offered
+        for game, (offered, taken) in signals.game_feed_rates(measured).items()
+        if offered
     }
     deltas = signals.fold_rounds(every, rates)
     flagged: dict[tuple[str, str], set[str]] = {}
@@ -217,6 +258,16 @@ def evaluate(tables: Sequence[SimTable], thresholds: Thresholds) -> Rates:
         ):
             if finding is not None:
                 flagged.setdefault((a, b), set()).add(finding.kind)
+    new_paid: dict[tuple[str, str], int] = {}
+    for (a, b), d in deltas.items():
+        new_paid[(a, b)], new_paid[(b, a)] = d.new_paid_ab, d.new_paid_ba
+    rounds = {pair: d.rounds for pair, d in deltas.items()}
+    grants = dict.fromkeys({payer for payer, _ in new_paid}, GRANT)
+    farmed = signals.grant_farming(new_paid=new_paid, rounds=rounds, grants=grants, thresholds=thresholds)
+    for finding in farmed:
+        for payer in finding.details["payers"]:
+            flagged.setdefault(signals.pair_of(payer, finding.details["payee"]), set()).add(finding.kind)
+    payees = {f.details["payee"] for f in farmed}
     want = {"dumping": signals.CHIP_DUMPING, "soft": signals.SOFT_PLAY}
     detected = dict.fromkeys(want, 0)
     false_positive = honest_pairs = bystanders = bystanders_flagged = 0
@@ -241,7 +292,54 @@ def evaluate(tables: Sequence[SimTable], thresholds: Thresholds) -> Rates:
         honest_pairs=honest_pairs,
         bystanders_flagged=bystanders_flagged,
         bystander_pairs=bystanders,
+        farms=sum(1 for g in groups if g.behaviour == "farming"),
+        farms_detected=sum(1 for g in groups if g.behaviour == "farming" and g.centre in payees),
+        regulars=sum(1 for g in groups if g.behaviour == "regular"),
+        regulars_flagged=sum(1 for g in groups if g.behaviour == "regular" and g.centre in payees),
     )
+
+
+def simulate_group(
+    *,
+    first_table_id: int,
+    behaviour: str,
+    name: str,
+    accounts: int,
+    rounds: int,
+    seed: int,
+    game: str = "rummy500",
+    farm_pcr: int = 1_000,
+    farm_stack: int = GRANT,
+) -> Group:
+    """A farm (a master and `accounts` new accounts each losing `farm_stack` chips to them, heads-up at PCR
+    `farm_pcr`, in at most `rounds` rounds) or a regular (a greedy player whom `accounts` new random bots each
+    play heads-up for `rounds` rounds)."""
+    rng = random.Random(seed)
+    centre = f"{name}m"
+    played = []
+    for i in range(accounts):
+        account = f"{name}n{i}"
+        players = [account, centre]
+        if behaviour == "farming":
+            bots: dict[str, Any] = {account: DumperBot(), centre: GreedyBot()}
+            pcr, stack = farm_pcr, farm_stack
+        else:
+            bots = {account: RandomBot(rng.randrange(1 << 30)), centre: GreedyBot()}
+            pcr, stack = 1, STACK
+        played.append(
+            simulate_table(
+                table_id=first_table_id + i,
+                behaviour="honest",
+                players=players,
+                rounds=rounds,
+                seed=rng.randrange(1 << 30),
+                game=game,
+                pcr=pcr,
+                stack=stack,
+                chosen=bots,
+            )
+        )
+    return Group(behaviour=behaviour, centre=centre, tables=tuple(played))
 
 
 def measure(
@@ -254,9 +352,13 @@ def measure(
     game: str = "rummy500",
     bots: str = "greedy",
     thresholds: Thresholds | None = None,
+    farms: int = 0,
+    farm_accounts: int = 6,
+    farm_rounds: int = 1,
 ) -> tuple[Rates, list[SimTable]]:
     """`tables` dumping and `tables` soft-playing tables among `honest_tables` honest ones (as many unless told),
-    `rounds` rounds each, distinct players at every table."""
+    `rounds` rounds each, distinct players at every table; and `farms` grant farms beside as many regulars
+    (`simulate_group`: `farm_accounts` new accounts each, `farm_rounds` rounds a farm account plays)."""
     rng = random.Random(seed)
     played: list[SimTable] = []
     count = {"honest": tables if honest_tables is None else honest_tables, "dumping": tables, "soft": tables}
@@ -275,4 +377,19 @@ def measure(
                     bots=bots,
                 )
             )
-    return evaluate(played, thresholds or Thresholds()), played
+    groups: list[Group] = []
+    for behaviour in GROUPS:
+        for _ in range(farms):
+            groups.append(
+                simulate_group(
+                    first_table_id=100_000 + len(groups) * 1_000,
+                    behaviour=behaviour,
+                    name=f"g{len(groups)}",
+                    accounts=farm_accounts,
+                    rounds=farm_rounds if behaviour == "farming" else rounds,
+                    seed=rng.randrange(1 << 30),
+                    game=game,
+                )
+            )
+    every = played + [t for g in groups for t in g.tables]
+    return evaluate(played, thresholds or Thresholds(), groups), every

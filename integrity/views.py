@@ -45,7 +45,9 @@ class FlagDetailView(APIView):
         tags=["integrity"],
         request=FlagDecisionSerializer,
         responses={200: FlagSerializer},
-        description="Staff set the flag's status (open, dismissed, confirmed) and note; the admin's log keeps it.",
+        description="Staff set the flag's status (open, dismissed, confirmed) and note, each optional: a field left "
+        "out keeps its value, and an empty body changes nothing (200 with the flag as it is). The admin's log "
+        "keeps each change.",
     )
     def patch(self, request: Request, pk: int) -> Response:
         data = FlagDecisionSerializer(data=request.data)
@@ -53,8 +55,8 @@ class FlagDetailView(APIView):
         get_object_or_404(Flag, pk=pk)
         flag = services.decide(
             flag_id=pk,
-            status=data.validated_data["status"],
-            note=data.validated_data["note"],
+            status=data.validated_data.get("status"),
+            note=data.validated_data.get("note"),
             by=request.user,  # type: ignore[arg-type]
         )
         return Response(FlagSerializer(flag).data)

@@ -22,6 +22,20 @@ from ledger.errors import LedgerError
 from ledger.models import Account, Entry, GrantPolicy, ReconciliationRun, Transfer
 from ledger.serializers import MAX_ADJUSTMENT
 from ledger.services import postings
+from ledger.words import TRIGGERS, reason_text, word
+
+
+class TriggerFilter(admin.SimpleListFilter):
+    """Reconciliation runs by how they were started, in words."""
+
+    title = _("trigger")
+    parameter_name = "trigger"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return list(TRIGGERS.items())
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        return queryset.filter(trigger=self.value()) if self.value() else queryset
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -134,7 +148,7 @@ class TransferAdmin(ReadOnlyAdmin):
         "id",
         "kind",
         "chip_type",
-        "reason",
+        "reason_shown",
         "table_id",
         "round_id",
         "tournament_id",
@@ -149,6 +163,29 @@ class TransferAdmin(ReadOnlyAdmin):
     inlines = [EntryInline]
     actions = ["reverse_selected"]
     date_hierarchy = "created_at"
+    # The stored reason, and the same in the page's language when the site wrote it (ledger.words).
+    fields = (
+        "kind",
+        "chip_type",
+        "reason_shown",
+        "reason",
+        "table_id",
+        "round_id",
+        "tournament_id",
+        "entry_id",
+        "computation",
+        "posted_by",
+        "posted_by_system",
+        "reverses",
+        "idempotency_key",
+        "fingerprint",
+        "created_at",
+    )
+    readonly_fields = fields
+
+    @admin.display(description=_("reason in words"), ordering="reason")
+    def reason_shown(self, obj: Transfer) -> str:
+        return reason_text(obj.reason)
 
     def has_reverse_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.is_superuser)
@@ -206,8 +243,21 @@ class EntryAdmin(ReadOnlyAdmin):
 
 @admin.register(ReconciliationRun)
 class ReconciliationRunAdmin(ReadOnlyAdmin):
-    list_display = ["id", "ok", "accounts", "transfers", "trigger", "started_at", "finished_at"]
-    list_filter = ["ok", "trigger"]
+    list_display = [
+        "id",
+        "status",
+        "ok",
+        "accounts",
+        "transfers",
+        "trigger_shown",
+        "started_at",
+        "finished_at",
+    ]
+    list_filter = ["status", "ok", TriggerFilter]
+
+    @admin.display(description=_("trigger"), ordering="trigger")
+    def trigger_shown(self, obj: ReconciliationRun) -> str:
+        return word(TRIGGERS, obj.trigger)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         return [field.name for field in ReconciliationRun._meta.fields]
@@ -219,7 +269,14 @@ class GrantPolicyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     house grant"). Changing it moves no chips: it applies to the registrations and claims that follow."""
 
     list_display = ["__str__", "enabled", "welcome_chips", "daily_floor", "updated_at"]
-    fields = ["enabled", "welcome_chips", "daily_floor", "updated_at"]
+    fields = [
+        "enabled",
+        "welcome_chips",
+        "daily_floor",
+        "play_through_rounds",
+        "play_through_opponents",
+        "updated_at",
+    ]
     readonly_fields = ["updated_at"]
 
     def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:

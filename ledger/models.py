@@ -14,6 +14,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 SITE_CHIPS = "site"
 
@@ -24,12 +25,12 @@ def tournament_chip_type(tournament_id: int) -> str:
 
 
 class AccountKind(models.TextChoices):
-    WALLET = "wallet", "player wallet"
-    HOUSE_CASHIER = "house_cashier", "house cashier"
-    HOUSE_FEES = "house_fees", "house fees"
-    SEAT_STACK = "seat_stack", "table seat stack"
-    PRIZE_POOL = "prize_pool", "tournament prize pool"
-    TOURNAMENT_MINT = "tournament_mint", "tournament chip mint"
+    WALLET = "wallet", _("player wallet")
+    HOUSE_CASHIER = "house_cashier", _("house cashier")
+    HOUSE_FEES = "house_fees", _("house fees")
+    SEAT_STACK = "seat_stack", _("table seat stack")
+    PRIZE_POOL = "prize_pool", _("tournament prize pool")
+    TOURNAMENT_MINT = "tournament_mint", _("tournament chip mint")
 
 
 # The only accounts that may go below zero: the sources chips come from.
@@ -41,27 +42,27 @@ PLAYER_KINDS = (AccountKind.WALLET, AccountKind.SEAT_STACK)
 
 
 class TransferKind(models.TextChoices):
-    ADJUSTMENT = "adjustment"
-    BUY_IN = "buy_in"
-    CASH_OUT = "cash_out"
-    SETTLEMENT = "settlement"
-    BONUS_SETTLEMENT = "bonus_settlement"
-    TOURNAMENT_BUY_IN = "tournament_buy_in"
-    FEE = "fee"
-    PAYOUT = "payout"
-    REFUND = "refund"
-    REVERSAL = "reversal"
-    MINT = "mint"
-    RETIRE = "retire"
-    GUARANTEE = "guarantee"
-    TRANSFER = "transfer"
+    ADJUSTMENT = "adjustment", _("adjustment")
+    BUY_IN = "buy_in", _("buy-in (wallet to seat)")
+    CASH_OUT = "cash_out", _("cash-out (seat to wallet)")
+    SETTLEMENT = "settlement", _("settlement")
+    BONUS_SETTLEMENT = "bonus_settlement", _("bonus settlement")
+    TOURNAMENT_BUY_IN = "tournament_buy_in", _("tournament entry (wallet to entry)")
+    FEE = "fee", _("fee")
+    PAYOUT = "payout", _("prize")
+    REFUND = "refund", _("refund")
+    REVERSAL = "reversal", _("reversal")
+    MINT = "mint", _("tournament chips issued")
+    RETIRE = "retire", _("tournament chips retired")
+    GUARANTEE = "guarantee", _("guarantee")
+    TRANSFER = "transfer", _("transfer")
     # Chips the house gives a player under the grant policy (welcome chips, the daily top-up).
-    GRANT = "grant"
+    GRANT = "grant", _("house grant")
 
 
 class Account(models.Model):
-    kind = models.CharField(max_length=32, choices=AccountKind.choices)
-    chip_type = models.CharField(max_length=64, default=SITE_CHIPS)
+    kind = models.CharField(_("kind"), max_length=32, choices=AccountKind.choices)
+    chip_type = models.CharField(_("chip type"), max_length=64, default=SITE_CHIPS)
     # The player the account belongs to: set for every kind in PLAYER_KINDS, null for the house's.
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -69,14 +70,17 @@ class Account(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="ledger_accounts",
-        help_text="The player the account belongs to (wallets, seat stacks); empty for house accounts.",
+        help_text=_("The player the account belongs to (wallets, seat stacks); empty for house accounts."),
+        verbose_name=_("player"),
     )
-    reference = models.CharField(max_length=128, blank=True, default="")
-    balance = models.BigIntegerField(default=0)
-    created_at = models.DateTimeField(default=timezone.now)
+    reference = models.CharField(_("reference"), max_length=128, blank=True, default="")
+    balance = models.BigIntegerField(_("balance"), default=0)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
     class Meta:
         ordering = ["id"]
+        verbose_name = _("account")
+        verbose_name_plural = _("accounts")
         constraints = [
             models.CheckConstraint(
                 condition=Q(balance__gte=0) | Q(kind__in=[k.value for k in NEGATIVE_ALLOWED_KINDS]),
@@ -108,7 +112,7 @@ class Account(models.Model):
 
     def __str__(self) -> str:
         owner = self.user.get_username() if self.user_id and self.user else self.reference
-        return f"#{self.pk} {self.kind} {self.chip_type} {owner}".rstrip()
+        return f"#{self.pk} {self.get_kind_display()} {self.chip_type} {owner}".rstrip()
 
     @property
     def may_go_negative(self) -> bool:
@@ -116,33 +120,41 @@ class Account(models.Model):
 
 
 class Transfer(models.Model):
-    kind = models.CharField(max_length=32, choices=TransferKind.choices)
-    chip_type = models.CharField(max_length=64)
-    idempotency_key = models.CharField(max_length=255, unique=True)
+    kind = models.CharField(_("kind"), max_length=32, choices=TransferKind.choices)
+    chip_type = models.CharField(_("chip type"), max_length=64)
+    idempotency_key = models.CharField(_("idempotency key"), max_length=255, unique=True)
     # sha256 of the transfer's content: a replayed key must carry the same content.
-    fingerprint = models.CharField(max_length=64)
-    reason = models.TextField(blank=True, default="")
+    fingerprint = models.CharField(_("fingerprint"), max_length=64)
+    reason = models.TextField(_("reason"), blank=True, default="")
     # Causes by reference: the ledger knows nothing of tables or tournaments.
-    table_id = models.BigIntegerField(null=True, blank=True, db_index=True)
-    round_id = models.BigIntegerField(null=True, blank=True, db_index=True)
-    tournament_id = models.BigIntegerField(null=True, blank=True, db_index=True)
-    entry_id = models.BigIntegerField(null=True, blank=True, db_index=True)
-    computation = models.JSONField(default=dict, blank=True)
+    table_id = models.BigIntegerField(_("table"), null=True, blank=True, db_index=True)
+    round_id = models.BigIntegerField(_("round"), null=True, blank=True, db_index=True)
+    tournament_id = models.BigIntegerField(_("tournament"), null=True, blank=True, db_index=True)
+    entry_id = models.BigIntegerField(_("tournament entry"), null=True, blank=True, db_index=True)
+    computation = models.JSONField(_("computation"), default=dict, blank=True)
     posted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="ledger_transfers_posted",
+        verbose_name=_("posted by"),
     )
-    posted_by_system = models.CharField(max_length=128, blank=True, default="")
+    posted_by_system = models.CharField(_("posted by the system"), max_length=128, blank=True, default="")
     reverses = models.OneToOneField(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="reversed_by",
+        verbose_name=_("reverses"),
     )
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    created_at = models.DateTimeField(_("posted at"), default=timezone.now, db_index=True)
 
     class Meta:
         ordering = ["id"]
+        verbose_name = _("transfer")
+        verbose_name_plural = _("transfers")
         constraints = [
             models.CheckConstraint(
                 condition=Q(kind__in=TransferKind.values), name="ledger_transfer_kind_known"
@@ -154,21 +166,26 @@ class Transfer(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"transfer #{self.pk} {self.kind} {self.chip_type}"
+        return _("transfer #%(id)s: %(kind)s") % {"id": self.pk, "kind": self.get_kind_display()}
 
 
 class Entry(models.Model):
-    transfer = models.ForeignKey(Transfer, on_delete=models.PROTECT, related_name="entries")
-    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries")
+    transfer = models.ForeignKey(
+        Transfer, on_delete=models.PROTECT, related_name="entries", verbose_name=_("transfer")
+    )
+    account = models.ForeignKey(
+        Account, on_delete=models.PROTECT, related_name="entries", verbose_name=_("account")
+    )
     # Signed: positive credits the account, negative debits it.
-    amount = models.BigIntegerField()
+    amount = models.BigIntegerField(_("amount"))
     # The account's balance right after this entry: the statement's running balance.
-    balance_after = models.BigIntegerField()
-    created_at = models.DateTimeField(default=timezone.now)
+    balance_after = models.BigIntegerField(_("balance after"))
+    created_at = models.DateTimeField(_("posted at"), default=timezone.now)
 
     class Meta:
         ordering = ["id"]
-        verbose_name_plural = "entries"
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
         constraints = [
             models.CheckConstraint(condition=~Q(amount=0), name="ledger_entry_amount_non_zero"),
             models.UniqueConstraint(fields=["transfer", "account"], name="ledger_entry_one_leg_per_account"),
@@ -179,10 +196,15 @@ class Entry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"entry #{self.pk} {self.amount:+d} on account #{self.account_id}"
+        return _("entry #%(id)s: %(amount)s on account #%(account)s") % {
+            "id": self.pk,
+            "amount": f"{self.amount:+d}",
+            "account": self.account_id,
+        }
 
 
 MAX_GRANT = 10**12
+MAX_PLAY_THROUGH = 10_000
 
 
 class GrantPolicy(models.Model):
@@ -212,6 +234,24 @@ class GrantPolicy(models.Model):
         help_text=_(
             "A player below this balance may top their wallet up to it once per UTC day; 0 for no top-up."
         ),
+    )
+    # The play-through (docs/operations.md "The house grant"): granted chips are not staked at private tables
+    # until the player has played this many rounds at public ring tables since the grant, against at least
+    # `play_through_opponents` different players.
+    play_through_rounds = models.PositiveIntegerField(
+        _("play-through rounds"),
+        default=20,
+        validators=[MaxValueValidator(MAX_PLAY_THROUGH)],
+        help_text=_(
+            "Granted chips go to private tables only after this many rounds at public tables since the grant; "
+            "0: no hold."
+        ),
+    )
+    play_through_opponents = models.PositiveIntegerField(
+        _("play-through opponents"),
+        default=3,
+        validators=[MaxValueValidator(MAX_PLAY_THROUGH)],
+        help_text=_("The different players those public rounds must be played against."),
     )
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
@@ -248,10 +288,10 @@ class GrantPolicy(models.Model):
 
 
 class ReconciliationStatus(models.TextChoices):
-    QUEUED = "queued"
-    RUNNING = "running"
-    FINISHED = "finished"
-    FAILED = "failed"
+    QUEUED = "queued", pgettext_lazy("reconciliation status", "queued")
+    RUNNING = "running", pgettext_lazy("reconciliation status", "running")
+    FINISHED = "finished", pgettext_lazy("reconciliation status", "finished")
+    FAILED = "failed", pgettext_lazy("reconciliation status", "failed")
 
 
 class ReconciliationRun(models.Model):
@@ -261,27 +301,30 @@ class ReconciliationRun(models.Model):
     one is queued at a time, so asking again while one waits gets that one."""
 
     status = models.CharField(
-        max_length=16, choices=ReconciliationStatus.choices, default=ReconciliationStatus.QUEUED
+        _("status"), max_length=16, choices=ReconciliationStatus.choices, default=ReconciliationStatus.QUEUED
     )
-    queued_at = models.DateTimeField(default=timezone.now)
+    queued_at = models.DateTimeField(_("queued at"), default=timezone.now)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="ledger_reconciliations_requested",
+        verbose_name=_("requested by"),
     )
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    ok = models.BooleanField(null=True, blank=True)
-    accounts = models.PositiveIntegerField(default=0)
-    transfers = models.PositiveIntegerField(default=0)
-    totals = models.JSONField(default=dict)
-    problems = models.JSONField(default=list)
-    trigger = models.CharField(max_length=32, default="task")
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    ok = models.BooleanField(_("clean"), null=True, blank=True)
+    accounts = models.PositiveIntegerField(_("accounts"), default=0)
+    transfers = models.PositiveIntegerField(_("transfers"), default=0)
+    totals = models.JSONField(_("totals"), default=dict)
+    problems = models.JSONField(_("problems"), default=list)
+    trigger = models.CharField(_("trigger"), max_length=32, default="task")
 
     class Meta:
         ordering = ["-queued_at", "-id"]
+        verbose_name = _("reconciliation run")
+        verbose_name_plural = _("reconciliation runs")
         constraints = [
             models.UniqueConstraint(
                 fields=["status"],
@@ -303,5 +346,9 @@ class ReconciliationRun(models.Model):
 
     def __str__(self) -> str:
         if self.status != ReconciliationStatus.FINISHED:
-            return f"reconciliation #{self.pk} {self.status}"
-        return f"reconciliation #{self.pk} {'ok' if self.ok else 'PROBLEMS'} at {self.finished_at:%Y-%m-%d %H:%M}"
+            return _("reconciliation #%(id)s: %(status)s") % {
+                "id": self.pk,
+                "status": self.get_status_display(),
+            }
+        result = _("clean") if self.ok else _("PROBLEMS")
+        return _("reconciliation #%(id)s: %(result)s") % {"id": self.pk, "result": result}

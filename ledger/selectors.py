@@ -23,6 +23,7 @@ from ledger.models import (
     ReconciliationRun,
     ReconciliationStatus,
     Transfer,
+    TransferKind,
 )
 
 # Enough to diagnose; a ledger with more problems than this needs a human anyway.
@@ -107,7 +108,8 @@ def next_utc_midnight(now: datetime) -> datetime:
 
 
 def top_up(*, user: AbstractBaseUser, balance: int, now: datetime) -> TopUp:
-    """The player's daily top-up state at `now` (their wallet holding `balance`)."""
+    """The player's daily top-up state at `now`, `balance` being their chips (`chips_held`: the wallet and
+    the stacks at tables)."""
     if is_guest(user=user):
         return TopUp(state=TopUpState.GUEST, available=False, floor=None, next_at=None)
     policy = grant_policy()
@@ -166,6 +168,40 @@ def wallet_balance(*, user: AbstractBaseUser, chip_type: str = SITE_CHIPS) -> in
         .first()
     )
     return balance or 0
+
+
+def chips_held(*, user: AbstractBaseUser) -> int:
+    """The player's site chips: their wallet and their stacks at tables (what the daily top-up's floor is
+    compared with; a stack cashed out holds 0)."""
+    total = Account.objects.filter(
+        kind__in=PLAYER_KINDS, chip_type=SITE_CHIPS, user_id=user.pk, balance__gt=0
+    ).aggregate(total=Sum("balance"))["total"]
+    return int(total or 0)
+
+
+@dataclass(frozen=True)
+class Grant:
+    """A grant the player received and that stands (not reversed): when, and how many chips."""
+
+    transfer_id: int
+    at: datetime
+    chips: int
+
+
+def grants_received(*, user: AbstractBaseUser) -> list[Grant]:
+    """The house grants posted to the player's wallet, oldest first, those reversed left out."""
+    rows = (
+        Entry.objects.filter(
+            transfer__kind=TransferKind.GRANT,
+            account__kind=AccountKind.WALLET,
+            account__user_id=user.pk,
+            amount__gt=0,
+            transfer__reversed_by__isnull=True,
+        )
+        .order_by("transfer_id")
+        .values_list("transfer_id", "transfer__created_at", "amount")
+    )
+    return [Grant(transfer_id=int(pk), at=at, chips=int(amount)) for pk, at, amount in rows]
 
 
 def wallet_entries(*, user: AbstractBaseUser, chip_type: str = SITE_CHIPS) -> QuerySet[Entry]:

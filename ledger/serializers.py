@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
-from api.fields import StrictIntegerField
+from api.fields import StrictCharField, StrictIntegerField
 from ledger.models import Account, AccountKind, Entry, ReconciliationRun, Transfer, TransferKind
 from ledger.schema_fields import ComputationField
 from ledger.selectors import TopUpState
@@ -184,11 +184,13 @@ class TopUpStateSerializer(serializers.Serializer[Any]):
         choices=[(state, state) for state in TopUpState.STATES],
         help_text="`off`: the site grants no top-up (chips come from its admins); `available`: "
         "`POST /wallet/top-up/` may be claimed now; `claimed_today`: claimed this UTC day, again at "
-        "`next_at`; `above_floor`: the wallet holds at least `floor`; `guest`: a guest of the demo, who plays "
+        "`next_at`; `above_floor`: the player's chips (the wallet and their stacks at tables) are at least `floor`; `guest`: a guest of the demo, who plays "
         "without chips (`POST /wallet/top-up/` answers 403 `grant.guest`).",
     )
     available = serializers.BooleanField(help_text="Whether `POST /wallet/top-up/` would post a top-up now.")
-    floor = serializers.IntegerField(allow_null=True, help_text="The balance a top-up brings the wallet to.")
+    floor = serializers.IntegerField(
+        allow_null=True, help_text="The chips (wallet and stacks at tables) a top-up brings the player to."
+    )
     next_at = serializers.DateTimeField(
         allow_null=True,
         help_text="When today's top-up is claimed: the next UTC midnight, from when it may be again.",
@@ -209,9 +211,9 @@ class TopUpResultSerializer(serializers.Serializer[Any]):
 
 
 class AdjustmentInputSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField(max_length=150)
+    username = StrictCharField(max_length=150)
     amount = StrictIntegerField(min_value=-MAX_ADJUSTMENT, max_value=MAX_ADJUSTMENT)
-    reason = serializers.CharField(max_length=500)
+    reason = StrictCharField(max_length=500)
 
     def validate_amount(self, value: int) -> int:
         if value == 0:

@@ -76,7 +76,7 @@ class WalletView(APIView):
         wallet = selectors.Wallet(
             balance=balance,
             currency=CURRENCY,
-            top_up=selectors.top_up(user=user, balance=balance, now=timezone.now()),
+            top_up=selectors.top_up(user=user, balance=selectors.chips_held(user=user), now=timezone.now()),
         )
         return Response(WalletSerializer(wallet).data)
 

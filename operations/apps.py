@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class OperationsConfig(AppConfig):
     name = "operations"
-    verbose_name = "Operations"
+    verbose_name = _("Operations")
 
     def ready(self) -> None:
         # The Celery signal handlers: request ids into tasks, task latency and failures (every process that

@@ -4,6 +4,7 @@ python-json-logger's formatter, with the field names fixed here (docs/operations
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
 from typing import Any
 
@@ -24,3 +25,18 @@ class JsonFormatter(_JsonFormatter):
         log_record["logger"] = record.name
         log_record["request_id"] = getattr(record, "request_id", None) or "-"
         log_record["process"] = record.process
+
+
+class AsWarning:
+    """A logging filter that turns a record into a WARNING without its traceback: for what strangers can set off
+    at will (a request naming a host the site does not serve, `django.security.DisallowedHost`), which must not
+    count as an error nor page anyone (docs/operations.md, "Logs"). The request is still answered 400."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno > logging.WARNING:
+            record.levelno = logging.WARNING
+            record.levelname = logging.getLevelName(logging.WARNING)
+        record.exc_info = None
+        record.exc_text = None
+        record.stack_info = None
+        return True

@@ -7,10 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.templatetags.static import static
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
 from django.views.generic import TemplateView
 
+from api.machine import csrf_refused, is_machine_path
 from play import learn_pages
 from tournaments.tournament import selectors as tournament_selectors
 
@@ -69,3 +74,21 @@ class LearnView(TemplateView):
             raise Http404
         context.update(learn_pages.page(preset))
         return context
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """`CSRF_FAILURE_VIEW`: a form without its token (or with a stale one) gets a page of the site in the
+    person's language (LocaleMiddleware runs before the CSRF check), never Django's own page; a machine endpoint
+    gets the API's envelope (api.machine). 403 either way; `reason` (Django's, in English) is not shown."""
+    if is_machine_path(request.path):
+        return csrf_refused(request, reason)
+    return render(request, "play/csrf_failure.html", status=403)
+
+
+@require_safe
+@cache_control(max_age=86400, public=True)
+def favicon(request: HttpRequest) -> HttpResponseRedirect:
+    """`/favicon.ico`, which browsers ask for on pages that name no icon (the Django admin's): the site's icon,
+    the SVG every page of ours links (`play/base.html`). A temporary redirect, kept a day: the static file's
+    name changes with its content in production."""
+    return HttpResponseRedirect(static("play/favicon.svg"))

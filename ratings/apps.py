@@ -1,8 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class RatingsConfig(AppConfig):
     """Ratings per game family from final results, player profiles and leaderboards (docs/ratings.md)."""
 
     name = "ratings"
+    verbose_name = _("Ratings")
     default_auto_field = "django.db.models.BigAutoField"

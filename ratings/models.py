@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from ratings.maths import DEFAULT_MU, DEFAULT_SIGMA, display_rating
 
@@ -16,14 +17,14 @@ from ratings.maths import DEFAULT_MU, DEFAULT_SIGMA, display_rating
 class Family(models.TextChoices):
     """What a rating is kept for: the engine's families. Presets of one family share its rating."""
 
-    RUMMY500 = "rummy500", "Rummy 500"
-    BASIC = "basic", "Basic Rummy"
-    BOARD = "board", "Board Rummy"
+    RUMMY500 = "rummy500", _("Rummy 500")
+    BASIC = "basic", _("Basic Rummy")
+    BOARD = "board", _("Board Rummy")
 
 
 class ResultSource(models.TextChoices):
-    ROUND = "round", "ring table round"
-    TOURNAMENT = "tournament", "tournament"
+    ROUND = "round", _("ring table round")
+    TOURNAMENT = "tournament", _("tournament")
 
 
 class RatedResult(models.Model):
@@ -48,6 +49,8 @@ class RatedResult(models.Model):
     sequence = models.PositiveBigIntegerField(null=True, blank=True, unique=True)
 
     class Meta:
+        verbose_name = _("rated result")
+        verbose_name_plural = _("rated results")
         constraints = [
             models.CheckConstraint(
                 name="rated_result_names_its_source",
@@ -73,6 +76,8 @@ class Rating(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
         constraints = [
             models.UniqueConstraint(fields=["player", "family"], name="rating_one_per_player_and_family"),
             models.CheckConstraint(name="rating_sigma_positive", condition=Q(sigma__gt=0)),
@@ -103,6 +108,8 @@ class RatingChange(models.Model):
     finished_at = models.DateTimeField()
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         constraints = [
             models.UniqueConstraint(fields=["result", "player"], name="rating_change_once_per_result"),
         ]
@@ -118,6 +125,10 @@ class RatingsCursor(models.Model):
 
     last_sequence = models.PositiveBigIntegerField(default=0)
     last_event_id = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("ratings cursor")
+        verbose_name_plural = _("ratings cursors")
 
     def __str__(self) -> str:
         return f"ratings cursor at #{self.last_sequence}"

@@ -12,11 +12,14 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from api.pagination import PageNumberPagination
-from api.params import positive_int_param
+from api.params import MAX_POSITIVE, positive_int_param
 
 
 class UncountedPageNumberPagination(PageNumberPagination):
-    """`page` and `page_size` as everywhere (strict, 1 to 500); answers {next, previous, results}."""
+    """`page` and `page_size` as everywhere (strict, 1 to 500); answers {next, previous, results}. The page is
+    at most `max_page`, so that its rows' offset stays a 64-bit integer whatever the page size."""
+
+    max_page = MAX_POSITIVE // PageNumberPagination.max_page_size
 
     number: int = 1
     size: int = 50
@@ -25,7 +28,7 @@ class UncountedPageNumberPagination(PageNumberPagination):
     def paginate_queryset(self, queryset: QuerySet[Any], request: Request, view: Any = None) -> list[Any]:
         self.request = request
         self.size = self.get_page_size(request) or 50
-        self.number = positive_int_param(request, self.page_query_param) or 1
+        self.number = positive_int_param(request, self.page_query_param, maximum=self.max_page) or 1
         offset = (self.number - 1) * self.size
         rows = list(queryset[offset : offset + self.size + 1])
         self.has_next = len(rows) > self.size
@@ -66,6 +69,6 @@ class UncountedPageNumberPagination(PageNumberPagination):
         parameters = super().get_schema_operation_parameters(view)
         for parameter in parameters:
             if parameter["name"] == self.page_query_param:
-                parameter["schema"] = {"type": "integer", "minimum": 1}
+                parameter["schema"] = {"type": "integer", "minimum": 1, "maximum": self.max_page}
                 parameter["description"] = "A page number, from 1; a page past the end is empty."
         return parameters

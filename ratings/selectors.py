@@ -59,8 +59,18 @@ class Profile:
     tournaments: list[TournamentRecord]
 
 
+def is_staff_or_admin(user: AbstractBaseUser) -> bool:
+    return bool(getattr(user, "is_staff", False) or getattr(user, "is_superuser", False))
+
+
 def player(*, username: str) -> User:
-    found = get_user_model().objects.filter(username=username, is_active=True).first()
+    """A player with a public profile: an active account that is neither staff nor an admin (their names,
+    which say who holds privileges, answer 404 like an unknown player's)."""
+    found = (
+        get_user_model()
+        .objects.filter(username=username, is_active=True, is_staff=False, is_superuser=False)
+        .first()
+    )
     if found is None:
         raise PlayerNotFound(details={"username": username})
     return found
@@ -69,7 +79,7 @@ def player(*, username: str) -> User:
 def profile(*, username: str, viewer: AbstractBaseUser | None) -> Profile:
     """A player's public profile; tournament prizes only for the player themself and staff."""
     user = player(username=username)
-    sees_prizes = viewer is not None and (viewer.pk == user.pk or bool(getattr(viewer, "is_staff", False)))
+    sees_prizes = viewer is not None and (viewer.pk == user.pk or is_staff_or_admin(viewer))
     enough = provisional_games()
     ratings = [
         RatingRecord(
@@ -132,10 +142,16 @@ def history(*, username: str, family: str) -> QuerySet[RatingChange]:
 
 
 def leaderboard(*, family: str) -> QuerySet[Rating, tuple[str, int, int]]:
-    """The family's established players (provisional ones left out), best first; ties by who was rated first:
-    (username, rating, games) rows, read straight off the leaderboard index (docs/performance.md, "Leaderboard")."""
+    """The family's established players (provisional ones left out, and staff and admins, who have no public
+    profile), best first; ties by who was rated first: (username, rating, games) rows, read straight off the
+    leaderboard index (docs/performance.md, "Leaderboard")."""
     return (
-        Rating.objects.filter(family=family, games__gte=provisional_games())
+        Rating.objects.filter(
+            family=family,
+            games__gte=provisional_games(),
+            player__is_staff=False,
+            player__is_superuser=False,
+        )
         .order_by("-rating", "player_id")
         .values_list("player__username", "rating", "games")
     )

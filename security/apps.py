@@ -1,10 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class SecurityConfig(AppConfig):
     name = "security"
     label = "ramino_security"
-    verbose_name = "Security"
+    verbose_name = _("Security")
 
     def ready(self) -> None:
         from django.contrib.auth.signals import user_login_failed

@@ -12,6 +12,7 @@ SQLite that selects any other test stops at once, as one on PostgreSQL without P
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -137,17 +138,22 @@ def worker_env(database_name: str) -> dict[str, str]:
         DATABASE_URL=f"postgres://{user}@{host}:{port}/{database_name}",
         CELERY_BROKER_URL=settings.CELERY_BROKER_URL,
         CELERY_TASK_DEFAULT_QUEUE=settings.CELERY_TASK_DEFAULT_QUEUE,
+        RAMINO_PRACTICE_BOTS_QUEUE=settings.RAMINO_PRACTICE_BOTS_QUEUE,
         PYTHONUNBUFFERED="1",
     )
     return env
 
 
 class CeleryWorker:
-    """A real `celery worker` process consuming this session's queue."""
+    """A real `celery worker` process consuming this session's queue (or `queue`, e.g. the bots' own)."""
 
-    def __init__(self, env: dict[str, str], log_path: Path) -> None:
+    def __init__(
+        self, env: dict[str, str], log_path: Path, *, queue: str | None = None, concurrency: int = 2
+    ) -> None:
         self.env = env
         self.log_path = log_path
+        self.queue = queue or env["CELERY_TASK_DEFAULT_QUEUE"]
+        self.concurrency = concurrency
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -162,10 +168,10 @@ class CeleryWorker:
                 "config",
                 "worker",
                 "--loglevel=INFO",
-                "--concurrency=2",
+                f"--concurrency={self.concurrency}",
                 "--pool=prefork",
                 "-Q",
-                self.env["CELERY_TASK_DEFAULT_QUEUE"],
+                self.queue,
                 "--without-gossip",
                 "--without-mingle",
                 "-n",
@@ -243,15 +249,31 @@ def django_db_setup(django_db_setup: None) -> Iterator[None]:
 
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup: None, django_db_blocker: object) -> Iterator[CeleryWorker]:
-    """A real Celery worker on the test database. Tests using it must commit (transactional_db)."""
+    """A real Celery worker on the test database, and beside it one on the practice bots' queue (as
+    deployed: docs/operations.md "Queues"). Tests using it must commit (transactional_db)."""
     from django.db import connection
 
-    worker = CeleryWorker(
-        worker_env(connection.settings_dict["NAME"]), ROOT / "var" / f"test-worker-{os.getpid()}.log"
+    # The workers' metrics (queue waits, run times) in files a test can read (prometheus_client's multiprocess
+    # mode, as in production): tests/tournaments/test_practice_load.py reads the turn clocks' queue waits.
+    metrics = ROOT / "var" / f"test-worker-metrics-{os.getpid()}"
+    shutil.rmtree(metrics, ignore_errors=True)
+    metrics.mkdir(parents=True)
+    env = dict(worker_env(connection.settings_dict["NAME"]), PROMETHEUS_MULTIPROC_DIR=str(metrics))
+    worker = CeleryWorker(env, ROOT / "var" / f"test-worker-{os.getpid()}.log")
+    # Its own metrics folder: the main worker's tell the real tables' waits apart from practice's.
+    (metrics / "bots").mkdir()
+    bots = CeleryWorker(
+        dict(env, PROMETHEUS_MULTIPROC_DIR=str(metrics / "bots")),
+        ROOT / "var" / f"test-worker-bots-{os.getpid()}.log",
+        queue=settings.RAMINO_PRACTICE_BOTS_QUEUE,
+        concurrency=1,
     )
     worker.start()
+    bots.start()
     yield worker
+    bots.stop()
     worker.stop()
+    shutil.rmtree(metrics, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -23,7 +23,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
-APP_SERVICES = ("web", "worker", "beat", "migrate")
+APP_SERVICES = ("web", "worker", "practice-bots", "beat", "migrate")
 
 
 def _compose() -> dict[str, Any]:
@@ -68,6 +68,10 @@ def test_compose_app_services_share_the_image_env_and_wait_for_migrations() -> N
             assert service["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
     beat = " ".join(services["beat"]["command"])
     assert "beat" in beat and "django_celery_beat.schedulers:DatabaseScheduler" in beat
+    # Two workers: the main one on the default queue, one of its own for practice (docs/operations.md "Queues").
+    assert "-Q $${CELERY_TASK_DEFAULT_QUEUE:-celery}" in " ".join(services["worker"]["command"])
+    bots = " ".join(services["practice-bots"]["command"])
+    assert "-Q $${RAMINO_PRACTICE_BOTS_QUEUE:-practice_bots}" in bots and "celery -A config worker" in bots
     assert "deploy/gunicorn.conf.py" in services["web"]["command"]
 
 
@@ -139,9 +143,13 @@ def _run_local() -> ModuleType:
 
 def test_run_local_starts_web_worker_and_beat() -> None:
     children = {child.name: child.argv for child in _run_local().build_children(port=8123, reload=False)}
-    assert set(children) == {"web", "worker", "beat"}
+    assert set(children) == {"web", "worker", "bots", "beat"}
     assert children["web"][1:] == ["manage.py", "runserver", "127.0.0.1:8123", "--noreload"]
     assert children["worker"][1:7] == ["-m", "celery", "-A", "config", "worker", "--pool=solo"]
+    # The main worker takes the default queue, the bots' worker the practice queue only (docs/operations.md).
+    assert children["worker"][children["worker"].index("-Q") + 1] == "celery"
+    assert children["bots"][1:7] == ["-m", "celery", "-A", "config", "worker", "--pool=solo"]
+    assert children["bots"][children["bots"].index("-Q") + 1] == "practice_bots"
     assert children["beat"][1:6] == ["-m", "celery", "-A", "config", "beat"]
     assert "django_celery_beat.schedulers:DatabaseScheduler" in children["beat"]
 

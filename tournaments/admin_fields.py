@@ -10,8 +10,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import forms
+from django.contrib import admin
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.db.models import CheckConstraint
+from django.db.models import CheckConstraint, QuerySet
+from django.http import HttpRequest
 from django.utils.formats import number_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -34,6 +36,19 @@ GAME_NAMES: dict[str, Promise] = {
 def game_choices() -> list[tuple[str, Any]]:
     """The presets some family plays, each by its name for people."""
     return [(name, GAME_NAMES.get(name, name)) for name in engine_rules.implemented_presets()]
+
+
+class GameFilter(admin.SimpleListFilter):
+    """The admin lists' filter by game, each game by its name for people (not its code)."""
+
+    title = _("game")
+    parameter_name = "game"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return game_choices()
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        return queryset.filter(game=self.value()) if self.value() else queryset
 
 
 OPTION_LABELS: dict[str, Promise] = {

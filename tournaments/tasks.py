@@ -11,13 +11,13 @@ from __future__ import annotations
 from celery import shared_task
 from django.conf import settings
 
-from tournaments.live import clock_runs, dispatch, idempotency, round_start
+from tournaments.live import clock_runs, dispatch, idempotency, round_start, tables
 from tournaments.multi_table import progress as multi_progress
 from tournaments.multi_table import recurring, schedule
 from tournaments.multi_table.task_names import CREATE_FROM_TEMPLATE, RUN_TOURNAMENT_SCHEDULE, TABLE_ROUND_OVER
-from tournaments.practice import bots as practice_bots
+from tournaments.practice import guests
 from tournaments.practice import services as practice
-from tournaments.practice.task_names import BOT_MOVE, CLOSE_PRACTICE
+from tournaments.practice.task_names import BOT_MOVE, CLOSE_PRACTICE, PURGE_GUESTS
 from tournaments.single_table import progress as tournament_progress
 from tournaments.single_table.task_names import ADVANCE_TOURNAMENT
 
@@ -39,12 +39,17 @@ def start_round(game_id: int) -> bool:
 
 @shared_task(name=BOT_MOVE, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def practice_bot_move(game_id: int, version: int) -> bool:
-    return practice_bots.play_bot_move(game_id=game_id, version=version)
+    return practice.bot_turn(game_id=game_id, version=version)
 
 
 @shared_task(name=CLOSE_PRACTICE, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def close_practice(table_id: int) -> None:
     practice.close_practice(table_id=table_id)
+
+
+@shared_task(name=PURGE_GUESTS, acks_late=True, ignore_result=True)
+def purge_guests() -> int:
+    return guests.purge_guests().guests
 
 
 def sweep_all(*, grace_seconds: float | None = None) -> int:
@@ -66,6 +71,11 @@ def sweep_clocks() -> int:
 @shared_task(name=dispatch.FORGET_IDEMPOTENCY_KEYS, acks_late=True, ignore_result=True)
 def forget_idempotency_keys() -> int:
     return idempotency.forget_expired()
+
+
+@shared_task(name=dispatch.CLOSE_IDLE_TABLES, acks_late=True, ignore_result=True)
+def close_idle_tables() -> int:
+    return tables.close_idle_private_tables()
 
 
 @shared_task(name=ADVANCE_TOURNAMENT, acks_late=True, reject_on_worker_lost=True, ignore_result=True)

@@ -1,5 +1,6 @@
-"""The audit pages' numbers for people: chips grouped in the page's language (10,000 in English, 10.000 in
-Italian). The CSV exports write plain numbers (audit.exports)."""
+"""The audit pages' numbers and codes for people: chips grouped in the page's language (10,000 in English, 10.000
+in Italian), and every stored code (a kind, a status, a game, a tie rule, a ledger reason) in words. The CSV
+exports write plain numbers and the stored codes (audit.exports)."""
 
 from __future__ import annotations
 
@@ -7,34 +8,17 @@ from typing import Any
 
 from django import template
 from django.utils.formats import number_format
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
+
+from ledger import words
+from ledger.models import AccountKind, TransferKind
+from tournaments.admin_fields import GAME_NAMES
 
 register = template.Library()
 
-TRANSFER_KINDS = {
-    "adjustment": _("adjustment"),
-    "buy_in": _("buy-in (wallet to seat)"),
-    "cash_out": _("cash-out (seat to wallet)"),
-    "settlement": _("settlement"),
-    "bonus_settlement": _("bonus settlement"),
-    "tournament_buy_in": _("tournament entry (wallet to entry)"),
-    "fee": _("fee"),
-    "payout": _("prize"),
-    "refund": _("refund"),
-    "reversal": _("reversal"),
-    "mint": _("tournament chips issued"),
-    "retire": _("tournament chips retired"),
-    "guarantee": _("guarantee"),
-    "transfer": _("transfer"),
-}
-ACCOUNT_KINDS = {
-    "wallet": _("player wallet"),
-    "house_cashier": _("house cashier"),
-    "house_fees": _("house fees"),
-    "seat_stack": _("table seat stack"),
-    "prize_pool": _("tournament prize pool"),
-    "tournament_mint": _("tournament chip mint"),
-}
+# The transfer kinds and account kinds are the models' own choices (ledger.models), in words.
+TRANSFER_KINDS = dict(TransferKind.choices)
+ACCOUNT_KINDS = dict(AccountKind.choices)
 
 
 @register.filter
@@ -70,3 +54,40 @@ def transfer_kind(kind: Any) -> str:
 @register.filter
 def account_kind(kind: Any) -> str:
     return str(ACCOUNT_KINDS.get(str(kind), kind))
+
+
+@register.filter
+def reason(stored: Any) -> str:
+    """A transfer's stored reason in the page's language when the site wrote it (ledger.words.reason_text)."""
+    return words.reason_text(str(stored or ""))
+
+
+@register.filter
+def trigger(code: Any) -> str:
+    """How a reconciliation run was started, in words."""
+    return words.word(words.TRIGGERS, code)
+
+
+@register.filter
+def tie_rule(code: Any) -> str:
+    return words.word(words.TIE_RULES, code)
+
+
+@register.filter
+def game_name(code: Any) -> str:
+    """A game preset by its name for people ("Rummy 500", "Ramino 500")."""
+    return str(GAME_NAMES.get(str(code), code))
+
+
+@register.filter
+def chip_type(code: Any) -> str:
+    """A chip type in words: the site's chips, or a tournament's own ("chips of tournament 4")."""
+    return words.chip_type_text(str(code))
+
+
+@register.filter
+def poster(transfer: Any) -> str:
+    """Who posted a transfer: the person, or "the system" (its process's name stays in the admin)."""
+    if transfer.posted_by_id is not None:
+        return str(transfer.posted_by.get_username())
+    return str(_("the system")) if transfer.posted_by_system else ""

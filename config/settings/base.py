@@ -99,7 +99,8 @@ MIDDLEWARE = [
     # The language of every page and of every error message: the language cookie (the switch), else
     # Accept-Language, else LANGUAGE_CODE (docs/web.md, "Languages").
     "django.middleware.locale.LocaleMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    # Django's, but a path under /api/ without its slash is the envelope's 404, never a redirect (api/machine.py).
+    "api.machine.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "security.middleware.LockoutMiddleware",
@@ -109,6 +110,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+# A form without its CSRF token: a page of the site in the person's language (the machine endpoints: the envelope).
+CSRF_FAILURE_VIEW = "play.views.csrf_failure"
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
@@ -152,13 +155,19 @@ RAMINO_INTEGRITY_SOFT_MIN_Z = env.float("RAMINO_INTEGRITY_SOFT_MIN_Z", default=4
 RAMINO_INTEGRITY_PAIR_MIN_PRIVATE_TABLES = env.int("RAMINO_INTEGRITY_PAIR_MIN_PRIVATE_TABLES", default=5)
 RAMINO_INTEGRITY_PAIR_MIN_SHARE = env.float("RAMINO_INTEGRITY_PAIR_MIN_SHARE", default=0.8)
 RAMINO_INTEGRITY_ADDRESS_MIN_ACCOUNTS = env.int("RAMINO_INTEGRITY_ADDRESS_MIN_ACCOUNTS", default=2)
+RAMINO_INTEGRITY_FARM_NEW_ACCOUNT_DAYS = env.int("RAMINO_INTEGRITY_FARM_NEW_ACCOUNT_DAYS", default=14)
+RAMINO_INTEGRITY_FARM_MIN_ACCOUNTS = env.int("RAMINO_INTEGRITY_FARM_MIN_ACCOUNTS", default=3)
+RAMINO_INTEGRITY_FARM_MIN_CHIPS = env.int("RAMINO_INTEGRITY_FARM_MIN_CHIPS", default=1000)
+RAMINO_INTEGRITY_FARM_MIN_SHARE = env.float("RAMINO_INTEGRITY_FARM_MIN_SHARE", default=0.8)
+RAMINO_INTEGRITY_FARM_MIN_GRANT_SHARE = env.float("RAMINO_INTEGRITY_FARM_MIN_GRANT_SHARE", default=0.5)
+RAMINO_INTEGRITY_FARM_MAX_ROUNDS = env.int("RAMINO_INTEGRITY_FARM_MAX_ROUNDS", default=5)
 # Rounds the job reads per transaction, and how old a settlement must be before it is read (a transfer whose
 # transaction commits late has a smaller id than one already read: the lag lets it commit first).
 RAMINO_INTEGRITY_BATCH_ROUNDS = env.int("RAMINO_INTEGRITY_BATCH_ROUNDS", default=2000)
 RAMINO_INTEGRITY_LAG_SECONDS = env.int("RAMINO_INTEGRITY_LAG_SECONDS", default=60)
 
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
+    {"NAME": "accounts.passwords.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 
@@ -200,7 +209,12 @@ REST_FRAMEWORK = {
         "reconciliation": env("THROTTLE_RECONCILIATION", default="6/hour"),
         "top_up": env("THROTTLE_TOP_UP", default="10/min"),
         "practice": env("THROTTLE_PRACTICE", default="20/min"),
+        # Practice and demo starts per client address, whoever is signed in: guests cost nothing to make.
+        "practice_address": env("THROTTLE_PRACTICE_ADDRESS", default="30/min"),
         "demo": env("THROTTLE_DEMO", default="10/min"),
+        "table_create_user": env("THROTTLE_TABLE_CREATE_USER", default="10/hour"),
+        "table_create_address": env("THROTTLE_TABLE_CREATE_ADDRESS", default="30/hour"),
+        "replay": env("THROTTLE_REPLAY", default="60/min"),
     },
 }
 
@@ -317,10 +331,21 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "description": "Delete the answers kept under idempotency keys for longer than "
         "RAMINO_IDEMPOTENCY_KEEP_HOURS.",
     },
+    "tournaments: close idle private tables": {
+        "task": "tournaments.close_idle_tables",
+        "schedule": timedelta(minutes=1),
+        "description": "Close the private tables nobody has sat at for RAMINO_PRIVATE_TABLE_IDLE_MINUTES.",
+    },
     "accounts: purge expired tokens": {
         "task": "accounts.purge_expired_tokens",
         "schedule": timedelta(hours=1),
         "description": "Delete API tokens past their expiry.",
+    },
+    "tournaments: purge expired guests": {
+        "task": "tournaments.purge_guests",
+        "schedule": timedelta(hours=1),
+        "description": "Close the accounts of the demo's guests whose tokens have expired: their practice "
+        "tables end, their tokens and seat addresses go, the user is deactivated (their rounds stay).",
     },
     "integrity: daily checks": {
         "task": "integrity.run_checks",
@@ -348,7 +373,10 @@ RAMINO_LOG_FORMAT = env("RAMINO_LOG_FORMAT", default="plain")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "operations.request_id.RequestIdFilter"}},
+    "filters": {
+        "request_id": {"()": "operations.request_id.RequestIdFilter"},
+        "as_warning": {"()": "operations.logs.AsWarning"},
+    },
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
         "json": {"()": "operations.logs.JsonFormatter"},
@@ -361,6 +389,9 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="INFO")},
+    # A request naming a host the site does not serve (anyone can send one) is a WARNING without traceback,
+    # not an ERROR that would set off the error alerts; it is still answered 400 in the envelope.
+    "loggers": {"django.security.DisallowedHost": {"filters": ["as_warning"]}},
 }
 
 # /metrics (operations/views.py): the networks whose clients may read it without a token, and the token
@@ -370,6 +401,13 @@ RAMINO_METRICS_TOKEN = env("RAMINO_METRICS_TOKEN", default="")
 # django-prometheus would count unapplied migrations with a query at every start: not needed.
 PROMETHEUS_EXPORT_MIGRATIONS = False
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default="celery")
+# Practice tables' bots play on a queue of their own, consumed by a worker of its own (docs/operations.md,
+# "Queues"), so that no real table's turn clock or deal waits behind a bot's turn.
+RAMINO_PRACTICE_BOTS_QUEUE = env("RAMINO_PRACTICE_BOTS_QUEUE", default="practice_bots")
+CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {
+    "tournaments.practice_bot_move": {"queue": RAMINO_PRACTICE_BOTS_QUEUE},
+    "tournaments.close_practice": {"queue": RAMINO_PRACTICE_BOTS_QUEUE},
+}
 
 # Ramino's own knobs.
 # The pause between a round's end and the next deal: the time players have to read the results panel (its
@@ -406,5 +444,10 @@ RAMINO_CLOCK_SWEEP_GRACE_SECONDS = env.float("RAMINO_CLOCK_SWEEP_GRACE_SECONDS",
 # tried again by the next beat run (every 10 s), at most this many attempts in all; then, or at once on any other
 # failure, the tournament is cancelled with its reason and every entry refunded (tournament_schedule).
 RAMINO_TOURNAMENT_START_ATTEMPTS = max(1, env.int("RAMINO_TOURNAMENT_START_ATTEMPTS", default=30))
+# A private table nobody has sat at for this long (nobody seated since it was made or since the last player
+# left) is closed by a beat job (docs/tables.md "Private tables").
+RAMINO_PRIVATE_TABLE_IDLE_MINUTES = env.float("RAMINO_PRIVATE_TABLE_IDLE_MINUTES", default=30.0)
+# How long a finished round's replay is kept in the cache (docs/api.md "Replays"): it never changes.
+RAMINO_REPLAY_CACHE_SECONDS = env.int("RAMINO_REPLAY_CACHE_SECONDS", default=24 * 3600)
 # The shortest `turn_seconds` a table may have may be lowered below the 5 s floor (tests and demos), never raised.
 RAMINO_MIN_TURN_SECONDS = env.int("RAMINO_MIN_TURN_SECONDS", default=5)

@@ -12,7 +12,11 @@ REST_FRAMEWORK = {
         **REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],  # noqa: F405
         "auth": "10000/min",
         "practice": "10000/min",
+        "practice_address": "10000/min",
         "demo": "10000/min",
+        "table_create_user": "10000/min",
+        "table_create_address": "10000/min",
+        "replay": "10000/min",
     },
 }
 # As for the throttle: tests that exercise lockouts set their own limits (tests/test_lockout.py).
@@ -32,6 +36,11 @@ import uuid  # noqa: E402
 
 _SESSION = "-".join(filter(None, [os.environ.get("PYTEST_XDIST_WORKER", ""), uuid.uuid4().hex[:12]]))
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default=f"ramino-test-{_SESSION}")
+# ...and the bots' queue is derived from it (the suite's worker fixture consumes both: tests/conftest.py).
+RAMINO_PRACTICE_BOTS_QUEUE = env(
+    "RAMINO_PRACTICE_BOTS_QUEUE", default=f"{CELERY_TASK_DEFAULT_QUEUE}-practice_bots"
+)
+CELERY_TASK_ROUTES = {name: {"queue": RAMINO_PRACTICE_BOTS_QUEUE} for name in CELERY_TASK_ROUTES}  # noqa: F405
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="redis://127.0.0.1:6379/0")
 CELERY_BROKER_TRANSPORT_OPTIONS = {}
 

@@ -7,7 +7,11 @@ its cause, so it is posted at most once whatever retries or races:
 - welcome chips: `grant:welcome:<user id>`, posted by the registration service in the transaction that
   creates the user (a player never exists without them, and a failed registration leaves none);
 - the daily top-up: `grant:daily:<user id>:<UTC date>`, claimed by the player (`POST /wallet/top-up/`); it
-  brings the wallet up to the floor, once per UTC day, only when the balance is below the floor.
+  brings the player's chips up to the floor, once per UTC day, only when they hold less than the floor: their
+  chips are the wallet's and those of their stacks at tables (a stack sat down with is still theirs).
+
+Granted chips are held for public tables until played through (`GrantPolicy.play_through_rounds`): live play
+reads the hold when a player buys in at a private table (`tournaments.live.grant_hold`).
 """
 
 from __future__ import annotations
@@ -28,16 +32,36 @@ from ledger.errors import (
     IdempotencyConflict,
 )
 from ledger.models import Account, AccountKind, GrantPolicy, Transfer, TransferKind
-from ledger.selectors import daily_grant_key, grant_policy, next_utc_midnight, utc_date, welcome_grant_key
+from ledger.selectors import (
+    chips_held,
+    daily_grant_key,
+    grant_policy,
+    next_utc_midnight,
+    utc_date,
+    welcome_grant_key,
+)
 from ledger.services import accounts, postings
 
 SYSTEM = "house grant"
 
 
-def configure(*, enabled: bool, welcome_chips: int = 0, daily_floor: int = 0) -> GrantPolicy:
+def configure(
+    *,
+    enabled: bool,
+    welcome_chips: int = 0,
+    daily_floor: int = 0,
+    play_through_rounds: int = 20,
+    play_through_opponents: int = 3,
+) -> GrantPolicy:
     """Set the grant policy (the one row), validated as the admin's form validates it (`load_demo`, tests;
     admins edit it in the Django admin)."""
-    values = {"enabled": enabled, "welcome_chips": welcome_chips, "daily_floor": daily_floor}
+    values = {
+        "enabled": enabled,
+        "welcome_chips": welcome_chips,
+        "daily_floor": daily_floor,
+        "play_through_rounds": play_through_rounds,
+        "play_through_opponents": play_through_opponents,
+    }
     GrantPolicy(id=GrantPolicy.SINGLETON_ID, **values).full_clean(validate_unique=False)
     row, _ = GrantPolicy.objects.update_or_create(id=GrantPolicy.SINGLETON_ID, defaults=values)
     return row
@@ -71,11 +95,13 @@ class TopUp:
 
 
 def claim_daily_top_up(*, user: AbstractBaseUser, now: datetime | None = None) -> TopUp:
-    """Bring the player's wallet up to the policy's floor: once per UTC day, only below the floor.
+    """Bring the player's chips up to the policy's floor: once per UTC day, only below the floor. The chips are
+    the wallet's and the player's stacks at tables (`selectors.chips_held`): sitting down with them first
+    does not make a player poorer.
 
     Refusals change nothing: `GrantGuest` (a guest of the demo: guests play without chips),
     `GrantNotAvailable` (the site grants no top-up), `GrantAlreadyClaimed` (one
-    was posted today; the details name it and when the next may be claimed), `GrantAboveFloor` (the wallet
+    was posted today; the details name it and when the next may be claimed), `GrantAboveFloor` (the player
     holds at least the floor). The wallet is locked while the amount is computed, so a buy-in at the same
     moment cannot make the top-up overshoot the floor; two claims at once post one transfer (the key)."""
     now = now or timezone.now()
@@ -89,13 +115,18 @@ def claim_daily_top_up(*, user: AbstractBaseUser, now: datetime | None = None) -
     with transaction.atomic():
         wallet = accounts.get_wallet(user=user)
         # The wallet's row lock first: a second claim waits here for the first to commit, then finds its key.
-        balance = Account.objects.select_for_update().values_list("balance", flat=True).get(pk=wallet.pk)
+        in_wallet = Account.objects.select_for_update().values_list("balance", flat=True).get(pk=wallet.pk)
+        # The stacks too: a buy-in or a cash-out moves chips between the wallet (locked) and a stack, so
+        # the sum read here is either all before it or all after it.
+        balance = chips_held(user=user)
         claimed = Transfer.objects.filter(idempotency_key=key).values_list("pk", flat=True).first()
         if claimed is not None:
             raise _already_claimed(claimed, now)
         floor = current.daily_floor
         if balance >= floor:
-            raise GrantAboveFloor(details={"balance": balance, "floor": floor})
+            raise GrantAboveFloor(
+                details={"balance": balance, "at_tables": balance - in_wallet, "floor": floor}
+            )
         try:
             transfer = postings.move_chips(
                 source=accounts.get_house_account(kind=AccountKind.HOUSE_CASHIER),
@@ -104,7 +135,13 @@ def claim_daily_top_up(*, user: AbstractBaseUser, now: datetime | None = None) -
                 kind=TransferKind.GRANT,
                 idempotency_key=key,
                 reason=f"daily top-up to {floor}",
-                computation={"grant": "daily", "day": day.isoformat(), "balance": balance, "floor": floor},
+                computation={
+                    "grant": "daily",
+                    "day": day.isoformat(),
+                    "balance": balance,
+                    "at_tables": balance - in_wallet,
+                    "floor": floor,
+                },
                 posted_by_system=SYSTEM,
             )
         except IdempotencyConflict as conflict:

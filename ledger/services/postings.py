@@ -430,7 +430,12 @@ def _checked_balances(spec: _Spec, ids: list[int], found: Sequence[Sequence[Any]
         if chip_type != spec.chip_type:
             raise InvalidTransfer("A transfer moves one chip type only.", details={"account": account_id})
         if balance + amount < 0 and kind not in _NEGATIVE_ALLOWED:
-            raise InsufficientFunds(details={"account": account_id, "balance": balance, "amount": amount})
+            # The chips asked for and the chips held, in the message as in the details (a player reads them).
+            raise InsufficientFunds(
+                "This needs %(needed)s chips; the account holds %(balance)s.",
+                params={"needed": -amount, "balance": balance},
+                details={"account": account_id, "balance": balance, "amount": amount},
+            )
         balances[account_id] = balance + amount
     return balances
 

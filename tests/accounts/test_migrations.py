@@ -85,3 +85,26 @@ def test_names_the_same_once_folded_stop_the_keys_migration(before_the_index: No
     get_user_model().objects.filter(username="STRASSE").update(username="strasse2")
     _migrate(KEYS_MIGRATION)
     assert sorted(UsernameKey.objects.values_list("folded", flat=True)) == ["niccolò", "strasse", "strasse2"]
+
+
+def test_the_look_alike_keys_are_filled_and_later_look_alikes_keep_none(before_the_index: None) -> None:
+    """0006 fills every user's look-alike key (TS #39's skeleton); a name that reads as an older one (`dee` in
+    Cyrillic letters registered after `dee`, `lan` after `Ian`) does not stop it: the older keeps the key, the later none, and
+    the unique index holds from then on."""
+    _migrate(("accounts", "0004_sqlite_username_index_after_remake"))
+    for name in ["dee", "Ian", "\u0501\u0435\u0435", "lan", "cid"]:
+        make_user(name)
+    _migrate(KEYS_MIGRATION)
+    _migrate(("accounts", "0006_username_skeletons"))
+    keys = dict(UsernameKey.objects.values_list("user__username", "skeleton"))
+    assert keys == {"dee": "dee", "Ian": "lan", "\u0501\u0435\u0435": None, "lan": None, "cid": "cid"}
+    assert any(found["unique"] and found["columns"] == ["skeleton"] for found in _key_constraints().values())
+    with pytest.raises(IntegrityError), transaction.atomic():
+        UsernameKey.objects.filter(user__username="lan").update(skeleton="dee")
+
+
+def _key_constraints() -> dict[str, dict[str, object]]:
+    found: dict[str, dict[str, object]] = connection.introspection.get_constraints(
+        connection.cursor(), UsernameKey._meta.db_table
+    )
+    return found

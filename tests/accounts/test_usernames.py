@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from accounts import services, usernames
-from accounts.errors import UsernameConfusable
+from accounts import selectors, services, usernames
+from accounts.errors import UsernameConfusable, UsernameLookalike
 from accounts.models import UsernameKey
 from tests.clients import api_client
 
@@ -163,3 +163,155 @@ def test_two_names_the_same_once_folded_cannot_both_register(first: str, variant
         assert UsernameKey.objects.filter(folded=usernames.folded(first)).count() == 1
         assert get_user_model().objects.count() == 1
         transaction.set_rollback(True)
+
+
+# --- look-alike, invisible and reserved names (Unicode TS #39) -------------------------------------------
+
+
+@pytest.mark.sqlite
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("dee", "\u0501\u0435\u0435"),  # Cyrillic komi de and two Cyrillic ie, as the demo player dee
+        ("cid", "\u0441\u0456\u0501"),  # Cyrillic es, Byelorussian i, komi de
+        ("\u0501\u0435\u0435", "dee"),  # whichever came first
+        ("lan", "Ian"),  # a capital I reads as a small l
+        ("mario", "rnario"),  # r n reads as m
+        ("bob0", "BOBO"),  # a zero reads as an O
+    ],
+)
+def test_a_name_that_reads_as_a_registered_one_is_refused(first: str, second: str) -> None:
+    assert _register(first).status_code == 201
+    english = _register(second)
+    assert english.status_code == 400, english.content
+    assert english.json()["error"]["code"] == "username.lookalike"
+    assert (
+        english.json()["error"]["message"]
+        == "This username reads the same as another player's; choose another."
+    )
+    italian = _register(second, HTTP_ACCEPT_LANGUAGE="it")
+    assert italian.json()["error"]["code"] == "username.lookalike"
+    assert italian.json()["error"]["message"].startswith("Questo nome utente si legge come")
+    assert list(get_user_model().objects.values_list("username", flat=True)) == [first]
+
+
+@pytest.mark.sqlite
+@pytest.mark.django_db
+def test_the_database_refuses_a_look_alike_saved_any_other_way() -> None:
+    User = get_user_model()
+    User.objects.create_user(username="dee", password=PASSWORD)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        User.objects.create_user(username="\u0501\u0435\u0435", password=PASSWORD)
+    assert UsernameKey.objects.get().skeleton == "dee"
+
+
+@pytest.mark.django_db
+def test_a_look_alike_that_loses_the_race_gets_the_same_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    get_user_model().objects.create_user(username="dee", password=PASSWORD)
+    real = selectors.username_looks_taken
+    checks: list[bool] = []
+
+    def checked_too_early(*, username: str) -> bool:
+        checks.append(real(username=username))
+        return checks[-1] if len(checks) > 1 else False
+
+    monkeypatch.setattr(selectors, "username_looks_taken", checked_too_early)
+    with pytest.raises(UsernameLookalike):
+        services.register_user(username="\u0501\u0435\u0435", password=PASSWORD)
+    assert checks == [True, True]  # the unique index refused the insert between the two checks
+    assert get_user_model().objects.count() == 1
+
+
+@pytest.mark.sqlite
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "characters"),
+    [
+        ("\u3164\u3164\u3164", ["U+3164", "U+1160"]),  # three Hangul fillers: an invisible name
+        ("\u115f\u115f\u115f", ["U+115F"]),
+        ("\u1160\u1160\u1160", ["U+1160"]),
+        ("\uffa0\uffa0\uffa0", ["U+FFA0", "U+1160"]),
+        ("ann\u200b", ["U+200B"]),  # a zero-width space
+        ("a\u200dnna", ["U+200D"]),  # a zero-width joiner
+        ("an\u00adna", ["U+00AD"]),  # a soft hyphen
+        ("anna\ufe0f", ["U+FE0F"]),  # a variation selector
+        ("\u2800\u2800\u2800", ["U+2800"]),  # the blank Braille pattern
+    ],
+)
+def test_a_name_holding_characters_that_show_nothing_is_refused(name: str, characters: list[str]) -> None:
+    answer = _register(name)
+    assert answer.status_code == 400, answer.content
+    error = answer.json()["error"]
+    assert error["code"] == "username.invisible"
+    assert error["details"] == {"characters": characters}
+    assert all(code in error["message"] for code in characters)
+    italian = _register(name, HTTP_ACCEPT_LANGUAGE="it").json()["error"]
+    assert italian["code"] == "username.invisible" and italian["message"].startswith(
+        "Questo nome utente contiene"
+    )
+    assert not get_user_model().objects.exists()
+
+
+@pytest.mark.sqlite
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Guest_MZG9FK",
+        "guest-x",
+        "GUEST.ann",
+        "Guest",
+        "guest42",
+        "GuestMZG9FK",
+        "BOT.anna",
+        "bot_bruno",
+        "Bot-Carla",
+        "bot7",
+        "BotAnna",
+        "bot",
+    ],
+)
+def test_guest_and_bot_names_are_reserved_in_any_separator_or_case(name: str) -> None:
+    answer = _register(name)
+    assert answer.status_code == 400, answer.content
+    assert answer.json()["error"]["code"] == "username.reserved"
+    italian = _register(name, HTTP_ACCEPT_LANGUAGE="it").json()["error"]
+    assert italian["message"].startswith("I nomi che si leggono come")
+    assert not get_user_model().objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["Botticelli", "guesthouse", "Bottega", "BOTANY", "robot_x", "Guestrin"])
+def test_names_that_only_begin_with_the_letters_register(name: str) -> None:
+    assert _register(name).status_code == 201
+
+
+@pytest.mark.django_db
+def test_guests_and_bots_are_still_made() -> None:
+    """Their names are kept for them: made by the server, never registered."""
+    from tournaments.practice.bots import bot_users
+
+    guest = services.create_guest()
+    assert usernames.is_guest_name(guest.get_username())
+    assert [u.get_username() for u in bot_users(3)] == ["Bot Anna", "Bot Bruno", "Bot Carla"]
+    assert UsernameKey.objects.filter(skeleton__isnull=False).count() == 4
+
+
+def test_the_skeleton_is_ts39_s() -> None:
+    """A few of confusables.txt's mappings (prototypes are their own skeleton)."""
+    assert usernames.skeleton("\u0501\u0435\u0435") == "dee"
+    assert usernames.skeleton("\u0441\u0456\u0501") == "cid"
+    assert usernames.skeleton("p\u0430yp\u0430l") == "paypal"
+    assert usernames.skeleton("m") == "rn" and usernames.skeleton("rn") == "rn"
+    assert usernames.skeleton("1") == usernames.skeleton("I") == usernames.skeleton("l") == "l"
+    assert usernames.skeleton("0") == "O"
+    assert usernames.skeleton("\u0391\u03b2") == usernames.skeleton("A\u03b2")  # Greek capital alpha is an A
+    assert usernames.skeleton("niccolò") == unicodedata.normalize("NFD", "niccolò")
+
+
+@given(NAMES)
+def test_the_look_alike_key_does_not_depend_on_how_the_name_was_composed(name: str) -> None:
+    key = usernames.confusable_key(name)
+    for form in ("NFD", "NFKD", "NFC"):
+        assert usernames.confusable_key(unicodedata.normalize(form, name)) == key

@@ -61,11 +61,15 @@ class TokenLogin:
 # so that any other 400 (a bound the schema forgot, a type it got wrong) still fails.
 KNOWN_REFUSALS: dict[str, dict[str, set[str] | None]] = {
     # A taken or malformed username (letters and digits of any alphabet, `_ . -`: no JSON Schema pattern says
-    # "a letter of any alphabet"), one mixing look-alike letters of several alphabets, a common or
-    # all-numeric password, or one too like the username.
+    # "a letter of any alphabet"), one mixing look-alike letters of several alphabets, one reading as a taken
+    # one, holding characters that show nothing or reading as a guest's or a bot's, a common or all-numeric
+    # password, or one too like the username.
     "POST /api/v1/auth/register/": {
         "request.invalid": {"username", "password", "non_field_errors"},
         "username.confusable": None,
+        "username.lookalike": None,
+        "username.invisible": None,
+        "username.reserved": None,
     },
     # Wrong credentials (docs/api.md: 400, not 401).
     "POST /api/v1/auth/token/": {"request.invalid": {"non_field_errors"}},

@@ -237,13 +237,14 @@ def test_a_private_table_is_joined_by_its_code(browser: Any, live_server: Any, s
     ann.fill("[data-role=create-min_buy_in]", 100)
     ann.fill("[data-role=create-max_buy_in]", 800)
     ann.fill("[data-role=create-pcr]", 3)
+    ann.fill("[data-role=create-buy_in]", 500)
     ann.click("[data-role=create]")
     code = ann.text("[data-role=table-code]")
     assert len(code) == 8
     table_id = int(ann.find("[data-role=table-page]").get_attribute("data-table") or 0)
-    ann.fill("[data-role=table-head] [data-role=buy-in]", 500)
-    ann.click("[data-role=table-head] [data-role=sit]")
+    # the creator sits down with the table, with the buy-in the form took
     ann.wait_for(lambda: ann.find_all("[data-role=leave]"), message="ann seated")
+    assert Seat.objects.get(table_id=table_id).stack_account.balance == 500
 
     # the lobby lists only public tables: bob cannot see it, he joins by the code
     bob.click("[data-role=nav-wallet]")

@@ -67,6 +67,12 @@ def test_dumping_and_soft_play_are_flagged_and_honest_play_is_not(played: dict[s
     transfers = set(Transfer.objects.filter(table_id=table, kind="settlement").values_list("pk", flat=True))
     assert set(dumping.evidence["transfers"]) == transfers
     assert dumping.evidence["net"] == dumping.evidence["paid"] > 500
+    # The flag names the chips moved: who paid whom, and their sum.
+    paid = dumping.evidence["paid"]
+    assert dumping.evidence["chips_moved"] == [{"from": "t4p0", "to": "t4p1", "chips": paid}]
+    assert dumping.evidence["chips"] == paid
+    soft = Flag.objects.get(kind="soft_play")
+    assert soft.evidence["chips"] == sum(m["chips"] for m in soft.evidence["chips_moved"]) > 0
     assert_reconciled()
 
 

@@ -146,3 +146,100 @@ def test_the_simulation_flags_dumpers_and_soft_players_and_not_honest_bots() -> 
     assert rates.tables == {"honest": 4, "dumping": 2, "soft": 2}
     assert rates.detected == {"dumping": 2, "soft": 2}
     assert rates.false_positive_pairs == 0 and rates.honest_pairs == 4
+
+
+def _farm_rounds(payee: str, payers: list[str], chips: int) -> list[RoundFacts]:
+    return [
+        _round(i + 1, [(p, payee, chips)], players=(p, payee), new_players=frozenset({p}), table_id=i + 1)
+        for i, p in enumerate(payers)
+    ]
+
+
+def _farming(rounds: list[RoundFacts], grants: dict[str, int]) -> list[signals.Finding]:
+    deltas = signals.fold_rounds(rounds, {})
+    new_paid: dict[tuple[str, str], int] = {}
+    for (a, b), d in deltas.items():
+        new_paid[(a, b)], new_paid[(b, a)] = d.new_paid_ab, d.new_paid_ba
+    counts = {pair: d.rounds for pair, d in deltas.items()}
+    return signals.grant_farming(new_paid=new_paid, rounds=counts, grants=grants, thresholds=LIMITS)
+
+
+def test_grant_farming_sums_new_accounts_paying_one_player_over_the_payers() -> None:
+    """Six new accounts each losing its 1,000 in one round to one master: six pairs too small to be anything,
+    one flag for the master, naming each payer's chips and grant."""
+    payers = [f"n{i}" for i in range(6)]
+    rounds = _farm_rounds("master", payers, 1_000)
+    deltas = signals.fold_rounds(rounds, {})
+    assert all(
+        signals.chip_dumping(a=a, b=b, counts=_counts(d), thresholds=LIMITS) is None
+        for (a, b), d in deltas.items()
+    )
+    [found] = _farming(rounds, dict.fromkeys(payers, 1_000))
+    assert found.kind == signals.GRANT_FARMING and found.players == ("master", *payers)
+    assert found.score == 6 and found.details["chips"] == 6_000
+    assert found.details["payers"] == dict.fromkeys(payers, 1_000)
+    assert found.details["chips_moved"][0] == {"from": "n0", "to": "master", "chips": 1_000}
+
+
+@pytest.mark.parametrize(
+    ("why", "payers", "chips", "grants", "extra"),
+    [
+        ("two accounts are not a farm", ["n0", "n1"], 1_000, 1_000, []),
+        ("too few chips in all", ["n0", "n1", "n2"], 300, 400, []),
+        ("no grant to lose: not a grant farm", ["n0", "n1", "n2"], 1_000, 0, []),
+        ("a small part of the grant", ["n0", "n1", "n2"], 400, 1_000, []),
+        # Most of what n0, n1, n2 paid went to someone else: they do not feed the master.
+        (
+            "losses spread over players",
+            ["n0", "n1", "n2"],
+            500,
+            1_000,
+            [("n0", "x", 600), ("n1", "y", 600), ("n2", "z", 600)],
+        ),
+    ],
+)
+def test_grant_farming_needs_several_accounts_most_of_their_grants_and_most_of_their_losses(
+    why: str, payers: list[str], chips: int, grants: int, extra: list[tuple[str, str, int]]
+) -> None:
+    rounds = _farm_rounds("master", payers, chips)
+    rounds += [
+        _round(100 + i, [(a, b, c)], players=(a, b), new_players=frozenset({a}), table_id=100 + i)
+        for i, (a, b, c) in enumerate(extra)
+    ]
+    assert _farming(rounds, dict.fromkeys(payers, grants)) == [], why
+
+
+def test_a_newcomer_losing_slowly_to_a_better_player_is_not_a_farm() -> None:
+    """Three newcomers each losing their grant to one regular over 25 rounds: a better player, not a farm."""
+    rounds = [
+        _round(
+            p * 100 + r,
+            [(f"n{p}", "regular", 40)],
+            players=(f"n{p}", "regular"),
+            new_players=frozenset({f"n{p}"}),
+        )
+        for p in range(3)
+        for r in range(25)
+    ]
+    assert _farming(rounds, {f"n{p}": 1_000 for p in range(3)}) == []
+    # The same chips handed over in a round each are a farm; and accounts no longer new pay nothing it counts.
+    assert (
+        len(
+            _farming(
+                _farm_rounds("regular", ["n0", "n1", "n2"], 1_000), dict.fromkeys(["n0", "n1", "n2"], 1_000)
+            )
+        )
+        == 1
+    )
+    old = [
+        _round(i + 1, [(p, "regular", 1_000)], players=(p, "regular"))
+        for i, p in enumerate(["n0", "n1", "n2"])
+    ]
+    assert _farming(old, dict.fromkeys(["n0", "n1", "n2"], 1_000)) == []
+
+
+def test_the_simulation_flags_grant_farms_and_not_regulars_beating_newcomers() -> None:
+    rates, _ = simulation.measure(tables=0, honest_tables=2, rounds=25, seed=5, farms=2, farm_accounts=4)
+    assert (rates.farms, rates.farms_detected) == (2, 2)
+    assert (rates.regulars, rates.regulars_flagged) == (2, 0)
+    assert rates.false_positive_pairs == 0

@@ -132,7 +132,9 @@ def test_the_adjustment_form_posts_one_transfer_through_the_ledger_service(
         answer = superuser_client.post(url, {**data, "key": "other", **bad})
         assert answer.status_code == 200 and field in answer.context["form"].errors, bad
     overdraw = superuser_client.post(url, {**data, "key": "debit", "amount": -10_000})
-    assert overdraw.status_code == 200 and "enough chips" in str(overdraw.context["form"].non_field_errors())
+    assert overdraw.status_code == 200 and "the account holds 250" in str(
+        overdraw.context["form"].non_field_errors()
+    )
     assert wallet_balance(user=player) == 250
     assert_reconciled()
 
@@ -156,15 +158,20 @@ def test_admins_configure_the_house_grant_once_and_change_it(superuser_client: C
     refused = superuser_client.post(add, {"enabled": "on", "welcome_chips": -5, "daily_floor": 100})
     assert refused.status_code == 200 and "welcome_chips" in refused.context["adminform"].form.errors
     assert not GrantPolicy.objects.exists()
-    superuser_client.post(add, {"enabled": "on", "welcome_chips": 1_000, "daily_floor": 500})
+    hold = {"play_through_rounds": 20, "play_through_opponents": 3}
+    superuser_client.post(add, {"enabled": "on", "welcome_chips": 1_000, "daily_floor": 500, **hold})
     policy = GrantPolicy.objects.get()
     assert policy.enabled and (policy.welcome_chips, policy.daily_floor) == (1_000, 500)
     # One row: no second add, no delete; it is changed instead.
     assert superuser_client.get(add).status_code == 403
     change = reverse("admin:ledger_grantpolicy_change", args=[policy.pk])
-    superuser_client.post(change, {"welcome_chips": 0, "daily_floor": 200})
+    superuser_client.post(
+        change,
+        {"welcome_chips": 0, "daily_floor": 200, "play_through_rounds": 0, "play_through_opponents": 1},
+    )
     policy.refresh_from_db()
     assert not policy.enabled and policy.daily_floor == 200
+    assert (policy.play_through_rounds, policy.play_through_opponents) == (0, 1)
     delete = reverse("admin:ledger_grantpolicy_delete", args=[policy.pk])
     assert superuser_client.post(delete, {"post": "yes"}).status_code == 403
     assert not Transfer.objects.exists()  # configuring moves no chips

@@ -15,11 +15,13 @@ from django.db import IntegrityError, transaction
 from accounts import services as account_services
 from ledger.errors import GrantAboveFloor, GrantAlreadyClaimed, GrantNotAvailable
 from ledger.models import AccountKind, GrantPolicy, Transfer, TransferKind
-from ledger.selectors import TopUpState, top_up, wallet_balance
+from ledger.selectors import TopUpState, chips_held, top_up, wallet_balance
 from ledger.services import grants, postings
 from ledger.throttling import TopUpThrottle
 from tests.clients import api_client
+from tests.factories import TableFactory
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
+from tournaments.live import tables
 
 pytestmark = pytest.mark.django_db
 
@@ -138,6 +140,7 @@ def test_the_top_up_brings_the_wallet_to_the_floor_once_per_utc_day() -> None:
         "grant": "daily",
         "day": "2026-12-03",
         "balance": 300,
+        "at_tables": 0,
         "floor": 1_000,
     }
     state = top_up(user=user, balance=1_000, now=NOON)
@@ -162,9 +165,47 @@ def test_a_wallet_at_or_above_the_floor_is_refused_and_nothing_moves() -> None:
     funded_wallet(user, 1_000)
     with pytest.raises(GrantAboveFloor) as refused:
         grants.claim_daily_top_up(user=user, now=NOON)
-    assert refused.value.details == {"balance": 1_000, "floor": 1_000}
+    assert refused.value.details == {"balance": 1_000, "at_tables": 0, "floor": 1_000}
     assert top_up(user=user, balance=1_000, now=NOON).state == TopUpState.ABOVE_FLOOR
     assert _grants(user) == [] and wallet_balance(user=user) == 1_000
+    assert_reconciled()
+
+
+def test_chips_at_a_table_count_towards_the_floor() -> None:
+    """Sitting down with 600 of 1,000 chips does not make a player poorer: with a floor of 500 the top-up is
+    refused (before: 100 more, and the player left the table with 1,100), over HTTP as on the wallet's state."""
+    grants.configure(enabled=True, daily_floor=500)
+    user = make_user("ann")
+    funded_wallet(user, 1_000)
+    table = TableFactory.create(max_buy_in=2_000)
+    tables.sit(user=user, table_id=table.pk, buy_in=600)
+    assert wallet_balance(user=user) == 400 and chips_held(user=user) == 1_000
+    client = api_client(user)
+    assert client.get("/api/v1/wallet/").json()["top_up"]["state"] == TopUpState.ABOVE_FLOOR
+    refused = client.post("/api/v1/wallet/top-up/")
+    assert refused.status_code == 422, refused.content
+    assert refused.json()["error"]["code"] == "grant.above_floor"
+    assert refused.json()["error"]["details"] == {"balance": 1_000, "at_tables": 600, "floor": 500}
+    tables.leave(user=user, table_id=table.pk)
+    assert _grants(user) == [] and wallet_balance(user=user) == 1_000
+    assert_reconciled()
+
+
+def test_a_top_up_brings_wallet_and_stacks_together_to_the_floor() -> None:
+    grants.configure(enabled=True, daily_floor=500)
+    user = make_user("ann")
+    funded_wallet(user, 400)
+    table = TableFactory.create()
+    tables.sit(user=user, table_id=table.pk, buy_in=300)
+    claimed = grants.claim_daily_top_up(user=user, now=NOON)
+    assert claimed.transfer.computation == {
+        "grant": "daily",
+        "day": "2026-12-03",
+        "balance": 400,
+        "at_tables": 300,
+        "floor": 500,
+    }
+    assert claimed.balance == 200 and chips_held(user=user) == 500
     assert_reconciled()
 
 

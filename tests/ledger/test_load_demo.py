@@ -31,7 +31,10 @@ def test_load_demo_is_idempotent_and_funds_the_players() -> None:
     policy = GrantPolicy.objects.get()
     assert policy.enabled and policy.welcome_chips == 1_000 and policy.daily_floor == 500
     assert "House grant: 1000 welcome chips" in out.getvalue()
+    # Tables of every family, not only Rummy 500 (a Basic-family one and a Board Rummy one).
     assert sorted(Table.objects.filter(private=False).values_list("game", flat=True)) == [
+        "basic",
+        "board",
         "rummy500",
         "rummy500_household",
     ]

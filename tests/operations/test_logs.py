@@ -119,3 +119,21 @@ def test_production_logs_json_unless_told_otherwise(log_format: str | None, is_j
         assert found["message"] == "hello there" and found["request_id"] == "-"
     else:
         assert line.endswith("WARNING ramino.probe [-] hello there")
+
+
+def test_a_bad_host_header_is_a_warning_without_traceback(caplog: pytest.LogCaptureFixture) -> None:
+    """Anyone can send a Host the site does not serve: answered 400 in the envelope, and logged as a WARNING
+    without a traceback (never an ERROR, which would set off the error alerts)."""
+    with caplog.at_level(logging.DEBUG):
+        answer = Client().get("/api/v1/tables/", HTTP_HOST="evil.example")
+    assert answer.status_code == 400
+    assert answer.json()["error"]["code"] == "request.malformed"
+    found = [r for r in caplog.records if r.name == "django.security.DisallowedHost"]
+    assert found, [r.name for r in caplog.records]
+    for record in found:
+        assert record.levelno == logging.WARNING and record.levelname == "WARNING"
+        assert record.exc_info is None and record.exc_text is None
+        assert "evil.example" in record.getMessage()
+        line = json.loads(JsonFormatter().format(record))
+        assert line["level"] == "WARNING" and "exc_info" not in line
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

@@ -21,9 +21,9 @@ from tournaments.live import round_start
 from tournaments.live.models import Game, MoveLog, Seat, Table
 from tournaments.live.moves import submit_move
 from tournaments.practice import demo_script
-from tournaments.practice.bots import play_bot_move
 from tournaments.practice.demo_views import DemoAddressThrottle
 from tournaments.practice.models import PracticeTable
+from tournaments.practice.services import bot_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -139,7 +139,8 @@ def test_the_demo_round_follows_the_script_at_the_table_without_chips() -> None:
         if step.key == "score":
             break
         if step.key == "bot_turn":
-            assert play_bot_move(game_id=game.pk, version=game.version)
+            # The bot's whole turn (draw, meld, discard) in one task, after one pause.
+            assert bot_turn(game_id=game.pk, version=game.version)
             continue
         assert step.move is not None
         move = next(m for m in legal if demo_script.same_move(m, step.move))

@@ -12,6 +12,7 @@ from ledger.services import grants
 from tests.clients import api_client
 from tests.ledger.utils import assert_reconciled
 from tests.sqlite.harness import Site
+from tournaments.live.models import Table
 
 pytestmark = [pytest.mark.sqlite, pytest.mark.django_db(transaction=True)]
 
@@ -34,4 +35,26 @@ def test_welcome_chips_a_daily_top_up_and_a_unicode_name(sqlite_site: Site) -> N
     assert again["error"]["code"] == "grant.already_claimed_today"
     assert niccolo.get("/wallet/")["top_up"]["state"] == "claimed_today"
     assert Transfer.objects.filter(kind=TransferKind.GRANT).count() == 2
+    assert_reconciled()
+
+
+def test_granted_chips_wait_for_public_tables_and_the_floor_counts_the_stacks(sqlite_site: Site) -> None:
+    """The play-through and the top-up's floor on SQLite, over HTTP: a newcomer's welcome chips are refused at a
+    private table and taken at a public one, where sitting 600 of them does not earn a top-up."""
+    grants.configure(enabled=True, welcome_chips=1_000, daily_floor=500)
+    admin = sqlite_site.admin()
+    master = sqlite_site.player("master", chips=1_000, admin=admin)
+    newbie = sqlite_site.player("newbie", chips=0, admin=admin)
+    table = {"game": "rummy500", "seats": 2, "pcr": 1, "min_buy_in": 100, "max_buy_in": 1_000}
+    private = master.post("/tables/", {**table, "private": True}, expect=201)
+    public = admin.post("/tables/", table, expect=201)
+    code = Table.objects.get(pk=private["id"]).code
+    refused = newbie.call("POST", "/tables/join/", {"code": code, "buy_in": 100}, expect=422)
+    assert refused["error"]["code"] == "table.grant_held" and refused["error"]["details"]["held"] == 1_000
+    newbie.post(f"/tables/{public['id']}/sit/", {"buy_in": 600})
+    above = newbie.call("POST", "/wallet/top-up/", expect=422)
+    assert above["error"]["details"] == {"balance": 1_000, "at_tables": 600, "floor": 500}
+    newbie.post(f"/tables/{public['id']}/leave/")
+    assert newbie.get("/wallet/")["balance"] == 1_000
+    assert Transfer.objects.filter(kind=TransferKind.GRANT).count() == 2  # the two welcomes, no top-up
     assert_reconciled()

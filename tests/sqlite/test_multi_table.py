@@ -98,6 +98,10 @@ def _play_to_the_end(site: Site, admin: Player, tid: int, players: dict[str, Pla
     standings = admin.get(f"/tournaments/{tid}/standings/?page_size=50")["results"]
     places = sorted(s["place"] for s in standings)
     assert places == list(range(1, ENTRANTS + 1)), standings
+    # The winner's row keeps the chips they finished with (every chip in play), the others 0.
+    assert [s["chips"] for s in sorted(standings, key=lambda s: s["place"])] == [ENTRANTS * STACK] + [0] * (
+        ENTRANTS - 1
+    )
     pool = BUY_IN * ENTRANTS
     assert sum(s["prize"] for s in standings) == pool
     report = admin.get(f"/tournaments/{tid}/payouts/")

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from ledger.models import Account, Transfer, TransferKind
+from ledger.models import Transfer, TransferKind
 from ledger.settlement import pcr_transfers
 from tournaments.live import clock_runs, round_start
 from tournaments.live.models import Game, GameStatus, Round, Seat
@@ -46,8 +46,10 @@ def expected_transfers(round_: Round) -> list[dict[str, Any]]:
 
 def stacks(table_id: int) -> dict[str, int]:
     return {
-        s.player.username: Account.objects.get(pk=s.stack_account_id).balance
-        for s in Seat.objects.filter(table_id=table_id).exclude(status="left").select_related("player")
+        s.player.username: s.stack_account.balance
+        for s in Seat.objects.filter(table_id=table_id)
+        .exclude(status="left")
+        .select_related("player", "stack_account")
     }
 
 

@@ -1,5 +1,5 @@
 """Driving a practice table's round in the test's process: the bots' moves by their task's body
-(`play_bot_move`), the player's by the API's service (`submit_move`), a claim window closed at its deadline."""
+(`bot_turn`), the player's by the API's service (`submit_move`), a claim window closed at its deadline."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from tournaments.engine.bots import GreedyBot
 from tournaments.live import clock_runs, engine_io
 from tournaments.live.models import Game, GameStatus, Round
 from tournaments.live.moves import submit_move
-from tournaments.practice.bots import is_bot, play_bot_move
+from tournaments.practice.bots import is_bot
+from tournaments.practice.services import bot_turn
 
 
 def play_out_round(*, game_id: int, player: Any, max_steps: int = 3000) -> Round:
@@ -27,7 +28,7 @@ def play_out_round(*, game_id: int, player: Any, max_steps: int = 3000) -> Round
             return round_
         state = engine_io.load_state(game.state or {})
         may = [str(p) for p in engine_io.may_act(state)]
-        if play_bot_move(game_id=game_id, version=game.version):
+        if bot_turn(game_id=game_id, version=game.version):
             continue
         together = engine_io.phase(state) in ("claims", "deal")
         if name in may and (together or engine_io.to_act(state) == name):

@@ -29,9 +29,9 @@ PUBLIC: dict[str, tuple[int, int, int, int, int]] = {
     "rounds": (401, 200, 403, 200, 200),
     "close": (401, 403, 403, 403, 200),
 }
-# the same on a private table: not seated means 404, except staff reading games
+# the same on a private table: not seated means 404, except staff reading it and its game and admins closing it
 PRIVATE: dict[str, tuple[int, int, int, int, int]] = {
-    "read_table": (401, 200, 404, 404, 404),
+    "read_table": (401, 200, 404, 200, 200),
     "sit": (401, 200, 404, 404, 404),
     "join_right_code": (401, 200, 200, 200, 200),
     "leave": (401, 200, 404, 404, 404),
@@ -39,7 +39,7 @@ PRIVATE: dict[str, tuple[int, int, int, int, int]] = {
     "move": (401, 200, 404, 404, 404),
     "events": (401, 200, 404, 200, 200),
     "rounds": (401, 200, 404, 200, 200),
-    "close": (401, 403, 404, 404, 404),
+    "close": (401, 403, 404, 403, 200),
 }
 
 TABLE_BODY = {"game": "rummy500", "seats": 4, "pcr": 1, "min_buy_in": 100, "max_buy_in": 1000}

@@ -22,7 +22,7 @@ def armed(monkeypatch: Any) -> list[tuple[str, list[Any], float]]:
     monkeypatch.setattr(
         dispatch,
         "enqueue",
-        lambda name, args, countdown: calls.append(
+        lambda name, args, countdown, queue=None: calls.append(
             (name.removeprefix("tournaments."), list(args), countdown)
         ),
     )

@@ -98,7 +98,7 @@ def test_the_structure_and_the_payout_table_with_amounts(
     sit_and_go = new_tournament(admin_user, max_entrants=3, payouts=[70, 30], buy_in=100)
     url = f"/api/v1/tournaments/{sit_and_go.pk}/"
     empty = client_for(None).get(url).json()
-    assert empty["levels"] == [] and empty["payout_table"] == [{"place": 1, "percent": 70, "amount": 0}]
+    assert empty["levels"] == [] and empty["payout_table"] == [{"place": 1, "percent": 100, "amount": 0}]
     for name in ("ann", "bob"):
         registration.register(user=make_player(name), tournament_id=sit_and_go.pk)
     two = client_for(None).get(url).json()
@@ -118,8 +118,8 @@ def test_the_structure_and_the_payout_table_with_amounts(
         {"level": 4, "pcr": 5, "rounds": 2},
         {"level": 5, "pcr": 8, "rounds": 2},
     ]
-    # Nobody yet: the guarantee is the pool, all of it to the one place that can be filled.
-    assert answer["payout_table"] == [{"place": 1, "percent": 50, "amount": 1001}]
+    # Nobody yet: the guarantee is the pool, all of it (100 %) to the one place that can be filled.
+    assert answer["payout_table"] == [{"place": 1, "percent": 100, "amount": 1001}]
     multi.register_all(sunday, [make_player(n) for n in ("dan", "eve", "fay")])
     three = client_for(None).get(f"/api/v1/tournaments/{sunday.pk}/").json()
     # 50/30/20 of 1001 rounded down; the chip rounding leaves goes to first place.

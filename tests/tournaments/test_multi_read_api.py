@@ -351,3 +351,58 @@ def test_the_payout_report_lists_paid_prizes_with_places(
         f"1,ann,490,{body['prizes'][0]['transfer']}",
     ]
     assert_reconciled()
+
+
+def test_the_winner_keeps_the_chips_they_finished_with_in_the_standings(
+    admin_user: Any, make_player: Any, client_for: Any
+) -> None:
+    # issue 31 (defect 18): once the tournament finished, the winner's stack (retired to the mint) read 0.
+    from django.db import transaction
+
+    from tournaments.multi_table import finish
+
+    ann, bob = make_player("ann"), make_player("bob")
+    t = multi.multi_tournament(admin_user, payouts=[100])
+    multi.register_all(t, [ann, bob])
+    multi.start(t, sizes=[2])
+    multi.bust(t, loser=bob, winner=ann, place=2, key="b1")
+    TournamentEntry.objects.filter(tournament=t, player=bob).update(bust_group=1, bust_start_chips=1000)
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=t.pk)
+        finish.finish(tournament=locked)
+    rows = client_for(None).get(f"/api/v1/tournaments/{t.pk}/standings/").json()["results"]
+    got = [(r["username"], r["status"], r["chips"], r["place"]) for r in rows]
+    assert got == [("ann", "finished", 2000, 1), ("bob", "busted", 0, 2)]
+    assert_reconciled()
+
+
+def test_levels_past_the_structure_read_as_its_last_level(
+    admin_user: Any, make_player: Any, client_for: Any
+) -> None:
+    # issue 31 (defect 18): a structure of 3 levels read "level 5" on the tournament and "level 4" at its table.
+    t = multi.multi_tournament(admin_user, pcr_schedule=[1, 2, 5], rounds_per_level=2)
+    multi.register_all(t, [make_player("ann"), make_player("bob")])
+    (table,) = multi.start(t, sizes=[2])
+    multi.play_round(table, 7)  # round 7: level 4 by the count, past the 3 levels
+    Tournament.objects.filter(pk=t.pk).update(level=5)
+    body = client_for(None).get(f"/api/v1/tournaments/{t.pk}/").json()
+    assert body["level"] == 3 and [lv["level"] for lv in body["levels"]] == [1, 2, 3]
+    row = client_for(None).get(f"/api/v1/tournaments/{t.pk}/tables/").json()["results"][0]
+    assert (row["level"], row["pcr"]) == (3, 5)
+    multi.play_round(table, 3)  # round 3: level 2
+    row = client_for(None).get(f"/api/v1/tournaments/{t.pk}/tables/").json()["results"][0]
+    assert (row["level"], row["pcr"]) == (2, 2)
+
+
+def test_one_entrant_reads_the_whole_pool_as_first_places_share(
+    admin_user: Any, make_player: Any, client_for: Any
+) -> None:
+    # issue 31 (defect 18): with one entrant the prize table read "1 · 70 % · 500".
+    t = multi.multi_tournament(admin_user, payouts=[70, 30], guarantee=0)
+    multi.register_all(t, [make_player("ann")])
+    body = client_for(None).get(f"/api/v1/tournaments/{t.pk}/").json()
+    assert body["payout_table"] == [{"place": 1, "percent": 100, "amount": body["prize_pool"]}]
+    multi.register_all(t, [make_player("bob")])
+    body = client_for(None).get(f"/api/v1/tournaments/{t.pk}/").json()
+    assert [(p["place"], p["percent"]) for p in body["payout_table"]] == [(1, 70), (2, 30)]
+    assert sum(p["amount"] for p in body["payout_table"]) == body["prize_pool"]

@@ -53,14 +53,18 @@ def test_the_lobby_reads_follow_a_tournament_to_its_end(
         assert events["version"] == t.version
         assert [e["version"] for e in events["events"]] == list(range(1, t.version + 1))
         row = anyone.get(f"{base}/").json()
-        assert (row["version"], row["level"], row["entrants"]) == (t.version, t.level, 12)
+        # the level read is the structure's: past its last level, the last (issue 31)
+        level = min(t.level, len(t.pcr_schedule))
+        assert (row["version"], row["level"], row["entrants"]) == (t.version, level, 12)
 
     driver.drive(tournament_id=t.pk, after_message=check)
     t = Tournament.objects.get(pk=t.pk)
     assert t.status == TournamentStatus.FINISHED and checks["count"] > 0
     standings = _all(anyone, f"{base}/standings/")
     assert sorted(s["place"] for s in standings if s["place"] == 1) == [1]
-    assert all(s["place"] is not None and s["table"] is None and s["chips"] == 0 for s in standings)
+    assert all(s["place"] is not None and s["table"] is None for s in standings)
+    # the winner keeps the chips they finished with (all of them), the others none (issue 31)
+    assert [s["chips"] for s in standings] == [12 * (t.starting_stack or 0)] + [0] * 11
     assert [s["place"] for s in standings] == sorted(s["place"] for s in standings)
     assert sum(s["prize"] for s in standings) == 1200
     assert _all(anyone, f"{base}/tables/") == []

@@ -37,7 +37,7 @@ def test_seat_move_and_release_keep_tournament_chips_off_wallets(make_player: An
     moved = seating.move_entrant(tournament=tournament, entry=entry, destination=second, number=2, key="mv:1")
     seat.refresh_from_db()
     assert seat.status == SeatStatus.LEFT and moved.table_id == second.pk and moved.number == 2
-    assert Account.objects.get(pk=moved.stack_account_id).balance == 1000 and entry.times_moved == 1
+    assert moved.stack_account.balance == 1000 and entry.times_moved == 1
     assert Transfer.objects.get(idempotency_key="mv:1").kind == TransferKind.TRANSFER
     wallet = Account.objects.get(kind=AccountKind.WALLET, user=ann).balance
     cash_out(seat=moved, table=second, policy=policy_for(second))  # its kind's policy: chips to the mint

@@ -146,12 +146,17 @@ def test_a_new_practice_table_ends_the_earlier_one(make_player: Any, client_for:
     second = services.start_practice(player=ann, game="basic", bots=2, level="medium")
     first.refresh_from_db()
     assert first.status == TableStatus.CLOSED and second.status == TableStatus.OPEN
-    # The player is played out of the running round (leaving), which ends with the table's wind-down.
-    assert Seat.objects.get(table=first, player=ann).status == SeatStatus.LEAVING
-    play_out_round(game_id=game_row.pk, player=ann)
+    # The running round is dropped at once, not played out by the bots: every seat freed, the game closed,
+    # the round left unfinished (never scored) and no bot move played after the player left.
     assert not Seat.objects.filter(table=first).exclude(status=SeatStatus.LEFT).exists()
     game_row.refresh_from_db()
     assert game_row.status == "closed"
+    dropped = Round.objects.get(game=game_row)
+    assert dropped.ended_at is None and dropped.scores is None and not dropped.settled
+    assert not MoveLog.objects.filter(round=dropped).exists()
+    # A bot message still on its way finds nothing to play.
+    assert services.bot_turn(game_id=game_row.pk, version=game_row.version) is False
+    assert PracticeTable.objects.get(table=first).current is False
 
 
 def test_leaving_between_rounds_closes_the_table(make_player: Any, client_for: Any) -> None:

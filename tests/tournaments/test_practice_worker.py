@@ -1,6 +1,7 @@
 """Practice tables with a real Celery worker, over HTTP: the player starts a table, the worker deals and plays
 the bots, the player plays their own turns until the round ends; no ledger transfer is posted, nothing is
-listed; leaving closes the table, and a table whose player went away closes by itself."""
+listed; leaving closes the table, and a table whose player went away closes by itself, its round dropped (not
+played out by the bots)."""
 
 from __future__ import annotations
 
@@ -62,9 +63,10 @@ def test_a_practice_round_over_http_with_the_worker(
     # The rounds and the events read as at any table.
     rounds = client.get(f"/api/v1/games/{game_id}/rounds/").json()
     assert rounds["results"][0]["transfers"] == [] and rounds["results"][0]["moves"]
-    # The next round comes by itself; leaving plays the player out and the table closes at its end.
+    # The next round comes by itself; leaving drops it (the bots do not play it out) and the table closes.
     wait_for(lambda: Round.objects.filter(game_id=game_id, number=2).exists(), 30, "the second deal")
     assert client.post(f"/api/v1/tables/{table_id}/leave/").status_code == 200
+    left_at = time.monotonic()
     wait_for(
         lambda: (
             Table.objects.get(pk=table_id).status == TableStatus.CLOSED
@@ -73,15 +75,18 @@ def test_a_practice_round_over_http_with_the_worker(
         60,
         "the table to close after its player left",
     )
+    # At the bots' next turn (one short pause), not after a round played out.
+    assert time.monotonic() - left_at < 20
     assert not Seat.objects.filter(table_id=table_id).exclude(status=SeatStatus.LEFT).exists()
-    assert Round.objects.get(game_id=game_id, number=2).ended_at is not None
+    dropped = Round.objects.get(game_id=game_id, number=2)
+    assert dropped.ended_at is None and not dropped.settled
     assert Transfer.objects.count() == transfers_before
     assert_reconciled()
 
 
 def test_an_abandoned_practice_table_closes_by_itself(celery_worker_process: Any, make_player: Any) -> None:
     ann = make_player("ann")
-    # Short clocks: the player, who never moves, is absent after two timeouts; the round then plays out.
+    # Short clocks: the player, who never moves, is absent after two timeouts; the round is then dropped.
     table = services.start_practice(
         player=ann,
         game="rummy500",
@@ -98,8 +103,15 @@ def test_an_abandoned_practice_table_closes_by_itself(celery_worker_process: Any
         "the abandoned table to close",
     )
     round_ = Round.objects.get(game__table=table, number=1)
-    assert round_.ended_at is not None
-    assert MoveLog.objects.filter(round=round_, player="ann", server_played=True).exists()
+    assert round_.ended_at is None and not round_.settled
+    # The player's two turns were the clock's; once absent, no bot played again.
+    ann_moves = MoveLog.objects.filter(round=round_, player="ann", server_played=True)
+    assert ann_moves.exists()
+    last_turn = ann_moves.order_by("-version").first()
+    assert last_turn is not None
+    assert (
+        not MoveLog.objects.filter(round=round_, version__gt=last_turn.version).exclude(player="ann").exists()
+    )
     assert not Seat.objects.filter(table=table).exclude(status=SeatStatus.LEFT).exists()
     assert not Transfer.objects.filter(table_id=table.pk).exists()
     assert_reconciled()

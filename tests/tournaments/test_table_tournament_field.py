@@ -47,4 +47,5 @@ def test_a_tournament_table_names_its_tournament_and_what_ends_it(
         "kind": kind,
         "target_score": target_score,
         "rounds": rounds,
+        "my_table": table.pk,  # ann is seated here (issue 31: where a moved player plays on)
     }

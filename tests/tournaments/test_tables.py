@@ -111,12 +111,13 @@ def test_listing_shows_public_tables_only(make_table: Any, make_player: Any, cli
     assert [t["id"] for t in response.json()["results"]] == [public.pk]
 
 
-def test_private_table_is_404_to_others_staff_included(
+def test_private_table_is_404_to_others_staff_read_it_but_sit_only_by_code(
     make_table: Any, make_player: Any, staff_user: Any, client_for: Any
 ) -> None:
     table = make_table(private=True, creator=make_player())
+    assert_envelope(client_for(make_player()).get(f"/api/v1/tables/{table.pk}/"), 404)
+    assert client_for(staff_user).get(f"/api/v1/tables/{table.pk}/").status_code == 200
     for user in (make_player(), staff_user):
-        assert_envelope(client_for(user).get(f"/api/v1/tables/{table.pk}/"), 404)
         assert_envelope(client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 100}), 404)
         assert_envelope(client_for(user).post(f"/api/v1/tables/{table.pk}/leave/"), 404)
     assert not Seat.objects.exists()
@@ -277,3 +278,20 @@ def test_anonymous_is_401_everywhere_on_tables(make_table: Any, client_for: Any)
         ("post", f"/api/v1/tables/{table.pk}/leave/"),
     ]:
         assert_envelope(getattr(anon, method)(path), 401, "auth.not_authenticated")
+
+
+def test_too_few_chips_are_told_with_the_chips_needed_and_held_in_italian(
+    make_table: Any, make_player: Any, client_for: Any
+) -> None:
+    # issue 31 (defect 19): "Il conto non ha abbastanza fiches" said neither how many were needed nor held.
+    table = make_table(max_buy_in=2000)
+    poor = make_player("poor", chips=50)
+    response = client_for(poor).post(
+        f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 1500}, format="json", HTTP_ACCEPT_LANGUAGE="it"
+    )
+    body = assert_envelope(response, 422, "ledger.insufficient_funds")
+    assert body["error"]["message"] == "Servono 1.500 fiches; il conto ne ha 50."
+    assert body["error"]["details"]["balance"] == 50 and body["error"]["details"]["amount"] == -1500
+    english = client_for(poor).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 1500}, format="json")
+    assert english.json()["error"]["message"] == "This needs 1500 chips; the account holds 50."
+    assert not Seat.objects.exists() and wallet(poor) == 50

@@ -18,6 +18,8 @@ _CARD = {
     "description": "A card code: rank and suit (`7H`, `TS`, `AS`) or `JK`.",
 }
 _CARD_LIST = {"type": "array", "items": {"type": "string"}, "maxItems": 200}
+# A meld's number: at most a signed 64-bit integer, as every integer the API takes (docs/api.md).
+MAX_MELD_ID = 2**63 - 1
 _GROUPS = {"type": "array", "items": {"type": "array", "items": {"type": "string"}}, "maxItems": 50}
 
 FIELD_SCHEMAS: Mapping[str, Mapping[str, Any]] = {
@@ -34,7 +36,7 @@ FIELD_SCHEMAS: Mapping[str, Mapping[str, Any]] = {
     "melds": {**_GROUPS, "description": "Several melds at once, each a list of card codes."},
     "groups": {**_GROUPS, "description": "The hand arranged in groups, each a list of card codes."},
     "meld": {
-        "oneOf": [{"type": "integer"}, {"type": "string", "maxLength": 64}],
+        "oneOf": [{"type": "integer", "maximum": MAX_MELD_ID}, {"type": "string", "maxLength": 64}],
         "description": "The id of a meld on the table (`m1`).",
     },
 }

@@ -22,6 +22,7 @@ from admin_confirm.actions import confirmation
 from tournaments.admin_fields import (
     GAME_NAMES,
     ConstraintMessagesMixin,
+    GameFilter,
     game_options_form,
     option_field_names,
     options_text,
@@ -118,7 +119,7 @@ class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "private",
         "status",
     )
-    list_filter = ("game", "private", "status")
+    list_filter = (GameFilter, "private", "status")
     form = TableForm
     # The status changes only through the close action (which also cashes the players out) or a failed round
     # start (`error`, with its reason).
@@ -234,7 +235,7 @@ class SeatAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     @admin.display(description=_("chips"))
     def chips(self, obj: Seat) -> int:
-        return obj.stack_account.balance
+        return obj.chips
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # chips move only through the sit/leave services

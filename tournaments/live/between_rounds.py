@@ -25,11 +25,11 @@ def schedule_round_start_if_ready(*, game: Game, table: Table) -> None:
         status__in=policy.ready_statuses,
         stack_account__balance__gt=0,
     ).count()
-    if schedule_round_start(game=game, policy=policy, ready=ready):
+    if schedule_round_start(game=game, table=table, policy=policy, ready=ready):
         game.save(update_fields=["next_round_at", "updated_at"])
 
 
-def schedule_round_start(*, game: Game, policy: TablePolicy, ready: int) -> bool:
+def schedule_round_start(*, game: Game, table: Table, policy: TablePolicy, ready: int) -> bool:
     """Set `next_round_at` and enqueue the start when the table's policy deals with `ready` seats ready and
     none is scheduled yet. True when it did (the caller stores the game row)."""
     wait = policy.next_deal_in(ready=ready)
@@ -39,7 +39,7 @@ def schedule_round_start(*, game: Game, policy: TablePolicy, ready: int) -> bool
     if game.next_round_at is not None and game.next_round_at > now:
         return False  # already scheduled
     game.next_round_at = now + timedelta(seconds=wait)
-    dispatch.enqueue(dispatch.START_ROUND, [game.pk], wait)
+    dispatch.enqueue(dispatch.START_ROUND, [game.pk], wait, queue=dispatch.queue_for(table))
     return True
 
 

@@ -68,11 +68,18 @@ def run_turn_clock(*, game_id: int, version: int) -> bool:
                 game.clock_due_at = game.turn_deadline
                 game.save(update_fields=["clock_due_at", "updated_at"])
                 remaining = (game.turn_deadline - now).total_seconds()
-                dispatch.enqueue(dispatch.TURN_CLOCK, [game.pk, game.turn_version], max(0.0, remaining))
+                dispatch.enqueue(
+                    dispatch.TURN_CLOCK,
+                    [game.pk, game.turn_version],
+                    max(0.0, remaining),
+                    queue=dispatch.queue_for(table),
+                )
             return False
         remaining = (game.turn_deadline - now).total_seconds()
         if remaining > 0.05:
-            dispatch.enqueue(dispatch.TURN_CLOCK, [game.pk, game.turn_version], remaining)
+            dispatch.enqueue(
+                dispatch.TURN_CLOCK, [game.pk, game.turn_version], remaining, queue=dispatch.queue_for(table)
+            )
             return False
         round_ = current_round(game)
         assert round_ is not None and game.state is not None
@@ -122,7 +129,9 @@ def run_close_claims(*, game_id: int, version: int) -> bool:
         now = timezone.now()
         remaining = (game.claims_deadline - now).total_seconds()
         if remaining > 0.05:
-            dispatch.enqueue(dispatch.CLOSE_CLAIMS, [game.pk, game.version], remaining)
+            dispatch.enqueue(
+                dispatch.CLOSE_CLAIMS, [game.pk, game.version], remaining, queue=dispatch.queue_for(table)
+            )
             return False
         round_ = current_round(game)
         assert round_ is not None and game.state is not None

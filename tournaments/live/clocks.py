@@ -64,7 +64,9 @@ def arm_clocks(
         game.turn_deadline = None
         window = engine_io.claim_seconds(state)
         game.claims_deadline = now + timedelta(seconds=window)
-        dispatch.enqueue(dispatch.CLOSE_CLAIMS, [game.pk, game.version], window)
+        dispatch.enqueue(
+            dispatch.CLOSE_CLAIMS, [game.pk, game.version], window, queue=dispatch.queue_for(table)
+        )
         return
     game.claims_deadline = None
     targets = clock_targets(state)
@@ -101,13 +103,18 @@ def arm_clocks(
             return
         game.clock_due_at = game.turn_deadline
         dispatch.enqueue(
-            dispatch.TURN_CLOCK, [game.pk, game.turn_version], (game.turn_deadline - now).total_seconds()
+            dispatch.TURN_CLOCK,
+            [game.pk, game.turn_version],
+            (game.turn_deadline - now).total_seconds(),
+            queue=dispatch.queue_for(table),
         )
 
 
-def rearm_clock_now_if_turn(*, game: Game, username: str) -> None:
+def rearm_clock_now_if_turn(*, game: Game, table: Table, username: str) -> None:
     """A player leaving on their own turn: play it out now. Caller holds the game lock."""
     if game.status == GameStatus.PLAYING and game.turn_player == username:
         game.turn_deadline = timezone.now()
         game.save(update_fields=["turn_deadline", "updated_at"])
-        dispatch.enqueue(dispatch.TURN_CLOCK, [game.pk, game.turn_version], 0)
+        dispatch.enqueue(
+            dispatch.TURN_CLOCK, [game.pk, game.turn_version], 0, queue=dispatch.queue_for(table)
+        )

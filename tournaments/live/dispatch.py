@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from celery import Task, current_app
+from django.conf import settings
 from django.db import transaction
 
 TURN_CLOCK = "tournaments.turn_clock"
@@ -21,6 +22,7 @@ CLOSE_CLAIMS = "tournaments.close_claims"
 START_ROUND = "tournaments.start_round"
 SWEEP_CLOCKS = "tournaments.sweep_clocks"
 FORGET_IDEMPOTENCY_KEYS = "tournaments.forget_idempotency_keys"
+CLOSE_IDLE_TABLES = "tournaments.close_idle_tables"
 
 
 # Serializes the first lookup: a thread that arrives while another is importing the task modules would
@@ -56,24 +58,35 @@ def captured() -> Iterator[list[tuple[str, list[Any]]]]:
         _capture.queue = None
 
 
-def send(task_name: str, args: Sequence[Any], countdown: float | None = None) -> None:
-    """Send now (outside any transaction's outcome: the sweeper re-sends what is already committed)."""
-    queue = getattr(_capture, "queue", None)
-    if queue is not None:
-        queue.append((task_name, list(args)))
+def queue_for(table: Any) -> str | None:
+    """The queue of a table's clock and deal messages: a practice table's go with its bots to their own queue
+    (`RAMINO_PRACTICE_BOTS_QUEUE`, docs/operations.md "Queues"), so that no real table's clock or deal waits
+    behind practice; None for every other table (the task's own route, the default queue)."""
+    return str(settings.RAMINO_PRACTICE_BOTS_QUEUE) if getattr(table, "practice", False) else None
+
+
+def send(
+    task_name: str, args: Sequence[Any], countdown: float | None = None, *, queue: str | None = None
+) -> None:
+    """Send now (outside any transaction's outcome: the sweeper re-sends what is already committed); `queue`
+    overrides the task's route (`queue_for`)."""
+    captured_messages = getattr(_capture, "queue", None)
+    if captured_messages is not None:
+        captured_messages.append((task_name, list(args)))
         return
     task = _task(task_name)
+    options: dict[str, Any] = {} if queue is None else {"queue": queue}
     if countdown is None:
-        task.apply_async(args=tuple(args))
+        task.apply_async(args=tuple(args), **options)
     else:
-        task.apply_async(args=tuple(args), countdown=max(0.0, countdown))
+        task.apply_async(args=tuple(args), countdown=max(0.0, countdown), **options)
 
 
-def enqueue(task_name: str, args: Sequence[Any], countdown: float) -> None:
+def enqueue(task_name: str, args: Sequence[Any], countdown: float, *, queue: str | None = None) -> None:
     """Send after the surrounding transaction commits (the task must see what we wrote)."""
-    queue = getattr(_capture, "queue", None)
-    if queue is not None:
+    captured_messages = getattr(_capture, "queue", None)
+    if captured_messages is not None:
         # Captured: collected at once (a driver runs each message after the transaction that sent it).
-        queue.append((task_name, list(args)))
+        captured_messages.append((task_name, list(args)))
         return
-    transaction.on_commit(lambda: send(task_name, args, countdown))
+    transaction.on_commit(lambda: send(task_name, args, countdown, queue=queue))

@@ -24,9 +24,10 @@ def _sql(*, with_history: bool) -> str:
     seated_in = rows.placeholders(len(SEATED_STATUSES))
     players = (
         f"(SELECT json_agg(json_build_array(s.player_id, u.{rows.username_column()},"
-        " s.number, a.balance, s.status) ORDER BY s.number)::text"
+        " s.number, COALESCE(a.balance, 0), s.status) ORDER BY s.number)::text"
         f" FROM {rows.table(Seat)} s JOIN {rows.table(user_model)} u ON u.id = s.player_id"
-        f" JOIN {rows.table(Account)} a ON a.id = s.stack_account_id"
+        # A practice seat has no stack account (0 chips).
+        f" LEFT JOIN {rows.table(Account)} a ON a.id = s.stack_account_id"
         f" WHERE s.table_id = t.id AND s.status IN ({seated_in}))"
     )
     history = (

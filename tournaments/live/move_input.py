@@ -14,6 +14,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from api.fields import MAX_INTEGER
 from operations import metrics
 from tournaments.engine import CardError, IllegalMove, Move, parse_card, parse_tile
 from tournaments.engine import parse_move as parse_engine_move
@@ -42,6 +43,14 @@ def _parse_move(data: object) -> tuple[Move, int]:
         raise MalformedMove("The body must be a JSON object.")
     body = dict(data)
     version = body.pop("expected_version", None)
+    # Past 2^64 - 1 the JSON parser reads an integer as a float: out of range too, not "not an integer".
+    huge = isinstance(version, float) and version.is_integer() and version > MAX_INTEGER
+    if huge or (isinstance(version, int) and not isinstance(version, bool) and version > MAX_INTEGER):
+        raise MalformedMove(
+            "expected_version must be at most %(limit)s.",
+            params={"limit": MAX_INTEGER},
+            code=PlayCode.MOVE_EXPECTED_VERSION,
+        )
     if isinstance(version, bool) or not isinstance(version, int) or version < 0:
         raise MalformedMove(
             "expected_version must be a non-negative integer.", code=PlayCode.MOVE_EXPECTED_VERSION
@@ -113,7 +122,9 @@ def _move_serializer(
         attrs[name] = _schema_field(dict(FIELD_SCHEMAS[name]), required=False)
     if request:
         attrs["expected_version"] = serializers.IntegerField(
-            min_value=0, help_text="The game's version the move was chosen at (409 when it has moved on)."
+            min_value=0,
+            max_value=MAX_INTEGER,
+            help_text="The game's version the move was chosen at (409 when it has moved on).",
         )
     # One name for both: the request's component gets drf-spectacular's `Request` suffix (`DrawMoveRequest`).
     return type(f"{_camel(mtype)}MoveSerializer", (serializers.Serializer,), attrs)

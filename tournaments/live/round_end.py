@@ -169,7 +169,7 @@ def settle_result(
     ready = 0
     closing = table.status == TableStatus.CLOSED
     for seat in seated:
-        stack = seat.stack_account.balance
+        stack = seat.chips
         fate = None if closing else policy.after_round(status=seat.status, stack=stack)
         if fate is None:
             cash_out(seat=seat, table=table, policy=policy)
@@ -190,7 +190,7 @@ def settle_result(
     if closing:
         close_game(game=game, table=table, round_=round_)
     else:
-        schedule_round_start(game=game, policy=policy, ready=ready)
+        schedule_round_start(game=game, table=table, policy=policy, ready=ready)
     policy.round_settled(table=table, round_id=round_.pk)
     transaction.on_commit(lambda: metrics.round_settled(game=table.game))
     # What the end of a round changes (the time bank is saved by `charge_time_bank`); the deal and the

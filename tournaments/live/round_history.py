@@ -7,7 +7,9 @@ import json
 import logging
 from typing import Any, NoReturn
 
+from django.conf import settings
 from django.contrib.auth.models import User as Player
+from django.core.cache import cache
 from django.db.models import QuerySet
 
 from tournaments.errors import Conflict, NotFound, PlayCode
@@ -36,6 +38,28 @@ def round_replay(*, user: User, game_id: int, number: int) -> dict[str, Any]:
     played = access.username is not None and access.username in round_.players
     if not (played or access.staff):
         raise _no_round()
+    # A finished round never changes: its replay is built once per viewer (the viewer's own hand is in every
+    # step, so one player's answer is never another's) and kept in the cache.
+    key = _replay_key(round_, viewer_id=access.user.pk if played else None)
+    cached = cache.get(key)
+    if cached is not None:
+        return dict(cached)
+    answer = _build_replay(round_, access.game, viewer=access.username if played else None)
+    cache.set(key, answer, timeout=int(settings.RAMINO_REPLAY_CACHE_SECONDS))
+    return answer
+
+
+def _replay_key(round_: Round, *, viewer_id: int | None) -> str:
+    """The cache key of a round's replay as one viewer sees it: the player's own (by user id) or the
+    spectator's (staff who did not play). The deal commitment is in it too, so that a key never outlives its
+    round (a test database that hands out the same id again)."""
+    viewer = "spectator" if viewer_id is None else f"player-{viewer_id}"
+    return f"ramino:replay:1:{round_.pk}:{round_.deal_commitment}:{viewer}"
+
+
+def _build_replay(round_: Round, game: Game, *, viewer: str | None) -> dict[str, Any]:
+    """The replay of a finished round for `viewer` (a username who played it; None: the spectator's view),
+    rebuilt and checked against the round's record."""
     result = round_.result or {}
     if (result.get("details") or {}).get("reason") == "instant":
         # A simulation's round, ended with drawn scores before any move: nothing to replay, and no fault.
@@ -44,14 +68,14 @@ def round_replay(*, user: User, game_id: int, number: int) -> dict[str, Any]:
         )
     try:
         replay = replay_round(
-            rules=_round_rules(round_, access.game),
+            rules=_round_rules(round_, game),
             players=list(round_.players),
             dealer=round_.dealer,
             deck=list(round_.deck or ()),
             salt=round_.salt,
             round_number=round_.number,
             moves=logged_steps(round_=round_),
-            viewer=access.username if played else None,
+            viewer=viewer,
             seats=round_.seat_numbers,
         )
     except ReplayError as exc:
@@ -66,7 +90,7 @@ def round_replay(*, user: User, game_id: int, number: int) -> dict[str, Any]:
         "dealer": round_.players[round_.dealer],
         "steps": replay.steps,
         "result": {**result, "transfers": list(round_.transfers)},
-        "practice": access.game.table.practice,
+        "practice": game.table.practice,
     }
 
 

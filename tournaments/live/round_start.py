@@ -96,7 +96,7 @@ def _deal(*, game_id: int) -> Round | None:
         )
         playing: list[Seat] = []
         for seat in seats:
-            if not policy.deals_in(seat=seat, stack=seat.stack_account.balance):
+            if not policy.deals_in(seat=seat, stack=seat.chips):
                 policy.release(seat=seat, table=table)
             else:
                 status = policy.status_at_deal(seat.status)
@@ -142,7 +142,7 @@ def _deal(*, game_id: int) -> Round | None:
             rules=engine_io.rules_dict(rules),
             deck=deck,
             salt=salt,
-            stacks={seat.player.get_username(): seat.stack_account.balance for seat in playing},
+            stacks={seat.player.get_username(): seat.chips for seat in playing},
             time_bank=dict.fromkeys(players, clocks.time_bank_seconds),
         )
         RoundPlayer.objects.bulk_create(

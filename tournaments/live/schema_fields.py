@@ -11,12 +11,13 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api.fields import StrictCharField
 from tournaments.engine.rules import PRESETS
 
 
 @extend_schema_field(serializers.ChoiceField(choices=PRESETS))
-class PresetField(serializers.CharField):
-    """A game preset's name (`rummy500`, `board`, ...)."""
+class PresetField(StrictCharField):
+    """A game preset's name (`rummy500`, `board`, ...): a JSON string."""
 
 
 def _object(properties: dict[str, Any], *, required: list[str] | None = None) -> dict[str, Any]:

@@ -15,8 +15,9 @@ from tournaments.live.policy_types import TablePolicy
 
 def cash_out(*, seat: Seat, table: Table, policy: TablePolicy) -> None:
     """The stack where `policy` sends it (`return_stack`) and the chair freed. Caller holds the table lock."""
-    account = Account.objects.select_for_update().get(pk=seat.stack_account_id)
-    policy.return_stack(seat=seat, table=table, account=account)
+    if seat.stack_account_id is not None:  # a practice seat has none: nothing to return
+        account = Account.objects.select_for_update().get(pk=seat.stack_account_id)
+        policy.return_stack(seat=seat, table=table, account=account)
     seat.status = SeatStatus.LEFT
     seat.left_at = timezone.now()
     seat.save(update_fields=["status", "left_at"])

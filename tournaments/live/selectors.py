@@ -12,7 +12,17 @@ from django.db.models import QuerySet
 
 from tournaments.errors import Forbidden, NotFound, PlayCode
 from tournaments.live import engine_io, game_rows
-from tournaments.live.models import SEATED_STATUSES, Game, GameEvent, GameStatus, MoveLog, Round, Seat, Table
+from tournaments.live.models import (
+    SEATED_STATUSES,
+    Game,
+    GameEvent,
+    GameStatus,
+    MoveLog,
+    Round,
+    Seat,
+    Table,
+    TableStatus,
+)
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -34,12 +44,12 @@ def visible_tables(*, user: User) -> QuerySet[Table]:
 
 
 def table_for(*, user: User, table_id: int) -> Table:
-    """A table the caller may read; private tables answer 404 to anyone not seated (or their creator), practice
-    tables to anyone but their player and staff."""
+    """A table the caller may read; private tables answer 404 to anyone not seated (or their creator) but
+    staff and admins, practice tables to anyone but their player and staff."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         raise NotFound("No such table.", code=PlayCode.TABLE_NOT_FOUND)
-    if table.private and not can_see_private(table=table, user=user):
+    if table.private and not (can_see_private(table=table, user=user) or is_staff(user)):
         raise NotFound("No such table.", code=PlayCode.TABLE_NOT_FOUND)
     if table.practice and not (can_see_private(table=table, user=user) or is_staff(user)):
         raise NotFound("No such table.", code=PlayCode.TABLE_NOT_FOUND)
@@ -59,7 +69,7 @@ def table_players(*, table: Table) -> list[dict[str, Any]]:
         {
             "username": seat.player.get_username(),
             "seat": seat.number,
-            "chips": seat.stack_account.balance,
+            "chips": seat.chips,
             "status": seat.status,
             "player_id": seat.player_id,
         }
@@ -85,6 +95,8 @@ class TableRow:
     seats: list[Seat]
     code: str | None
     current_game: int | None
+    # The caller's table in the table's tournament now (None: seated at none of its tables, or a ring table).
+    my_table: int | None = None
 
     @property
     def error(self) -> str | None:
@@ -104,6 +116,7 @@ class TableRow:
             "kind": tournament.kind,
             "target_score": tournament.target_score,
             "rounds": tournament.rounds,
+            "my_table": self.my_table,
         }
 
 
@@ -115,6 +128,25 @@ def table_row(*, table: Table, user: User) -> TableRow:
         seats=seated(table=table),
         code=table.code if show_code else None,
         current_game=game.pk if game is not None and game.status != GameStatus.CLOSED else None,
+        my_table=tournament_table_of(tournament_id=table.tournament_id, user=user),
+    )
+
+
+def tournament_table_of(*, tournament_id: int | None, user: User) -> int | None:
+    """The open table of tournament `tournament_id` where `user` holds a seat now: where a player moved by the
+    tournament (balancing, a broken table) plays on. None for a ring table or a caller seated at none."""
+    if tournament_id is None or not user.is_authenticated:
+        return None
+    return (
+        Seat.objects.filter(
+            table__tournament_id=tournament_id,
+            table__status=TableStatus.OPEN,
+            player_id=user.pk,
+            status__in=SEATED_STATUSES,
+        )
+        .order_by("-pk")
+        .values_list("table_id", flat=True)
+        .first()
     )
 
 

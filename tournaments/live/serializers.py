@@ -13,7 +13,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from api.fields import StrictBooleanField, StrictIntegerField
+from api.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from tournaments.engine.state import PHASES
 from tournaments.live import table_settings
 from tournaments.live.models import GameStatus, SeatStatus, TableStatus
@@ -37,6 +37,12 @@ class TableCreateSerializer(serializers.Serializer[Any]):
         min_value=1, max_value=table_settings.MAX_MULTIPLIER, required=False, default=1
     )
     private = StrictBooleanField(required=False, default=False)
+    buy_in = StrictIntegerField(
+        min_value=1,
+        max_value=MAX_BUY_IN,
+        required=False,
+        help_text="the creator's buy-in: given, the creator is seated at the new table with it (as `sit`)",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["max_buy_in"] < attrs["min_buy_in"]:
@@ -49,14 +55,14 @@ class BuyInSerializer(serializers.Serializer[Any]):
 
 
 class JoinSerializer(BuyInSerializer):
-    code = serializers.CharField(max_length=32)
+    code = StrictCharField(max_length=32)
 
 
 # A `Seat` (a table's players); the game view's `waiting_players` are the same fields (selectors.table_players).
 class TablePlayerSerializer(serializers.Serializer[Any]):
     username = serializers.CharField(source="player.username")
     seat = serializers.IntegerField(source="number")
-    chips = serializers.IntegerField(source="stack_account.balance")
+    chips = serializers.IntegerField()  # Seat.chips: 0 at a practice seat, which has no stack account
     status = serializers.ChoiceField(choices=SeatStatus.choices)
 
 
@@ -68,6 +74,11 @@ class TableTournamentSerializer(serializers.Serializer[Any]):
         allow_null=True, help_text="A single-table tournament's target score (null otherwise)."
     )
     rounds = serializers.IntegerField(allow_null=True, help_text="A quick game's rounds (null otherwise).")
+    my_table = serializers.IntegerField(
+        allow_null=True,
+        help_text="The caller's table in this tournament now (null: seated at none of its tables). A player the "
+        "tournament moved (balancing, a broken table) reads here where they play on.",
+    )
 
 
 # A `selectors.TableRow`: the table, its seated players, what the caller may see of it.

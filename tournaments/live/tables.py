@@ -6,16 +6,21 @@ import secrets
 import uuid
 from collections.abc import Callable
 from dataclasses import asdict
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef, QuerySet
+from django.utils import timezone
 
-from ledger.models import AccountKind, TransferKind
+from accounts.selectors import is_guest
+from ledger.models import Account, AccountKind, TransferKind
 from ledger.services import accounts, postings
 from tournaments.errors import Conflict, Forbidden, InvalidRequest, NotFound, PlayCode, Unprocessable
+from tournaments.live import grant_hold, table_settings
 from tournaments.live import policy as table_policy
-from tournaments.live import table_settings
 from tournaments.live.between_rounds import schedule_round_start_if_ready, wind_down
 from tournaments.live.clocks import rearm_clock_now_if_turn
 from tournaments.live.models import SEATED_STATUSES, Game, GameStatus, Seat, SeatStatus, Table, TableStatus
@@ -45,9 +50,18 @@ def create_table(
     max_buy_in: int,
     multiplier: int = 1,
     private: bool = False,
+    buy_in: int | None = None,
+    address: str = "",
 ) -> Table:
+    """A new table and its game. With `buy_in`, its creator is seated at it in the same transaction, exactly as
+    `sit` seats anyone (the chips move from the wallet through the ledger; a refusal creates nothing). Guests
+    of the demo hold no chips and create no table (403 `table.guest`)."""
     if not private and not getattr(user, "is_superuser", False):
         raise Forbidden("Only admins create public tables; create a private table instead.")
+    if is_guest(user=user):
+        raise Forbidden(
+            "A guest plays without chips: create an account to open a table.", code=PlayCode.TABLE_GUEST
+        )
     checked = table_settings.validate(
         game=game,
         options=options,
@@ -68,7 +82,11 @@ def create_table(
         Game.objects.create(table=table)
         return table
 
-    return _drawing_codes_again(private=private, write=write)
+    with transaction.atomic():
+        table = _drawing_codes_again(private=private, write=write)
+        if buy_in is not None:
+            sit(user=user, table_id=table.pk, buy_in=buy_in, address=address)
+    return table
 
 
 def _drawing_codes_again(*, private: bool, write: Callable[[], Table]) -> Table:
@@ -146,7 +164,14 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False, addres
             )
         if table.status != TableStatus.OPEN:
             raise Conflict("The table is closed.", code=PlayCode.TABLE_CLOSED)
+        if is_guest(user=user):
+            raise Forbidden(
+                "A guest plays at practice tables only: create an account to sit at a table with chips.",
+                code=PlayCode.TABLE_GUEST,
+            )
         wallet = accounts.get_wallet(user=user)
+        if table.private:
+            _refuse_held_grant(user=user, wallet=wallet, buy_in=buy_in)
         if seat is not None:
             balance = seat.stack_account.balance
             if balance + buy_in > table.max_buy_in:
@@ -217,6 +242,30 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False, addres
         schedule_round_start_if_ready(game=game, table=table)
         seat.refresh_from_db()
         return seat
+
+
+def _refuse_held_grant(*, user: User, wallet: Account, buy_in: int) -> None:
+    """A buy-in at a private table takes only chips beyond the grants not yet played through
+    (`grant_hold`). The wallet's row is locked first (after the table's, before the posting's), so two
+    buy-ins at two private tables at once cannot both spend the same free chips."""
+    hold = grant_hold.hold_of(user=user)
+    if not hold.held:
+        return
+    balance = Account.objects.select_for_update().values_list("balance", flat=True).get(pk=wallet.pk)
+    free = max(0, balance - hold.held)
+    if buy_in > free:
+        raise Unprocessable(
+            "Chips the house gave you are played at public tables first: you may bring at most %(free)s "
+            "chips to a private table.",
+            params={"free": free},
+            code=PlayCode.TABLE_GRANT_HELD,
+            details={
+                "held": hold.held,
+                "free": free,
+                "rounds_to_play": hold.rounds_to_play,
+                "opponents_to_meet": hold.opponents_to_meet,
+            },
+        )
 
 
 def join(*, user: User, code: str, buy_in: int, address: str = "") -> Seat:
@@ -311,7 +360,43 @@ def leave(*, user: User, table_id: int) -> Seat:
         if _in_running_round(game, user.get_username()):
             seat.status = SeatStatus.LEAVING
             seat.save(update_fields=["status"])
-            rearm_clock_now_if_turn(game=game, username=user.get_username())
+            rearm_clock_now_if_turn(game=game, table=table, username=user.get_username())
         else:
             cash_out(seat=seat, table=table, policy=table_policy.policy_for(table))
         return seat
+
+
+def idle_minutes() -> float:
+    return float(settings.RAMINO_PRIVATE_TABLE_IDLE_MINUTES)
+
+
+def _idle_private_tables(*, now: datetime | None = None) -> QuerySet[Table]:
+    """The open private tables (ring tables: neither practice nor a tournament's) where nobody has been seated
+    for `RAMINO_PRIVATE_TABLE_IDLE_MINUTES`: nobody seated now, created before the cut-off, and nobody left
+    after it."""
+    cutoff = (now or timezone.now()) - timedelta(minutes=idle_minutes())
+    seated = Seat.objects.filter(table=OuterRef("pk"), status__in=SEATED_STATUSES)
+    left_since = Seat.objects.filter(table=OuterRef("pk"), left_at__gte=cutoff)
+    return Table.objects.filter(
+        ~Exists(seated),
+        ~Exists(left_since),
+        private=True,
+        practice=False,
+        tournament__isnull=True,
+        status=TableStatus.OPEN,
+        created_at__lt=cutoff,
+    )
+
+
+def close_idle_private_tables(*, now: datetime | None = None) -> int:
+    """Close every private table nobody has sat at for the set time (the beat job, docs/tables.md "Private
+    tables"), as an admin's close does; each is checked again under its lock, so a player sitting down
+    meanwhile keeps it open. Answers how many closed."""
+    closed = 0
+    for table_id in list(_idle_private_tables(now=now).order_by("id").values_list("id", flat=True)):
+        with transaction.atomic():
+            _lock_table(table_id)
+            if _idle_private_tables(now=now).filter(pk=table_id).exists():
+                close_table(table_id=table_id)
+                closed += 1
+    return closed

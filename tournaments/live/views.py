@@ -3,6 +3,7 @@ render."""
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from typing import Any, cast
@@ -21,6 +22,7 @@ from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from accounts.authentication import TokenAuthentication, token_text
@@ -47,7 +49,13 @@ from tournaments.live.serializers import (
     TableCreateSerializer,
     TableSerializer,
 )
-from tournaments.live.throttling import JoinAddressThrottle, JoinUserThrottle
+from tournaments.live.throttling import (
+    JoinAddressThrottle,
+    JoinUserThrottle,
+    ReplayThrottle,
+    TableCreateAddressThrottle,
+    TableCreateUserThrottle,
+)
 
 
 def _user(request: Request) -> User:
@@ -66,6 +74,12 @@ def max_wait_seconds() -> float:
 
 class TableListView(APIView):
     pagination_class = PageNumberPagination
+    throttle_classes = [TableCreateUserThrottle, TableCreateAddressThrottle]
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        """Creating is throttled, reading the list is not (the schema reads the same: no 429 on GET)."""
+        request = getattr(self, "request", None)
+        return super().get_throttles() if request is not None and request.method == "POST" else []
 
     @extend_schema(responses={200: TableSerializer(many=True)}, operation_id="v1_tables_list")
     def get(self, request: Request) -> Response:
@@ -74,14 +88,16 @@ class TableListView(APIView):
         rows = [selectors.table_row(table=t, user=request.user) for t in page or []]
         return paginator.get_paginated_response(TableSerializer(rows, many=True).data)
 
-    @raises(403, 409)
+    @raises(403, 409, 422)
     @extend_schema(
         request=TableCreateSerializer, responses={201: TableSerializer}, operation_id="v1_tables_create"
     )
     def post(self, request: Request) -> Response:
         data = TableCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        table = tables.create_table(user=_user(request), **data.validated_data)
+        table = tables.create_table(
+            user=_user(request), address=client_address(request), **data.validated_data
+        )
         return Response(_table(table, request), status=status.HTTP_201_CREATED)
 
 
@@ -93,7 +109,7 @@ class TableDetailView(APIView):
 
 
 class TableSitView(APIView):
-    @raises(409, 422)
+    @raises(403, 409, 422)
     @extend_schema(request=BuyInSerializer, responses={200: TableSerializer}, parameters=[IDEMPOTENCY_HEADER])
     def post(self, request: Request, table_id: int) -> Response:
         data = BuyInSerializer(data=request.data)
@@ -124,7 +140,7 @@ class TableCloseView(APIView):
 class TableJoinView(APIView):
     throttle_classes = [JoinUserThrottle, JoinAddressThrottle]
 
-    @raises(404, 409, 422)
+    @raises(403, 404, 409, 422)
     @extend_schema(request=JoinSerializer, responses={200: TableSerializer}, parameters=[IDEMPOTENCY_HEADER])
     def post(self, request: Request) -> Response:
         data = JoinSerializer(data=request.data)
@@ -230,14 +246,17 @@ def _invalid_parameter(name: str, message: str) -> InvalidRequest:
 
 
 def number_param(request: Request, name: str, default: float, *, minimum: float, maximum: float) -> float:
-    """A JSON number (no `inf`, `nan`, `1_000` or spaces, which Python's float() would take), at least
-    `minimum`; above `maximum` it is read as `maximum` (a wait is capped, not refused)."""
+    """A finite JSON number (no `inf`, `nan`, `1_000` or spaces, which Python's float() would take, nor one
+    too large for a double, `1e309`, which it would read as infinity), at least `minimum`; above `maximum` it is
+    read as `maximum` (a wait is capped, not refused)."""
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return default
     if not _NUMBER.fullmatch(raw):
         raise _invalid_parameter(name, f"{name} must be a number.")
     value = float(raw)
+    if not math.isfinite(value):
+        raise _invalid_parameter(name, f"{name} must be a finite number.")
     if value < minimum:
         raise _invalid_parameter(name, f"{name} must be at least {minimum}.")
     return min(value, maximum)
@@ -266,7 +285,7 @@ EVENTS_PARAMETERS = [
     OpenApiParameter(
         "wait",
         {"type": "number", "minimum": 0},
-        description="Seconds to wait for an event (default 0); more than the server's most (25 s) waits that long.",
+        description="Seconds to wait for an event (default 0), a finite number; more than the server's most (25 s) waits that long.",
     ),
     OpenApiParameter(
         "Retry-After",
@@ -331,6 +350,8 @@ class GameRoundsView(APIView):
 
 
 class RoundReplayView(APIView):
+    throttle_classes = [ReplayThrottle]
+
     @raises(409)
     @extend_schema(responses={200: ReplaySerializer})
     def get(self, request: Request, game_id: int, number: int) -> Response:

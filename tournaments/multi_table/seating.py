@@ -235,7 +235,7 @@ def move_entrant(
         reference=_stack_reference(tournament, entry, destination),
         user=entry.player,
     )
-    source = Account.objects.get(pk=old.stack_account_id)
+    source = old.stack_account
     if source.balance > 0:
         postings.post_transfer(
             kind=TransferKind.TRANSFER,

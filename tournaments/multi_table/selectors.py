@@ -11,9 +11,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import BigIntegerField, Case, F, IntegerField, Q, QuerySet, Value, When
+from django.db.models import (
+    BigIntegerField,
+    Case,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 from django.db.models.functions import Coalesce
 
+from ledger.models import Entry, TransferKind
 from tournaments.errors import NotFound, PlayCode
 from tournaments.live.models import Seat, SeatStatus, Table, TableStatus
 from tournaments.multi_table.planning.levels import level_of, pcr_for
@@ -58,11 +70,24 @@ _STILL_IN = Q(status__in=[EntryStatus.REGISTERED, EntryStatus.PLAYING])
 def standings(*, tournament: Tournament) -> Counted:
     """Every live entry as a standings row, players still in first by chips (highest first), then by place;
     a query to be paginated (one statement per page, one for the count). `chips` is the seat's stack while
-    playing, 0 once out, null before a seat is given."""
+    playing, what it held when the tournament ended for a player still in at its end (the stack retired to the
+    mint then: the winner's chips, not 0), 0 once busted, null before a seat is given."""
     live = TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES)
+    retired = (
+        Entry.objects.filter(
+            account_id=OuterRef("seat__stack_account_id"), transfer__kind=TransferKind.RETIRE
+        )
+        .order_by("-pk")
+        .values("amount")[:1]
+    )
     chips = Case(
         When(status=EntryStatus.PLAYING, then=Coalesce(F("seat__stack_account__balance"), Value(0))),
         When(status=EntryStatus.REGISTERED, then=Value(None)),
+        When(
+            status=EntryStatus.FINISHED,
+            then=Coalesce(F("seat__stack_account__balance"), Value(0))
+            - Coalesce(Subquery(retired, output_field=BigIntegerField()), Value(0)),
+        ),
         default=Value(0),
         output_field=BigIntegerField(),
     )
@@ -148,10 +173,14 @@ def _table_row(tournament: Tournament, table: Table, players: list[TableSeat]) -
     round_ = game.current_round if game is not None else None
     # The level of the round in play (or last played): a table's levels count its own rounds
     # (docs/tournaments.md "Multi-table tournaments: seating and places").
-    level = level_of(
-        round_.number if round_ is not None else 1, rounds_per_level=tournament.rounds_per_level or 1
-    )
+    # Past the structure's last level the table plays on at that level (it lasts to the end).
     schedule = tournament.pcr_schedule or [table.pcr]
+    level = min(
+        level_of(
+            round_.number if round_ is not None else 1, rounds_per_level=tournament.rounds_per_level or 1
+        ),
+        len(schedule),
+    )
     return TournamentTable(
         table=table.pk,
         game=game.pk if game is not None else None,

@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from accounts.authentication import TokenAuthentication
 from tournaments.practice import demo, demo_script
+from tournaments.practice.throttling import PracticeAddressThrottle, PracticeThrottle
 
 
 class DemoAddressThrottle(SimpleRateThrottle):
@@ -55,7 +56,7 @@ class DemoOutputSerializer(serializers.Serializer[Any]):
 class DemoView(APIView):
     permission_classes = [permissions.AllowAny]
     authentication_classes = [TokenAuthentication]
-    throttle_classes = [DemoAddressThrottle]
+    throttle_classes = [DemoAddressThrottle, PracticeThrottle, PracticeAddressThrottle]
 
     @extend_schema(
         tags=["practice"],
@@ -69,7 +70,8 @@ class DemoView(APIView):
             "pile and its must-use rule, a set, a run with a joker, a lay-off on the bot's meld, discarding, "
             "going out and the scoring. Anyone may call it: an anonymous caller gets a new guest account "
             "(`Guest XXXXXX`, no password, no chips) and its `token`; a signed-in caller plays as themself "
-            "(`token` null). No chips, no rating. Rate-limited per address (`THROTTLE_DEMO`: 429 `throttled`)."
+            "(`token` null). No chips, no rating. Rate-limited per address (`THROTTLE_DEMO`) and, as a practice start, per player "
+            "and per address (`THROTTLE_PRACTICE`, `THROTTLE_PRACTICE_ADDRESS`): 429 `throttled`."
         ),
     )
     def post(self, request: Request) -> Response:

@@ -5,12 +5,14 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class BotLevel(models.TextChoices):
-    EASY = "easy", "easy"  # the engine's RandomBot
-    MEDIUM = "medium", "medium"  # its GreedyBot
-    HARD = "hard", "hard"  # its stronger bot
+    EASY = "easy", pgettext_lazy("bot level", "easy")  # the engine's RandomBot
+    MEDIUM = "medium", pgettext_lazy("bot level", "medium")  # its GreedyBot
+    HARD = "hard", pgettext_lazy("bot level", "hard")  # its stronger bot
 
 
 class PracticeTable(models.Model):
@@ -24,10 +26,19 @@ class PracticeTable(models.Model):
     first_deal = models.JSONField(null=True, blank=True, editable=False)
     # A guided first round (the landing page's demo).
     demo = models.BooleanField(default=False)
+    # The player's current practice table: true from its start until it is ended (`services.end_practice`,
+    # also run on a table closed otherwise, by an admin or a failed deal, at the player's next start). The
+    # database keeps one per player (`practice_one_open_table_per_player`): concurrent starts cannot both win.
+    current = models.BooleanField(default=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("practice table")
+        verbose_name_plural = _("practice tables")
         constraints = [
+            models.UniqueConstraint(
+                fields=["player"], condition=Q(current=True), name="practice_one_open_table_per_player"
+            ),
             models.CheckConstraint(
                 condition=Q(level__in=["easy", "medium", "hard"]), name="practice_level_known"
             ),

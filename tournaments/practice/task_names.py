@@ -2,3 +2,4 @@
 
 BOT_MOVE = "tournaments.practice_bot_move"
 CLOSE_PRACTICE = "tournaments.close_practice"
+PURGE_GUESTS = "tournaments.purge_guests"

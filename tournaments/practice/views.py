@@ -8,7 +8,6 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from api.fields import StrictIntegerField
@@ -17,13 +16,7 @@ from tournaments.live.schema_fields import PresetField
 from tournaments.practice import services
 from tournaments.practice.bots import BOT_NAMES
 from tournaments.practice.models import BotLevel
-
-
-class PracticeThrottle(SimpleRateThrottle):
-    scope = "practice"
-
-    def get_cache_key(self, request: Request, view: APIView) -> str | None:
-        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+from tournaments.practice.throttling import PracticeAddressThrottle, PracticeThrottle
 
 
 class PracticeInputSerializer(serializers.Serializer[Any]):
@@ -44,7 +37,7 @@ class PracticeOutputSerializer(serializers.Serializer[Any]):
 
 
 class PracticeView(APIView):
-    throttle_classes = [PracticeThrottle]
+    throttle_classes = [PracticeThrottle, PracticeAddressThrottle]
 
     @raises(409)
     @extend_schema(
@@ -55,7 +48,12 @@ class PracticeView(APIView):
         description=(
             "A practice table: the caller against 1-3 server bots, the preset's rules and a ring table's clocks, "
             "no chips, no rating, never listed. Its first round is dealt in about a second; the caller's "
-            "earlier practice table closes. Leaving it (`POST /tables/{id}/leave/`) closes it."
+            "earlier practice table closes (its running round dropped): one practice table per player at a "
+            "time, kept by the database; a start that loses a race with another start of the caller's is "
+            "409 `practice.already_started` (`details.table`: the table that won). Leaving it "
+            "(`POST /tables/{id}/leave/`) closes it; a round its player left or went absent from is dropped, "
+            "not played out. Rate-limited per player and per address (`THROTTLE_PRACTICE`, "
+            "`THROTTLE_PRACTICE_ADDRESS`: 429 `throttled`)."
         ),
     )
     def post(self, request: Request) -> Response:

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from admin_confirm.actions import confirmation
 from ledger.errors import LedgerError
-from tournaments.admin_fields import GAME_NAMES, option_field_names, options_text
+from tournaments.admin_fields import GAME_NAMES, GameFilter, option_field_names, options_text
 from tournaments.errors import PlayError
 from tournaments.tournament import admin_actions, setup
 from tournaments.tournament.admin_forms import COMMON, EDITABLE, FORMS, KIND_FIELDS, TournamentForm
@@ -102,7 +102,7 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "created_at",
         "error",
     )
-    list_filter = ("kind", "status", "game")
+    list_filter = ("kind", "status", GameFilter)
     search_fields = ("name", "entries__player__username")
     readonly_fields = (
         "status",

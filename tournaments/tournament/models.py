@@ -9,28 +9,30 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class TournamentKind(models.TextChoices):
-    QUICK = "quick", "quick game"
-    SINGLE = "single", "single-table (sit-and-go)"
-    MULTI = "multi", "multi-table"
+    QUICK = "quick", _("quick game")
+    SINGLE = "single", _("sit-and-go")
+    MULTI = "multi", _("multi-table")
 
 
 class TournamentStatus(models.TextChoices):
-    SCHEDULED = "scheduled", "scheduled"
-    REGISTERING = "registering", "registering"
-    RUNNING = "running", "running"
-    PAUSED = "paused", "paused"
-    FINISHED = "finished", "finished"
-    CANCELLED = "cancelled", "cancelled"
+    SCHEDULED = "scheduled", _("scheduled")
+    REGISTERING = "registering", _("registering")
+    RUNNING = "running", _("running")
+    PAUSED = "paused", _("paused")
+    FINISHED = "finished", _("finished")
+    CANCELLED = "cancelled", _("cancelled")
 
 
 class TournamentStage(models.TextChoices):
     """Where a running one-table tournament is: the main rounds, or tie-breaker rounds among the tied."""
 
-    MAIN = "main", "main rounds"
-    TIEBREAK = "tiebreak", "tie-breaker rounds"
+    MAIN = "main", _("main rounds")
+    TIEBREAK = "tiebreak", _("tie-breaker rounds")
 
 
 # The kinds that play at one table, and their entrant bounds (docs/tournaments.md "Lifecycle").
@@ -40,42 +42,49 @@ MULTI_MAX_ENTRANTS = 250_000
 
 
 class Tournament(models.Model):
-    name = models.CharField(max_length=100)
-    kind = models.CharField(max_length=16, choices=TournamentKind.choices)
-    game = models.CharField(max_length=32)
-    options = models.JSONField(default=dict, blank=True)
+    name = models.CharField(_("name"), max_length=100)
+    kind = models.CharField(_("kind"), max_length=16, choices=TournamentKind.choices)
+    game = models.CharField(_("game"), max_length=32)
+    options = models.JSONField(_("game options"), default=dict, blank=True)
     status = models.CharField(
-        max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.REGISTERING
+        _("status"), max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.REGISTERING
     )
-    buy_in = models.BigIntegerField()
-    fee = models.BigIntegerField(default=0)
-    guarantee = models.BigIntegerField(default=0)
-    starting_stack = models.BigIntegerField(null=True, blank=True)  # multi
-    seats = models.PositiveSmallIntegerField(default=4)
-    pcr_schedule = models.JSONField(default=list, blank=True)  # multi: PCR by level
-    rounds_per_level = models.PositiveSmallIntegerField(null=True, blank=True)  # multi
-    multiplier = models.PositiveIntegerField(default=1)
-    target_score = models.PositiveIntegerField(null=True, blank=True)  # single
-    rounds = models.PositiveSmallIntegerField(null=True, blank=True)  # quick
-    tiebreak_rounds = models.PositiveSmallIntegerField(default=5)
-    min_entrants = models.PositiveIntegerField(default=2)
-    max_entrants = models.PositiveIntegerField()
-    starts_at = models.DateTimeField(null=True, blank=True)  # multi
-    late_registration_levels = models.PositiveSmallIntegerField(default=0)
-    reentry = models.BooleanField(default=False)
+    buy_in = models.BigIntegerField(_("buy-in"))
+    fee = models.BigIntegerField(_("fee"), default=0)
+    guarantee = models.BigIntegerField(_("guaranteed prize pool"), default=0)
+    starting_stack = models.BigIntegerField(_("starting chips"), null=True, blank=True)  # multi
+    seats = models.PositiveSmallIntegerField(_("seats per table"), default=4)
+    pcr_schedule = models.JSONField(_("PCR by level"), default=list, blank=True)  # multi: PCR by level
+    rounds_per_level = models.PositiveSmallIntegerField(_("rounds per level"), null=True, blank=True)  # multi
+    multiplier = models.PositiveIntegerField(_("multiplier"), default=1)
+    target_score = models.PositiveIntegerField(_("target score"), null=True, blank=True)  # single
+    rounds = models.PositiveSmallIntegerField(_("number of rounds"), null=True, blank=True)  # quick
+    tiebreak_rounds = models.PositiveSmallIntegerField(_("most tie-breaker rounds"), default=5)
+    min_entrants = models.PositiveIntegerField(_("fewest entrants"), default=2)
+    max_entrants = models.PositiveIntegerField(_("most entrants"))
+    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)  # multi
+    late_registration_levels = models.PositiveSmallIntegerField(_("late registration (levels)"), default=0)
+    reentry = models.BooleanField(_("re-entry"), default=False)
     # Percentages by place, summing to 100 (a database trigger refuses any other sum: 0012's migration).
-    payouts = models.JSONField(default=list)
+    payouts = models.JSONField(_("payouts (% by place)"), default=list)
     # The ledger account (kind prize_pool, reference "tournament:<id>") the buy-ins are paid into.
     pool_account = models.OneToOneField(
-        "ledger.Account", on_delete=models.PROTECT, null=True, blank=True, related_name="tournament"
+        "ledger.Account",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournament",
+        verbose_name=_("prize pool account"),
     )
-    stage = models.CharField(max_length=16, choices=TournamentStage.choices, default=TournamentStage.MAIN)
+    stage = models.CharField(
+        _("stage"), max_length=16, choices=TournamentStage.choices, default=TournamentStage.MAIN
+    )
     # Tie-breaker rounds played so far (at most `tiebreak_rounds`), and the number of the game's first one:
     # the rounds before it are the main rounds (`total`), from it on the tie-breaker's (`tiebreak_total`).
-    tiebreaks_played = models.PositiveSmallIntegerField(default=0)
-    tiebreak_from_round = models.PositiveIntegerField(null=True, blank=True)
+    tiebreaks_played = models.PositiveSmallIntegerField(_("tie-breaker rounds played"), default=0)
+    tiebreak_from_round = models.PositiveIntegerField(_("first tie-breaker round"), null=True, blank=True)
     # Multi: when a scheduled tournament opens its registration (null: open when created).
-    registration_opens_at = models.DateTimeField(null=True, blank=True)
+    registration_opens_at = models.DateTimeField(_("registration opens at"), null=True, blank=True)
     # Multi: the ledger account (kind tournament_mint, chip type `tournament:<id>`) the tournament chips are
     # minted from at the start and retired to at the end: its balance is minus the chips in play.
     mint_account = models.OneToOneField(
@@ -85,43 +94,54 @@ class Tournament(models.Model):
         blank=True,
         related_name="minting_tournament",
         editable=False,
+        verbose_name=_("tournament chip mint"),
     )
     # Multi: the highest level any table has reached (0 before the start).
-    level = models.PositiveIntegerField(default=0)
+    level = models.PositiveIntegerField(_("level"), default=0)
     # Multi, at the bubble: tables deal round-for-round; `sync_round` is the synchronized round released.
-    round_for_round = models.BooleanField(default=False)
-    sync_round = models.PositiveIntegerField(default=0)
+    round_for_round = models.BooleanField(_("round for round"), default=False)
+    sync_round = models.PositiveIntegerField(_("synchronized round"), default=0)
     # Multi: how many bust groups so far (a group: the players busted by one settlement); orders the busts.
-    bust_groups = models.PositiveIntegerField(default=0)
+    bust_groups = models.PositiveIntegerField(_("bust groups"), default=0)
     # Multi, kept by the runtime under the tournament's lock so that a table's job never counts entries or
     # tables: the entries still playing (seated with chips or waiting at a table) and the tables still open.
-    players_left = models.PositiveIntegerField(default=0, editable=False)
-    tables_open = models.PositiveIntegerField(default=0, editable=False)
+    players_left = models.PositiveIntegerField(_("players left"), default=0, editable=False)
+    tables_open = models.PositiveIntegerField(_("tables open"), default=0, editable=False)
     # Multi: how many open tables seat how many players ({"size": tables}, `services.table_sizes`), kept by the
     # tables' jobs under the same lock: a job reads every table only when its plan could move someone.
-    table_sizes = models.JSONField(default=dict, blank=True, editable=False)
+    table_sizes = models.JSONField(_("table sizes"), default=dict, blank=True, editable=False)
     # Bumped by every `TournamentEvent` (the lobby's live updates follow it).
-    version = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(_("version"), default=0)
     # A simulation's tournament (`simulate_tournament --instant`): each round's scores are drawn at random
     # instead of played. Never set for a real tournament.
-    instant_rounds = models.BooleanField(default=False, editable=False)
+    instant_rounds = models.BooleanField(_("simulated rounds"), default=False, editable=False)
     template = models.ForeignKey(
-        "TournamentTemplate", on_delete=models.SET_NULL, null=True, blank=True, related_name="tournaments"
+        "TournamentTemplate",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+        verbose_name=_("template"),
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_tournaments"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="created_tournaments",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     # Multi: why its scheduled start failed (`tournament_schedule`), empty otherwise. While the tournament is
     # still registering, the last failure being retried; once cancelled, why it could not start. A start that
     # succeeds clears it; `start_failures` keeps the count of the attempts that failed.
-    error = models.CharField(max_length=500, blank=True, default="", editable=False)
-    start_failures = models.PositiveIntegerField(default=0, editable=False)
+    error = models.CharField(_("error"), max_length=500, blank=True, default="", editable=False)
+    start_failures = models.PositiveIntegerField(_("failed starts"), default=0, editable=False)
 
     class Meta:
         ordering = ["-id"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
         constraints = [
             models.CheckConstraint(condition=Q(kind__in=TournamentKind.values), name="tournament_kind_known"),
             models.CheckConstraint(
@@ -180,17 +200,17 @@ class Tournament(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"tournament {self.pk} ({self.kind}: {self.name})"
+        return _("tournament %(id)s: %(name)s") % {"id": self.pk, "name": self.name}
 
 
 class EntryStatus(models.TextChoices):
-    REGISTERED = "registered", "registered"
-    PLAYING = "playing", "playing"
-    BUSTED = "busted", "busted"
-    FINISHED = "finished", "finished"
+    REGISTERED = "registered", pgettext_lazy("entry status", "registered")
+    PLAYING = "playing", pgettext_lazy("entry status", "playing")
+    BUSTED = "busted", pgettext_lazy("entry status", "busted")
+    FINISHED = "finished", pgettext_lazy("entry status", "finished")
     # History: the entry was refunded before the start (unregistered, or the tournament cancelled).
-    UNREGISTERED = "unregistered", "unregistered"
-    REFUNDED = "refunded", "refunded"
+    UNREGISTERED = "unregistered", pgettext_lazy("entry status", "unregistered")
+    REFUNDED = "refunded", pgettext_lazy("entry status", "refunded")
 
 
 LIVE_ENTRY_STATUSES = (EntryStatus.REGISTERED, EntryStatus.PLAYING, EntryStatus.BUSTED, EntryStatus.FINISHED)
@@ -199,44 +219,60 @@ LIVE_ENTRY_STATUSES = (EntryStatus.REGISTERED, EntryStatus.PLAYING, EntryStatus.
 class TournamentEntry(models.Model):
     """One player's entry into one tournament (a new row when registering again after unregistering)."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="entries")
-    player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournament_entries"
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="entries", verbose_name=_("tournament")
     )
-    status = models.CharField(max_length=16, choices=EntryStatus.choices, default=EntryStatus.REGISTERED)
-    registered_at = models.DateTimeField(auto_now_add=True)
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="tournament_entries",
+        verbose_name=_("player"),
+    )
+    status = models.CharField(
+        _("status"), max_length=16, choices=EntryStatus.choices, default=EntryStatus.REGISTERED
+    )
+    registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
     # Points of the main rounds (quick, single), and of the tie-breaker rounds scored on their own.
-    total = models.BigIntegerField(default=0)
-    in_tiebreak = models.BooleanField(default=False)
-    tiebreak_total = models.BigIntegerField(default=0)
-    place = models.PositiveIntegerField(null=True, blank=True)
-    prize = models.BigIntegerField(default=0)
+    total = models.BigIntegerField(_("points"), default=0)
+    in_tiebreak = models.BooleanField(_("in the tie-breaker"), default=False)
+    tiebreak_total = models.BigIntegerField(_("tie-breaker points"), default=0)
+    place = models.PositiveIntegerField(_("place"), null=True, blank=True)
+    prize = models.BigIntegerField(_("prize"), default=0)
     table = models.ForeignKey(
         "tournaments.Table",
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="tournament_entries",
+        verbose_name=_("table"),
     )
     # Multi: the seat the entry plays from (its stack account holds the entry's tournament chips).
     seat = models.ForeignKey(
-        "tournaments.Seat", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        "tournaments.Seat",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("seat"),
     )
     # Multi: how often balancing moved this player (the planner moves those moved least often first).
-    times_moved = models.PositiveIntegerField(default=0)
+    times_moved = models.PositiveIntegerField(_("times moved"), default=0)
     # Multi: re-entries paid after busting (`reentry`), each a new buy-in and a new starting stack.
-    reentries = models.PositiveIntegerField(default=0)
+    reentries = models.PositiveIntegerField(_("re-entries"), default=0)
     # Multi, once busted: the bust group (`Tournament.bust_groups` at the time) and the keys ranking the busts
     # of one group (docs/tournaments.md "Multi-table tournaments: seating and places"): chips at the start of
     # that round, then the round's melded-and-built value.
-    bust_group = models.PositiveIntegerField(null=True, blank=True)
-    bust_start_chips = models.BigIntegerField(null=True, blank=True)
-    bust_melded = models.BigIntegerField(null=True, blank=True)
-    busted_at = models.DateTimeField(null=True, blank=True)
+    bust_group = models.PositiveIntegerField(_("bust group"), null=True, blank=True)
+    bust_start_chips = models.BigIntegerField(
+        _("chips at the start of the bust round"), null=True, blank=True
+    )
+    bust_melded = models.BigIntegerField(_("melded in the bust round"), null=True, blank=True)
+    busted_at = models.DateTimeField(_("busted at"), null=True, blank=True)
 
     class Meta:
         ordering = ["tournament_id", "registered_at", "id"]
-        verbose_name_plural = "tournament entries"
+        verbose_name = _("tournament entry")
+        verbose_name_plural = _("tournament entries")
         constraints = [
             models.UniqueConstraint(
                 fields=["tournament", "player"],
@@ -264,7 +300,10 @@ class TournamentEntry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"entry {self.pk} of {self.player_id} in tournament {self.tournament_id}"
+        return _("entry %(id)s in tournament %(tournament)s") % {
+            "id": self.pk,
+            "tournament": self.tournament_id,
+        }
 
 
 class TournamentEvent(models.Model):
@@ -272,15 +311,21 @@ class TournamentEvent(models.Model):
     moved, table_broken, round_for_round, final_table, paused, resumed, finished, cancelled. Append-only."""
 
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.PROTECT, related_name="events", db_index=False
+        Tournament,
+        on_delete=models.PROTECT,
+        related_name="events",
+        db_index=False,
+        verbose_name=_("tournament"),
     )
-    version = models.PositiveIntegerField()
-    kind = models.CharField(max_length=32)
-    data = models.JSONField(default=dict)
-    created_at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveIntegerField(_("version"))
+    kind = models.CharField(_("kind"), max_length=32)
+    data = models.JSONField(_("data"), default=dict)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["tournament_id", "version"]
+        verbose_name = _("tournament event")
+        verbose_name_plural = _("tournament events")
         constraints = [
             models.UniqueConstraint(fields=["tournament", "version"], name="tournament_event_version_unique"),
         ]
@@ -299,27 +344,32 @@ class TournamentTemplate(models.Model):
     admin) creates a tournament from `settings` each time it fires, registering from then on and starting
     `registration_minutes` later."""
 
-    name = models.CharField(max_length=100, unique=True)
+    name = models.CharField(_("name"), max_length=100, unique=True)
     # The tournament's settings as `tournament_setup.validate` takes them (name and times excluded).
-    tournament_settings = models.JSONField(default=dict)
-    registration_minutes = models.PositiveIntegerField(default=60)
+    tournament_settings = models.JSONField(_("tournament settings"), default=dict)
+    registration_minutes = models.PositiveIntegerField(_("registration minutes"), default=60)
     # When it fires: a cron line "minute hour day-of-month month day-of-week" in `crontab_timezone`, copied to
     # the periodic task's CrontabSchedule by `tournament_templates.save_template`.
-    crontab = models.CharField(max_length=100, default="0 20 * * *")
-    crontab_timezone = models.CharField(max_length=63, default="UTC")
-    active = models.BooleanField(default=True)
+    crontab = models.CharField(_("when (cron line)"), max_length=100, default="0 20 * * *")
+    crontab_timezone = models.CharField(_("time zone"), max_length=63, default="UTC")
+    active = models.BooleanField(_("active"), default=True)
     periodic_task = models.OneToOneField(
         "django_celery_beat.PeriodicTask",
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="tournament_template",
+        verbose_name=_("periodic task"),
     )
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("created by")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
+        verbose_name = _("recurring tournament")
+        verbose_name_plural = _("recurring tournaments")
 
     def __str__(self) -> str:
-        return f"template {self.name}"
+        return str(self.name)

@@ -9,9 +9,10 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from accounts.selectors import is_guest
 from ledger.models import Transfer, TransferKind
 from ledger.services import accounts, postings
-from tournaments.errors import Conflict, PlayCode
+from tournaments.errors import Conflict, Forbidden, PlayCode
 from tournaments.tournament import kinds
 from tournaments.tournament.entry_payments import entry_legs
 from tournaments.tournament.models import (
@@ -35,7 +36,14 @@ def live_entries(tournament: Tournament) -> list[TournamentEntry]:
 
 def register(*, user: User, tournament_id: int) -> TournamentEntry:
     """A live entry for `user`, paid; a one-table tournament started if that filled it. A running multi-table
-    tournament takes late registrations and re-entries (its kind's `late_entry`: `multi_table.late_entry`)."""
+    tournament takes late registrations and re-entries (its kind's `late_entry`: `multi_table.late_entry`).
+    A guest of the demo is refused (`tournament.guest`): guests play without chips, and a freeroll's prizes
+    are chips."""
+    if is_guest(user=user):
+        raise Forbidden(
+            "A guest cannot enter tournaments: create an account to play for chips.",
+            code=PlayCode.TOURNAMENT_GUEST,
+        )
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
         kind = kinds.kind_of(tournament)

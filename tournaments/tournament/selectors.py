@@ -110,7 +110,11 @@ class TournamentRow:
 
     @property
     def level(self) -> int | None:
-        return self.tournament.level if self.tournament.kind == TournamentKind.MULTI else None
+        """Multi: the level of the structure being played — the most advanced table's, the last level once
+        the tables are past it (it lasts to the end: `levels`)."""
+        if self.tournament.kind != TournamentKind.MULTI:
+            return None
+        return min(self.tournament.level, max(1, len(self.tournament.pcr_schedule or [])))
 
     @property
     def registered(self) -> bool:
@@ -137,8 +141,12 @@ class TournamentRow:
         percents = list(self.tournament.payouts or [100])
         places = max(1, min(len(percents), self.entrants + self.reentries))
         amounts = payouts_rules.place_amounts(self.prize_pool, percents, places)
+        # First place takes the shares of the places nobody can fill (place_amounts): its percent says so, so
+        # that one entrant reads 100 % of the pool, not 70 % beside the whole pool.
+        shares = percents[:places]
+        shares[0] += sum(percents[places:])
         return [
-            PlaceAmount(place=i + 1, percent=percents[i], amount=amount) for i, amount in enumerate(amounts)
+            PlaceAmount(place=i + 1, percent=shares[i], amount=amount) for i, amount in enumerate(amounts)
         ]
 
     @property

@@ -8,7 +8,13 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from api.fields import MAX_DAYS_AHEAD, HorizonDateTimeField, StrictBooleanField, StrictIntegerField
+from api.fields import (
+    MAX_DAYS_AHEAD,
+    HorizonDateTimeField,
+    StrictBooleanField,
+    StrictCharField,
+    StrictIntegerField,
+)
 from ledger.models import TransferKind
 from tournaments.live.models import SeatStatus, TableStatus
 from tournaments.live.schema_fields import PresetField
@@ -24,7 +30,7 @@ from tournaments.tournament.models import (
 
 
 class TournamentCreateSerializer(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=setup.MAX_NAME)
+    name = StrictCharField(max_length=setup.MAX_NAME)
     kind = serializers.ChoiceField(choices=TournamentKind.choices)
     game = PresetField(max_length=32)
     options = serializers.DictField(required=False, default=dict)

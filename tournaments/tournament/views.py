@@ -258,7 +258,7 @@ class TournamentDetailView(APIView):
 class RegisterView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @raises(409, 422)
+    @raises(403, 409, 422)
     @extend_schema(request=None, responses={201: EntrySerializer}, parameters=[IDEMPOTENCY_HEADER])
     def post(self, request: Request, tournament_id: int) -> Response:
         """Pay buy_in + fee and enter; a one-table tournament starts when this fills it."""

@@ -1,5 +1,6 @@
 """Demo data for `make run`: the house grant turned on (welcome chips for every player who registers, a daily
-top-up to a floor), an admin, a staff member, four players with funded wallets, two public ring tables,
+top-up to a floor), an admin, a staff member, four players with funded wallets, four public ring tables
+(both Rummy 500 presets, Basic Rummy and Board Rummy),
 a multi-table tournament open for registration (it starts 30 minutes after the demo data is loaded, with at least
 two entrants) and a nightly multi-table template (beat creates one such tournament every evening).
 
@@ -33,8 +34,14 @@ STARTING_CHIPS = 10_000
 # The house grant of a play-money demo (docs/operations.md, "The house grant").
 DEMO_WELCOME_CHIPS = 1_000
 DEMO_DAILY_FLOOR = 500
-# (game, seats, pcr, min_buy_in, max_buy_in): one table per preset of the site's main game.
-DEMO_TABLES = (("rummy500", 4, 1, 100, 5_000), ("rummy500_household", 4, 1, 200, 5_000))
+# (game, seats, pcr, min_buy_in, max_buy_in): one table per preset of the site's main game, one of the Basic
+# family and one of Board Rummy, so that every family can be played against people from the first visit.
+DEMO_TABLES = (
+    ("rummy500", 4, 1, 100, 5_000),
+    ("rummy500_household", 4, 1, 200, 5_000),
+    ("basic", 4, 1, 100, 5_000),
+    ("board", 4, 1, 100, 5_000),
+)
 DEMO_MULTI_NAME = "Demo multi-table"
 DEMO_TEMPLATE_NAME = "Nightly multi-table"
 # Two seats a table: the four demo players make two tables, broken into a final table as they bust.

@@ -1,6 +1,6 @@
 /* The router: #/login, #/lobby, #/learn/PRESET (to its page), #/table/ID, #/tournament/ID, #/wallet, #/players/NAME,
- * #/leaderboard/GAME, #/practice (and #/practice/GAME), #/rounds, #/replay/GAME/ROUND, #/demo (a new demo table, for
- * anyone) and #/demo/ID (its table with the guide). Without a token, every page but #/demo is
+ * #/leaderboard/GAME, #/practice (and #/practice/GAME), #/rounds, #/replay/GAME/ROUND, #/join/CODE (a private
+ * table's shared link), #/demo (a new demo table, for anyone) and #/demo/ID (its table with the guide). Without a token, every page but #/demo is
  * the sign-in page. */
 (function (R) {
   "use strict";
@@ -55,6 +55,7 @@
     const practice = hash.match(/^#\/practice(?:\/(\w+))?$/);
     const replay = hash.match(/^#\/replay\/(\d+)\/(\d+)$/);
     const demo = hash.match(/^#\/demo\/(\d+)$/);
+    const join = hash.match(/^#\/join\/([^/]+)$/);
     try {
       if (tournament) {
         document.body.dataset.page = "tournament";
@@ -81,6 +82,9 @@
       } else if (replay) {
         document.body.dataset.page = "replay";
         await R.replay.load(root, Number(replay[1]), Number(replay[2]));
+      } else if (join) {
+        document.body.dataset.page = "join";
+        R.lobby.joinPage(root, go, decodeURIComponent(join[1]));
       } else if (hash === "#/wallet") {
         document.body.dataset.page = "wallet";
         await R.wallet.render(root);

@@ -19,7 +19,8 @@
     romme: () => t("Rommé"),
     board: () => t("Board Rummy"),
   };
-  const GAMES = ["rummy500", "rummy500_household"];
+  // Every game the server deals (the seven presets): a private table may be made with any of them.
+  const GAMES = Object.keys(GAME_NAMES);
 
   function gameName(code) {
     return GAME_NAMES[code] ? GAME_NAMES[code]() : code;
@@ -302,7 +303,7 @@
     const button = (role, words, action) => h("button", { type: "button", dataset: { role }, onclick: () => tournamentAction(tour, action, go, where) }, words);
     if (reEntry) return button("reenter", t("Re-enter"), "register");
     if (tour.status === "registering" || (lateOpen && !tour.registered)) {
-      return tour.registered ? button("unregister", t("Unregister"), "unregister") : button("register", t("Register"), "register");
+      return tour.registered ? button("unregister", t("Unregister"), "unregister") : button("register", t("Enter"), "register");
     }
     if ((tour.status === "running" || tour.status === "paused") && tour.registered && tour.kind !== "multi") {
       return h("button", { type: "button", dataset: { role: "open-tournament-table" }, onclick: () => openTournamentTable(tour, go) }, t("Open table"));
@@ -355,7 +356,12 @@
 
   /* ---- forms ---- */
 
-  function joinForm(go) {
+  /* The link a private table's players share (#/join/CODE): whoever opens it signs in if need be, then joins. */
+  function shareLink(code) {
+    return `${location.origin}/play/#/join/${encodeURIComponent(code)}`;
+  }
+
+  function joinForm(go, code) {
     return h("form", { class: "panel", dataset: { role: "join-form" }, onsubmit: async (event) => {
         event.preventDefault();
         const { code, buy_in } = formValues(event.target);
@@ -368,7 +374,7 @@
         }
       } },
       h("h2", {}, t("Join a private table")),
-      h("label", {}, t("Code"), h("input", { name: "code", required: true, autocomplete: "off", dataset: { role: "join-code" } })),
+      h("label", {}, t("Code"), h("input", { name: "code", required: true, autocomplete: "off", value: code || "", dataset: { role: "join-code" } })),
       h("label", {}, t("Buy-in"), h("input", { name: "buy_in", type: "number", min: 1, required: true, dataset: { role: "join-buy-in" } })),
       h("button", { type: "submit", dataset: { role: "join" } }, t("Join")));
   }
@@ -379,9 +385,10 @@
         event.preventDefault();
         const v = formValues(event.target);
         try {
+          // The creator sits at the new table with their buy-in, in the same request (the API's `buy_in`).
           const table = await R.api.post("/tables/", {
             game: v.game, seats: v.seats, pcr: v.pcr, min_buy_in: v.min_buy_in, max_buy_in: v.max_buy_in, private: true,
-            options: { turn_seconds: v.turn_seconds, time_bank_seconds: v.time_bank_seconds },
+            buy_in: v.buy_in, options: { turn_seconds: v.turn_seconds, time_bank_seconds: v.time_bank_seconds },
           });
           remember(table.id);
           go(`#/table/${table.id}`);
@@ -393,9 +400,21 @@
       h("label", {}, t("Game"), h("select", { name: "game", dataset: { role: "create-game" } }, GAMES.map((code) => h("option", { value: code }, gameName(code))))),
       field("seats", t("Seats"), 2, 2), field("pcr", t("PCR (chips per point)"), 1),
       field("min_buy_in", t("Minimum buy-in"), 100), field("max_buy_in", t("Maximum buy-in"), 1000),
+      field("buy_in", t("Your buy-in (you sit down at once)"), 100),
       field("turn_seconds", t("Turn seconds"), 30), field("time_bank_seconds", t("Time bank seconds"), 30, 0),
       h("button", { type: "submit", dataset: { role: "create" } }, t("Create")));
   }
 
-  R.lobby = { render, stop, remember, gameName, buyInForm, statusName, kindName };
+  /* #/join/CODE: the page a shared link opens (after signing in): the code filled in, the buy-in to choose. */
+  function joinPage(root, go, code) {
+    stop();
+    clear(root);
+    root.append(h("section", { class: "lobby", dataset: { role: "join-page" } },
+      h("h1", { tabindex: "-1" }, t("You are invited to a private table")),
+      h("p", {}, t("Choose your buy-in and join: the table's limits are the ones its creator set.")),
+      joinForm(go, code),
+      h("p", {}, h("a", { href: "#/lobby" }, t("Back to the lobby")))));
+  }
+
+  R.lobby = { render, stop, remember, gameName, buyInForm, statusName, kindName, shareLink, joinPage };
 })((window.Ramino = window.Ramino || {}));

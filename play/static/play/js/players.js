@@ -4,7 +4,7 @@
   "use strict";
 
   const { h, clear } = R.dom;
-  const { t, number, dateTime } = R.i18n;
+  const { t, tn, number, dateTime } = R.i18n;
   // A family's rating is named by its first preset's name (rummy500, basic, board).
   const gameName = (game) => R.lobby.gameName(game);
   const SVG = "http://www.w3.org/2000/svg";
@@ -27,7 +27,8 @@
     const ratings = points.map((p) => p.rating);
     let low = Math.min(...ratings), high = Math.max(...ratings);
     if (high - low < 20) { low -= 10; high += 10; }
-    const x = (i) => left + (points.length < 2 ? 0 : (i * (width - left - right)) / (points.length - 1));
+    // one result: its point in the middle (a line needs two)
+    const x = (i) => left + (points.length < 2 ? (width - left - right) / 2 : (i * (width - left - right)) / (points.length - 1));
     const y = (r) => top + ((high - r) * (height - top - bottom)) / (high - low);
     const figure = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": label, class: "rating-chart" });
     figure.append(svg("title", {}, label));
@@ -43,6 +44,10 @@
     }
     figure.append(svg("text", { x: (left + width - right) / 2, y: height - 4, "text-anchor": "middle", class: "axis-label" }, t("Games played")));
     figure.append(svg("polyline", { points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "), class: "rating-line" }));
+    // each result a dot on the line: a single game's rating shows (a one-point line draws nothing)
+    for (const [i, p] of points.entries()) {
+      if (points.length <= 60 || i === points.length - 1) figure.append(svg("circle", { cx: x(i), cy: y(p.rating), r: 3, class: "rating-point", "data-role": "rating-point" }));
+    }
     return figure;
   }
 
@@ -63,7 +68,7 @@
         h("h3", {}, gameName(rating.game)),
         h("p", {},
           h("strong", { class: "rating-value" }, number(rating.rating)), " ",
-          t("after %(games)s rated games", { games: number(rating.games) }),
+          tn("after %(n)s rated game", "after %(n)s rated games", rating.games, { n: number(rating.games) }),
           rating.provisional ? h("span", { class: "badge" }, " ", t("provisional")) : null),
         h("p", {}, h("a", { href: `#/leaderboard/${rating.game}` }, t("Leaderboard"))));
       section.append(card);

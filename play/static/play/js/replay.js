@@ -7,7 +7,7 @@
 (function (R) {
   "use strict";
 
-  const { h, clear } = R.dom;
+  const { h, clear, append } = R.dom;
   const { t, tn, number } = R.i18n;
   const { card, sorted } = R.cards;
   const W = R.tableWords;
@@ -103,8 +103,7 @@
     const melds = (view.melds || []).map((m) =>
       h("div", { class: "meld", dataset: { role: "meld", meld: m.id } },
         h("div", { class: "meld-id" }, m.owner),
-        h("div", { class: "meld-cards" }, (m.cards || []).map((code, i) =>
-          h("span", { class: "placed" }, card(code), h("small", { class: "placer" }, (m.placers || [])[i] || ""))))));
+        R.table.meldCards(m)));
     return h("section", { class: "board panel", "aria-labelledby": "replay-board-title", dataset: { role: "replay-board" } },
       h("h2", { id: "replay-board-title", class: "visually-hidden" }, t("The table")),
       h("div", { class: "piles" },
@@ -189,11 +188,12 @@
       p.parts.buttons[role].setAttribute("aria-disabled", String(p.step === edge));
     }
     // the result first at the last step: on a phone it is what the player came for
-    clear(p.parts.view).append(
+    // (R.dom.append, not the native one: it leaves out the missing result, which the native writes as "null")
+    append(clear(p.parts.view), [
       p.step === n - 1 ? resultPart(p) : null,
       h("div", { class: "table-grid" },
         h("div", { class: "left" }, boardPart(view), handPart(view)),
-        h("div", { class: "right" }, playersPart(view))));
+        h("div", { class: "right" }, playersPart(view)))]);
     // each step read out once, its cards by name (a new node, so the same words twice are read twice)
     clear(p.parts.live).append(h("span", {}, `${words}. ${describe(data, p.step, W.named)}`));
   }

@@ -20,6 +20,30 @@
     return tn("%(n)s minute", "%(n)s minutes", m, { n: number(m) });
   }
 
+  /** A setting's time exactly, in minutes where it is whole minutes ("5 minutes", "1 minute 30 seconds",
+   * "45 seconds"): the clock settings read as a person says them. */
+  function span(total) {
+    const s = Math.max(0, Math.round(Number(total) || 0));
+    if (s < 60) return seconds(s);
+    const m = Math.floor(s / 60);
+    const rest = s % 60;
+    const minutes = tn("%(n)s minute", "%(n)s minutes", m, { n: number(m) });
+    return rest ? t("%(minutes)s %(seconds)s", { minutes, seconds: seconds(rest) }) : minutes;
+  }
+
+  /** A meld's cards grouped by who placed them, in order: [{placer, cards}] — a name said once for the cards
+   * one player put down together, not under every card. */
+  function placedRuns(meld) {
+    const runs = [];
+    (meld.cards || []).forEach((code, i) => {
+      const placer = (meld.placers || [])[i] || "";
+      const last = runs[runs.length - 1];
+      if (last && last.placer === placer) last.cards.push(code);
+      else runs.push({ placer, cards: [code] });
+    });
+    return runs;
+  }
+
   function points(n) {
     return tn("%(n)s point", "%(n)s points", Math.abs(n), { n: number(n) });
   }
@@ -178,5 +202,5 @@
     }
   }
 
-  R.tableWords = { seconds, duration, points, label, moveSentence, eventSentence, obligations, phaseWord, seatStatus, tournamentKind, meldText, named: name, shown };
+  R.tableWords = { seconds, duration, span, placedRuns, points, label, moveSentence, eventSentence, obligations, phaseWord, seatStatus, tournamentKind, meldText, named: name, shown };
 })((window.Ramino = window.Ramino || {}));

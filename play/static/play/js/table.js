@@ -13,6 +13,7 @@
   const W = R.tableWords;
 
   let page = null; // the open table page; replaced (and its loops stopped) on every navigation
+  let moved = null; // {from, to}: the move the last page followed, for the table it went to to say
 
   function me() {
     const s = R.api.session();
@@ -100,11 +101,16 @@
       return h("div", { class: "table-head", dataset: { role: "table-head", tournament: tour.id } },
         h("h1", { tabindex: "-1", dataset: { focus: "heading" } }, t("Tournament table · %(name)s", { name: tour.name })),
         h("p", { class: "facts" }, [R.lobby.gameName(tb.game), W.tournamentKind(tour.kind), goal].filter(Boolean).join(" · ")),
+        p.moved ? h("p", { class: "notice", dataset: { role: "moved" } }, t("You were moved to table %(table)s (from table %(from)s).", { table: number(p.moved.to), from: number(p.moved.from) })) : null,
+        tour.my_table && tour.my_table !== tb.id
+          ? h("p", { class: "notice", dataset: { role: "my-table" } }, t("You play at table %(table)s.", { table: number(tour.my_table) }), " ",
+            h("a", { href: `#/table/${tour.my_table}`, dataset: { role: "my-table-link", focus: "my-table-link" } }, t("Go to your table")))
+          : null,
         h("p", { class: "facts" }, h("a", { href: `#/tournament/${tour.id}`, dataset: { role: "tournament-link", focus: "tournament-link" } }, t("The tournament's page: standings, prizes")),
           " · ", t("The tournament seats its players and plays them to the end: there is no buy-in, top-up or leaving here.")));
     }
     const clock = opts.turn_seconds
-      ? t("turn %(turn)s + time bank %(bank)s", { turn: W.seconds(opts.turn_seconds), bank: W.seconds(opts.time_bank_seconds || 0) })
+      ? t("turn %(turn)s + time bank %(bank)s", { turn: W.span(opts.turn_seconds), bank: W.span(opts.time_bank_seconds || 0) })
       : t("the server's usual clock");
     const facts = [
       tb.multiplier > 1 ? t("PCR %(pcr)s × %(multiplier)s", { pcr: number(tb.pcr), multiplier: number(tb.multiplier) }) : t("PCR %(pcr)s", { pcr: number(tb.pcr) }),
@@ -116,12 +122,31 @@
     return h("div", { class: "table-head", dataset: { role: "table-head" } },
       h("h1", { tabindex: "-1", dataset: { focus: "heading" } }, t("Table %(id)s · %(game)s", { id: `#${tb.id}`, game: R.lobby.gameName(tb.game) })),
       h("p", { class: "facts" }, facts.join(" · ")),
-      tb.code ? h("p", { class: "code" }, t("Private table code:"), " ", h("strong", { dataset: { role: "table-code" } }, tb.code), " ", t("Give it to the players you invite.")) : null,
+      tb.code ? shareBox(tb) : null,
       h("div", { class: "seat-actions" },
         tb.status === "open" ? buyIn(p, tb, mine) : null,
         mine && mine.status === "leaving" ? h("p", { class: "hint", dataset: { role: "leaving" } }, t("You are leaving: the server plays your hand to the end of this round, then your chips go back to your wallet.")) : null,
         mine && mine.status !== "leaving" ? h("button", { type: "button", dataset: { role: "leave", focus: "leave" }, onclick: () => { p.confirmLeave = true; p.focusNext = "leave-confirm"; draw(p); } }, t("Leave the table")) : null),
       p.confirmLeave && mine ? leaveConfirm(p, mine) : null);
+  }
+
+  /** A private table's code and the link to share it by (#/join/CODE), with a button that copies the link. */
+  function shareBox(tb) {
+    const link = R.lobby.shareLink(tb.code);
+    const field = h("input", { id: `share-${tb.id}`, type: "url", readonly: true, value: link, dataset: { role: "share-link" }, onfocus: (e) => e.target.select() });
+    const copy = async () => {
+      try {
+        await navigator.clipboard.writeText(link);
+      } catch (_) {
+        field.select();
+        document.execCommand("copy");
+      }
+      R.dom.flash(t("Link copied: send it to the players you invite."), "info");
+    };
+    return h("div", { class: "code share", dataset: { role: "share" } },
+      h("p", {}, t("Private table code:"), " ", h("strong", { dataset: { role: "table-code" } }, tb.code)),
+      h("label", { for: `share-${tb.id}` }, t("Link to share with the players you invite")),
+      h("div", { class: "share-row" }, field, h("button", { type: "button", dataset: { role: "copy-link" }, onclick: copy }, t("Copy the link"))));
   }
 
   /** The lobby's buy-in form (sit, or top up), its amount and focus kept across redraws. */
@@ -168,6 +193,22 @@
 
   // ------------------------------------------------------------------------------------------ the board
 
+  /** A meld's cards, who placed them said once for each group of cards one player put down (and not at all
+   * when the meld's owner placed every card: its heading names them). Shared with the replay. */
+  function meldCards(m) {
+    const runs = W.placedRuns(m);
+    const named = runs.length > 1 || (runs.length === 1 && runs[0].placer && runs[0].placer !== m.owner);
+    return h("div", { class: "meld-cards" }, runs.map((run) =>
+      h("span", { class: "placed-run", dataset: { role: "placed-run", placer: run.placer } },
+        h("span", { class: "run-cards" }, run.cards.map((code) => card(code))),
+        named ? h("small", { class: "placer", dataset: { role: "placer" } }, run.placer) : null)));
+  }
+
+  /** A seated player (not one who has left): their cards come with the deal. */
+  function seatedHere(p) {
+    return !!(p.table && (p.table.players || []).some((x) => x.username === me() && x.status !== "left"));
+  }
+
   function board(p, g) {
     const moves = g.legal_moves || [];
     const stockMove = moves.find((m) => m.type === "draw" && m.source === "stock");
@@ -180,8 +221,7 @@
     });
     const targets = p.pick && p.pick.kind === "lay_off" ? new Map(p.pick.moves.map((m) => [m.meld, m])) : new Map();
     const melds = (g.melds || []).map((m) => {
-      const cards = h("div", { class: "meld-cards" }, (m.cards || []).map((code, i) =>
-        h("span", { class: "placed" }, card(code), h("small", { class: "placer", dataset: { role: "placer" } }, (m.placers || [])[i] || ""))));
+      const cards = meldCards(m);
       const target = targets.get(m.id);
       if (target) {
         return h("button", { type: "button", class: "meld target", dataset: { role: "lay-off-target", meld: m.id, focus: `target:${m.id}` }, title: W.label(target, g), onclick: () => play(target) },
@@ -189,6 +229,12 @@
       }
       return h("div", { class: "meld", dataset: { role: "meld", meld: m.id } }, h("div", { class: "meld-id" }, m.owner), cards);
     });
+    if (!g.round) {
+      // nothing is dealt yet: no stock or pile to show (an empty stock of 0 would say the opposite)
+      return h("section", { class: "board panel", "aria-labelledby": "board-title", dataset: { role: "board" } },
+        h("h2", { id: "board-title", class: "visually-hidden" }, t("The table")),
+        h("p", { class: "hint", dataset: { role: "no-deal" } }, t("The cards are not dealt yet.")));
+    }
     return h("section", { class: "board panel", "aria-labelledby": "board-title", dataset: { role: "board" } },
       h("h2", { id: "board-title", class: "visually-hidden" }, t("The table")),
       h("div", { class: "piles" },
@@ -201,7 +247,15 @@
   // ------------------------------------------------------------------------------------------- the hand
 
   function handPanel(p, g) {
-    if (!Array.isArray(g.hand)) return h("p", { class: "hint", dataset: { role: "spectating" } }, t("You are watching: players' hands are theirs alone."));
+    if (!Array.isArray(g.hand)) {
+      // a seated player without cards waits for a deal (the first, or the next one after sitting mid-round)
+      if (seatedHere(p)) {
+        return h("p", { class: "hint", dataset: { role: "waiting-deal" } }, g.round && g.phase !== "over"
+          ? t("You are seated: you play from the next deal.")
+          : t("You are seated: your cards come with the deal."));
+      }
+      return h("p", { class: "hint", dataset: { role: "spectating" } }, t("You are watching: players' hands are theirs alone."));
+    }
     const hs = p.hand;
     hs.order = R.hand.ordered(g.id, g.hand);
     R.hand.prune(hs);
@@ -676,6 +730,8 @@
       flash(t("No such table (or it is private and you are not seated)."), "error");
       return;
     }
+    if (seatedHere(p)) p.seatedHere = true;
+    if (followMove(p)) return;
     const gid = p.table.current_game || (p.game && p.game.id);
     try {
       p.game = gid ? await R.api.get(`/games/${gid}/`) : null;
@@ -694,6 +750,19 @@
     if (snapshot === p.snapshot && !force) return;
     p.snapshot = snapshot;
     draw(p);
+  }
+
+  /** The tournament moved this page's player to another table (balancing, or breaking this one): the page
+   * goes there by itself and says so, once, aloud and on the new table's head. Answers whether it left. */
+  function followMove(p) {
+    const tour = tournamentOf(p);
+    if (page !== p || !tour || !p.seatedHere || !tour.my_table || tour.my_table === p.table.id) return false;
+    const to = tour.my_table;
+    const words = t("You were moved to table %(table)s.", { table: number(to) });
+    moved = { from: p.table.id, to };
+    flash(words, "info");
+    location.hash = `#/table/${to}`;
+    return true;
   }
 
   async function refreshRounds(p) {
@@ -763,6 +832,11 @@
       content: h("div", { class: "table-content" }),
       live: h("div", { class: "live", role: "status", "aria-live": "polite", "aria-atomic": "true", dataset: { role: "announcer" } }),
     };
+    if (moved && moved.to === tableId) {
+      p.moved = moved;
+      p.seatedHere = true;
+    }
+    moved = null;
     page = p;
     p.keys = (event) => onKey(p, event);
     clear(root).append(p.content, p.live);
@@ -783,5 +857,5 @@
     pollEvents(p);
   }
 
-  R.table = { load, stop, label: W.label };
+  R.table = { load, stop, label: W.label, meldCards };
 })((window.Ramino = window.Ramino || {}));

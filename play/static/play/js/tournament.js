@@ -54,7 +54,7 @@
     if (tour.kind !== "multi" || !tour.late_registration_levels) return null;
     const until = tour.late_registration_levels;
     if (tour.status === "scheduled" || tour.status === "registering") {
-      return t("open until the end of level %(level)s (%(rounds)s rounds a level)", { level: number(until), rounds: number(tour.rounds_per_level) });
+      return tn("open until the end of level %(level)s (%(n)s round a level)", "open until the end of level %(level)s (%(n)s rounds a level)", tour.rounds_per_level, { level: number(until), n: number(tour.rounds_per_level) });
     }
     if (tour.late_registration_open) {
       const levelsLeft = until - Math.max(tour.level, 1) + 1;
@@ -191,7 +191,7 @@
     };
     const button = (role, words, action) => h("button", { type: "button", dataset: { role }, onclick: () => act(action) }, words);
     if (tour.late_registration_open && tour.reentry && tour.entry_status === "busted") return button("reenter", t("Re-enter"), "register");
-    if ((tour.status === "registering" || tour.late_registration_open) && !tour.registered) return button("register", t("Register"), "register");
+    if ((tour.status === "registering" || tour.late_registration_open) && !tour.registered) return button("register", t("Enter"), "register");
     if (tour.status === "registering" && tour.registered) return button("unregister", t("Unregister"), "unregister");
     if (tour.my_table) return h("a", { href: `#/table/${tour.my_table}`, class: "button primary", dataset: { role: "my-tournament-table" } }, t("Go to your table"));
     return null;
@@ -225,7 +225,9 @@
         h("section", { class: "panel" }, h("h2", {}, tour.status === "registering" ? t("Entrants") : t("Standings")),
           lastRound(p), standingsTable(tour, p.standings),
           p.standingsCount > p.standings.length ? h("p", { class: "empty" }, t("First %(shown)s of %(all)s.", { shown: number(p.standings.length), all: number(p.standingsCount) })) : null),
-        tour.status === "registering" || tour.status === "scheduled" ? null : h("section", { class: "panel" }, h("h2", {}, t("Tables")), tablesTable(p.tables))));
+        // Tables while it is played: none to open before the start, nor once it is over (its tables closed).
+        ["registering", "scheduled", "finished", "cancelled"].includes(tour.status) ? null
+          : h("section", { class: "panel", dataset: { role: "tables-panel" } }, h("h2", {}, t("Tables")), tablesTable(p.tables.filter((x) => x.status !== "closed")))));
     if (active) {
       const again = p.root.querySelector(`[data-role='${active}']`);
       if (again) again.focus();
