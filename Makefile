@@ -16,8 +16,8 @@ SQLITE_TESTS := tests/sqlite tests/tournaments/test_simulate_tournament.py tests
 	tests/play/test_csrf_failure.py
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL)
 
-.PHONY: install run demo migrate test lint typecheck migrations-check schema-check pytest pytest-sqlite smoke \
-        test-browser fuzz-api bench bench-ledger bench-engine bench-strong bench-api bench-tournament bench-ratings soak clean
+.PHONY: install run demo migrate test test-steps lint typecheck migrations-check schema-check pytest pytest-sqlite smoke \
+        test-browser fuzz-api bench bench-tiny bench-targets bench-ledger bench-engine bench-strong bench-api bench-tournament bench-ratings bench-integrity soak clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -56,8 +56,14 @@ schema-check: install
 	mkdir -p var
 	$(TEST_ENV) $(BIN)/python manage.py spectacular --validate --fail-on-warn --file var/openapi.yaml
 
+# pytest in PYTEST_PROCESSES parallel processes (pytest-xdist, `--dist loadgroup`): each its own test database
+# (test_<name>_gw0, ...), Celery queue and worker, and live servers on free ports; the browser tests, the fuzz
+# and modules sharing one server run in one process each (tests/conftest.py, XDIST_GROUPS).
+# PYTEST_PROCESSES=0: all in this one process.
+PYTEST_PROCESSES ?= 3
+PYTEST_PARALLEL := $(if $(filter-out 0,$(PYTEST_PROCESSES)),-n $(PYTEST_PROCESSES) --dist loadgroup)
 pytest: install
-	$(TEST_ENV) $(BIN)/pytest $(PYTEST_ARGS)
+	$(TEST_ENV) $(BIN)/pytest $(PYTEST_PARALLEL) $(PYTEST_ARGS)
 
 # The SQLite leg: the tests marked `sqlite` (tournaments/flows from registration to payout, the SQLite side of
 # every vendor branch) on the embedded default's database, in a throwaway directory; the tasks' bodies run in
@@ -72,7 +78,14 @@ pytest-sqlite: install
 smoke: install
 	$(BIN)/python -m tests.smoke
 
-test: ensure-browser lint typecheck migrations-check schema-check pytest pytest-sqlite smoke
+# After the Chromium check, the steps in TEST_JOBS slots (make -j): pytest (itself in parallel processes) in one,
+# the other steps one after another in the next; each step's output is printed when it ends. TEST_JOBS=1: one
+# step at a time, in this order.
+TEST_JOBS ?= 2
+test: ensure-browser
+	$(MAKE) --no-print-directory -j $(TEST_JOBS) --output-sync=target test-steps
+
+test-steps: pytest lint typecheck migrations-check schema-check pytest-sqlite smoke bench-tiny
 
 # Debian's chromium and chromium-driver for the browser tests: installed when missing and possible (root,
 # apt-get), else the run stops here with the one line to run (deploy/ensure_browser.sh).
@@ -90,6 +103,24 @@ test-browser: ensure-browser install
 	$(TEST_ENV) $(BIN)/pytest -m browser $(PYTEST_ARGS)
 
 bench: bench-ledger bench-engine bench-api
+
+# Every bench-* target of this Makefile (found here, so a new one cannot be left out), each in tiny mode
+# (BENCH_TINY=1, tests/benchmarks/tiny.py): its code paths in seconds, no figure judged, docs/performance.md
+# untouched; it fails when a benchmark breaks. The scratch databases are copies of one migrated template.
+BENCH_TARGETS := $(filter-out bench-tiny bench-targets,$(shell sed -n 's/^\(bench-[a-z0-9-]*\):.*/\1/p' $(firstword $(MAKEFILE_LIST))))
+bench-targets:
+	@echo $(BENCH_TARGETS)
+
+bench-tiny: install
+	@set -e; \
+	template=$$($(TEST_ENV) $(BIN)/python -m tests.benchmarks.scratch_db template); \
+	trap '$(TEST_ENV) $(BIN)/python -m tests.benchmarks.scratch_db drop' EXIT; \
+	for target in $(BENCH_TARGETS); do \
+		began=$$(date +%s); \
+		BENCH_TINY=1 BENCH_TEMPLATE_DB=$$template $(MAKE) --no-print-directory $$target BENCH_ARGS= \
+			> var/$$target-tiny.log 2>&1 || { tail -n 60 var/$$target-tiny.log; echo "$$target (tiny) FAILED: var/$$target-tiny.log"; exit 1; }; \
+		echo "$$target (tiny): passed in $$(( $$(date +%s) - began )) s"; \
+	done
 
 bench-ledger: install
 	$(TEST_ENV) $(BIN)/python -m tests.benchmarks.bench_ledger $(BENCH_ARGS)

@@ -65,6 +65,26 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+# Under pytest-xdist (`make pytest`: `-n N --dist loadgroup`) the tests spread one by one over the processes,
+# each with its own test database, Celery queue and worker, and live servers on free ports. These run in one
+# process each, one after another: the browser tests (one headless Chromium at a time beside the rest of the
+# suite), the schemathesis fuzz, and the modules that share a server started once for the module.
+XDIST_GROUPS = {
+    "tests/browser/": "browser",
+    "tests/api/test_fuzz.py": "fuzz",
+    "tests/api/test_gunicorn_limits.py": "gunicorn-limits",
+    "tests/operations/test_processes.py": "processes",
+}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        for prefix, group in XDIST_GROUPS.items():
+            if item.nodeid.startswith(prefix) and item.get_closest_marker("xdist_group") is None:
+                item.add_marker(pytest.mark.xdist_group(group))
+
+
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     # tests/sqlite checks the SQLite side of the vendor branches: it has nothing to say on PostgreSQL.
     if collection_path == SQLITE_TESTS and not on_sqlite():

@@ -48,3 +48,24 @@ def test_each_leg_stops_at_once_without_what_it_needs(tmp_path: Path) -> None:
         text = out.decode()
         assert run.returncode == 3, (expected, run.returncode, text[-2000:])
         assert expected in text, (expected, text[-2000:])
+
+
+def test_each_parallel_process_has_a_queue_of_its_own() -> None:
+    """`make pytest` runs the suite in pytest-xdist processes (gw0, gw1, ...): each reads the test settings
+    on its own and gets its own Celery queue (and so its own worker), named with the process's name."""
+    env = {k: v for k, v in os.environ.items() if k != "CELERY_TASK_DEFAULT_QUEUE"}
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings.test"
+    script = "from django.conf import settings; print(settings.CELERY_TASK_DEFAULT_QUEUE)"
+    names = {
+        worker: subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=ROOT,
+            env={**env, "PYTEST_XDIST_WORKER": worker},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for worker in ("gw0", "gw1")
+    }
+    assert names["gw0"] != names["gw1"], names
+    assert all(name.startswith(f"ramino-test-{worker}-") for worker, name in names.items()), names

@@ -27,10 +27,15 @@ WHITENOISE_USE_FINDERS = True
 STATIC_ROOT = None
 
 # Each test session gets a queue of its own so that a worker started by the suite never picks up
-# messages left in the broker by an earlier run.
+# messages left in the broker by an earlier run. Under pytest-xdist (`make pytest` runs the suite in parallel
+# processes) each process is a session of its own, with its own test database (`test_<name>_gw0`, ...), queue
+# (named with the process's name) and worker. A queue named by the environment is used as it is: that is how
+# the suite's worker and servers, started as subprocesses, share their session's queue.
+import os  # noqa: E402
 import uuid  # noqa: E402
 
-CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default=f"ramino-test-{uuid.uuid4().hex[:12]}")
+_SESSION = "-".join(filter(None, [os.environ.get("PYTEST_XDIST_WORKER", ""), uuid.uuid4().hex[:12]]))
+CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default=f"ramino-test-{_SESSION}")
 # ...and the bots' queue is derived from it (the suite's worker fixture consumes both: tests/conftest.py).
 RAMINO_PRACTICE_BOTS_QUEUE = env(
     "RAMINO_PRACTICE_BOTS_QUEUE", default=f"{CELERY_TASK_DEFAULT_QUEUE}-practice_bots"

@@ -30,6 +30,7 @@ from tournaments.engine.bots import GreedyBot, RandomBot, auto_move, play_round
 from tournaments.engine.cards import NATURAL_CARDS
 from tournaments.engine.solver import best_arrangement
 
+from . import tiny
 from .bench_board import bench_board
 from .bench_turn import bench_turn
 
@@ -264,6 +265,12 @@ def write_section(section: str) -> None:
     DOC.write_text(text.rstrip() + "\n")
 
 
+# Tiny mode (tests/benchmarks/tiny.py): every measurement of the report, on a handful of samples.
+TINY_ARGS = ["--no-write", "--samples", "4", "--naive-samples", "2", "--board-samples", "2"]
+TINY_ARGS += ["--board-naive-samples", "0", "--rounds", "1", "--turn-rounds", "1", "--greedy-rounds", "2"]
+TINY_ARGS += ["--household-rounds", "1", "--basic-rounds", "1"]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="small samples; never writes the docs")
@@ -277,7 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--greedy-rounds", type=int, default=1000)
     parser.add_argument("--household-rounds", type=int, default=200)
     parser.add_argument("--basic-rounds", type=int, default=200)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(tiny.argv(argv, TINY_ARGS))
     if args.quick:
         args.samples, args.naive_samples, args.rounds, args.turn_rounds = 40, 10, 4, 3
         args.board_samples, args.board_naive_samples = 20, 1

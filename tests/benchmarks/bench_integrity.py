@@ -26,6 +26,7 @@ import os
 import sys
 import time
 
+from tests.benchmarks import tiny
 from tests.benchmarks.scratch_db import recreate_database, scratch_url
 
 DAYS = 365
@@ -137,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--keep", action="store_true")
     parser.add_argument("--no-catch-up", action="store_true")
-    args = parser.parse_args(argv)
+    # Tiny mode: ten rounds a day over the year (the run needs at least one a day).
+    args = parser.parse_args(tiny.argv(argv, ["--rounds", str(10 * DAYS), "--tables", "10"]))
     base_url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ramino")
     if not base_url.startswith("postgres"):
         print("bench-integrity needs DATABASE_URL=postgres://...", file=sys.stderr)

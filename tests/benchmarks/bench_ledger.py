@@ -39,6 +39,7 @@ from typing import Any
 
 import psycopg
 
+from tests.benchmarks import tiny
 from tests.benchmarks.scratch_db import recreate_database, scratch_url
 
 WALLETS = 64
@@ -260,7 +261,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also post through the service's ORM side (other databases' path), in the same rounds",
     )
-    args = parser.parse_args(argv)
+    args = parser.parse_args(
+        tiny.argv(
+            argv,
+            ["--postings", "5", "--workers", "1", "--rounds", "1", "--reconcile-entries", "200", "--orm"],
+        )
+    )
     base_url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ramino")
     if not base_url.startswith("postgres"):
         print("bench-ledger needs DATABASE_URL=postgres://...", file=sys.stderr)
@@ -370,6 +376,8 @@ def main(argv: list[str] | None = None) -> int:
         f"\ngoal ratio >= {GOAL_RATIO}: {'met' if ratio_ok else 'NOT met'}; "
         f"goal hot >= {GOAL_HOT}/s: {'met' if hot_ok else 'NOT met'}"
     )
+    if tiny.enabled():  # no figure judged: only the ledger's own checks
+        return 0 if report.ok and recon.report.ok else 1
     return 0 if ratio_ok and hot_ok and report.ok else 1
 
 

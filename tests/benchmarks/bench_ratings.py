@@ -23,6 +23,7 @@ import time
 
 import psycopg
 
+from tests.benchmarks import tiny
 from tests.benchmarks.scratch_db import recreate_database, scratch_url
 
 GOAL = 0.5
@@ -95,7 +96,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=200)
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
-    args = parser.parse_args(argv)
+    parser.add_argument("--pages", default="1,100,1000", help="the pages read (50 players a page)")
+    args = parser.parse_args(
+        tiny.argv(argv, ["--players", "300", "--rounds", "1", "--repeat", "2", "--pages", "1,2"])
+    )
+    pages = [int(page) for page in args.pages.split(",")]
+    if args.players < max(pages) * PAGE_SIZE:
+        parser.error(f"--players: at least {max(pages) * PAGE_SIZE} for page {max(pages)}")
 
     base_url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ramino")
     url, admin_url, name = scratch_url(base_url, "bench_ratings" + os.environ.get("BENCH_DB_SUFFIX", ""))
@@ -122,10 +129,10 @@ def main(argv: list[str]) -> int:
         )
         provisional = settings.RAMINO_RATINGS_PROVISIONAL_GAMES
         rows = []
-        for page in (1, 100, 1000):
+        for page in pages:
             endpoint, floor, query = [], [], []
             # the deep page reads 50,000 index entries a time: fewer repeats
-            repeat = args.repeat if page < 1000 else max(5, args.repeat // 10)
+            repeat = args.repeat if page < 1000 else max(min(5, args.repeat), args.repeat // 10)
             for _ in range(args.rounds):
                 size = f"page={page}&page_size={PAGE_SIZE}"
                 endpoint.append(time_endpoint(f"/api/v1/leaderboards/?game=rummy500&{size}", repeat))
@@ -140,7 +147,7 @@ def main(argv: list[str]) -> int:
         print("|---|---|---|---|---|---|")
         for page, e, f, q, ratio in rows:
             print(f"| {page:,} | {e:,.0f} | {f:,.0f} | {ratio:.2f}x | >= {GOAL}x | {q:,.0f} |")
-        return 0 if all(r[4] >= GOAL for r in rows) else 1
+        return 0 if tiny.enabled() or all(r[4] >= GOAL for r in rows) else 1
     finally:
         from django.db import connections
 

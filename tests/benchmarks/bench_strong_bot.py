@@ -29,6 +29,8 @@ from tournaments.engine.rules import implemented_presets
 from tournaments.engine.state import RoundState
 from tournaments.engine.strong_bot import StrongBot
 
+from . import tiny
+
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "performance.md"
 COMMAND = "make bench-strong   # .venv/bin/python -m tests.benchmarks.bench_strong_bot"
@@ -172,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--presets", nargs="*", default=list(implemented_presets()))
     parser.add_argument("--quick", action="store_true", help="10 deals per preset; never writes the docs")
     parser.add_argument("--no-write", action="store_true", help="print only")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(tiny.argv(argv, ["--no-write", "--seeds", "1"]))
     if args.quick:
         args.seeds, args.no_write = 10, True
     section = report(args)

@@ -46,9 +46,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.benchmarks import tiny
 from tests.benchmarks.bench_api import _cpu_snapshot, _delete_queue
 from tests.benchmarks.scratch_db import recreate_database, scratch_url
-from tournaments.live import round_start
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMAND = "make bench-tournament"
@@ -417,6 +417,7 @@ def in_process(tournament_id: int, *, events: int) -> dict[str, float]:
 
     from django.utils import timezone
 
+    from tournaments.live import round_start
     from tournaments.live.models import Game, TableStatus
     from tournaments.multi_table import balance as multi_balance
     from tournaments.multi_table import progress
@@ -637,6 +638,12 @@ def _load() -> str:
 # ================================================================================================== main
 
 
+# Tiny mode (tests/benchmarks/tiny.py): the floor, a small tournament on two workers, the in-process
+# events and the sizes query, a second or a few each.
+TINY_ARGS = ["--no-docs", "--entrants", "12", "--workers", "2", "--window", "1", "--floor-window", "1"]
+TINY_ARGS += ["--floor-chains", "2", "--lock-events", "5", "--synthetic", "20"]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -653,7 +660,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--floor-only", action="store_true", help="measure the floor only (no docs)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     parser.add_argument("--no-docs", action="store_true", help="do not update docs/performance.md")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(tiny.argv(argv, TINY_ARGS))
     sizes = [int(n) for n in args.entrants.split(",")]
     counts = [int(n) for n in args.workers.split(",")]
     if not (all(4 <= n <= 50_000 for n in sizes) and all(1 <= w <= 8 for w in counts)):
