@@ -223,6 +223,10 @@ def test_a_ring_tables_clock_in_minutes_its_leave_words_and_registrations_refusa
     page.fill("[data-role=register-password]", PASSWORD)
     page.click("[data-role=register]")
     page.find("[data-role=lobby]")
+    # The lobby says the clock as the table does: in minutes, not "300 s a turn".
+    clock = f"[data-role=table-row][data-table='{table.pk}'] [data-role=clock]"
+    page.wait_present(clock, "the table's clock in the lobby")
+    assert "turno 5 minuti + riserva di tempo 1 minuto e 30 secondi" in _text(page, clock), _text(page, clock)
     nuovo = get_user_model().objects.get(username="nuovo")
     funded_wallet(nuovo, 1000)
     tables.sit(user=nuovo, table_id=table.pk, buy_in=500)

@@ -109,6 +109,23 @@ def test_sweeper_reenqueues_overdue_clocks(dealt: Game, monkeypatch: Any) -> Non
     assert sent == [("turn_clock", (dealt.pk, dealt.turn_version))]
 
 
+def test_the_sweeper_sends_a_practice_tables_clock_to_the_bots_queue(dealt: Game, monkeypatch: Any) -> None:
+    """A lost clock of a practice table is re-sent where its table's clocks go (dispatch.queue_for): a real
+    table's overdue clock must not wait behind practice, nor a practice one land on the real tables' queue."""
+    from django.conf import settings
+
+    from tournaments import tasks
+    from tournaments.live.models import Table
+
+    queues: list[str | None] = []
+    monkeypatch.setattr(tasks.turn_clock, "apply_async", lambda args, **kw: queues.append(kw.get("queue")))
+    Game.objects.filter(pk=dealt.pk).update(turn_deadline=timezone.now() - timedelta(seconds=60))
+    assert clock_runs.sweep_clocks() == 1
+    Table.objects.filter(pk=dealt.table_id).update(practice=True)
+    assert clock_runs.sweep_clocks() == 1
+    assert queues == [None, settings.RAMINO_PRACTICE_BOTS_QUEUE]
+
+
 def test_leaving_on_own_turn_arms_the_clock_at_once(dealt: Game, armed: Any, client_for: Any) -> None:
     mover = Seat.objects.get(table=dealt.table, player__username=dealt.turn_player)
     armed.clear()

@@ -206,6 +206,9 @@ def test_the_same_tournaments_with_integers_are_created(admin_user: Any, client_
         "9999-12-31T23:59:59Z",
         (timezone.now() + timedelta(days=MAX_DAYS_AHEAD + 1)).isoformat(),
     ],
+    # Fixed names: every parallel process (pytest-xdist) must collect the same tests, and the third's value
+    # is read from the clock.
+    ids=["year-9999", "year-9999-instant", "a-day-past-the-horizon"],
 )
 def test_a_start_past_the_horizon_is_refused(admin_user: Any, client_for: Any, starts_at: str) -> None:
     response = post(client_for(admin_user), "/api/v1/tournaments/", json.dumps(multi(starts_at=starts_at)))

@@ -148,19 +148,24 @@ def sweep_clocks(*, grace_seconds: float | None = None) -> int:
     now = timezone.now()
     late = now - timedelta(seconds=grace_seconds)
     count = 0
-    for game_id, version in Game.objects.filter(
+    # Each message to its table's queue (a practice table's to the bots' own: dispatch.queue_for).
+    for game_id, version, practice in Game.objects.filter(
         status=GameStatus.PLAYING, turn_deadline__lt=late
-    ).values_list("pk", "turn_version"):
-        dispatch.send(dispatch.TURN_CLOCK, (game_id, version))
+    ).values_list("pk", "turn_version", "table__practice"):
+        dispatch.send(
+            dispatch.TURN_CLOCK, (game_id, version), queue=dispatch.queue_for_kind(practice=practice)
+        )
         count += 1
-    for game_id, version in Game.objects.filter(
+    for game_id, version, practice in Game.objects.filter(
         status=GameStatus.PLAYING, claims_deadline__lt=late
-    ).values_list("pk", "version"):
-        dispatch.send(dispatch.CLOSE_CLAIMS, (game_id, version))
+    ).values_list("pk", "version", "table__practice"):
+        dispatch.send(
+            dispatch.CLOSE_CLAIMS, (game_id, version), queue=dispatch.queue_for_kind(practice=practice)
+        )
         count += 1
-    for game_id in Game.objects.filter(status=GameStatus.WAITING, next_round_at__lt=late).values_list(
-        "pk", flat=True
-    ):
-        dispatch.send(dispatch.START_ROUND, (game_id,))
+    for game_id, practice in Game.objects.filter(
+        status=GameStatus.WAITING, next_round_at__lt=late
+    ).values_list("pk", "table__practice"):
+        dispatch.send(dispatch.START_ROUND, (game_id,), queue=dispatch.queue_for_kind(practice=practice))
         count += 1
     return count

@@ -62,7 +62,12 @@ def queue_for(table: Any) -> str | None:
     """The queue of a table's clock and deal messages: a practice table's go with its bots to their own queue
     (`RAMINO_PRACTICE_BOTS_QUEUE`, docs/operations.md "Queues"), so that no real table's clock or deal waits
     behind practice; None for every other table (the task's own route, the default queue)."""
-    return str(settings.RAMINO_PRACTICE_BOTS_QUEUE) if getattr(table, "practice", False) else None
+    return queue_for_kind(practice=bool(getattr(table, "practice", False)))
+
+
+def queue_for_kind(*, practice: bool) -> str | None:
+    """`queue_for` when only the table's `practice` column was read (the sweeper's)."""
+    return str(settings.RAMINO_PRACTICE_BOTS_QUEUE) if practice else None
 
 
 def send(

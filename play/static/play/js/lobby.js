@@ -97,7 +97,8 @@
 
   function clockWords(options) {
     if (!options.turn_seconds) return t("standard");
-    return t("%(turn)s s a turn + %(bank)s s bank", { turn: number(options.turn_seconds), bank: number(options.time_bank_seconds ?? 0) });
+    const W = R.tableWords;
+    return t("turn %(turn)s + time bank %(bank)s", { turn: W.span(options.turn_seconds), bank: W.span(options.time_bank_seconds ?? 0) });
   }
 
   function tableRow(table, go) {
@@ -118,7 +119,7 @@
       cell(t("Seats"), { dataset: { role: "seats" } }, `${number(taken)} / ${number(table.seats)}`),
       cell(t("PCR"), {}, table.multiplier > 1 ? `${number(table.pcr)} ×${number(table.multiplier)}` : number(table.pcr)),
       cell(t("Buy-in"), {}, `${number(table.min_buy_in)} – ${number(table.max_buy_in)}`),
-      cell(t("Clock"), {}, clockWords(table.options || {})),
+      cell(t("Clock"), { dataset: { role: "clock" } }, clockWords(table.options || {})),
       cell(t("Players"), { class: "names", dataset: { role: "players" } }, names || t("nobody yet")),
       cell(t("Status"), { dataset: { role: "table-status" } }, statusName(table.status)),
       h("td", { class: "action" }, action));

@@ -145,7 +145,7 @@
     const opts = tb.options || {};
     const bots = Math.max(1, (tb.seats || 2) - 1); // the player's seat and one a bot (the seats stay counted once left)
     const clock = opts.turn_seconds
-      ? t("turn %(turn)s + time bank %(bank)s", { turn: R.tableWords.seconds(opts.turn_seconds), bank: R.tableWords.seconds(opts.time_bank_seconds || 0) })
+      ? t("turn %(turn)s + time bank %(bank)s", { turn: R.tableWords.span(opts.turn_seconds), bank: R.tableWords.span(opts.time_bank_seconds || 0) })
       : t("the server's usual clock");
     const closed = tb.status !== "open";
     const mine = hooks.mine;
