@@ -323,3 +323,52 @@ def test_the_look_alike_key_does_not_depend_on_how_the_name_was_composed(name: s
     key = usernames.confusable_key(name)
     for form in ("NFD", "NFKD", "NFC"):
         assert usernames.confusable_key(unicodedata.normalize(form, name)) == key
+
+
+# --- the admin saves names as registration does ---------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("taken", "typed"),
+    [
+        ("dee", "\u0501\u0435\u0435"),  # reads as dee
+        ("Olga", "OLGA"),  # the same name in another case
+    ],
+)
+def test_the_admins_user_forms_refuse_a_look_alike_or_taken_name_with_a_form_error(
+    taken: str, typed: str
+) -> None:
+    """The Django admin's add and change forms refuse what `UsernameKey`'s unique indexes would: a page with
+    the form's error, not the indexes' IntegrityError as a 500, and no user created or renamed."""
+    from django.test import Client
+    from django.urls import reverse
+
+    services.register_user(username=taken, password=PASSWORD)
+    other = services.register_user(username="someone", password=PASSWORD)
+    root = get_user_model().objects.create_superuser("root", password=PASSWORD)
+    admin = Client(raise_request_exception=False)
+    admin.force_login(root)
+    before = get_user_model().objects.count()
+
+    added = admin.post(
+        reverse("admin:auth_user_add"),
+        {"username": typed, "password1": PASSWORD, "password2": PASSWORD, "usable_password": "true"},
+    )
+    assert added.status_code == 200, added.status_code
+    assert added.context["adminform"].form.errors["username"]
+    assert get_user_model().objects.count() == before
+
+    change = reverse("admin:auth_user_change", args=[other.pk])
+    form = admin.get(change).context["adminform"].form
+    data = {name: value for name, value in form.initial.items() if value is not None and name != "password"}
+    data.update(username=typed, date_joined_0="2026-01-01", date_joined_1="00:00:00")
+    data.pop("date_joined", None)
+    data.pop("last_login", None)
+    data.pop("groups", None)
+    data.pop("user_permissions", None)
+    changed = admin.post(change, data)
+    assert changed.status_code == 200, changed.status_code
+    assert changed.context["adminform"].form.errors["username"]
+    other.refresh_from_db()
+    assert other.username == "someone"
