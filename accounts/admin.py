@@ -86,7 +86,7 @@ def _refuse_taken_or_look_alike(username: str, *, user_pk: Any) -> None:
         )
 
 
-class PlayerCreationForm(AdminUserCreationForm):  # type: ignore[type-arg]
+class PlayerCreationForm(AdminUserCreationForm):
     def clean_username(self) -> str:
         username = str(super().clean_username())
         _refuse_taken_or_look_alike(username, user_pk=None)

@@ -23,7 +23,8 @@ from kombu.utils.json import dumps
 
 
 class Channel(filesystem.Channel):
-    def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:
+    # kombu's own filesystem channel renames the base's `message` to `payload` (its stub ignores the override too).
+    def _put(self, queue: str, payload: dict[str, Any], **kwargs: Any) -> None:  # type: ignore[override]
         name = f"{round(monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg"
         final = os.path.join(self.data_folder_out, name)
         # No dot in the name: `_get`, `_size` and `_purge` match `<anything>.<queue>.msg` only.
