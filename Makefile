@@ -111,8 +111,13 @@ BENCH_TARGETS := $(filter-out bench-tiny bench-targets,$(shell sed -n 's/^\(benc
 bench-targets:
 	@echo $(BENCH_TARGETS)
 
+# `make -n test` lists the steps; it runs every recipe line naming $(MAKE), as the tiny run's loop does, so
+# the loop stops at once when make only lists (else it would create a real template database).
+DRY_RUN = $(findstring n,$(firstword -$(MAKEFLAGS)))
+
 bench-tiny: install
 	@set -e; \
+	if [ -n "$(DRY_RUN)" ]; then echo "bench-tiny: every bench-* target in tiny mode"; exit 0; fi; \
 	template=$$($(TEST_ENV) $(BIN)/python -m tests.benchmarks.scratch_db template); \
 	trap '$(TEST_ENV) $(BIN)/python -m tests.benchmarks.scratch_db drop' EXIT; \
 	for target in $(BENCH_TARGETS); do \

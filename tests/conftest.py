@@ -155,8 +155,12 @@ class CeleryWorker:
         self.queue = queue or env["CELERY_TASK_DEFAULT_QUEUE"]
         self.concurrency = concurrency
         self.process: subprocess.Popen[bytes] | None = None
+        self.node = ""
 
     def start(self) -> None:
+        # A node name of this start alone: `kill` reaps this worker's children by it, never the other worker
+        # of the same test process (the bots' beside the main one, which a crash test must leave running).
+        self.node = f"test-{os.getpid()}-{time.monotonic_ns()}"
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = self.log_path.open("wb")
         self.process = subprocess.Popen(
@@ -175,7 +179,7 @@ class CeleryWorker:
                 "--without-gossip",
                 "--without-mingle",
                 "-n",
-                f"test-{os.getpid()}-{time.monotonic_ns()}@%h",
+                f"{self.node}@%h",
             ],
             cwd=ROOT,
             env=self.env,
@@ -201,7 +205,7 @@ class CeleryWorker:
             self.process.kill()
             self.process.wait(timeout=30)
             # prefork children die with the parent's pipe; reap any that linger
-            subprocess.run(["pkill", "-9", "-f", f"test-{os.getpid()}-"], check=False)
+            subprocess.run(["pkill", "-9", "-f", f"{self.node}@"], check=False)
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
@@ -304,3 +308,14 @@ def answers_conform(published_spec: dict[str, Any], request: pytest.FixtureReque
 def _answers_conform(answers_conform: Recording) -> None:
     """Every answer any test receives (the end-to-end runs' included) is checked against the published
     schema: the suite's several thousand requests are the conformance test."""
+
+
+@pytest.fixture(autouse=True)
+def _language_does_not_outlive_its_test() -> Iterator[None]:
+    """A test that activates a language (an Italian request handled in process, `translation.activate`) must not
+    leave it to the next test of the same process: with the suite spread over processes (pytest-xdist), which
+    test comes next differs from run to run, and a number formatted "9.600" instead of "9,600" would fail there."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()

@@ -109,19 +109,32 @@ class Browser:
     def wait_text(self, css: str, text: str, message: str = "", timeout: float = 15) -> None:
         self.wait_for(lambda: self.find(css).text == text, timeout, message or f"{css} = {text}")
 
+    def _afresh(self, act: Callable[[], Any], attempts: int = 20) -> Any:
+        """`act` on an element found again if the page redrew it between the finding and the acting (the
+        client redraws a section on every event: under load a redraw lands between the two more often)."""
+        for _ in range(attempts - 1):
+            try:
+                return act()
+            except StaleElementReferenceException:
+                time.sleep(0.1)
+        return act()
+
     def attribute(self, css: str, name: str) -> str:
-        return self.find(css).get_attribute(name) or ""
+        return str(self._afresh(lambda: self.find(css).get_attribute(name) or ""))
 
     def fill(self, css: str, value: str | int) -> None:
-        field = self.find(css)
-        field.clear()
-        field.send_keys(str(value))
+        def fill_it() -> None:
+            field = self.find(css)
+            field.clear()
+            field.send_keys(str(value))
+
+        self._afresh(fill_it)
 
     def click(self, css: str) -> None:
-        self.find(css).click()
+        self._afresh(lambda: self.find(css).click())
 
     def text(self, css: str) -> str:
-        return self.find(css).text
+        return str(self._afresh(lambda: self.find(css).text))
 
     def screenshot(self, label: str) -> Path:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)

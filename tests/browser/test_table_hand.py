@@ -68,7 +68,7 @@ def _no_message_to_a_worker(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, 
     session would otherwise deal the next round or play the clock behind the test's back)."""
     sent: list[tuple[str, list[Any]]] = []
 
-    def keep(task_name: str, args: Any, countdown: float | None = None) -> None:
+    def keep(task_name: str, args: Any, countdown: float | None = None, *, queue: str | None = None) -> None:
         sent.append((task_name, list(args)))
 
     monkeypatch.setattr(dispatch, "send", keep)

@@ -158,10 +158,12 @@ def test_legal_moves_stay_fast_for_big_hands():
     hands = list(s.hands)
     hands[s.turn] = hand
     s = replace(s, hands=tuple(hands))
-    start = time.perf_counter()
+    # CPU time of this process, not wall time: the suite's parallel processes share the machine's cores, and
+    # the bound is on the work a call does, not on how long another process kept the core.
+    start = time.process_time()
     for _ in range(5):
         melds = enumerate_melds(hand, MeldOptions(round_the_corner=True))
         moves = legal_moves(s, player)
-    per_call = (time.perf_counter() - start) / 5
+    per_call = (time.process_time() - start) / 5
     assert len(melds) > 1000 and len(moves) > 1000
     assert per_call < 0.25, f"{per_call * 1000:.1f} ms per call"

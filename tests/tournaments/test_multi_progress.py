@@ -226,7 +226,9 @@ def test_the_sweep_resends_a_lost_job_for_a_multi_table_only(
     # The job's message was lost: the table waits with nothing scheduled.
     Round.objects.filter(pk=round_.pk).update(ended_at=timezone.now() - timedelta(minutes=5))
     sent: list[tuple[str, Any]] = []
-    monkeypatch.setattr(dispatch, "send", lambda name, args, countdown=None: sent.append((name, list(args))))
+    monkeypatch.setattr(
+        dispatch, "send", lambda name, args, countdown=None, queue=None: sent.append((name, list(args)))
+    )
     assert tournament_progress.sweep(grace_seconds=60) == 0  # the one-table job is not sent for it
     assert multi_progress.sweep(grace_seconds=60) == 1
     assert sent == [(TABLE_ROUND_OVER, [tournament.pk, tables[0].pk, round_.pk])]

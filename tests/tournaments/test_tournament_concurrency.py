@@ -130,7 +130,9 @@ def test_the_sweeper_sends_a_lost_after_round_message_again(
     game = game_of(tournament)
     assert round_start.start_round(game_id=game.pk) is not None
     sent: list[tuple[str, Any]] = []
-    monkeypatch.setattr(dispatch, "send", lambda name, args, countdown=None: sent.append((name, tuple(args))))
+    monkeypatch.setattr(
+        dispatch, "send", lambda name, args, countdown=None, queue=None: sent.append((name, tuple(args)))
+    )
     bots_play_the_round(game)  # its after-round message is "lost" (recorded, never delivered)
     assert (ADVANCE_TOURNAMENT, (tournament.pk, game_of(tournament).current_round_id)) in sent
     sent.clear()
