@@ -539,7 +539,7 @@ def run_longpoll(setups: list[dict[str, Any]], n: int, *, port: int, args: Any) 
 
 
 def _fmt(value: float) -> str:
-    return "–" if value != value else f"{value:,.0f}" if value >= 100 else f"{value:.1f}"
+    return "-" if value != value else f"{value:,.0f}" if value >= 100 else f"{value:.1f}"
 
 
 def markdown(
@@ -568,7 +568,7 @@ def markdown(
         )
         lines.append(
             f"| {row['n']:,} | {_fmt(live['p50'])} / {_fmt(live['p99'])} | {_fmt(floor['p50'])} / "
-            f"{_fmt(floor['p99'])} | {live['p99'] / floor['p99']:.1f}× | {live['deliveries']:,} | "
+            f"{_fmt(floor['p99'])} | {live['p99'] / floor['p99']:.1f}x | {live['deliveries']:,} | "
             f"{live['missed']} / {live['repeated']} | {live['moves']:,} | {live['rss_per_socket_kb']:.0f} KB / "
             f"{floor['rss_per_socket_kb']:.0f} KB | {lp_text} |"
         )
@@ -703,8 +703,8 @@ def main(argv: list[str] | None = None) -> int:
         ratio = top["live"]["p99"] / top["floor"]["p99"]
         met = ratio <= GOAL_RATIO
         verdict = (
-            f"Goal (p99 at {top['n']:,} sockets at most {GOAL_RATIO:g}× the floor's): "
-            f"{'met' if met else 'not met'}, {ratio:.1f}×. No follower missed or repeated an event: "
+            f"Goal (p99 at {top['n']:,} sockets at most {GOAL_RATIO:g}x the floor's): "
+            f"{'met' if met else 'not met'}, {ratio:.1f}x. No follower missed or repeated an event: "
             f"{'yes' if all(r['live']['missed'] == 0 == r['live']['repeated'] for r in rows) else 'NO'}."
         )
         print(verdict, flush=True)
