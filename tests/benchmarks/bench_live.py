@@ -585,8 +585,8 @@ def update_docs(path: Path, body: str) -> None:
         tail = rest.split("\n## ", 1)
         text = head + block + ("\n## " + tail[1] if len(tail) > 1 else "")
     elif "\n## Ledger" in text:  # after the live play's sections
-        head, tail = text.split("\n## Ledger", 1)
-        text = head.rstrip("\n") + "\n\n" + block + "\n## Ledger" + tail
+        before, after = text.split("\n## Ledger", 1)
+        text = before.rstrip("\n") + "\n\n" + block + "\n## Ledger" + after
     else:
         text = text.rstrip("\n") + "\n\n" + block
     path.write_text(text)
