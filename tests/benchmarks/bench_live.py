@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import http.client
 import json
 import multiprocessing as mp
@@ -52,6 +53,8 @@ import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from websockets.exceptions import ConnectionClosed
 
 from tests.benchmarks import tiny
 from tests.benchmarks.scratch_db import recreate_database, scratch_url
@@ -115,6 +118,7 @@ def _pct(values: list[float], q: float) -> float:
 async def _open(url: str) -> Any:
     from websockets.asyncio.client import connect
 
+    # The server's pings (uvicorn: every 20 s) are answered by the client's own reading task.
     return await connect(url, open_timeout=120, ping_interval=None, max_size=2**22)
 
 
@@ -160,6 +164,9 @@ async def _follow_live(
                 raw = await asyncio.wait_for(ws.recv(), 0.5)
             except TimeoutError:
                 continue
+            except ConnectionClosed as closed:  # counted: its later events are missed
+                problems.append(f"socket {i} closed at {time.time():.0f}: {closed}")
+                return
             now = time.time()
             message = orjson.loads(raw)
             if message.get("type") == "events":
@@ -188,7 +195,8 @@ async def _follow_live(
             problems.append(f"socket {i}: versions out of order")
         missed += len(set(want) - set(got))
     for ws in sockets:
-        await ws.close()
+        with contextlib.suppress(ConnectionClosed):
+            await ws.close()
     out.put({"latencies": latencies, "missed": missed, "repeated": repeated, "problems": problems[:5],
              "events": sum(len(v) for v in versions)})  # fmt: skip
 
@@ -211,6 +219,7 @@ async def _follow_floor(url: str, groups: list[int], ready: Any, finals: Any, ou
     latencies: list[float] = []
     sent: dict[int, int] = {}
     deadline = float("inf")
+    problems: list[str] = []
 
     async def read(i: int) -> None:
         while True:
@@ -220,6 +229,9 @@ async def _follow_floor(url: str, groups: list[int], ready: Any, finals: Any, ou
                 raw = await asyncio.wait_for(sockets[i].recv(), 0.5)
             except TimeoutError:
                 continue
+            except ConnectionClosed as closed:  # counted: its later messages are missed
+                problems.append(f"socket {i} closed at {time.time():.0f}: {closed}")
+                return
             now = time.time()
             message = json.loads(raw)
             seqs[i].append(message["seq"])
@@ -233,8 +245,9 @@ async def _follow_floor(url: str, groups: list[int], ready: Any, finals: Any, ou
     missed = sum(max(0, sent[groups[i]] - len(set(s))) for i, s in enumerate(seqs))
     repeated = sum(len(s) - len(set(s)) for s in seqs)
     for ws in sockets:
-        await ws.close()
-    out.put({"latencies": latencies, "missed": missed, "repeated": repeated, "problems": [],
+        with contextlib.suppress(ConnectionClosed):
+            await ws.close()
+    out.put({"latencies": latencies, "missed": missed, "repeated": repeated, "problems": problems[:5],
              "events": sum(len(s) for s in seqs)})  # fmt: skip
 
 
