@@ -606,7 +606,7 @@ def markdown(
         lines.append(
             f"| {row['n']:,} | {_fmt(live['p50'])} / {_fmt(live['p99'])} | {_fmt(floor['p50'])} / "
             f"{_fmt(floor['p99'])} | {live['p99'] / floor['p99']:.1f}x | {live['deliveries']:,} | "
-            f"{live['missed']} / {live['repeated']} | {live['moves']:,} | {live['rss_per_socket_kb']:.0f} KB / "
+            f"{live['missed']:,} / {live['repeated']:,} | {live['moves']:,} | {live['rss_per_socket_kb']:.0f} KB / "
             f"{floor['rss_per_socket_kb']:.0f} KB | {lp_text} |"
         )
     lines += ["", verdict, *notes]
