@@ -17,7 +17,7 @@ SQLITE_TESTS := tests/sqlite tests/tournaments/test_simulate_tournament.py tests
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL)
 
 .PHONY: install run demo migrate test test-steps lint typecheck migrations-check schema-check pytest pytest-sqlite smoke \
-        test-browser fuzz-api bench bench-tiny bench-targets bench-ledger bench-engine bench-strong bench-api bench-tournament bench-ratings bench-integrity soak clean
+        test-browser fuzz-api bench bench-tiny bench-targets bench-ledger bench-engine bench-strong bench-api bench-tournament bench-ratings bench-integrity bench-live soak clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -151,6 +151,11 @@ bench-integrity: install
 # The leaderboard read at 100,000 rated players against a bare indexed query of the same rows (docs/performance.md).
 bench-ratings: install
 	$(TEST_ENV) $(BIN)/python -m tests.benchmarks.bench_ratings $(BENCH_ARGS)
+
+# The live room's sockets: a move's commit to every follower at 100, 1,000 and 5,000 open sockets, against a bare
+# Channels relay and the long-poll (docs/performance.md, "Live sockets"); not in CI.
+bench-live: install
+	$(TEST_ENV) $(BIN)/python -m tests.benchmarks.bench_live $(BENCH_ARGS)
 
 # Chaos while playing (not in CI; tens of minutes): >= 1,000 rounds over HTTP at ring tables and multi-table
 # tournaments while the worker is SIGKILLed and the database connections cut, then exactly-once checks
