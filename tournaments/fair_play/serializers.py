@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 
-class AbandonmentSerializer(serializers.Serializer):
+class AbandonmentSerializer(serializers.Serializer[Any]):
     at = serializers.DateTimeField()
     kind = serializers.CharField()
     table = serializers.IntegerField(allow_null=True, source="table_id")
     tournament = serializers.IntegerField(allow_null=True, source="tournament_id")
 
 
-class FairPlaySerializer(serializers.Serializer):
+class FairPlaySerializer(serializers.Serializer[Any]):
     barred_until = serializers.DateTimeField(allow_null=True, help_text="New seats are refused until then.")
     reason = serializers.CharField(allow_null=True, help_text="`abandonment` while barred.")
     streak = serializers.IntegerField(help_text="Abandonments in the current streak (72 h apart at most).")
