@@ -14,10 +14,11 @@ from django.utils import timezone
 from ledger.services import accounts
 from tests.factories import MultiTournamentFactory, TournamentFactory
 from tests.ledger.utils import assert_reconciled
+from tests.tournaments.fair_play_helpers import time_out_until_absent
 from tournaments.fair_play import services
 from tournaments.fair_play.models import Abandonment, AbandonmentKind, BarLift
-from tournaments.live import clock_runs, dispatch, round_start
-from tournaments.live.models import Game, GameStatus, Seat, SeatStatus, Table
+from tournaments.live import dispatch, round_start
+from tournaments.live.models import Game, Seat, Table
 from tournaments.practice import services as practice
 from tournaments.tournament.models import TournamentEntry
 
@@ -30,27 +31,6 @@ CLOCKS = {"turn_seconds": 7, "time_bank_seconds": 0, "max_timeouts": 2, "max_tim
 def no_broker(monkeypatch: Any) -> None:
     """The services' tasks are run by the test itself (the clocks below), never sent."""
     monkeypatch.setattr(dispatch, "enqueue", lambda name, args, countdown, queue=None: None)
-
-
-def _time_out_until_absent(table: Table, player: Any) -> Seat:
-    """The clock plays every turn (the player never moves) until `player`'s seat is marked absent."""
-    game = Game.objects.get(table=table)
-    for _ in range(400):
-        seat = Seat.objects.filter(table=table, player=player).order_by("-pk").first()
-        assert seat is not None
-        if seat.status == SeatStatus.ABSENT:
-            return seat
-        game.refresh_from_db()
-        assert game.status == GameStatus.PLAYING
-        if table.practice and practice.bot_turn(game_id=game.pk, version=game.version):
-            continue
-        if game.claims_deadline is not None:
-            Game.objects.filter(pk=game.pk).update(claims_deadline=timezone.now() - timedelta(seconds=1))
-            assert clock_runs.run_close_claims(game_id=game.pk, version=game.version)
-            continue
-        Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
-        assert clock_runs.run_turn_clock(game_id=game.pk, version=game.turn_version)
-    raise AssertionError("the player was never marked absent")
 
 
 def _barred(player: Any, *, now: datetime | None = None) -> None:
@@ -69,7 +49,7 @@ def test_a_player_timed_out_until_absent_at_a_ring_table_is_recorded(
         assert client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 300}).status_code == 200
     assert round_start.start_round(game_id=Game.objects.get(table=table).pk) is not None
     assert not Abandonment.objects.exists()
-    _time_out_until_absent(table, ann)
+    time_out_until_absent(table, ann)
     recorded = Abandonment.objects.get(player=ann)
     assert recorded.kind == AbandonmentKind.RING_ABSENT
     assert recorded.table_id == table.pk and recorded.tournament_id is None
@@ -84,7 +64,7 @@ def test_practice_never_records(make_player: Any) -> None:
     ann = make_player("ann")
     table = practice.start_practice(player=ann, game="rummy500", bots=1, level="easy", options=CLOCKS)
     assert round_start.start_round(game_id=Game.objects.get(table=table).pk) is not None
-    _time_out_until_absent(table, ann)
+    time_out_until_absent(table, ann)
     assert not Abandonment.objects.exists()
 
 

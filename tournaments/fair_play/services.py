@@ -4,7 +4,7 @@ by tournament registration for a one-table tournament."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -38,12 +38,14 @@ def refuse_if_barred(*, user: User, now: datetime | None = None) -> None:
     """403 `seat.barred` while `user` is barred from new seats (details: `until`, ISO time, and `reason`)."""
     standing = standing_of(player_id=user.pk, now=now)
     if standing.until is not None:
+        # UTC, written as the API writes its times (docs/api.md "Numbers and dates").
+        until = standing.until.astimezone(UTC).isoformat().replace("+00:00", "Z")
         raise Forbidden(
             "You left games too often: you cannot take a new seat until %(until)s.",
-            params={"until": standing.until.isoformat()},
+            params={"until": until},
             code=PlayCode.SEAT_BARRED,
             details={
-                "until": standing.until.isoformat(),
+                "until": until,
                 "reason": "abandonment",
                 "abandonments": standing.streak,
             },
