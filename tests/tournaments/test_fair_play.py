@@ -12,7 +12,7 @@ from django.test import Client
 from django.utils import timezone
 
 from ledger.services import accounts
-from tests.factories import MultiTournamentFactory, TournamentFactory
+from tests.factories import FAST, MultiTournamentFactory, TournamentFactory
 from tests.ledger.utils import assert_reconciled
 from tests.tournaments.fair_play_helpers import time_out_until_absent
 from tournaments.fair_play import services
@@ -187,3 +187,18 @@ def test_the_endpoint_says_why_and_until_when(make_player: Any, client_for: Any)
     assert body["reason"] == "abandonment" and body["streak"] == 2 and body["next_bar_seconds"] == 1800
     assert datetime.fromisoformat(body["barred_until"]) > timezone.now()
     assert len(body["abandonments"]) == 2
+
+
+def test_a_player_absent_in_a_one_table_tournament_is_recorded(
+    admin_user: Any, make_player: Any, client_for: Any
+) -> None:
+    tournament = TournamentFactory.create(created_by=admin_user, options={**FAST, **CLOCKS})
+    ann, bob, cid = (make_player(name) for name in ("ann", "bob", "cid"))
+    for user in (ann, bob, cid):
+        assert client_for(user).post(f"/api/v1/tournaments/{tournament.pk}/register/").status_code == 201
+    table = Table.objects.get(tournament=tournament)
+    assert round_start.start_round(game_id=Game.objects.get(table=table).pk) is not None
+    time_out_until_absent(table, ann)
+    recorded = Abandonment.objects.get(player=ann)
+    assert recorded.kind == AbandonmentKind.TOURNAMENT_ABSENT
+    assert (recorded.table_id, recorded.tournament_id) == (table.pk, tournament.pk)
