@@ -202,3 +202,16 @@ def test_a_player_absent_in_a_one_table_tournament_is_recorded(
     recorded = Abandonment.objects.get(player=ann)
     assert recorded.kind == AbandonmentKind.TOURNAMENT_ABSENT
     assert (recorded.table_id, recorded.tournament_id) == (table.pk, tournament.pk)
+
+
+def test_the_audit_player_page_shows_the_record_and_the_bar(make_player: Any, staff_user: Any) -> None:
+    ann = make_player("ann")
+    staff = Client()
+    staff.force_login(staff_user)
+    quiet = staff.get("/audit/players/ann/").content.decode()
+    assert 'data-role="barred-until"' not in quiet and "No abandonments." in quiet
+    _barred(ann)
+    html = staff.get("/audit/players/ann/").content.decode()
+    assert 'data-role="barred-until"' in html
+    assert html.count("absent at a ring table") == 2
+    assert "/admin/tournaments/abandonment/?q=ann" in html
