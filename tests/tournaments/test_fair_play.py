@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.test import Client
 from django.utils import timezone
 
@@ -215,3 +216,27 @@ def test_the_audit_player_page_shows_the_record_and_the_bar(make_player: Any, st
     assert 'data-role="barred-until"' in html
     assert html.count("absent at a ring table") == 2
     assert "/admin/tournaments/abandonment/?q=ann" in html
+
+
+def test_joining_by_code_is_refused_and_staff_without_the_permission_cannot_lift(
+    admin_user: Any, staff_user: Any, make_table: Any, make_player: Any, client_for: Any
+) -> None:
+    ann = make_player("ann")
+    table = make_table(private=True)
+    _barred(ann)
+    answer = client_for(ann).post("/api/v1/tables/join/", {"code": table.code, "buy_in": 300}, format="json")
+    assert answer.status_code == 403 and answer.json()["error"]["code"] == "seat.barred"
+    assert not Seat.objects.filter(table=table).exists()
+    viewer = Client()
+    staff_user.user_permissions.add(*Permission.objects.filter(codename="view_abandonment"))
+    viewer.force_login(staff_user)
+    changelist = "/admin/tournaments/abandonment/"
+    page = viewer.get(changelist)
+    assert (
+        page.status_code == 200
+        and b"absent at a ring table" in page.content
+        and b"lift_bars" not in page.content
+    )
+    picked = list(Abandonment.objects.filter(player=ann).values_list("pk", flat=True))
+    viewer.post(changelist, {"action": "lift_bars", "_selected_action": picked})
+    assert not BarLift.objects.exists()
