@@ -31,6 +31,7 @@ from audit.forms import KIND_NAMES, STATUS_NAMES, EntryFilterForm, PlayerSearchF
 from ledger import selectors as ledger
 from ledger.models import Entry
 from ledger.services import reconciliation
+from tournaments.fair_play import selectors as fair_play
 
 ENTRIES_PER_PAGE = 100
 RECONCILIATION_HISTORY = 20
@@ -157,6 +158,8 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
             "page": page,
             "per_table": results,
             "moves": audit.MOVES,
+            "fair_play": fair_play.standing_of(player_id=user.pk),
+            "abandonments": fair_play.recent_abandonments(player_id=user.pk, limit=10),
             "flow_chart": charts.step_chart(
                 title=_("Chips of %(name)s over time") % {"name": username},
                 series={

@@ -155,7 +155,7 @@ def _lower(module: str) -> bool:
     return (
         parts[0] == "tournaments"
         and len(parts) > 2
-        and parts[1] in ("live", "tournament", "single_table", "multi_table", "practice")
+        and parts[1] in ("live", "tournament", "single_table", "multi_table", "practice", "fair_play")
         and parts[-1] not in UPPER
     )
 

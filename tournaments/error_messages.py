@@ -23,6 +23,7 @@ PLAY_MESSAGES: dict[str, str] = {
     "table.invalid_pcr": N_("The PCR is not valid."),
     "table.invalid_options": N_("The table's options are not valid."),
     "seat.not_seated": N_("You are not seated at this table."),
+    "seat.barred": N_("You left games too often: you cannot take a new seat for now."),
     "game.not_found": N_("No such game."),
     "game.not_a_player": N_("You are not playing this round."),
     "game.no_round_running": N_("No round is being played at this table."),

@@ -25,6 +25,8 @@ class PlayCode(StrEnum):
     TABLE_INVALID_PCR = "table.invalid_pcr"
     TABLE_INVALID_OPTIONS = "table.invalid_options"
     SEAT_NOT_SEATED = "seat.not_seated"
+    # Repeated abandonment bars new seats for a time (docs/rules.md "Fair play").
+    SEAT_BARRED = "seat.barred"
     GAME_NOT_FOUND = "game.not_found"
     GAME_NOT_A_PLAYER = "game.not_a_player"
     GAME_NO_ROUND_RUNNING = "game.no_round_running"

@@ -2,6 +2,7 @@
 concern, live play's in `tournaments/live/models.py` and the tournaments' in `tournaments/tournament/models.py`.
 Code imports them from those modules."""
 
+from tournaments.fair_play.models import Abandonment, AbandonmentKind, BarLift
 from tournaments.live.models import (
     SEATED_STATUSES,
     Game,
@@ -38,6 +39,9 @@ __all__ = [
     "ONE_TABLE_KINDS",
     "ONE_TABLE_MAX_ENTRANTS",
     "SEATED_STATUSES",
+    "Abandonment",
+    "AbandonmentKind",
+    "BarLift",
     "BotLevel",
     "EntryStatus",
     "Game",

@@ -1,5 +1,6 @@
 from django.urls import URLPattern, URLResolver, path
 
+from tournaments.fair_play import views as fair_play_views
 from tournaments.live import views
 from tournaments.practice import demo_views
 from tournaments.practice import views as practice_views
@@ -22,6 +23,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="game-round-replay",
     ),
     path("me/rounds/", views.MyRoundsView.as_view(), name="my-rounds"),
+    path("me/fair-play/", fair_play_views.MyFairPlayView.as_view(), name="my-fair-play"),
     path("practice/", practice_views.PracticeView.as_view(), name="practice"),
     path("lobby/version/", tv.LobbyVersionView.as_view(), name="lobby-version"),
     path("tournaments/", tv.TournamentListView.as_view(), name="tournaments"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -14,13 +14,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from operations import metrics
-from tournaments.live import dispatch, engine_io
+from tournaments.fair_play import services as fair_play
+from tournaments.fair_play.models import AbandonmentKind
+from tournaments.live import dispatch, engine_io, policy
 from tournaments.live.advance import settle_state
 from tournaments.live.clocks import CLOCK_REUSE_MARGIN, clock_targets
 from tournaments.live.engine_io import RoundState
 from tournaments.live.game_locks import current_round, lock_game, seats_by_player
 from tournaments.live.game_log import add_event
-from tournaments.live.models import Game, GameStatus, Round, SeatStatus
+from tournaments.live.models import Game, GameStatus, Round, Seat, SeatStatus, Table
 from tournaments.live.moves import play_server_move
 
 # A turn is auto-played in a loop of single moves; no turn of any game needs more than this.
@@ -103,6 +105,7 @@ def run_turn_clock(*, game_id: int, version: int) -> bool:
                     or seat.timeouts_in_round >= clocks.max_timeouts_per_round
                 ):
                     seat.status = SeatStatus.ABSENT
+                    _record_absent(table=table, seat=seat, now=now)
                 seat.save(update_fields=["timeouts_in_row", "timeouts_in_round", "status"])
         if game.turn_player in round_.time_bank:
             bank = dict(round_.time_bank)
@@ -169,3 +172,17 @@ def sweep_clocks(*, grace_seconds: float | None = None) -> int:
         dispatch.send(dispatch.START_ROUND, (game_id,), queue=dispatch.queue_for_kind(practice=practice))
         count += 1
     return count
+
+
+def _record_absent(*, table: Table, seat: Seat, now: datetime) -> None:
+    """A seat just marked absent is an abandonment (docs/rules.md "Fair play"), but never at a practice table."""
+    kind = policy.table_kind(table)
+    if kind == policy.PRACTICE_TABLES:
+        return
+    fair_play.record_abandonment(
+        player_id=seat.player_id,
+        kind=AbandonmentKind.RING_ABSENT if kind == policy.RING_TABLES else AbandonmentKind.TOURNAMENT_ABSENT,
+        table_id=table.pk,
+        tournament_id=table.tournament_id,
+        at=now,
+    )

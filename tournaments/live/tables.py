@@ -19,6 +19,7 @@ from accounts.selectors import is_guest
 from ledger.models import Account, AccountKind, TransferKind
 from ledger.services import accounts, postings
 from tournaments.errors import Conflict, Forbidden, InvalidRequest, NotFound, PlayCode, Unprocessable
+from tournaments.fair_play import services as fair_play
 from tournaments.live import grant_hold, table_settings
 from tournaments.live import policy as table_policy
 from tournaments.live.between_rounds import schedule_round_start_if_ready, wind_down
@@ -197,6 +198,8 @@ def sit(*, user: User, table_id: int, buy_in: int, by_code: bool = False, addres
                 seat.timeouts_in_row = 0
             seat.save(update_fields=["status", "timeouts_in_row"])
         else:
+            # A new seat, refused while repeated abandonment bars the player (a top-up is not a new seat).
+            fair_play.refuse_if_barred(user=user)
             if not table.min_buy_in <= buy_in <= table.max_buy_in:
                 raise Unprocessable(
                     "The buy-in must be between %(min_buy_in)s and %(max_buy_in)s chips.",

@@ -13,10 +13,12 @@ from accounts.selectors import is_guest
 from ledger.models import Transfer, TransferKind
 from ledger.services import accounts, postings
 from tournaments.errors import Conflict, Forbidden, PlayCode
+from tournaments.fair_play import services as fair_play
 from tournaments.tournament import kinds
 from tournaments.tournament.entry_payments import entry_legs
 from tournaments.tournament.models import (
     LIVE_ENTRY_STATUSES,
+    ONE_TABLE_KINDS,
     EntryStatus,
     Tournament,
     TournamentEntry,
@@ -52,6 +54,9 @@ def register(*, user: User, tournament_id: int) -> TournamentEntry:
             TournamentStatus.PAUSED,
         ):
             return kind.late_entry(tournament, user)
+        if tournament.kind in ONE_TABLE_KINDS:
+            # A one-table tournament is a new seat: refused while repeated abandonment bars the player.
+            fair_play.refuse_if_barred(user=user)
         # One indexed look-up and one count (the live entries' partial unique index), never the entries
         # themselves: a registration costs the same with 20 or 20,000 entrants (docs/performance.md).
         live = TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES)
