@@ -105,9 +105,13 @@ def test_a_round_of_every_preset_is_played_out_without_chips(make_player: Any, g
     assert round_.ended_at is not None and round_.settled and round_.scores
     assert round_.transfers == []
     assert Transfer.objects.count() == transfers_before
-    # The bots moved through the server's own path; the player's moves are theirs.
+    # The bots moved through the server's own path; the player's moves are theirs. The deal is the CSPRNG's, and
+    # it may let the player go out before any bot's turn (seen once in CI: three moves of ann's ended the round);
+    # a bot that failed to move would leave the round unfinished (play_out_round: "nobody moves").
     bot_moves = MoveLog.objects.filter(round=round_, player__in=BOT_NAMES)
-    assert bot_moves.exists() and not bot_moves.filter(server_played=False).exists()
+    players = set(MoveLog.objects.filter(round=round_).values_list("player", flat=True))
+    assert bot_moves.exists() or players == {"ann"}, players
+    assert not bot_moves.filter(server_played=False).exists()
     assert not MoveLog.objects.filter(round=round_, player="ann", server_played=True).exists()
     # Never rated; everyone stays for the next deal.
     assert round_places(round_) is None

@@ -53,8 +53,12 @@ def test_a_practice_round_over_http_with_the_worker(
     round_ = Round.objects.get(game_id=game_id, number=1)
     assert round_.settled and round_.scores and set(round_.scores) == {"ann", *BOT_NAMES[:2]}
     assert view["players"][0]["username"] == round_.players[0]
-    # The bots played through the worker, as the server plays a timeout's moves.
-    assert MoveLog.objects.filter(round=round_, player__in=BOT_NAMES, server_played=True).count() >= 2
+    # The bots played through the worker, as the server plays a timeout's moves (unless the CSPRNG's deal let
+    # ann go out before any bot's turn: then only her moves are in the round).
+    bot_moves = MoveLog.objects.filter(round=round_, player__in=BOT_NAMES)
+    players = set(MoveLog.objects.filter(round=round_).values_list("player", flat=True))
+    assert bot_moves.filter(server_played=True).count() >= 2 or players == {"ann"}, players
+    assert not bot_moves.filter(server_played=False).exists()
     assert not MoveLog.objects.filter(round=round_, player="ann", server_played=True).exists()
     # No chips: no transfer at all; nothing listed.
     assert Transfer.objects.count() == transfers_before

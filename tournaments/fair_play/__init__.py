@@ -1,2 +1,2 @@
-"""Fair play for quitters (RULES §7 "Abandonment", docs/rules.md "Fair play"): abandonments recorded per player,
-and the bar on new seats that repeated ones earn."""
+"""Fair play for quitters (docs/rules.md, "Fair play (abandonment)"): abandonments recorded per player, and the bar
+on new seats that repeated ones earn."""

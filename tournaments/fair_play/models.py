@@ -9,7 +9,7 @@ from django.utils.translation import pgettext_lazy
 
 
 class AbandonmentKind(models.TextChoices):
-    # Marked absent (RULES §5: too many timeouts) at a ring table.
+    # Marked absent (too many timeouts: docs/rules.md, "Ring tables, clocks and timeouts") at a ring table.
     RING_ABSENT = "ring_absent", pgettext_lazy("abandonment", "absent at a ring table")
     # Marked absent at a tournament's table.
     TOURNAMENT_ABSENT = "tournament_absent", pgettext_lazy("abandonment", "absent in a tournament")
