@@ -19,8 +19,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from knox.models import AuthToken
 
-from accounts import services, usernames
-from accounts.models import UsernameKey
+from accounts import selectors, services, usernames
 
 admin.site.unregister(AuthToken)
 
@@ -68,15 +67,12 @@ class AuthTokenAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 def _refuse_taken_or_look_alike(username: str, *, user_pk: Any) -> None:
-    """The admin's own check of a name it saves: one taken in another case or form, or reading the same as
-    another user's (`UsernameKey`'s unique indexes), is a form error on the field, never the indexes'
-    IntegrityError (a 500 page). Django's forms already refuse the exact same name."""
-    others = (
-        UsernameKey.objects.exclude(user_id=user_pk) if user_pk is not None else UsernameKey.objects.all()
-    )
-    if others.filter(folded=usernames.folded(username)).exists():
+    """The admin's own check of a name it saves, by registration's selectors: one taken in another case or form,
+    or reading the same as another user's (`UsernameKey`'s unique indexes), is a form error on the field, never
+    the indexes' IntegrityError (a 500 page)."""
+    if selectors.username_taken(username=username, except_user_id=user_pk):
         raise forms.ValidationError(services.USERNAME_TAKEN, code="username_taken")
-    if others.filter(skeleton=usernames.confusable_key(username)).exists():
+    if selectors.username_looks_taken(username=username, except_user_id=user_pk):
         raise forms.ValidationError(
             _("This name reads the same as another player's."), code="username_lookalike"
         )

@@ -8,22 +8,25 @@ from accounts import usernames
 from accounts.models import UsernameKey
 
 
-def username_taken(*, username: str) -> bool:
+def username_taken(*, username: str, except_user_id: Any = None) -> bool:
     """Whether a user holds this name in any case or form: usernames are unique once normalised and
     case-folded (`UsernameKey`'s unique index enforces it; the folded-name index of migration 0001 too, for
     ASCII case). The same test as a query."""
+    keys = UsernameKey.objects.exclude(user_id=except_user_id)
+    users = get_user_model().objects.exclude(pk=except_user_id)
     return (
-        UsernameKey.objects.filter(folded=usernames.folded(username)).exists()
-        or get_user_model().objects.filter(username__iexact=usernames.normalise(username)).exists()
+        keys.filter(folded=usernames.folded(username)).exists()
+        or users.filter(username__iexact=usernames.normalise(username)).exists()
     )
 
 
-def username_looks_taken(*, username: str) -> bool:
+def username_looks_taken(*, username: str, except_user_id: Any = None) -> bool:
     """Whether a user holds a name that reads the same as this one (the same `usernames.confusable_key`:
     `dee` in Cyrillic letters for `dee`) but is not the same name once case-folded (that one is taken: `username_taken`);
     `UsernameKey`'s unique index on the key enforces it."""
     return (
-        UsernameKey.objects.filter(skeleton=usernames.confusable_key(username))
+        UsernameKey.objects.exclude(user_id=except_user_id)
+        .filter(skeleton=usernames.confusable_key(username))
         .exclude(folded=usernames.folded(username))
         .exists()
     )
