@@ -9,15 +9,16 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/ramino
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/0
 # The SQLite leg's files (make pytest-sqlite runs their tests marked `sqlite`).
-SQLITE_TESTS := tests/sqlite tests/tournaments/test_simulate_tournament.py tests/tournaments/test_lobby_live.py \
-	tests/tournaments/test_one_table_events.py tests/operations/test_access.py tests/integrity/test_job.py \
-	tests/tournaments/test_practice.py tests/tournaments/test_replays.py tests/practice/test_practice_limits.py \
+SQLITE_TESTS := tests/sqlite tests/tournaments/tournament/test_simulate_tournament.py \
+	tests/tournaments/tournament/test_lobby_live.py tests/tournaments/single_table/test_events.py \
+	tests/operations/test_access.py tests/integrity/test_job.py tests/tournaments/practice/test_practice.py \
+	tests/tournaments/live/rounds/test_replays.py tests/tournaments/practice/test_limits.py \
 	tests/accounts/test_usernames.py tests/api/test_schema_agreement.py tests/api/test_machine_endpoints.py \
-	tests/play/test_csrf_failure.py
+	tests/play/test_csrf_failure.py tests/tournaments/multi_table/rebuys/test_rebuy_simulation.py
 TEST_ENV := DJANGO_SETTINGS_MODULE=config.settings.test DATABASE_URL=$(TEST_DATABASE_URL) CELERY_BROKER_URL=$(TEST_BROKER_URL)
 
 .PHONY: install run demo migrate test test-steps lint typecheck migrations-check schema-check pytest pytest-sqlite smoke \
-        test-browser fuzz-api bench bench-tiny bench-targets bench-ledger bench-engine bench-strong bench-api bench-tournament bench-ratings bench-integrity bench-live soak clean
+        test-browser fuzz-api bench bench-tiny bench-targets bench-ledger bench-engine bench-strong bench-api bench-tournament bench-ratings bench-integrity bench-live soak page-weight clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -82,13 +83,43 @@ smoke: install
 # the other steps one after another in the next; each step's output is printed when it ends. TEST_JOBS=1: one
 # step at a time, in this order.
 TEST_JOBS ?= 2
-test: ensure-browser
+test: ensure-browser node-install
 	$(MAKE) --no-print-directory -j $(TEST_JOBS) --output-sync=target test-steps
 
-test-steps: pytest lint typecheck migrations-check schema-check pytest-sqlite smoke bench-tiny
+test-steps: pytest lint typecheck migrations-check schema-check pytest-sqlite smoke bench-tiny test-client lint-js
 
 # Debian's chromium and chromium-driver for the browser tests: installed when missing and possible (root,
 # apt-get), else the run stops here with the one line to run (deploy/ensure_browser.sh).
+# The web client's pure modules (play/static/play/js/lib/*.mjs: layout maths, the animation queue, the deck, the
+# words and their plurals, cards in text, the hand, the moves, the demo's script) and its module graph under Node's
+# test runner (tests/client/). Without node the step says so; under CI=true it fails.
+.PHONY: test-client
+test-client:
+	@if command -v node >/dev/null 2>&1; then node --test tests/client/; \
+	elif [ "$$CI" = "true" ]; then echo "test-client: node is missing (apt-get install -y nodejs)" >&2; exit 1; \
+	else echo "test-client: NOT RUN, node is missing (apt-get install -y nodejs); CI=true makes this fail" >&2; fi
+
+# The JavaScript tools (ESLint, eslint.config.mjs) at package-lock.json's pinned versions, installed into
+# node_modules/ by `npm ci`, again whenever package.json or the lock changes (the stamp, like the venv's).
+# Without npm the step says so; under CI=true it fails.
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+.PHONY: node-install lint-js
+node-install:
+	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory $(NODE_STAMP); \
+	elif [ "$$CI" = "true" ]; then echo "node-install: npm is missing (apt-get install -y nodejs npm)" >&2; exit 1; \
+	else echo "node-install: NOT RUN, npm is missing (apt-get install -y nodejs npm); CI=true makes this fail" >&2; fi
+
+# ESLint over the project's JavaScript (the client's modules, its Node tests, the service worker, the admin's and
+# the audit's scripts): it must pass clean.
+lint-js: node-install
+	@if [ -f $(NODE_STAMP) ] && command -v node >/dev/null 2>&1; then node_modules/.bin/eslint . && echo "lint-js: clean"; \
+	elif [ "$$CI" = "true" ]; then echo "lint-js: node or the JavaScript tools are missing (make node-install)" >&2; exit 1; \
+	else echo "lint-js: NOT RUN, node or npm is missing (apt-get install -y nodejs npm); CI=true makes this fail" >&2; fi
+
 .PHONY: ensure-browser
 ensure-browser:
 	@bash deploy/ensure_browser.sh
@@ -162,6 +193,11 @@ bench-live: install
 # (docs/operations.md, "Soak"). SOAK_ARGS=--quick for a few minutes.
 soak: install
 	$(TEST_ENV) $(BIN)/python -m tests.benchmarks.soak $(SOAK_ARGS)
+
+# /play/'s weight and first render on a phone profile in Chromium (docs/performance.md "The player client on a
+# phone"); PAGE_WEIGHT_ARGS="--tree /tmp/before --tree ." compares two source trees in one run.
+page-weight: install
+	$(BIN)/python -m tests.benchmarks.page_weight $(PAGE_WEIGHT_ARGS)
 
 clean:
 	rm -rf var/broker var/*.sqlite3 var/openapi.yaml .pytest_cache .mypy_cache .ruff_cache

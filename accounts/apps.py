@@ -10,6 +10,11 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         # Connects the password-change revocation; registers the token scheme with the OpenAPI generator.
         from accounts import receivers, schema  # noqa: F401
+        from accounts.selectors import is_guest
+        from ledger.guests import register_guest_test
+
+        # The ledger grants guests no chips and asks this app who is one (it imports nothing of accounts).
+        register_guest_test(is_guest)
 
         # knox's tokens, which the admin lists (accounts/admin.py), named for people rather than "Knox" and
         # "auth tokens". Only the names the admin reads change: migrations read a model's options from its Meta

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 from knox.models import AuthToken
 
-from accounts import selectors, usernames
+from accounts import birth_dates, selectors, usernames
 from accounts.errors import UsernameConfusable, UsernameInvisible, UsernameLookalike, UsernameReserved
 from ledger.services import grants
 
@@ -25,8 +25,9 @@ def _username_taken() -> ValidationError:
     return ValidationError({"username": [str(USERNAME_TAKEN)]})
 
 
-def register_user(*, username: str, password: str) -> Any:
-    """Create a player, with the house's welcome chips when the grant policy gives any.
+def register_user(*, username: str, password: str, date_of_birth: date) -> Any:
+    """Create a player, with the house's welcome chips when the grant policy gives any, and their date of birth
+    (under 18 refused first: `player.underage`, docs/rules.md "Responsible play").
 
     The name is normalised (NFKC) and stored so. Refused: one holding a character that shows nothing
     (`UsernameInvisible`); a malformed one (a validation error on `username`); one reading as a guest's or a
@@ -39,6 +40,7 @@ def register_user(*, username: str, password: str) -> Any:
     The welcome chips are posted in the transaction that creates the user, not on commit: the user and their
     chips commit together or not at all (a crash between the two cannot leave a player without them, and a
     refused registration posts nothing), and the key `grant:welcome:<user id>` posts them once."""
+    birth_dates.refuse_underage(date_of_birth)
     refuse_invisible(username)
     username = usernames.normalise(username)
     if not usernames.is_well_formed(username):
@@ -54,6 +56,7 @@ def register_user(*, username: str, password: str) -> Any:
     try:
         with transaction.atomic():
             user = get_user_model().objects.create_user(username=username, password=password)
+            birth_dates.record(user=user, date_of_birth=date_of_birth)
             grants.post_welcome_grant(user=user)
             return user
     except IntegrityError:

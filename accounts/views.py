@@ -1,9 +1,11 @@
 """Registration, token login and logout (docs/api.md "Authentication and roles": /auth/register/,
 /auth/token/)."""
 
+from datetime import date
 from typing import Any
 
 from django.contrib.auth import authenticate, get_user_model, password_validation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
@@ -17,6 +19,8 @@ from accounts.authentication import TokenAuthentication
 from api.fields import StrictCharField
 from api.schema import raises
 from ledger.selectors import welcome_chips
+
+EARLIEST_BIRTH_YEAR = 1900
 
 
 class AuthThrottle(AnonRateThrottle):
@@ -34,6 +38,16 @@ class RegisterInputSerializer(serializers.Serializer[Any]):
         "separator (`username.reserved`).",
     )
     password = StrictCharField(write_only=True, max_length=128)
+    date_of_birth = serializers.DateField(
+        input_formats=["iso-8601"],
+        help_text="`YYYY-MM-DD`. Stored; a player under 18 (in the site's time zone) is refused with "
+        "`player.underage` (400), a date in the future or before 1900 with `request.invalid`.",
+    )
+
+    def validate_date_of_birth(self, value: date) -> date:
+        if value > timezone.localdate() or value.year < EARLIEST_BIRTH_YEAR:
+            raise serializers.ValidationError(_("Enter your real date of birth."))
+        return value
 
     def validate_username(self, value: str) -> str:
         services.refuse_invisible(

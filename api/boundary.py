@@ -23,7 +23,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as N_
 from rest_framework import exceptions, parsers, renderers, status
 
-from api.errors import ApiCode, translate_message
+from api.errors import ApiCode, error_json, translate_message
 
 # A request line's URI (path, `?` and query string) longer than this is 414; gunicorn's ceiling is above it.
 MAX_URI_LENGTH = 4096
@@ -56,8 +56,7 @@ def _envelope(
 ) -> JsonResponse:
     """The refusal in the envelope, its message in the active language (RequestGuardMiddleware activates the
     request's: this runs before LocaleMiddleware)."""
-    text = translate_message(message, params, code=code)
-    return JsonResponse({"error": {"code": code, "message": text, "details": details}}, status=http_status)
+    return error_json(code, message, http_status, params, **details)
 
 
 def _header_name(meta_key: str) -> str:

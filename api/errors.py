@@ -18,6 +18,7 @@ engine's) falls back to its code's sentence (`CODE_MESSAGES`, each app's codes d
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -48,6 +49,9 @@ class ApiCode(StrEnum):
     IDEMPOTENCY_KEY_REQUIRED = "idempotency.key_required"
     IDEMPOTENCY_KEY_INVALID = "idempotency.key_invalid"
     IDEMPOTENCY_KEY_REUSED = "idempotency.key_reused"
+    # The live socket's flood limits (live_room/flood.py, docs/api.md "Live socket").
+    SOCKET_TOO_MANY = "socket.too_many"
+    SOCKET_FLOOD = "socket.flood"
     SERVICE_UNAVAILABLE = "service.unavailable"
     SERVER_ERROR = "server.error"
     # An error no more specific code names (an unmapped DRF exception, a service error without a code).
@@ -137,6 +141,8 @@ describe_codes(
         ),
         ApiCode.IDEMPOTENCY_KEY_INVALID: N_("The Idempotency-Key header is at most 200 characters."),
         ApiCode.IDEMPOTENCY_KEY_REUSED: N_("This idempotency key was already used for a different request."),
+        ApiCode.SOCKET_TOO_MANY: N_("Too many live connections are open; close one and try again."),
+        ApiCode.SOCKET_FLOOD: N_("Too many messages on the live connection; slow down."),
         ApiCode.SERVICE_UNAVAILABLE: N_("The service is briefly unavailable; try again."),
         ApiCode.SERVER_ERROR: N_("Internal server error."),
         ApiCode.ERROR: N_("The request was refused."),
@@ -144,10 +150,26 @@ describe_codes(
 )
 
 
-def _envelope(code: ApiCode, message: str, status: int) -> JsonResponse:
+def error_body(code: str, message: str, details: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The error envelope, written here and nowhere else: `{"error": {"code", "message", "details"}}`. Every
+    answer of a refusal builds it through this function: DRF's exception handler (api.exceptions), the plain
+    Django answers below and in api.boundary, api.machine, operations.views and security.middleware, and the
+    refusals idempotency keeps (tournaments.live.moves.idempotency)."""
+    return {"error": {"code": code, "message": message, "details": dict(details or {})}}
+
+
+def error_json(
+    code: str, message: str, status: int, params: dict[str, Any] | None = None, **details: Any
+) -> JsonResponse:
+    """The envelope as a plain Django response (paths DRF's views do not answer), `message` (English, a msgid
+    with `%(name)s` placeholders filled from `params`) in the active language."""
     return JsonResponse(
-        {"error": {"code": code, "message": translate_message(message), "details": {}}}, status=status
+        error_body(code, translate_message(message, params, code=code), details), status=status
     )
+
+
+def _envelope(code: ApiCode, message: str, status: int) -> JsonResponse:
+    return error_json(code, message, status)
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:

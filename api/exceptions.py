@@ -20,7 +20,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
 from api.boundary import BodyTooLarge
-from api.errors import ApiCode, ServiceError, translate_message
+from api.errors import ApiCode, ServiceError, error_body, translate_message
 from api.params import InvalidParameter
 
 _CODES: dict[type[exceptions.APIException], ApiCode] = {
@@ -42,9 +42,8 @@ _CODES: dict[type[exceptions.APIException], ApiCode] = {
 def error_response(
     *, code: str, message: str, details: dict[str, Any] | None = None, http_status: int = 400
 ) -> Response:
-    return Response(
-        {"error": {"code": code, "message": message, "details": details or {}}}, status=http_status
-    )
+    """The envelope (api.errors.error_body) as DRF's response; `message` already in the request's language."""
+    return Response(error_body(code, message, details), status=http_status)
 
 
 def _code_for(exc: exceptions.APIException) -> ApiCode:
@@ -147,9 +146,7 @@ def _handle(exc: Exception, context: dict[str, Any]) -> Response | None:
     response = drf_exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
         return response
-    response.data = {
-        "error": {"code": _code_for(exc), "message": _message_for(exc), "details": _details_for(exc)}
-    }
+    response.data = error_body(_code_for(exc), _message_for(exc), _details_for(exc))
     if response.status_code == status.HTTP_401_UNAUTHORIZED and "WWW-Authenticate" not in response:
         response["WWW-Authenticate"] = "Token"
     return response

@@ -19,7 +19,7 @@ from django.middleware.common import CommonMiddleware as DjangoCommonMiddleware
 from django.utils.translation import gettext_noop as N_
 from django.views.decorators.csrf import csrf_exempt
 
-from api.errors import ApiCode, translate_message
+from api.errors import ApiCode, error_json
 
 API_PREFIX = "/api/"
 PROBES = ("/metrics", "/health/", "/ready/", "/jsi18n/")
@@ -35,8 +35,7 @@ def envelope(
     code: ApiCode, message: str, status: int, params: dict[str, Any] | None = None, **details: Any
 ) -> JsonResponse:
     """The refusal in the envelope, its message in the request's language (LocaleMiddleware's)."""
-    text = translate_message(message, params, code=code)
-    return JsonResponse({"error": {"code": code, "message": text, "details": details}}, status=status)
+    return error_json(code, message, status, params, **details)
 
 
 def method_not_allowed(allowed: Sequence[str]) -> JsonResponse:

@@ -1,5 +1,7 @@
-"""Query parameters the API itself reads (`format`, `page`, `page_size`, `cursor`): junk in them is a 400
-(`request.invalid_parameter`, `details.parameter` naming it), never silently replaced by a default.
+"""Query parameters, read in one dialect: those the API itself reads (`format`, `page`, `page_size`, `cursor`)
+and the views' own (an event version `after`, a wait in seconds `wait`). Junk in any is a 400
+(`request.invalid_parameter`, `details.parameter` naming it: `InvalidParameter`), never silently replaced by a
+default.
 
 Kept apart from api.exceptions, which imports DRF's views: the negotiation class, which DRF's views
 import, raises these.
@@ -7,6 +9,7 @@ import, raises these.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -17,6 +20,8 @@ from rest_framework.request import Request
 from api.errors import translate_message
 
 _DIGITS = re.compile(r"[0-9]+")
+# A JSON number: no `inf`, `nan`, `1_000`, `0x10` or spaces, which Python's float() would take.
+_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 # Past 18 digits no page or size makes sense (and int() refuses past 4300).
 MAX_POSITIVE = 10**18 - 1
 
@@ -44,5 +49,38 @@ def positive_int_param(request: Request, name: str, *, maximum: int | None = Non
     if len(raw) > 18 or int(raw) > limit:
         raise InvalidParameter(
             name, N_("%(name)s must be at most %(limit)s."), {"name": name, "limit": limit}
+        )
+    return int(raw)
+
+
+def number_param(request: Request, name: str, default: float, *, minimum: float, maximum: float) -> float:
+    """A finite JSON number (no `inf`, `nan`, `1_000` or spaces, which Python's float() would take, nor one
+    too large for a double, `1e309`, which it would read as infinity), at least `minimum`; above `maximum` it is
+    read as `maximum` (a wait is capped, not refused)."""
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    if not _NUMBER.fullmatch(raw):
+        raise InvalidParameter(name, N_("%(name)s must be a number."), {"name": name})
+    value = float(raw)
+    if not math.isfinite(value):
+        raise InvalidParameter(name, N_("%(name)s must be a finite number."), {"name": name})
+    if value < minimum:
+        raise InvalidParameter(
+            name, N_("%(name)s must be at least %(minimum)s."), {"name": name, "minimum": minimum}
+        )
+    return min(value, maximum)
+
+
+def version_param(request: Request, name: str) -> int:
+    """An event version: an integer from 0 (the default) to `MAX_POSITIVE`."""
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return 0
+    if not raw.isascii() or not raw.isdigit():
+        raise InvalidParameter(name, N_("%(name)s must be an integer of at least 0."), {"name": name})
+    if len(raw) > 18 or int(raw) > MAX_POSITIVE:
+        raise InvalidParameter(
+            name, N_("%(name)s must be at most %(limit)s."), {"name": name, "limit": MAX_POSITIVE}
         )
     return int(raw)

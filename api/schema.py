@@ -191,13 +191,23 @@ class AutoSchema(openapi.AutoSchema):
 
 def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     """What drf-spectacular cannot say from the views: a move's body is closed and required (the engine's
-    `move.unknown_field` refuses any other field; `tournaments.live.move_input.parse_move`); an error's details
+    `move.unknown_field` refuses any other field; `tournaments.live.moves.body.parse_move`); an error's details
     and a tournament event's data are open (a code or kind adds its own context beside the keys named)."""
     schemas = result.get("components", {}).get("schemas", {})
     # Besides the keys it names, a code adds its own context (docs/api.md): the object stays open.
     for name in ("ErrorDetails", "TournamentEventData"):
         if name in schemas:
             schemas[name]["additionalProperties"] = True
+    # Bodies that refuse a field they do not name: the limits' (responsible/limits/serializers.py) and the
+    # notification settings', down to each kind's channels (notifications/serializers.py): closed.
+    for name in (
+        "LimitsUpdateRequest",
+        "NotificationSettingsUpdateRequest",
+        "SwitchesRequest",
+        "ChannelSwitchesRequest",
+    ):
+        if name in schemas:
+            schemas[name]["additionalProperties"] = False
     move_request = schemas.get("MoveRequest", {})
     for ref in move_request.get("discriminator", {}).get("mapping", {}).values():
         schemas[ref.rsplit("/", 1)[-1]]["additionalProperties"] = False

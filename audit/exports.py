@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import QuerySet
+from django.http import StreamingHttpResponse
 
 from ledger.models import Entry
 
@@ -140,3 +141,12 @@ SETTLEMENT_COLUMNS = (
     "received",
     "ledger_net",
 )
+
+
+def csv_response(lines: Iterable[str], file_name: str) -> StreamingHttpResponse:
+    """An export's lines streamed as a download named `file_name`."""
+    return StreamingHttpResponse(
+        lines,
+        content_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{file_name}"'},
+    )

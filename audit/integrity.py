@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from audit.views import staff_page
+from chat import selectors as chat_selectors
 from integrity import selectors, services
 from integrity.models import Flag, FlagKind, FlagStatus
 from integrity.serializers import MAX_NOTE
@@ -116,6 +117,8 @@ def _row(flag: Flag) -> dict[str, Any]:
         "transfers": evidence.get("transfers", []),
         "tables": evidence.get("tables", []),
         "numbers": numbers,
+        # The players' chat messages that arrange chip transfers (docs/integrity.md "Chat evidence").
+        "chat": chat_selectors.transfer_evidence(usernames=list(flag.players or []), limit=10),
         "form": FlagDecisionForm(
             initial={"flag": flag.pk, "status": flag.status, "note": flag.note}, auto_id=f"flag{flag.pk}-%s"
         ),

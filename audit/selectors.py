@@ -15,6 +15,7 @@ from django.db.models import Count, Max, QuerySet, Sum
 
 from ledger import selectors as ledger
 from ledger.models import SITE_CHIPS, Account, AccountKind, Entry, Transfer, TransferKind
+from tournaments.deals.models import Deal
 from tournaments.live.models import Round, Seat, Table
 from tournaments.tournament.models import Tournament, TournamentEntry, TournamentStatus
 
@@ -425,4 +426,25 @@ def tournament_list(*, search: str = "", status: str = "") -> QuerySet[Tournamen
         found = found.filter(name__icontains=search)
     if status:
         found = found.filter(status=status)
+    return found
+
+
+def deals(*, tournament_id: int) -> list[Any]:
+    """A tournament's final-table deals, newest first, each with its computation by player (`rows`): chips,
+    both amounts, the amount offered, each place's chance and the player's answer."""
+    found = list(Deal.objects.filter(tournament_id=tournament_id).select_related("proposer").order_by("-id"))
+    for deal in found:
+        c = deal.computation
+        deal.rows = [  # type: ignore[attr-defined]
+            {
+                "name": name,
+                "chips": c.get("stacks", {}).get(name, 0),
+                "icm": c.get("icm", {}).get(name, 0),
+                "chip_count": c.get("chip_count", {}).get(name, 0),
+                "offered": deal.amounts.get(name, 0),
+                "chances": c.get("place_chances", {}).get(name, []),
+                "answer": deal.answers.get(name),
+            }
+            for name in deal.players
+        ]
     return found

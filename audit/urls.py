@@ -1,6 +1,6 @@
 from django.urls import URLPattern, path, register_converter
 
-from audit import integrity, views
+from audit import chat, integrity, limits, responsible, views
 
 
 class IdConverter:
@@ -25,6 +25,7 @@ urlpatterns: list[URLPattern] = [
     path("reconciliation/", views.reconciliation_section, name="reconciliation"),
     path("reconciliation/status.json", views.reconciliation_status, name="reconciliation-status"),
     path("players/<str:username>/", views.player, name="player"),
+    path("players/<str:username>/limits.csv", limits.limits_csv, name="player-limits-csv"),
     path("rounds/<dbid:round_id>/", views.round_settlement, name="round"),
     path("rounds/<dbid:round_id>/settlement.csv", views.round_settlement_csv, name="round-csv"),
     path("tables/<dbid:table_id>/", views.table, name="table"),
@@ -32,4 +33,10 @@ urlpatterns: list[URLPattern] = [
     path("tournaments/<dbid:tournament_id>/", views.tournament, name="tournament"),
     path("entries.csv", views.entries_csv, name="entries-csv"),
     path("integrity/", integrity.integrity, name="integrity"),
+    path("chat/", chat.chat, name="chat"),
+    path("responsible/", responsible.responsible, name="responsible"),
+    path("responsible/breaks.csv", responsible.breaks_csv, name="responsible-breaks-csv"),
+    path(
+        "responsible/verifications.csv", responsible.verifications_csv, name="responsible-verifications-csv"
+    ),
 ]

@@ -17,10 +17,10 @@ from django.http import (
     HttpResponseBase,
     HttpResponseRedirect,
     JsonResponse,
-    StreamingHttpResponse,
 )
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -28,9 +28,12 @@ from audit import charts, exports
 from audit import selectors as audit
 from audit.computation import computation_rows
 from audit.forms import KIND_NAMES, STATUS_NAMES, EntryFilterForm, PlayerSearchForm, TournamentSearchForm
+from chat import selectors as chat_selectors
 from ledger import selectors as ledger
 from ledger.models import Entry
 from ledger.services import reconciliation
+from responsible.limits import selectors as limits
+from responsible.limits.models import LimitName
 from tournaments.fair_play import selectors as fair_play
 
 ENTRIES_PER_PAGE = 100
@@ -160,6 +163,8 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
             "moves": audit.MOVES,
             "fair_play": fair_play.standing_of(player_id=user.pk),
             "abandonments": fair_play.recent_abandonments(player_id=user.pk, limit=10),
+            "chat_time_outs": list(chat_selectors.time_outs_of(player_id=user.pk)[:20]),
+            **_limits_context(user=user),
             "flow_chart": charts.step_chart(
                 title=_("Chips of %(name)s over time") % {"name": username},
                 series={
@@ -212,7 +217,7 @@ def round_settlement_csv(request: HttpRequest, round_id: int) -> HttpResponseBas
         ]
         for row in settlement.rows
     )
-    return _csv(
+    return exports.csv_response(
         exports.csv_lines(exports.SETTLEMENT_COLUMNS, rows), f"ramino-round-{round_.pk}-settlement.csv"
     )
 
@@ -271,8 +276,36 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "standings_chart": charts.bar_chart(
                 title=_("Payouts of tournament %(id)s") % {"id": tournament_id}, rows=report.standings
             ),
+            "bounties": _bounties(report.transfers),
+            "deals": audit.deals(tournament_id=tournament_id),
         },
     )
+
+
+# The computations' `why` of a progressive knockout's bounty transfers (docs/rules.md "Progressive knockout").
+BOUNTY_REASONS = ("knockout", "champion", "cancellation")
+
+
+def _bounties(transfers: Any) -> list[dict[str, Any]]:
+    """The tournament's bounty payments, each with its computation: a knockout's bounty, winners, the half paid
+    at once and what was added to each winner's bounty; the champion's or a cancellation's own bounties."""
+    rows = []
+    for t in transfers:
+        c = t.computation or {}
+        if c.get("why") not in BOUNTY_REASONS or ("bounty" not in c and "bounties" not in c):
+            continue
+        rows.append(
+            {
+                "transfer": t,
+                "why": c["why"],
+                "player": c.get("player", ""),
+                "winners": c.get("winners", []),
+                "bounty": c.get("bounty"),
+                "paid": c.get("paid") or c.get("bounties") or {},
+                "added": c.get("added") or {},
+            }
+        )
+    return rows
 
 
 @staff_page
@@ -283,12 +316,17 @@ def entries_csv(request: HttpRequest) -> HttpResponseBase:
         return _bad_request(request, form)
     wanted = form.entry_filter()
     rows = exports.entry_rows(wanted.apply(Entry.objects.all()))
-    return _csv(exports.csv_lines(exports.ENTRY_COLUMNS, rows), wanted.file_name())
+    return exports.csv_response(exports.csv_lines(exports.ENTRY_COLUMNS, rows), wanted.file_name())
 
 
-def _csv(lines: Any, file_name: str) -> StreamingHttpResponse:
-    return StreamingHttpResponse(
-        lines,
-        content_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{file_name}"'},
-    )
+def _limits_context(*, user: Any) -> dict[str, Any]:
+    """The player page's "Limits" panel: each limit set or pending, and the newest changes."""
+    states = limits.states(player_id=user.pk, now=timezone.now())
+    return {
+        "limits": [
+            {"name": name, "label": LimitName(name).label, "state": states[name]}
+            for name in LimitName.values
+            if states[name].value is not None or states[name].applies_at is not None
+        ],
+        "limit_history": list(limits.history(player_id=user.pk)[:20]),
+    }

@@ -4,21 +4,16 @@ import logging
 import os
 from typing import TYPE_CHECKING, Any
 
-import kombu.exceptions
 from celery import Celery, Task, signals
-from django.db import InterfaceError, OperationalError
+
+from database import faults
 
 logger = logging.getLogger(__name__)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
-# A task that fails with one of these did nothing and may succeed in a moment: the database restarting or a
-# connection cut, a lock or deadlock timeout, the broker away while the task sends its successor.
-TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
-    OperationalError,
-    InterfaceError,
-    kombu.exceptions.OperationalError,
-)
+# A task that fails with one of these did nothing and may succeed in a moment (database/faults.py).
+TRANSIENT_ERRORS = faults.TRANSIENT_ERRORS
 
 
 if TYPE_CHECKING:

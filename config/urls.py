@@ -5,8 +5,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import JavaScriptCatalog, set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from api.health import health, ready
 from api.machine import read_only_endpoint
+from operations.health import health, ready
 from operations.views import metrics
 from play.views import LandingView, favicon
 
@@ -18,6 +18,12 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("tournaments.urls")),
     path("", include("integrity.urls")),
     path("", include("ratings.urls")),
+    path("", include("chat.urls")),
+    path("", include("notifications.urls")),
+    path("", include("responsible.limits.urls")),
+    path("", include("responsible.sessions.urls")),
+    path("", include("responsible.breaks.urls")),
+    path("", include("responsible.verification.urls")),
 ]
 
 urlpatterns = [

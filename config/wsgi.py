@@ -9,5 +9,5 @@ from config.celery_app import app, prepare_publishing  # noqa: E402  (after Djan
 
 prepare_publishing()
 # Every task module imported now, as a worker does at start-up: no request's thread imports them lazily
-# (tournaments/live/dispatch.py).
+# (tournaments/live/messaging/dispatch.py).
 app.loader.import_default_modules()

@@ -30,3 +30,19 @@ def loads(text: str | bytes) -> Any:
         return orjson.loads(text)
     except orjson.JSONDecodeError:  # e.g. NaN, which json reads; a json.JSONDecodeError as before otherwise
         return json.loads(text)
+
+
+def from_db_value(value: Any, expression: Any, connection: Any) -> Any:
+    """A JSON column's converter (`JSONField.from_db_value` with `loads`; `database.rows` installs it): text
+    that is not JSON is returned as it is, as Django's."""
+    if value is None or not isinstance(value, str | bytes):
+        return value
+    try:
+        return loads(value)
+    except ValueError:
+        return value
+
+
+def loads_array(text: str | None) -> list[Any]:
+    """A JSON array built by a statement (`json_agg(...)::text`); NULL (no rows) is an empty list."""
+    return list(loads(text)) if text is not None else []

@@ -7,15 +7,19 @@ round end's seats, the ledger's posting. Each call site cites its row of that ta
 What stays Django's: rows become instances through `Model.from_db` (so `__init__`, its signals and a
 model's own `from_db` run as for a queryset), values come back through the fields' converters and go out
 through `get_db_prep_save` / `pre_save` (`auto_now` included), so a row is what a queryset reads and what
-`save()` writes (tests/tournaments/test_rows.py). Model save signals do not fire: the models written here
+`save()` writes (tests/tournaments/live/storage/test_rows.py). Model save signals do not fire: the models written here
 have no receivers.
 """
 
 from __future__ import annotations
 
+import itertools
+import re
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -104,7 +108,7 @@ def _field_converters(field: models.Field[Any, Any]) -> list[Converter]:
     if isinstance(field, models.JSONField) and field.decoder is None:
         # JSONField.from_db_value with orjson (database/json.py): the game state is read on every move
         # (docs/performance.md#hand-written-statements: orjson).
-        converters = [_json_from_db if conv == field.from_db_value else conv for conv in converters]
+        converters = [db_json.from_db_value if conv == field.from_db_value else conv for conv in converters]
     return converters
 
 
@@ -116,18 +120,8 @@ def _converters(model: type[models.Model]) -> list[list[Converter]]:
     ]
 
 
-def _json_from_db(value: Any, expression: Any, connection: Any) -> Any:
-    if value is None or not isinstance(value, str | bytes):
-        return value
-    try:
-        return db_json.loads(value)
-    except ValueError:  # as JSONField.from_db_value: text that is not JSON is returned as it is
-        return value
-
-
-def loads_text(text: str | None) -> list[Any]:
-    """A JSON array built by the statement (`json_agg(...)::text`); NULL (no rows) is an empty list."""
-    return list(db_json.loads(text)) if text is not None else []
+# A JSON array built by the statement (`json_agg(...)::text`); NULL (no rows) is an empty list.
+loads_text = db_json.loads_array
 
 
 def convert(model: type[models.Model], name: str, value: Any) -> Any:
@@ -166,11 +160,67 @@ def from_row(model: type[M], values: Sequence[Any]) -> M | None:
     return model.from_db(db.alias, attnames, converted)
 
 
-def fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-    """Every row of one SELECT."""
+def fetch(sql: str, params: Sequence[Any], *, prepared: bool = False) -> list[tuple[Any, ...]]:
+    """Every row of one SELECT (`prepared`: see `run`)."""
     with statement_cursor() as cursor:
-        cursor.execute(sql, list(params))
+        run(cursor, sql, list(params), prepared=prepared)
         return list(cursor.fetchall())
+
+
+# ------------------------------------------------------------------------------------------------ prepared
+
+# PostgreSQL plans a statement sent as text at every run; for the move's statements the planning cost the
+# server more CPU than running them (docs/performance.md#hand-written-statements: prepared). A statement run
+# with `prepared` is prepared once per connection (SQL `PREPARE`, in the same round trip as its first
+# `EXECUTE`) and then run by name with its values bound on the client as before (Django's own cursor: errors
+# translated, queries logged). Off with `RAMINO_DATABASE_PREPARED_STATEMENTS` (a transaction-pooling pooler
+# hands a session's prepared statements to other clients' transactions: docs/operations.md).
+MAX_PREPARED_PER_CONNECTION = 64
+# The database connection (the driver's, which lives as long as its session) -> {statement text: name}.
+_PREPARED: weakref.WeakKeyDictionary[Any, dict[str, str]] = weakref.WeakKeyDictionary()
+_NAMES = itertools.count(1)
+_PLACEHOLDER = re.compile(r"%s")
+_NUMBERED: dict[str, tuple[str, int]] = {}
+
+
+def _numbered(sql: str) -> tuple[str, int]:
+    """`sql` with its `%s` placeholders numbered (`$1`, `$2`, ...) as PREPARE takes them, and their count
+    (`%%`, a literal percent sign, stays as it is: the text is formatted with the values as before)."""
+    found = _NUMBERED.get(sql)
+    if found is None:
+        counter = itertools.count(1)
+        text = "%%".join(
+            _PLACEHOLDER.sub(lambda _match: f"${next(counter)}", part) for part in sql.split("%%")
+        )
+        found = _NUMBERED[sql] = (text, next(counter) - 1)
+    return found
+
+
+def run(cursor: Any, sql: str, params: list[Any], *, prepared: bool = False) -> None:
+    """`cursor.execute(sql, params)`; with `prepared`, on PostgreSQL, through a statement prepared once
+    per connection (at most `MAX_PREPARED_PER_CONNECTION` of them; beyond, as text)."""
+    db = _db()
+    if not prepared or db.vendor != "postgresql" or not settings.RAMINO_DATABASE_PREPARED_STATEMENTS:
+        cursor.execute(sql, params)
+        return
+    known = _PREPARED.get(db.connection)
+    if known is None:
+        known = _PREPARED[db.connection] = {}
+    values = f"({placeholders(len(params))})" if params else ""
+    name = known.get(sql)
+    if name is not None:
+        cursor.execute(f"EXECUTE {name}{values}", params)
+        return
+    text, count = _numbered(sql)
+    if count != len(params) or len(known) >= MAX_PREPARED_PER_CONNECTION:
+        cursor.execute(sql, params)
+        return
+    # A name never used before on any connection: if this round trip fails after the PREPARE took effect
+    # (prepared statements outlive a rolled-back transaction), the next attempt prepares under a new name.
+    name = f"ramino_rows_{next(_NAMES)}"
+    cursor.execute(f"PREPARE {name} AS {text}; EXECUTE {name}{values}", params)
+    cursor.nextset()  # the EXECUTE's result
+    known[sql] = name
 
 
 # ------------------------------------------------------------------------------------------------ writing
@@ -236,10 +286,10 @@ def mark_saved(obj: models.Model, pk: Any) -> None:
     obj._state.db = _db().alias
 
 
-def execute(statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+def execute(statements: Sequence[tuple[str, Sequence[Any]]], *, prepared: bool = False) -> None:
     """Run INSERT/UPDATE statements in order; on PostgreSQL as one statement (data-modifying CTEs, each run
     exactly once), saving the round trips (docs/performance.md#hand-written-statements: move-write).
-    Rows inserted here get no primary key on their instances."""
+    Rows inserted here get no primary key on their instances. `prepared`: see `run`."""
     if not statements:
         return
     db = _db()
@@ -247,7 +297,7 @@ def execute(statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
         if db.vendor == "postgresql" and len(statements) > 1:
             heads = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(statements[:-1]))
             params = [param for _, stmt_params in statements for param in stmt_params]
-            cursor.execute(f"WITH {heads} {statements[-1][0]}", params)
+            run(cursor, f"WITH {heads} {statements[-1][0]}", params, prepared=prepared)
         else:
             for sql, stmt_params in statements:
-                cursor.execute(sql, list(stmt_params))
+                run(cursor, sql, list(stmt_params), prepared=prepared)

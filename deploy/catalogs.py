@@ -183,7 +183,8 @@ def _scripts() -> list[Path]:
     return sorted(
         path
         for folder in JS_SOURCES
-        for path in (ROOT / folder).rglob("*.js")
+        for pattern in ("*.js", "*.mjs")
+        for path in (ROOT / folder).rglob(pattern)
         if "vendor" not in path.parts and not path.name.endswith(".min.js")
     )
 

@@ -19,7 +19,7 @@ workers = int(os.environ.get("GUNICORN_WORKERS", str(min(2 * multiprocessing.cpu
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 worker_class = "gthread" if threads > 1 else "sync"
 # (The Django settings read GUNICORN_THREADS too: at most threads - 1 long-polls of a process wait at once, so
-# one thread is always free for moves; with one thread a long-poll never waits. tournaments/live/wakeups.py)
+# one thread is always free for moves; with one thread a long-poll never waits. tournaments/live/messaging/wakeups.py)
 # Longer than the longest long-poll, so that a waiting request is never taken for a stuck worker.
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "30"))

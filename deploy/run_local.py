@@ -1,5 +1,7 @@
 """`make run`: the API and the live room's sockets (uvicorn), a Celery worker, the practice bots' worker and beat on
-the embedded default (SQLite, filesystem broker, the in-memory channel layer).
+the embedded default (SQLite, filesystem broker, the in-memory channel layer). The worker also takes the
+notifications' queue; mails are written under var/mail/, and a VAPID key pair for Web Push is made on first start
+(var/vapid-dev.json) unless the environment names one.
 
 Each process runs in a session of its own so that a signal reaches it and everything it spawned (uvicorn's
 reloader child included). Ctrl-C or SIGTERM stops them all; so does the death of any
@@ -11,6 +13,7 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -90,7 +93,9 @@ def build_children(*, port: int, reload: bool) -> list[Child]:
     # gossip, mingle and heartbeats are broadcast chatter between workers; useless locally.
     common += " --without-gossip --without-mingle --without-heartbeat"
     queue = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
-    worker = f"{common} -Q {queue} -n local@%h"
+    # ...and the notifications' queue: production gives it a worker of its own (deploy/compose.yaml).
+    notifications = os.environ.get("RAMINO_NOTIFICATIONS_QUEUE", "notifications")
+    worker = f"{common} -Q {queue},{notifications} -n local@%h"
     # The practice bots' own queue and worker (docs/operations.md, "Queues"): no clock waits behind a bot.
     bots_queue = os.environ.get("RAMINO_PRACTICE_BOTS_QUEUE", "practice_bots")
     bots = f"{common} -Q {bots_queue} -n bots@%h"
@@ -103,6 +108,25 @@ def build_children(*, port: int, reload: bool) -> list[Child]:
         Child("bots", [python, *bots.split()]),
         Child("beat", [python, *beat.split()]),
     ]
+
+
+def ensure_vapid(env: dict[str, str]) -> None:
+    """Web Push on a laptop: the VAPID pair kept in var/vapid-dev.json, made on first start; a pair named by the
+    environment is used as it is (docs/operations.md "Notifications")."""
+    if env.get("RAMINO_VAPID_PRIVATE_KEY") and env.get("RAMINO_VAPID_PUBLIC_KEY"):
+        return
+    path = Path(env.get("RAMINO_VAR_DIR") or ROOT / "var") / "vapid-dev.json"
+    try:
+        pair = json.loads(path.read_text())
+        private, public = str(pair["private"]), str(pair["public"])
+    except (OSError, ValueError, KeyError):
+        from notifications.vapid import generate
+
+        private, public = generate()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"private": private, "public": public}))
+        path.chmod(0o600)
+    env["RAMINO_VAPID_PRIVATE_KEY"], env["RAMINO_VAPID_PUBLIC_KEY"] = private, public
 
 
 def metrics_dir(env: dict[str, str]) -> Path:
@@ -184,6 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     env["PYTHONUNBUFFERED"] = "1"
     os.environ["DJANGO_SETTINGS_MODULE"] = env["DJANGO_SETTINGS_MODULE"]
     env.setdefault("PROMETHEUS_MULTIPROC_DIR", str(metrics_dir(env)))
+    ensure_vapid(env)
 
     stopping = threading.Event()
     received: list[int] = []

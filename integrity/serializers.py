@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.fields import StrictCharField
+from chat import selectors as chat_selectors
 from integrity.models import Flag, FlagStatus
 
 MAX_NOTE = 2000
@@ -38,6 +40,33 @@ class FlagSerializer(serializers.ModelSerializer[Flag]):
 
     def get_decided_by(self, flag: Flag) -> str | None:
         return flag.decided_by.get_username() if flag.decided_by else None
+
+
+class ChatEvidenceSerializer(serializers.Serializer[dict[str, Any]]):
+    id = serializers.IntegerField()
+    room = serializers.CharField()
+    author = serializers.CharField()
+    text = serializers.CharField()
+    phrase = serializers.CharField(allow_null=True)
+    at = serializers.DateTimeField()
+    why = serializers.ListField(
+        child=serializers.ChoiceField(choices=["pattern", "reported"]),
+        help_text="`pattern`: the check of chat/transfer_talk.py; `reported`: reported as chip trading.",
+    )
+
+
+class FlagDetailSerializer(FlagSerializer):
+    """A flag with its chat evidence: its players' messages that arrange chip transfers (docs/integrity.md)."""
+
+    chat_evidence = serializers.SerializerMethodField()
+
+    class Meta(FlagSerializer.Meta):
+        fields = [*FlagSerializer.Meta.fields, "chat_evidence"]
+        read_only_fields = fields
+
+    @extend_schema_field(ChatEvidenceSerializer(many=True))
+    def get_chat_evidence(self, flag: Flag) -> list[dict[str, Any]]:
+        return chat_selectors.transfer_evidence(usernames=list(flag.players or []))
 
 
 class FlagDecisionSerializer(serializers.Serializer[dict[str, Any]]):

@@ -12,12 +12,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.permissions import IsStaff
+from api.renderers import CSVRenderer
 from integrity import selectors, services
 from integrity.filters import FlagFilter
 from integrity.models import Flag
-from integrity.serializers import FlagDecisionSerializer, FlagSerializer
-from ledger.permissions import IsStaff
-from ledger.renderers import CSVRenderer
+from integrity.serializers import FlagDecisionSerializer, FlagDetailSerializer, FlagSerializer
 from ledger.views import FORMAT_PARAMETER
 
 
@@ -37,14 +37,14 @@ class FlagListView(generics.ListAPIView[Flag]):
 class FlagDetailView(APIView):
     permission_classes = [IsStaff]
 
-    @extend_schema(tags=["integrity"], responses={200: FlagSerializer})
+    @extend_schema(tags=["integrity"], responses={200: FlagDetailSerializer})
     def get(self, request: Request, pk: int) -> Response:
-        return Response(FlagSerializer(get_object_or_404(selectors.flag_list(), pk=pk)).data)
+        return Response(FlagDetailSerializer(get_object_or_404(selectors.flag_list(), pk=pk)).data)
 
     @extend_schema(
         tags=["integrity"],
         request=FlagDecisionSerializer,
-        responses={200: FlagSerializer},
+        responses={200: FlagDetailSerializer},
         description="Staff set the flag's status (open, dismissed, confirmed) and note, each optional: a field left "
         "out keeps its value, and an empty body changes nothing (200 with the flag as it is). The admin's log "
         "keeps each change.",
@@ -59,4 +59,4 @@ class FlagDetailView(APIView):
             note=data.validated_data.get("note"),
             by=request.user,  # type: ignore[arg-type]
         )
-        return Response(FlagSerializer(flag).data)
+        return Response(FlagDetailSerializer(flag).data)

@@ -260,7 +260,14 @@ class ReconciliationRunAdmin(ReadOnlyAdmin):
         return word(TRIGGERS, obj.trigger)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return [field.name for field in ReconciliationRun._meta.fields]
+        # The run's detail says its trigger in words, as the list does, not the stored code.
+        return [
+            "trigger_shown" if field.name == "trigger" else field.name
+            for field in ReconciliationRun._meta.fields
+        ]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        return self.get_readonly_fields(request, obj)
 
 
 @admin.register(GrantPolicy)

@@ -24,6 +24,19 @@ def tournament_chip_type(tournament_id: int) -> str:
     return f"tournament:{tournament_id}"
 
 
+TICKET_PREFIX = "ticket:"
+
+
+def ticket_chip_type(target: str) -> str:
+    """The chip type of the tickets to one target (a reference, e.g. `tournament:44`): one unit, one entry.
+    Tickets are held in the player's wallet for that chip type and issued from the house cashier's."""
+    return f"{TICKET_PREFIX}{target}"
+
+
+def is_ticket(chip_type: str) -> bool:
+    return chip_type.startswith(TICKET_PREFIX)
+
+
 class AccountKind(models.TextChoices):
     WALLET = "wallet", _("player wallet")
     HOUSE_CASHIER = "house_cashier", _("house cashier")
@@ -58,6 +71,12 @@ class TransferKind(models.TextChoices):
     TRANSFER = "transfer", _("transfer")
     # Chips the house gives a player under the grant policy (welcome chips, the daily top-up).
     GRANT = "grant", _("house grant")
+    # Tickets (a chip type of their own per target): issued by the house (an admin's grant, a satellite's
+    # prize), spent at registration, returned on unregistration, converted to their face value in site chips.
+    TICKET_ISSUE = "ticket_issue", _("ticket issued")
+    TICKET_SPEND = "ticket_spend", _("ticket spent on an entry")
+    TICKET_RETURN = "ticket_return", _("ticket returned")
+    TICKET_CONVERSION = "ticket_conversion", _("ticket converted to chips")
 
 
 class Account(models.Model):
@@ -108,7 +127,16 @@ class Account(models.Model):
                 name="ledger_account_unique_reference",
             ),
         ]
-        indexes = [models.Index(fields=["chip_type", "kind"], name="ledger_acc_chip_kind_idx")]
+        indexes = [
+            models.Index(fields=["chip_type", "kind"], name="ledger_acc_chip_kind_idx"),
+            # A tournament's seat stacks by balance, highest first, ties by account (seating order): the pages of
+            # its standings read down this index (tournaments/multi_table/selectors.py `running_standings`).
+            models.Index(
+                fields=["chip_type", "-balance", "id"],
+                condition=Q(kind=AccountKind.SEAT_STACK),
+                name="ledger_acct_stack_by_balance",
+            ),
+        ]
 
     def __str__(self) -> str:
         owner = self.user.get_username() if self.user_id and self.user else self.reference

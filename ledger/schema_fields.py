@@ -10,6 +10,8 @@ typed, and open: a posting may add keys (a table policy's `settlement_record`). 
 - a tournament entry and its refund: `buy_in`, `fee`, with `why` (refund) or `reentries` (re-entry);
 - a tournament's chips: `starting_stack` (and `seats`), a move `from_table`/`to_table`, a bust's `chips`;
   the mint of a guarantee: `guarantee`, `buy_ins`; the payout: `pool`, `payouts`, `shares`, `why`;
+- a final-table deal's payment: `deal`, `why`, `method`, `keep_percent`, `unpaid`, `keep`, `prizes`, `stacks`,
+  `icm`, `chip_count`, `place_chances`, `amounts`;
 - a reversal: `reverses`; a wallet adjustment: `username`, `amount`; buy-in and cash-out: `{}`."""
 
 from __future__ import annotations
@@ -113,6 +115,21 @@ COMPUTATION_SCHEMA: dict[str, Any] = {
         "pool": _INT,
         "payouts": {"type": "array", "items": _INT, "description": "The tournament's payout percentages."},
         "shares": {**_PER_PLAYER_INT, "description": "Chips paid to each player."},
+        # a final-table deal's payment (tournaments/deals)
+        "deal": _INT,
+        "method": {"type": "string", "enum": ["icm", "chips"]},
+        "keep_percent": _INT,
+        "unpaid": _INT,
+        "keep": _INT,
+        "prizes": {"type": "array", "items": _INT, "description": "The unpaid prizes by place."},
+        "icm": {**_PER_PLAYER_INT, "description": "Each player's ICM amount."},
+        "chip_count": {**_PER_PLAYER_INT, "description": "Each player's chip-count amount."},
+        "amounts": {**_PER_PLAYER_INT, "description": "The amounts paid (the method's)."},
+        "place_chances": {
+            "type": "object",
+            "additionalProperties": {"type": "array", "items": _STR},
+            "description": "Each player's chance of each place (Malmuth-Harville), exact fractions p/q.",
+        },
         # a reversal and a wallet adjustment
         "reverses": _INT,
         "username": _STR,

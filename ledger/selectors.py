@@ -11,7 +11,7 @@ from django.db import connection
 from django.db.models import Count, F, Prefetch, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 
-from accounts.selectors import is_guest
+from ledger.guests import is_guest
 from ledger.models import (
     NEGATIVE_ALLOWED_KINDS,
     PLAYER_KINDS,

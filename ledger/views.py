@@ -18,14 +18,14 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
+from api.permissions import IsAdmin, IsStaff
+from api.renderers import CSVRenderer
 from api.schema import raises
 from ledger import selectors
 from ledger.errors import IdempotencyKeyInvalid, IdempotencyKeyRequired
 from ledger.filters import AccountFilter, TransferFilter
 from ledger.models import Account, Entry, ReconciliationRun, Transfer
 from ledger.pagination import LedgerCursorPagination, NewestFirstCursorPagination
-from ledger.permissions import IsAdmin, IsStaff
-from ledger.renderers import CSVRenderer
 from ledger.serializers import (
     AccountSerializer,
     AdjustmentInputSerializer,
@@ -44,6 +44,19 @@ from ledger.throttling import ReconciliationRequestThrottle, TopUpThrottle
 
 CURRENCY = "chips"
 MAX_IDEMPOTENCY_KEY = 200
+
+
+def required_idempotency_key(request: Request) -> str:
+    """The `Idempotency-Key` an admin's posting (an adjustment, a ticket grant) must carry, stripped: blank is
+    `idempotency.key_required`, longer than MAX_IDEMPOTENCY_KEY `idempotency.key_invalid`."""
+    key = request.headers.get("Idempotency-Key", "").strip()
+    if not key:
+        raise IdempotencyKeyRequired()
+    if len(key) > MAX_IDEMPOTENCY_KEY:
+        raise IdempotencyKeyInvalid()
+    return key
+
+
 FORMAT_PARAMETER = OpenApiParameter(
     "format", OpenApiTypes.STR, enum=["json", "csv"], description="`csv` exports the answer as CSV."
 )
@@ -144,11 +157,7 @@ class AdjustmentView(APIView):
         description="Credit (amount > 0) or debit (amount < 0) a player's wallet against the house cashier.",
     )
     def post(self, request: Request) -> Response:
-        key = request.headers.get("Idempotency-Key", "").strip()
-        if not key:
-            raise IdempotencyKeyRequired()
-        if len(key) > MAX_IDEMPOTENCY_KEY:
-            raise IdempotencyKeyInvalid()
+        key = required_idempotency_key(request)
         data = AdjustmentInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         admin: AbstractBaseUser = request.user  # type: ignore[assignment]

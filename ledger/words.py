@@ -66,6 +66,23 @@ REASONS: tuple[tuple[re.Pattern[str], Promise], ...] = tuple(
         ),
         ("tournament chips retired from table {table}", _("Tournament chips retired from table %(table)s")),
         ("demo funding", _("Demo chips")),
+        (
+            "ticket entry into tournament {tournament}",
+            _("Entry into tournament %(tournament)s paid with a ticket"),
+        ),
+        (
+            "ticket returned on leaving tournament {tournament}",
+            _("Ticket returned on leaving tournament %(tournament)s"),
+        ),
+        ("ticket prizes of tournament {tournament}", _("Tickets won in tournament %(tournament)s")),
+        (
+            "tickets converted to chips: tournament {tournament}",
+            _("Tickets to tournament %(tournament)s converted to chips"),
+        ),
+        (
+            "tickets converted to chips: recurring tournament {template}",
+            _("Tickets to recurring tournament %(template)s converted to chips"),
+        ),
     )
 )
 
@@ -86,6 +103,14 @@ def chip_type_text(code: str) -> str:
     found = re.fullmatch(r"tournament:(\d+)", code)
     if found is not None:
         return str(_("chips of tournament %(id)s")) % {"id": found.group(1)}
+    found = re.fullmatch(r"ticket:tournament:(\d+)", code)
+    if found is not None:
+        return str(_("tickets to tournament %(id)s")) % {"id": found.group(1)}
+    found = re.fullmatch(r"ticket:template:(\d+)", code)
+    if found is not None:
+        return str(_("tickets to the next tournament of recurring tournament %(id)s")) % {
+            "id": found.group(1)
+        }
     return code
 
 
@@ -109,6 +134,7 @@ WHYS: dict[str, Promise] = {
     "cancellation": pgettext_lazy("payout", "cancellation"),
     "welcome": _("welcome chips"),
     "daily": _("daily top-up"),
+    "satellite": _("satellite prizes"),
 }
 
 

@@ -5,6 +5,9 @@ restart, so they need no multiprocess bookkeeping (docs/operations.md, "Metrics"
   how many problems it found, and whether the most recent run (of any status) failed;
 - tournaments: how many there are in each status, and those still registering after their start time (the
   schedule job starts them within seconds; one left there is stuck) with the longest overdue time;
+- responsible play: the players with each limit in force, and those at it now; the players on a break now, by kind
+  (cool-off, self-exclusion, indefinite exclusion), and the accounts kept to practice tables for want of a
+  verification;
 - `ramino_database_up`: 0 when these reads failed (the gauges above are then left out).
 
 A few indexed reads per scrape."""
@@ -22,6 +25,9 @@ from prometheus_client.registry import Collector
 
 from ledger import selectors as ledger_selectors
 from ledger.models import ReconciliationRun, ReconciliationStatus
+from responsible.breaks import selectors as breaks
+from responsible.limits import metrics as limit_metrics
+from responsible.verification import selectors as verification
 from tournaments.models import Tournament, TournamentStatus
 
 logger = logging.getLogger(__name__)
@@ -78,13 +84,49 @@ def _tournaments() -> Iterator[Metric]:
     yield from (counts, overdue, seconds)
 
 
+def _limits() -> Iterator[Metric]:
+    found = limit_metrics.players_with_and_at_limits(now=timezone.now())
+    having = GaugeMetricFamily(
+        "ramino_players_with_limit", "Players with this limit in force (docs/rules.md).", labels=["limit"]
+    )
+    at = GaugeMetricFamily(
+        "ramino_players_at_limit",
+        "Players at this limit now: nothing more may be staked in the period, or the day's minutes are played.",
+        labels=["limit"],
+    )
+    for name, (count_with, count_at) in found.items():
+        having.add_metric([name], float(count_with))
+        at.add_metric([name], float(count_at))
+    yield from (having, at)
+
+
+def _responsible() -> Iterator[Metric]:
+    counts = breaks.active_counts()
+    on_break = GaugeMetricFamily(
+        "ramino_players_on_break",
+        "Players on a cool-off or a self-exclusion now, by kind (`self_exclusion_indefinite` for an indefinite "
+        "exclusion not revoked).",
+        labels=["kind"],
+    )
+    on_break.add_metric(["cool_off"], float(counts.get(("cool_off", False), 0)))
+    on_break.add_metric(["self_exclusion"], float(counts.get(("self_exclusion", False), 0)))
+    on_break.add_metric(["self_exclusion_indefinite"], float(counts.get(("self_exclusion", True), 0)))
+    unverified = GaugeMetricFamily(
+        "ramino_players_unverified_past_deadline",
+        "Registered players kept to practice tables: not verified RAMINO_VERIFY_DAYS after registration (0 when "
+        "the setting is off).",
+    )
+    unverified.add_metric([], float(verification.unverified_past_deadline()))
+    yield from (on_break, unverified)
+
+
 class DatabaseCollector(Collector):
     def collect(self) -> Iterator[Metric]:
         up = GaugeMetricFamily(
             "ramino_database_up", "1 when the scrape-time reads of the database succeeded."
         )
         try:
-            found = [*_reconciliation(), *_tournaments()]
+            found = [*_reconciliation(), *_tournaments(), *_limits(), *_responsible()]
         except Exception as exc:  # the database away: say so rather than fail the whole scrape
             logger.warning("metrics: the database could not be read: %s", type(exc).__name__)
             up.add_metric([], 0.0)

@@ -74,6 +74,13 @@ SOCKETS_OPEN = Gauge(
 SOCKET_MESSAGES_SENT = Counter(
     "ramino_socket_messages_sent", "Messages the socket tier sent to clients, by type.", ["type"]
 )
+# The sockets' events reads: `shared` (one per topic and new version per socket process, live_room/hub.py) and
+# `own` (one socket's for its own user: a subscription, a recheck, a socket outside the shared read).
+SOCKET_READS = Counter(
+    "ramino_socket_reads",
+    "Events reads made by the socket tier, shared by a process's sockets or a socket's own.",
+    ["kind"],
+)
 # From a topic's commit (the wake-up's publication) to its events leaving for one socket: milliseconds when
 # all is well, the recheck interval when a wake-up was lost.
 SOCKET_FANOUT_SECONDS = Histogram(
@@ -147,3 +154,7 @@ def socket_message_sent(*, kind: str) -> None:
 
 def socket_fanout(*, seconds: float) -> None:
     SOCKET_FANOUT_SECONDS.observe(max(0.0, seconds))
+
+
+def socket_read(*, kind: str) -> None:
+    SOCKET_READS.labels(kind).inc()

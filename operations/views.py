@@ -6,10 +6,10 @@ from __future__ import annotations
 from functools import lru_cache
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.utils.translation import gettext as _
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext_noop as N_
 
-from api.errors import ApiCode
+from api.errors import ApiCode, error_json
 from operations import access, exposition
 
 
@@ -18,19 +18,17 @@ def _networks(values: tuple[str, ...]) -> tuple[access.Network, ...]:
     return access.parse_networks(values)
 
 
-def _refusal(code: ApiCode, message: str, status: int) -> JsonResponse:
-    return JsonResponse({"error": {"code": code, "message": message, "details": {}}}, status=status)
-
-
 def metrics(request: HttpRequest) -> HttpResponse:
     networks = _networks(tuple(settings.RAMINO_METRICS_NETWORKS))
     found = access.verdict(request.META, networks=networks, token=settings.RAMINO_METRICS_TOKEN)
     if found is access.Verdict.UNKNOWN:
-        return _refusal(ApiCode.NOT_FOUND, _("Not found."), 404)
+        return error_json(ApiCode.NOT_FOUND, N_("Not found."), 404)
     if found is access.Verdict.BAD_TOKEN:
-        return _refusal(ApiCode.FORBIDDEN, _("You do not have permission to perform this action."), 403)
+        return error_json(ApiCode.FORBIDDEN, N_("You do not have permission to perform this action."), 403)
     if request.method not in ("GET", "HEAD"):
-        response: HttpResponse = _refusal(ApiCode.METHOD_NOT_ALLOWED, _("Method not allowed: use GET."), 405)
+        response: HttpResponse = error_json(
+            ApiCode.METHOD_NOT_ALLOWED, N_("Method not allowed: use GET."), 405
+        )
         response["Allow"] = "GET, HEAD"
         return response
     response = HttpResponse(exposition.render(), content_type=exposition.CONTENT_TYPE)

@@ -8,31 +8,24 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 from django.views.generic import TemplateView
 
 from api.machine import csrf_refused, is_machine_path
-from play import learn_pages
+from play.learn import pages as learn_pages
+from tournaments.games import GAME_NAMES
 from tournaments.tournament import selectors as tournament_selectors
 
 # How many tournaments open for registration the landing page lists.
 LANDING_TOURNAMENTS = 5
 
-# A tournament's game and kind, as a person reads them (the lobby names them the same way).
-GAME_NAMES = {
-    "rummy500": _("Rummy 500"),
-    "rummy500_household": _("Rummy 500, household rules"),
-    "basic": _("Basic Rummy"),
-    "block": _("Block Rummy"),
-    "wrotham": _("Wrotham"),
-    "romme": _("Rommé"),
-    "board": _("Board Rummy"),
-}
+# A tournament's kind, as a person reads it (its game: tournaments.games; the lobby names both the same way).
 KIND_NAMES = {
     "quick": _("Quick game"),
     "single": _("Sit-and-go"),
@@ -65,6 +58,58 @@ class ClientView(TemplateView):
         # Where the client opens the live room's socket; empty: this site's /ws/v1/ (play/js/socket.js).
         context["socket_url"] = settings.RAMINO_SOCKET_URL
         return context
+
+
+class ServiceWorkerView(TemplateView):
+    """The service worker that shows Web Push notifications (/play/sw.js: at this path its scope is the whole
+    player client). The same bytes for everyone; browsers check it for updates themselves."""
+
+    template_name = "play/sw.js"
+    content_type = "text/javascript; charset=utf-8"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["icon"] = static("play/favicon.svg")
+        return context
+
+
+def manifest(request: HttpRequest) -> JsonResponse:
+    """The web app manifest (/play/manifest.webmanifest, docs/web.md "Installing on a phone"): what a phone needs
+    to put Ramino on its home screen and open it as an app (its name in the request's language, the icons
+    `play/icons.py` draws, the player client as the start, standalone). Linked from every page's head."""
+    icons = [
+        {
+            "src": static(f"play/icons/{name}"),
+            "sizes": f"{size}x{size}",
+            "type": "image/png",
+            "purpose": purpose,
+        }
+        for name, size, purpose in (
+            ("icon-192.png", 192, "any"),
+            ("icon-512.png", 512, "any"),
+            ("maskable-512.png", 512, "maskable"),
+        )
+    ]
+    body = {
+        "name": "Ramino",
+        "short_name": "Ramino",
+        "description": str(_("Rummy online: ring tables, tournaments and practice against bots.")),
+        "lang": get_language() or settings.LANGUAGE_CODE,
+        "id": "/play/",
+        "start_url": "/play/#/lobby",
+        "scope": "/",
+        "display": "standalone",
+        "orientation": "any",
+        "background_color": "#eef2f4",
+        "theme_color": "#0f5132",
+        "icons": icons,
+        "categories": ["games"],
+    }
+    response = JsonResponse(
+        body, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False}
+    )
+    response["Vary"] = "Accept-Language, Cookie"
+    return response
 
 
 class LearnView(TemplateView):

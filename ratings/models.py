@@ -12,14 +12,13 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from ratings.maths import DEFAULT_MU, DEFAULT_SIGMA, display_rating
+from tournaments.games import family_names
 
-
-class Family(models.TextChoices):
-    """What a rating is kept for: the engine's families. Presets of one family share its rating."""
-
-    RUMMY500 = "rummy500", _("Rummy 500")
-    BASIC = "basic", _("Basic Rummy")
-    BOARD = "board", _("Board Rummy")
+# What a rating is kept for: the engine's families, each by the name it declares (tournaments.games). Presets of
+# one family share its rating.
+Family = models.TextChoices(  # type: ignore[call-overload]  # the functional API (django-stubs types the class one)
+    "Family", [(name.upper(), (name, label)) for name, label in family_names().items()]
+)
 
 
 class ResultSource(models.TextChoices):

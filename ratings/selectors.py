@@ -11,6 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser, User
 from django.db.models import QuerySet
 
 from ratings.errors import PlayerNotFound
+from ratings.maths import DEFAULT_MU, DEFAULT_SIGMA, display_rating
 from ratings.models import Family, Rating, RatingChange
 from ratings.results import family_of
 from tournaments.tournament.models import TournamentEntry, TournamentStatus
@@ -155,3 +156,12 @@ def leaderboard(*, family: str) -> QuerySet[Rating, tuple[str, int, int]]:
         .order_by("-rating", "player_id")
         .values_list("player__username", "rating", "games")
     )
+
+
+def rating_and_results(user_id: int, family: str) -> tuple[int, int]:
+    """A player's shown rating and number of rated results in `family` (the starting rating and 0 for a player
+    with none): what a tournament's entry rules ask (docs/rules.md "Entry rules")."""
+    found = Rating.objects.filter(player_id=user_id, family=family).values_list("rating", "games").first()
+    if found is None:
+        return display_rating(DEFAULT_MU, DEFAULT_SIGMA), 0
+    return int(found[0]), int(found[1])

@@ -4,6 +4,7 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
+from api.errors import error_body
 from security.lockout import LockedOut
 
 
@@ -18,13 +19,7 @@ class LockoutMiddleware:
         if not isinstance(exception, LockedOut):
             return None
         response = JsonResponse(
-            {
-                "error": {
-                    "code": exception.code,
-                    "message": exception.localized_message(),
-                    "details": exception.details,
-                }
-            },
+            error_body(exception.code, exception.localized_message(), exception.details),
             status=exception.http_status,
         )
         response["Retry-After"] = str(exception.retry_after)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import fields as dataclass_fields
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -25,12 +25,14 @@ from factory.django import DjangoModelFactory
 
 from ledger.models import SITE_CHIPS, Account, AccountKind
 from ledger.services import accounts, postings
-from tournaments.live import tables
 from tournaments.live.models import Table
+from tournaments.live.tables import services as tables
 from tournaments.tournament import setup
 from tournaments.tournament.models import Tournament, TournamentStatus
 
 PASSWORD = "pw-for-tests-1"
+# A date of birth registration takes (an adult: docs/rules.md "Responsible play").
+ADULT_BIRTH = date(1990, 1, 1)
 # A table's clocks that never hold a test up: one-second turns, no time bank.
 FAST_CLOCKS = {"turn_seconds": 1, "time_bank_seconds": 0, "max_timeouts": 2, "max_timeouts_per_round": 6}
 # A tournament's clocks: turns long enough that no clock fires while a test plays the round itself.

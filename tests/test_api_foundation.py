@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
-from api import health
+from operations import health
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,9 @@ def _assert_envelope(body: dict[str, Any], code: str) -> None:
 def test_register_then_token_then_authenticated_request() -> None:
     client = APIClient()
     created = client.post(
-        "/api/v1/auth/register/", {"username": "ann", "password": "a-long-secret-9"}, format="json"
+        "/api/v1/auth/register/",
+        {"username": "ann", "password": "a-long-secret-9", "date_of_birth": "1990-01-01"},
+        format="json",
     )
     assert created.status_code == 201
     assert created.json() == {"username": "ann", "welcome_chips": 0}  # the house grant is off by default
@@ -39,14 +41,24 @@ def test_register_then_token_then_authenticated_request() -> None:
 
 def test_register_rejects_taken_username_and_weak_password() -> None:
     client = APIClient()
-    client.post("/api/v1/auth/register/", {"username": "bob", "password": "a-long-secret-9"}, format="json")
+    client.post(
+        "/api/v1/auth/register/",
+        {"username": "bob", "password": "a-long-secret-9", "date_of_birth": "1990-01-01"},
+        format="json",
+    )
     again = client.post(
-        "/api/v1/auth/register/", {"username": "BOB", "password": "a-long-secret-9"}, format="json"
+        "/api/v1/auth/register/",
+        {"username": "BOB", "password": "a-long-secret-9", "date_of_birth": "1990-01-01"},
+        format="json",
     )
     assert again.status_code == 400
     _assert_envelope(again.json(), "request.invalid")
     assert "username" in again.json()["error"]["details"]["fields"]
-    weak = client.post("/api/v1/auth/register/", {"username": "cid", "password": "short"}, format="json")
+    weak = client.post(
+        "/api/v1/auth/register/",
+        {"username": "cid", "password": "short", "date_of_birth": "1990-01-01"},
+        format="json",
+    )
     assert weak.status_code == 400
     _assert_envelope(weak.json(), "request.invalid")
     assert not get_user_model().objects.filter(username="cid").exists()

@@ -63,12 +63,16 @@ def test_every_scheduled_job_names_a_registered_task() -> None:
         "tournaments.sweep_clocks",
         "tournaments.run_tournament_schedule",
         "tournaments.forget_idempotency_keys",
+        "tournaments.forget_presence",
         "tournaments.close_idle_tables",
         "accounts.purge_expired_tokens",
         "tournaments.purge_guests",
         "ledger.run_reconciliation",
         "integrity.run_checks",
         "ratings.update",
+        "notifications.tournament_reminders",
+        "responsible.sweep",
+        "responsible.enforce_breaks",
     }
     unregistered = {name: task for name, task in declared.items() if task not in app.tasks}
     assert unregistered == {}

@@ -23,7 +23,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
-APP_SERVICES = ("web", "worker", "practice-bots", "beat", "migrate")
+APP_SERVICES = ("web", "worker", "practice-bots", "notifications", "beat", "migrate")
 
 
 def _compose() -> dict[str, Any]:
@@ -158,8 +158,9 @@ def test_run_local_starts_web_worker_and_beat() -> None:
     assert "--reload" not in children["web"]
     assert "--reload" in _run_local().build_children(port=8123, reload=True)[0].argv
     assert children["worker"][1:7] == ["-m", "celery", "-A", "config", "worker", "--pool=solo"]
-    # The main worker takes the default queue, the bots' worker the practice queue only (docs/operations.md).
-    assert children["worker"][children["worker"].index("-Q") + 1] == "celery"
+    # The main worker takes the default queue and the notifications', the bots' worker the practice queue only
+    # (docs/operations.md).
+    assert children["worker"][children["worker"].index("-Q") + 1] == "celery,notifications"
     assert children["bots"][1:7] == ["-m", "celery", "-A", "config", "worker", "--pool=solo"]
     assert children["bots"][children["bots"].index("-Q") + 1] == "practice_bots"
     assert children["beat"][1:6] == ["-m", "celery", "-A", "config", "beat"]
@@ -330,3 +331,16 @@ def test_every_installed_project_app_is_packaged_copied_and_architecture_checked
     copied = {Path(destination).name for _, destination in _dockerfile_copies()}
     assert not apps - copied, f"deploy/Dockerfile does not copy {sorted(apps - copied)}"
     assert not apps - set(test_architecture.PACKAGES), "tests/test_architecture.py does not read every app"
+
+
+def test_run_local_makes_a_vapid_pair_once(tmp_path: Path) -> None:
+    env = {"RAMINO_VAR_DIR": str(tmp_path)}
+    _run_local().ensure_vapid(env)
+    first = (env["RAMINO_VAPID_PRIVATE_KEY"], env["RAMINO_VAPID_PUBLIC_KEY"])
+    assert all(first) and (tmp_path / "vapid-dev.json").stat().st_mode & 0o077 == 0
+    again = {"RAMINO_VAR_DIR": str(tmp_path)}
+    _run_local().ensure_vapid(again)
+    assert (again["RAMINO_VAPID_PRIVATE_KEY"], again["RAMINO_VAPID_PUBLIC_KEY"]) == first
+    named = {"RAMINO_VAR_DIR": str(tmp_path), "RAMINO_VAPID_PRIVATE_KEY": "a", "RAMINO_VAPID_PUBLIC_KEY": "b"}
+    _run_local().ensure_vapid(named)
+    assert (named["RAMINO_VAPID_PRIVATE_KEY"], named["RAMINO_VAPID_PUBLIC_KEY"]) == ("a", "b")

@@ -10,13 +10,29 @@ from enum import StrEnum
 
 from accounts.errors import AccountCode
 from api.errors import ApiCode, ServiceError
+from chat.errors import ChatCode
 from ledger.errors import LedgerCode
 from ratings.errors import RatingsCode
+from responsible.breaks.errors import BreakCode
+from responsible.limits.errors import LimitsCode
+from responsible.sessions.errors import SessionCode
+from responsible.verification.errors import VerificationCode
 from tests.engine.test_architecture import ROOT, _raised_codes
 from tournaments.errors import PlayCode
 
-ENUMS: tuple[type[StrEnum], ...] = (ApiCode, AccountCode, LedgerCode, PlayCode, RatingsCode)
-SOURCES = ("config", "ledger", "tournaments", "audit", "play", "ratings")
+ENUMS: tuple[type[StrEnum], ...] = (
+    ApiCode,
+    AccountCode,
+    LedgerCode,
+    PlayCode,
+    RatingsCode,
+    ChatCode,
+    LimitsCode,
+    SessionCode,
+    BreakCode,
+    VerificationCode,
+)
+SOURCES = ("config", "ledger", "tournaments", "audit", "play", "ratings", "chat", "responsible", "accounts")
 CODE = re.compile(r"^[a-z_]+(\.[a-z_]+)*$")
 
 

@@ -1,7 +1,7 @@
 """Handled, retryable faults are logged at WARNING with their reason; real failures stay ERROR.
 
 A database blip answers 503 `service.unavailable` (api/exceptions.py), an unready service's probe 503
-(api/health.py), and a task's transient fault is retried (config.celery_app.RetryTransient): none of
+(operations/health.py), and a task's transient fault is retried (config.celery_app.RetryTransient): none of
 them is an ERROR, so alerts counting errors count what needs a person."""
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from django.db import OperationalError
 from rest_framework.test import APIClient
 
 from accounts.services import create_token
-from api import health
 from ledger import selectors
+from operations import health
 from tests.clients import api_client
 from tests.ledger.utils import make_user
 from tournaments import tasks
-from tournaments.live import round_start
+from tournaments.live.rounds import start as round_start
 
 pytestmark = pytest.mark.django_db
 

@@ -33,4 +33,4 @@ def test_the_named_point_writes_the_marker_then_pauses(
     faults.pause_point(faults.BALANCE)
     assert marker.read_text().startswith(f"{faults.BALANCE} ")
     assert slept == [faults.PAUSE_SECONDS]
-    assert len(set(faults.POINTS)) == 3
+    assert len(set(faults.POINTS)) == len(faults.POINTS) == 6

@@ -20,22 +20,13 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.engine import rules as engine_rules
 from tournaments.errors import PlayError
-from tournaments.live.engine_io import CLOCK_OPTIONS, clock_range
-
-GAME_NAMES: dict[str, Promise] = {
-    "rummy500": _("Rummy 500"),
-    "rummy500_household": _("Rummy 500, household rules"),
-    "basic": _("Basic Rummy"),
-    "block": _("Block Rummy"),
-    "wrotham": _("Wrotham Rummy"),
-    "romme": _("Rommé"),
-    "board": _("Board Rummy"),
-}
+from tournaments.games import game_names
+from tournaments.live import CLOCK_OPTIONS, clock_range
 
 
 def game_choices() -> list[tuple[str, Any]]:
     """The presets some family plays, each by its name for people."""
-    return [(name, GAME_NAMES.get(name, name)) for name in engine_rules.implemented_presets()]
+    return list(game_names().items())
 
 
 class GameFilter(admin.SimpleListFilter):
@@ -56,6 +47,7 @@ OPTION_LABELS: dict[str, Promise] = {
     "time_bank_seconds": _("Time bank (seconds)"),
     "max_timeouts": _("Timeouts in a row before a player is set absent"),
     "max_timeouts_per_round": _("Timeouts in one round before a player is set absent"),
+    "reconnect_seconds": _("Seconds a disconnected player is waited for, once per round"),
     "target_score": _("Target score"),
     "rounds": _("Number of rounds"),
     "stall_turns": _("Turns without progress that end a round"),

@@ -39,6 +39,7 @@ PLAY_MESSAGES: dict[str, str] = {
     "table.tournament": N_("This table plays a tournament: register for the tournament instead."),
     "table.practice": N_("A practice table takes no chips: start a new practice table instead."),
     "table.guest": N_("A guest plays without chips: create an account to open a table."),
+    "table.none_open": N_("No open table has a free seat for this game and stake."),
     "practice.already_started": N_(
         "Another practice table of yours was started at the same moment: play there."
     ),
@@ -58,6 +59,30 @@ PLAY_MESSAGES: dict[str, str] = {
     "tournament.not_editable": N_("A tournament can be changed only before anyone registers."),
     "tournament.late_registration_closed": N_("Late registration is closed."),
     "tournament.no_reentry": N_("This tournament has no re-entry."),
+    "tournament.no_ticket": N_("You hold no ticket to this tournament."),
+    "tournament.entry_rule": N_("An entry rule of this tournament keeps you out."),
+    "ticket.invalid": N_("The ticket grant is invalid."),
+    "tournament.rebuy_closed": N_(
+        "Rebuys are not open: none in this tournament, or its rebuy period is over."
+    ),
+    "tournament.rebuy_limit": N_("You have already rebought as often as this tournament allows."),
+    "tournament.rebuy_too_many_chips": N_("You may rebuy only with no more chips than the starting stack."),
+    "tournament.addon_closed": N_("The add-on is taken during your table's add-on break only."),
+    "tournament.addon_taken": N_("You have already taken the add-on."),
+    "tournament.round_in_play": N_("Wait for your table's round to end."),
+    "tournament.seating": N_("The tournament is seating its players: try again in a moment."),
+    "deal.not_found": N_("No such deal."),
+    "deal.not_final_table": N_("A deal is made only at the final table of a running multi-table tournament."),
+    "deal.satellite": N_("No deal is made in a satellite: its prizes are tickets, played for to the end."),
+    "deal.round_running": N_("A deal is made between rounds: wait for the round to end."),
+    "deal.not_a_player": N_("Only the players at the final table take part in a deal."),
+    "deal.already_proposed": N_("You have already proposed a deal at this level."),
+    "deal.pending": N_("A deal is already waiting for answers."),
+    "deal.already_made": N_("A deal has already been made in this tournament."),
+    "deal.nothing_to_share": N_("No prize is left to share."),
+    "deal.invalid_method": N_("A deal offers the ICM amounts or the chip-count amounts."),
+    "deal.closed": N_("This deal is no longer open."),
+    "deal.already_answered": N_("You have already answered this deal offer."),
 }
 
 # The engine's rule codes (docs/rules.md, "Error codes"), as the player meets them.
@@ -117,7 +142,7 @@ RULE_MESSAGES: dict[str, str] = {
     "claims.invalid_call": N_("The called card cannot be laid off on that meld."),
     "deal.answer_first": N_("Keep or refuse the deal first."),
     "deal.not_eligible": N_("Only a player dealt three or more identical pairs answers the deal."),
-    "deal.already_answered": N_("You have already answered this deal."),
+    "deal.already_answered": N_("You have already answered this deal offer."),
     "deal.not_open": N_("The deal is no longer open to refusal."),
     "close.groups_mismatch": N_("The groups must hold exactly the 14 tiles kept."),
     "close.invalid": N_("The tiles kept form no combinations: you cannot go out."),

@@ -45,6 +45,8 @@ class PlayCode(StrEnum):
     TABLE_TOURNAMENT = "table.tournament"
     TABLE_PRACTICE = "table.practice"
     TABLE_GUEST = "table.guest"
+    # Play now found no open table with a free seat for the game and stake (tournaments/live/tables/play_now.py).
+    TABLE_NONE_OPEN = "table.none_open"
     # A concurrent start of the same player's practice table won (one open practice table per player).
     PRACTICE_ALREADY_STARTED = "practice.already_started"
     # Tournaments (docs/tournaments.md).
@@ -64,6 +66,31 @@ class PlayCode(StrEnum):
     TOURNAMENT_NOT_EDITABLE = "tournament.not_editable"
     TOURNAMENT_LATE_REGISTRATION_CLOSED = "tournament.late_registration_closed"
     TOURNAMENT_NO_REENTRY = "tournament.no_reentry"
+    # Tickets and entry rules (docs/rules.md "Tickets", "Entry rules").
+    TOURNAMENT_NO_TICKET = "tournament.no_ticket"
+    TOURNAMENT_ENTRY_RULE = "tournament.entry_rule"
+    TICKET_INVALID = "ticket.invalid"
+    # Rebuys and the add-on (docs/rules.md "Rebuys and the add-on").
+    TOURNAMENT_REBUY_CLOSED = "tournament.rebuy_closed"
+    TOURNAMENT_REBUY_LIMIT = "tournament.rebuy_limit"
+    TOURNAMENT_REBUY_TOO_MANY_CHIPS = "tournament.rebuy_too_many_chips"
+    TOURNAMENT_ADDON_CLOSED = "tournament.addon_closed"
+    TOURNAMENT_ADDON_TAKEN = "tournament.addon_taken"
+    TOURNAMENT_ROUND_IN_PLAY = "tournament.round_in_play"
+    TOURNAMENT_SEATING = "tournament.seating"
+    # The final-table deal (docs/rules.md "The final-table deal").
+    DEAL_NOT_FOUND = "deal.not_found"
+    DEAL_NOT_FINAL_TABLE = "deal.not_final_table"
+    DEAL_SATELLITE = "deal.satellite"
+    DEAL_ROUND_RUNNING = "deal.round_running"
+    DEAL_NOT_A_PLAYER = "deal.not_a_player"
+    DEAL_ALREADY_PROPOSED = "deal.already_proposed"
+    DEAL_PENDING = "deal.pending"
+    DEAL_ALREADY_MADE = "deal.already_made"
+    DEAL_NOTHING_TO_SHARE = "deal.nothing_to_share"
+    DEAL_INVALID_METHOD = "deal.invalid_method"
+    DEAL_CLOSED = "deal.closed"
+    DEAL_ALREADY_ANSWERED = "deal.already_answered"
 
 
 class PlayError(ServiceError):

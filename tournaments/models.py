@@ -2,6 +2,7 @@
 concern, live play's in `tournaments/live/models.py` and the tournaments' in `tournaments/tournament/models.py`.
 Code imports them from those modules."""
 
+from tournaments.deals.models import Deal, DealMethod, DealStatus
 from tournaments.fair_play.models import Abandonment, AbandonmentKind, BarLift
 from tournaments.live.models import (
     SEATED_STATUSES,
@@ -17,7 +18,9 @@ from tournaments.live.models import (
     Table,
     TableStatus,
 )
+from tournaments.multi_table.groups import TableGroup
 from tournaments.practice.models import BotLevel, PracticeTable
+from tournaments.presence.models import PresenceLease, PresenceReturn, ReconnectAllowance
 from tournaments.tournament.models import (
     LIVE_ENTRY_STATUSES,
     MULTI_MAX_ENTRANTS,
@@ -43,6 +46,9 @@ __all__ = [
     "AbandonmentKind",
     "BarLift",
     "BotLevel",
+    "Deal",
+    "DealMethod",
+    "DealStatus",
     "EntryStatus",
     "Game",
     "GameEvent",
@@ -50,11 +56,15 @@ __all__ = [
     "IdempotentRequest",
     "MoveLog",
     "PracticeTable",
+    "PresenceLease",
+    "PresenceReturn",
+    "ReconnectAllowance",
     "Round",
     "RoundPlayer",
     "Seat",
     "SeatStatus",
     "Table",
+    "TableGroup",
     "TableStatus",
     "Tournament",
     "TournamentEntry",

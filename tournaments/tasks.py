@@ -1,4 +1,4 @@
-"""Celery tasks of live play and of the tournament kinds: thin, named (live play's names in `live.dispatch`,
+"""Celery tasks of live play and of the tournament kinds: thin, named (live play's names in `live.messaging.dispatch`,
 each kind's in its `task_names`), idempotent (each carries the version it was set for). Where live play and the
 kinds meet, they are composed here (the beat's sweeper, `sweep_all`), never in live play.
 
@@ -11,13 +11,26 @@ from __future__ import annotations
 from celery import shared_task
 from django.conf import settings
 
-from tournaments.live import clock_runs, dispatch, idempotency, round_start, tables
+from tournaments.deals import services as deals
+from tournaments.live.clocks import runs as clock_runs
+from tournaments.live.messaging import dispatch
+from tournaments.live.moves import idempotency
+from tournaments.live.rounds import start as round_start
+from tournaments.live.tables import services as tables
 from tournaments.multi_table import progress as multi_progress
 from tournaments.multi_table import recurring, schedule
-from tournaments.multi_table.task_names import CREATE_FROM_TEMPLATE, RUN_TOURNAMENT_SCHEDULE, TABLE_ROUND_OVER
+from tournaments.multi_table import start as multi_start
+from tournaments.multi_table.task_names import (
+    CREATE_FROM_TEMPLATE,
+    RUN_TOURNAMENT_SCHEDULE,
+    START_BATCH,
+    TABLE_ROUND_OVER,
+)
 from tournaments.practice import guests
 from tournaments.practice import services as practice
 from tournaments.practice.task_names import BOT_MOVE, CLOSE_PRACTICE, PURGE_GUESTS
+from tournaments.presence import services as presence
+from tournaments.presence.task_names import FORGET_PRESENCE
 from tournaments.single_table import progress as tournament_progress
 from tournaments.single_table.task_names import ADVANCE_TOURNAMENT
 
@@ -60,6 +73,7 @@ def sweep_all(*, grace_seconds: float | None = None) -> int:
         grace_seconds = float(settings.RAMINO_CLOCK_SWEEP_GRACE_SECONDS)
     count = clock_runs.sweep_clocks(grace_seconds=grace_seconds)
     count += tournament_progress.sweep(grace_seconds=grace_seconds)
+    count += multi_start.resume_starts(grace_seconds=grace_seconds)
     return count + multi_progress.sweep(grace_seconds=grace_seconds)
 
 
@@ -71,6 +85,11 @@ def sweep_clocks() -> int:
 @shared_task(name=dispatch.FORGET_IDEMPOTENCY_KEYS, acks_late=True, ignore_result=True)
 def forget_idempotency_keys() -> int:
     return idempotency.forget_expired()
+
+
+@shared_task(name=FORGET_PRESENCE, acks_late=True, ignore_result=True)
+def forget_presence() -> int:
+    return presence.forget()
 
 
 @shared_task(name=dispatch.CLOSE_IDLE_TABLES, acks_late=True, ignore_result=True)
@@ -97,3 +116,13 @@ def create_from_template(template_id: int) -> int | None:
 @shared_task(name=TABLE_ROUND_OVER, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def table_round_over(tournament_id: int, table_id: int, round_id: int | None) -> str:
     return multi_progress.after_table_round(tournament_id=tournament_id, table_id=table_id, round_id=round_id)
+
+
+@shared_task(name=START_BATCH, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def multi_start_batch(tournament_id: int) -> str:
+    return multi_start.seat_next_batch(tournament_id=tournament_id)
+
+
+@shared_task(name=deals.EXPIRE_DEAL, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def expire_deal(deal_id: int) -> bool:
+    return deals.expire(deal_id=deal_id)

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from ledger import words
 from ledger.models import AccountKind, TransferKind
-from tournaments.admin_fields import GAME_NAMES
+from tournaments.games import GAME_NAMES
 
 register = template.Library()
 

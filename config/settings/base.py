@@ -8,6 +8,10 @@ import environ
 from celery.schedules import crontab
 from csp.constants import NONE, SELF, UNSAFE_INLINE
 
+from config.queues import PRACTICE_TASKS, role_routes_from
+
+from .notifications import *  # noqa: F403  (e-mail, Web Push, their queue and beat job: docs/operations.md)
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 env = environ.Env()
@@ -38,11 +42,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# PostgreSQL: the move's hand-written statements prepared once per connection (database/rows.py `run`); turn off
+# behind a pooler in transaction mode, which would hand one session's prepared statements to another client.
+RAMINO_DATABASE_PREPARED_STATEMENTS = env.bool("DATABASE_PREPARED_STATEMENTS", default=True)
 # Django's own backend under django-prometheus' wrapper: the same connection and SQL, each query counted and timed
 # (django_db_* metrics, docs/operations.md "Metrics").
 DATABASES["default"]["ENGINE"] = DATABASES["default"]["ENGINE"].replace(
     "django.db.backends.", "django_prometheus.db.backends.", 1
 )
+if _replica := env("DATABASE_REPLICA_URL", default=""):  # the lobby's reads' replica: database/replica.py
+    DATABASES["replica"] = env.db_url_config(_replica) | {"ENGINE": DATABASES["default"]["ENGINE"]}
+DATABASE_ROUTERS = ["database.replica.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 INSTALLED_APPS = [
@@ -74,6 +84,7 @@ INSTALLED_APPS = [
     "tournaments",
     "play",
     "audit",
+    "responsible",
     "security",
     # The running system in numbers (/metrics) and in its logs (request ids, JSON lines).
     "operations",
@@ -81,6 +92,9 @@ INSTALLED_APPS = [
     "ratings",
     # The live room: the WebSocket tier (docs/api.md "Live socket", docs/operations.md "The socket tier").
     "live_room",
+    # Chat with moderation in the rooms of tables, tournaments and the lobby (docs/rules.md "Chat").
+    "chat",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -219,11 +233,12 @@ REST_FRAMEWORK = {
         "table_create_user": env("THROTTLE_TABLE_CREATE_USER", default="10/hour"),
         "table_create_address": env("THROTTLE_TABLE_CREATE_ADDRESS", default="30/hour"),
         "replay": env("THROTTLE_REPLAY", default="60/min"),
+        "play_now": env("THROTTLE_PLAY_NOW", default="20/min"),
     },
 }
 
-# API tokens (django-rest-knox): stored as SHA-512 digests, one per login, each expiring a fixed time after
-# it was issued (no sliding renewal: the live-play endpoints read tokens without writing).
+# API tokens (django-rest-knox): SHA-512 digests, one per login, each expiring a fixed time after it was issued
+# (no sliding renewal: the live-play endpoints read tokens without writing).
 REST_KNOX = {
     "TOKEN_TTL": timedelta(hours=env.float("AUTH_TOKEN_TTL_HOURS", default=168)),
     "AUTO_REFRESH": False,
@@ -236,8 +251,7 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
-    # Swagger UI from this site's static files (drf-spectacular-sidecar), never a CDN: no third-party script
-    # runs on the admin's origin. No validator badge either (it loads an image from swagger.io).
+    # Swagger UI from this site's own static files (drf-spectacular-sidecar, never a CDN), no validator badge.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
@@ -250,20 +264,26 @@ SPECTACULAR_SETTINGS = {
         "EntryStatusEnum": "tournaments.models.EntryStatus",
         "TableStatusEnum": "tournaments.models.TableStatus",
         "SeatStatusEnum": "tournaments.models.SeatStatus",
+        "DealMethodEnum": "tournaments.models.DealMethod",
+        "DealStatusEnum": "tournaments.models.DealStatus",
         "GameStatusEnum": "tournaments.models.GameStatus",
         "PhaseEnum": "tournaments.engine.state.PHASES",
         "GameEnum": "tournaments.engine.rules.PRESETS",
         "TransferKindEnum": "ledger.models.TransferKind",
-        "SettlementRowKindEnum": "tournaments.live.round_end.ROW_KINDS",
+        "SettlementRowKindEnum": "tournaments.live.rounds.end.ROW_KINDS",
         "AccountKindEnum": "ledger.models.AccountKind",
         "ReconciliationStatusEnum": "ledger.models.ReconciliationStatus",
         "FlagStatusEnum": "integrity.models.FlagStatus",
         "FlagKindEnum": "integrity.models.FlagKind",
+        "ChatReasonEnum": "chat.models.ReportReason",
+        "ChatScopeEnum": "chat.models.TimeOutScope",
+        "BreakKindEnum": "responsible.breaks.models.BreakKind",
+        "VerificationStatusEnum": "responsible.verification.models.VerificationStatus",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.schema.postprocess",
-        "tournaments.schema_hooks.error_code_enum",
+        "config.schema_hooks.error_code_enum",
     ],
 }
 
@@ -312,14 +332,12 @@ CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Every periodic job, declared here only. At start-up beat's DatabaseScheduler writes each entry into
-# django-celery-beat's tables under its name (update_or_create): task, schedule and description follow this
-# file, while `enabled` is left as it is, so a job paused in the admin stays paused. The names are those the
-# data migrations that first created these rows used (accounts 0003, ledger 0003, tournaments 0002, 0009 and
-# 0015, kept as history): a fresh `migrate` then beat leaves each job once. tests/test_celery_app.py checks
-# that every entry names a registered task and that the sync adds no second row. A new job: its task in the
-# app's tasks.py, an entry here, no migration. (A tournament template's own cron job is a row that
-# tournaments/multi_table/recurring.py keeps, not an entry here.)
+# django-celery-beat's tables by name (update_or_create): task, schedule and description follow this file, `enabled`
+# stays as the admin left it. The names are those of the data migrations that first made the rows (kept as history).
+# tests/test_celery_app.py checks each names a registered task and the sync adds no second row. A new job: its task
+# in the app's tasks.py, an entry here, no migration (a tournament template's cron job: multi_table/recurring.py).
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
+    **NOTIFICATIONS_BEAT_SCHEDULE,  # noqa: F405
     "tournaments: re-arm lost clocks": {
         "task": "tournaments.sweep_clocks",
         "schedule": timedelta(seconds=30),
@@ -364,6 +382,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "schedule": timedelta(seconds=15),
         "description": "Record the ring-table rounds and tournaments that became final and update the ratings.",
     },
+    "responsible: enforce breaks": {
+        "task": "responsible.enforce_breaks",
+        "schedule": timedelta(minutes=1),
+        "description": "Leave the seats and refund the entries of players on a break.",
+    },
     "ledger: nightly reconciliation": {
         "task": "ledger.run_reconciliation",
         "schedule": crontab(minute="30", hour="3", day_of_week="*", day_of_month="*", month_of_year="*"),
@@ -407,12 +430,12 @@ RAMINO_METRICS_TOKEN = env("RAMINO_METRICS_TOKEN", default="")
 # django-prometheus would count unapplied migrations with a query at every start: not needed.
 PROMETHEUS_EXPORT_MIGRATIONS = False
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default="celery")
-# Practice tables' bots play on a queue of their own, consumed by a worker of its own (docs/operations.md,
-# "Queues"), so that no real table's turn clock or deal waits behind a bot's turn.
+# Practice tables' bots play on a queue of their own (docs/operations.md "Queues"); by role: config/queues.py.
 RAMINO_PRACTICE_BOTS_QUEUE = env("RAMINO_PRACTICE_BOTS_QUEUE", default="practice_bots")
 CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {
-    "tournaments.practice_bot_move": {"queue": RAMINO_PRACTICE_BOTS_QUEUE},
-    "tournaments.close_practice": {"queue": RAMINO_PRACTICE_BOTS_QUEUE},
+    **role_routes_from(env),  # RAMINO_QUEUES_BY_ROLE, RAMINO_QUEUE_PREFIX
+    **{name: {"queue": RAMINO_PRACTICE_BOTS_QUEUE} for name in PRACTICE_TASKS},
+    "notifications.*": {"queue": RAMINO_NOTIFICATIONS_QUEUE},  # noqa: F405
 }
 
 # Ramino's own knobs.
@@ -431,7 +454,7 @@ RAMINO_RATINGS_PRIVATE_TABLES = env.bool("RAMINO_RATINGS_PRIVATE_TABLES", defaul
 RAMINO_RATINGS_EVENT_MARGIN = env.int("RAMINO_RATINGS_EVENT_MARGIN", default=5000)
 RAMINO_EVENTS_MAX_WAIT_SECONDS = env.int("RAMINO_EVENTS_MAX_WAIT_SECONDS", default=25)
 RAMINO_EVENTS_POLL_SECONDS = env.float("RAMINO_EVENTS_POLL_SECONDS", default=0.2)
-# PostgreSQL LISTEN/NOTIFY wakes long-polling requests when their game changes (tournaments/live/wakeups.py);
+# PostgreSQL LISTEN/NOTIFY wakes long-polling requests when their game changes (tournaments/live/messaging/wakeups.py);
 # off, or on another database, waiting requests poll every RAMINO_EVENTS_POLL_SECONDS.
 RAMINO_EVENTS_WAKEUPS = env.bool("RAMINO_EVENTS_WAKEUPS", default=True)
 RAMINO_EVENTS_RECHECK_SECONDS = env.float("RAMINO_EVENTS_RECHECK_SECONDS", default=5.0)
@@ -441,44 +464,13 @@ RAMINO_EVENTS_MAX_WAITING = max(0, env.int("GUNICORN_THREADS", default=4) - 1)
 # Of those, how many one user's long-polls may take (a client follows a game with one at a time; two allow a
 # second table or an overlapping retry), so that one user cannot take every slot and refuse everyone else.
 RAMINO_EVENTS_MAX_WAITING_PER_USER = env.int("RAMINO_EVENTS_MAX_WAITING_PER_USER", default=2)
-# The live room's sockets (live_room/, docs/operations.md "The socket tier"). The channel layer that wakes them
-# when a topic has a new version: Redis wherever writers and socket processes are apart (CHANNEL_LAYER_URL,
-# e.g. redis://redis:6379/2), else in memory (the embedded default: only the socket process's own writes wake
-# at once, the rest are read by the recheck, every second there).
-CHANNEL_LAYER_URL = env("CHANNEL_LAYER_URL", default="")
-CHANNEL_LAYERS: dict[str, dict[str, object]] = {
-    "default": (
-        {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                "hosts": [CHANNEL_LAYER_URL],
-                "prefix": "ramino:socket",
-                "capacity": 500,
-                "expiry": 30,
-            },
-        }
-        if CHANNEL_LAYER_URL
-        else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
-    )
-}
-# Each socket reads its topics again this often even without a wake-up (a lost one costs at most this delay).
-RAMINO_SOCKET_RECHECK_SECONDS = env.float(
-    "RAMINO_SOCKET_RECHECK_SECONDS", default=30.0 if CHANNEL_LAYER_URL else 1.0
-)
-# A socket that has not signed in (its first message, `auth`) this many seconds after opening is closed.
-RAMINO_SOCKET_AUTH_SECONDS = env.float("RAMINO_SOCKET_AUTH_SECONDS", default=10.0)
-# Topics one socket may follow at once; how often a socket on the lobby reads the lobby's digest.
-RAMINO_SOCKET_MAX_TOPICS = env.int("RAMINO_SOCKET_MAX_TOPICS", default=20)
-RAMINO_SOCKET_LOBBY_SECONDS = env.float("RAMINO_SOCKET_LOBBY_SECONDS", default=2.0)
-# The threads a socket process reads the database with, each with its connection (live_room/reads.py).
-RAMINO_SOCKET_DB_THREADS = env.int("RAMINO_SOCKET_DB_THREADS", default=4)
-# Where the player client opens its socket: empty, this site's `/ws/v1/` (a proxy routes /ws/ to the socket
-# service); else a full ws:// or wss:// address (also allowed by the Content-Security-Policy's connect-src).
-RAMINO_SOCKET_URL = env("RAMINO_SOCKET_URL", default="")
-if RAMINO_SOCKET_URL:
-    CONTENT_SECURITY_POLICY["DIRECTIVES"]["connect-src"] = [SELF, RAMINO_SOCKET_URL]
+# The live room: the socket tier, presence, the reconnection allowance and flood limits (config/settings/live.py).
+from config.settings.live import *  # noqa: E402, F403
+
+if RAMINO_SOCKET_URL:  # noqa: F405
+    CONTENT_SECURITY_POLICY["DIRECTIVES"]["connect-src"] = [SELF, RAMINO_SOCKET_URL]  # noqa: F405
 # How long the first answer given under an Idempotency-Key is kept for sit, join, leave and refused moves
-# (tournaments/live/idempotency.py); a beat job deletes older ones. Accepted moves keep theirs for good.
+# (tournaments/live/moves/idempotency.py); a beat job deletes older ones. Accepted moves keep theirs for good.
 RAMINO_IDEMPOTENCY_KEEP_HOURS = env.float("RAMINO_IDEMPOTENCY_KEEP_HOURS", default=24.0)
 # A clock this many seconds overdue is re-sent by the beat sweeper (lost in a broker restart or a worker crash).
 RAMINO_CLOCK_SWEEP_GRACE_SECONDS = env.float("RAMINO_CLOCK_SWEEP_GRACE_SECONDS", default=5.0)
@@ -486,10 +478,20 @@ RAMINO_CLOCK_SWEEP_GRACE_SECONDS = env.float("RAMINO_CLOCK_SWEEP_GRACE_SECONDS",
 # tried again by the next beat run (every 10 s), at most this many attempts in all; then, or at once on any other
 # failure, the tournament is cancelled with its reason and every entry refunded (tournament_schedule).
 RAMINO_TOURNAMENT_START_ATTEMPTS = max(1, env.int("RAMINO_TOURNAMENT_START_ATTEMPTS", default=30))
+from config.settings.multi_table import *  # noqa: E402, F403 (the batched start's size)
+
 # A private table nobody has sat at for this long (nobody seated since it was made or since the last player
 # left) is closed by a beat job (docs/tables.md "Private tables").
 RAMINO_PRIVATE_TABLE_IDLE_MINUTES = env.float("RAMINO_PRIVATE_TABLE_IDLE_MINUTES", default=30.0)
+RAMINO_VERIFY_DAYS = max(0, env.int("RAMINO_VERIFY_DAYS", default=0))  # days to verify an account (0: off)
 # How long a finished round's replay is kept in the cache (docs/api.md "Replays"): it never changes.
 RAMINO_REPLAY_CACHE_SECONDS = env.int("RAMINO_REPLAY_CACHE_SECONDS", default=24 * 3600)
 # The shortest `turn_seconds` a table may have may be lowered below the 5 s floor (tests and demos), never raised.
 RAMINO_MIN_TURN_SECONDS = env.int("RAMINO_MIN_TURN_SECONDS", default=5)
+CELERY_BEAT_SCHEDULE.update(LIVE_BEAT_SCHEDULE)  # noqa: F405
+# Responsible play's settings and beat job (config/settings/responsible.py), after the schedule they join.
+from config.settings.responsible import *  # noqa: E402, F403
+
+CELERY_BEAT_SCHEDULE |= RESPONSIBLE_BEAT_SCHEDULE  # noqa: F405
+# The tournament formats' settings (config/settings/formats.py).
+from config.settings.formats import *  # noqa: E402, F403

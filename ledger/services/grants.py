@@ -11,7 +11,7 @@ its cause, so it is posted at most once whatever retries or races:
   chips are the wallet's and those of their stacks at tables (a stack sat down with is still theirs).
 
 Granted chips are held for public tables until played through (`GrantPolicy.play_through_rounds`): live play
-reads the hold when a player buys in at a private table (`tournaments.live.grant_hold`).
+reads the hold when a player buys in at a private table (`tournaments.live.tables.grant_hold`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.selectors import is_guest
+from ledger import grant_guards
 from ledger.errors import (
     GrantAboveFloor,
     GrantAlreadyClaimed,
@@ -31,6 +31,7 @@ from ledger.errors import (
     GrantNotAvailable,
     IdempotencyConflict,
 )
+from ledger.guests import is_guest
 from ledger.models import Account, AccountKind, GrantPolicy, Transfer, TransferKind
 from ledger.selectors import (
     chips_held,
@@ -99,7 +100,8 @@ def claim_daily_top_up(*, user: AbstractBaseUser, now: datetime | None = None) -
     the wallet's and the player's stacks at tables (`selectors.chips_held`): sitting down with them first
     does not make a player poorer.
 
-    Refusals change nothing: `GrantGuest` (a guest of the demo: guests play without chips),
+    Refusals change nothing: `GrantGuest` (a guest of the demo: guests play without chips), `OnBreak` (the
+    player is on a cool-off or a self-exclusion),
     `GrantNotAvailable` (the site grants no top-up), `GrantAlreadyClaimed` (one
     was posted today; the details name it and when the next may be claimed), `GrantAboveFloor` (the player
     holds at least the floor). The wallet is locked while the amount is computed, so a buy-in at the same
@@ -109,6 +111,8 @@ def claim_daily_top_up(*, user: AbstractBaseUser, now: datetime | None = None) -
     key = daily_grant_key(user_id=int(user.pk), day=day)
     if is_guest(user=user):
         raise GrantGuest()
+    # No grant during a cool-off or a self-exclusion (docs/rules.md "Responsible play"): 403 `player.on_break`.
+    grant_guards.refuse_grant(user=user, now=now)
     current = grant_policy()
     if not current.top_up_on:
         raise GrantNotAvailable()

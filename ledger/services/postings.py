@@ -3,18 +3,17 @@
 Every posting is atomic: it locks the accounts it touches in primary-key order (so two postings over the
 same accounts can never deadlock), checks balances under the lock, writes the transfer and its entries,
 and updates the cached balances. On PostgreSQL that is two prepared statements inside the caller's
-transaction (every refusal comes before the first write); elsewhere the ORM inside a savepoint. Postings are
+transaction (every refusal comes before the first write); elsewhere the ORM inside a savepoint. Several
+transfers posted in one call (`post_transfers`) lock all their accounts at once. Postings are
 idempotent by key: the same key with the same content returns the first transfer; the same key with other
 content is a conflict.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -26,27 +25,13 @@ from database import rows
 from ledger.errors import AlreadyReversed, IdempotencyConflict, InsufficientFunds, InvalidTransfer
 from ledger.models import NEGATIVE_ALLOWED_KINDS, Account, AccountKind, Entry, Transfer, TransferKind
 from ledger.services import accounts
+from ledger.services.shapes import TRANSFER_COLUMNS, Leg, Spec, statements
+from ledger.services.shapes import Posting as Posting
 
 # Plain string sets: `TextChoices.values` builds a new list on every access, on the posting path.
 _TRANSFER_KINDS = frozenset(str(kind) for kind in TransferKind.values)
 _NEGATIVE_ALLOWED = frozenset(str(kind.value) for kind in NEGATIVE_ALLOWED_KINDS)
 MAX_KEY_LENGTH = 255
-
-Leg = tuple[Account, int]
-
-
-@dataclass(frozen=True)
-class _Spec:
-    kind: str
-    chip_type: str
-    amounts: dict[int, int]  # account id -> signed amount
-    accounts: dict[int, Account]
-    idempotency_key: str
-    fingerprint: str
-    reason: str
-    causes: dict[str, int | None]
-    computation: dict[str, Any]
-    reverses_id: int | None
 
 
 def post_transfer(
@@ -69,31 +54,66 @@ def post_transfer(
     `legs` are (account, signed amount): positive credits the account. On success the Account objects
     passed in carry their new balances.
     """
-    spec = _validate(
-        kind=kind,
-        legs=legs,
-        idempotency_key=idempotency_key,
-        reason=reason,
-        causes={
-            "table_id": table_id,
-            "round_id": round_id,
-            "tournament_id": tournament_id,
-            "entry_id": entry_id,
-        },
-        computation=computation,
-        reverses=reverses,
-    )
+    return post_transfers(
+        [
+            Posting(
+                kind=kind,
+                legs=legs,
+                idempotency_key=idempotency_key,
+                reason=reason,
+                table_id=table_id,
+                round_id=round_id,
+                tournament_id=tournament_id,
+                entry_id=entry_id,
+                computation=computation,
+                posted_by_system=posted_by_system,
+                reverses=reverses,
+            )
+        ],
+        posted_by=posted_by,
+    )[0]
+
+
+def post_transfers(
+    postings: Sequence[Posting], *, posted_by: AbstractBaseUser | None = None
+) -> list[Transfer]:
+    """Post several transfers in one call, in order, each as `post_transfer` posts it (its own key, its own
+    replay or conflict). On PostgreSQL every account they touch is locked at once, in primary-key order."""
+    specs = [
+        _validate(
+            kind=p.kind,
+            legs=p.legs,
+            idempotency_key=p.idempotency_key,
+            reason=p.reason,
+            causes={
+                "table_id": p.table_id,
+                "round_id": p.round_id,
+                "tournament_id": p.tournament_id,
+                "entry_id": p.entry_id,
+            },
+            computation=p.computation,
+            reverses=p.reverses,
+            posted_by_system=p.posted_by_system,
+        )
+        for p in postings
+    ]
+    if not specs:
+        return []
     if _hand_written():
         if connection.in_atomic_block:
-            return _post_pg(spec, posted_by=posted_by, posted_by_system=posted_by_system)
+            return _post_pg(specs, posted_by=posted_by)
         with transaction.atomic():
-            return _post_pg(spec, posted_by=posted_by, posted_by_system=posted_by_system)
+            return _post_pg(specs, posted_by=posted_by)
+    return [_post_orm(spec, posted_by=posted_by) for spec in specs]
+
+
+def _post_orm(spec: Spec, *, posted_by: AbstractBaseUser | None) -> Transfer:
     existing = _find_by_key(spec.idempotency_key)
     if existing is not None:
         return _replay(existing, spec)
     try:
         with transaction.atomic():
-            transfer, balances = _post_locked(spec, posted_by=posted_by, posted_by_system=posted_by_system)
+            transfer, balances = _post_locked(spec, posted_by=posted_by)
     except IntegrityError:
         # Another connection committed the same key between our lookup and our insert.
         existing = _find_by_key(spec.idempotency_key)
@@ -217,7 +237,8 @@ def _validate(
     causes: dict[str, int | None],
     computation: dict[str, Any] | None,
     reverses: Transfer | None,
-) -> _Spec:
+    posted_by_system: str,
+) -> Spec:
     if kind not in _TRANSFER_KINDS:
         raise InvalidTransfer(f"Unknown transfer kind {kind!r}.", details={"kind": kind})
     if not isinstance(idempotency_key, str) or not idempotency_key or len(idempotency_key) > MAX_KEY_LENGTH:
@@ -275,7 +296,7 @@ def _validate(
     }
     digest = hashlib.sha256(json.dumps(content, sort_keys=True, separators=(",", ":")).encode())
     digest.update(canonical_computation.encode())
-    return _Spec(
+    return Spec(
         kind=kind,
         chip_type=chip_type,
         amounts=amounts,
@@ -286,63 +307,7 @@ def _validate(
         causes=causes,
         computation=computation,
         reverses_id=reverses.pk if reverses is not None else None,
-    )
-
-
-# PostgreSQL's posting is hand-written (docs/performance.md#hand-written-statements: ledger-post): the ORM's
-# query building cost several times the database's own work per posting. Every other database, and every
-# other path of the ledger, uses the ORM.
-_TRANSFER_COLUMNS = (
-    "kind",
-    "chip_type",
-    "idempotency_key",
-    "fingerprint",
-    "reason",
-    "table_id",
-    "round_id",
-    "tournament_id",
-    "entry_id",
-    "computation",
-    "posted_by_id",
-    "posted_by_system",
-    "reverses_id",
-    "created_at",
-)
-
-
-@dataclass(frozen=True)
-class _Statements:
-    lock: str
-    # The transfer, its entries and the new balances in one statement, which writes nothing and returns no
-    # row when the idempotency key is taken.
-    post: str
-
-
-@functools.cache
-def _statements(legs: int) -> _Statements:
-    """PostgreSQL's posting statements for a number of legs, built once."""
-    # docs/performance.md#hand-written-statements: ledger-post
-    # (ORM 2.4 → 0.45 ms client CPU per posting; 6 → 2 round trips).
-    account, transfer, entry = (rows.table(m) for m in (Account, Transfer, Entry))
-    marks = rows.placeholders(legs)
-    cases = " ".join(["WHEN %s THEN CAST(%s AS BIGINT)"] * legs)
-    update = f"UPDATE {account} SET balance = CASE id {cases} END WHERE id IN ({marks})"
-    return _Statements(
-        lock=f"SELECT id, kind, chip_type, balance FROM {account} WHERE id IN ({marks}) ORDER BY id FOR UPDATE",
-        post=(
-            f"WITH t AS (INSERT INTO {transfer} ({', '.join(_TRANSFER_COLUMNS)}) "
-            f"VALUES ({', '.join(['%s'] * len(_TRANSFER_COLUMNS))}) "
-            "ON CONFLICT (idempotency_key) DO NOTHING RETURNING id), "
-            f"b AS ({update} AND EXISTS (SELECT 1 FROM t)), "
-            f"e AS (INSERT INTO {entry} (transfer_id, account_id, amount, balance_after, created_at) "
-            "SELECT t.id, v.account_id, v.amount, v.balance_after, v.created_at FROM t, (VALUES "
-            + ", ".join(
-                ["(CAST(%s AS BIGINT), CAST(%s AS BIGINT), CAST(%s AS BIGINT), CAST(%s AS TIMESTAMPTZ))"]
-                * legs
-            )
-            + ") AS v (account_id, amount, balance_after, created_at)) "
-            "SELECT id FROM t"
-        ),
+        posted_by_system=posted_by_system,
     )
 
 
@@ -350,49 +315,58 @@ _COMPUTATION_FIELD = Transfer._meta.get_field("computation")
 assert isinstance(_COMPUTATION_FIELD, models.Field)
 
 
-def _post_pg(spec: _Spec, *, posted_by: AbstractBaseUser | None, posted_by_system: str) -> Transfer:
-    """PostgreSQL: two prepared statements in the caller's transaction (or one of their own), no savepoint.
+def _post_pg(specs: Sequence[Spec], *, posted_by: AbstractBaseUser | None) -> list[Transfer]:
+    """PostgreSQL: prepared statements in the caller's transaction (or one of their own), no savepoint.
 
-    The accounts are locked and checked first, so every refusal comes before anything is written and
-    leaves the caller's transaction usable; then one statement inserts the transfer (ON CONFLICT on the
-    key: a key already taken writes nothing), its entries and the new balances. A key already taken, or
-    a refusal, looks the key up: the same content replays the first transfer, other content conflicts."""
-    ids = sorted(spec.amounts)
-    sql = _statements(len(ids))
+    Every account of every transfer is locked first, at once and in primary-key order; then each transfer in
+    turn is checked against the balances its predecessors left, so every refusal comes before it writes and
+    leaves the caller's transaction usable; then one statement inserts the transfer (ON CONFLICT on the key: a
+    key already taken writes nothing), its entries and the new balances. A key already taken, or a refusal,
+    looks the key up: the same content replays the first transfer, other content conflicts."""
+    every = sorted({account_id for spec in specs for account_id in spec.amounts})
+    posted: list[Transfer] = []
+    inserted_ids: list[tuple[Transfer, Any]] = []
     with rows.statement_cursor() as cursor:
         # Row locks in primary-key order: two postings over the same accounts queue instead of deadlocking.
-        cursor.execute(sql.lock, ids)
-        found = cursor.fetchall()
-        try:
-            balances = _checked_balances(spec, ids, found)
-        except (InvalidTransfer, InsufficientFunds):
-            existing = _find_by_key(spec.idempotency_key)
-            if existing is not None:
-                return _replay(existing, spec)
-            raise
-        now = timezone.now()
-        transfer = _new_transfer(spec, posted_by=posted_by, posted_by_system=posted_by_system, created_at=now)
-        params = _transfer_params(transfer)
-        for account_id in ids:
-            params += [account_id, balances[account_id]]
-        params += ids
-        for account_id in ids:
-            params += [account_id, spec.amounts[account_id], balances[account_id], now]
-        cursor.execute(sql.post, params)
-        inserted = cursor.fetchone()
-    if inserted is None:
-        existing = _find_by_key(spec.idempotency_key)
-        assert existing is not None, "ON CONFLICT found the key taken"
-        return _replay(existing, spec)
-    rows.mark_saved(transfer, inserted[0])
-    for account_id, balance in balances.items():
-        spec.accounts[account_id].balance = balance
-    return transfer
+        cursor.execute(statements(len(every)).lock, every)
+        held = {row[0]: row for row in cursor.fetchall()}
+        for spec in specs:
+            ids = sorted(spec.amounts)
+            found = [held[i] for i in ids if i in held]
+            try:
+                balances = _checked_balances(spec, ids, found)
+            except (InvalidTransfer, InsufficientFunds):
+                existing = _find_by_key(spec.idempotency_key)
+                if existing is None:
+                    raise
+                posted.append(_replay(existing, spec))
+                continue
+            now = timezone.now()
+            transfer = _new_transfer(spec, posted_by=posted_by, created_at=now)
+            params = _transfer_params(transfer)
+            for account_id in ids:
+                params += [account_id, balances[account_id]]
+            params += ids
+            for account_id in ids:
+                params += [account_id, spec.amounts[account_id], balances[account_id], now]
+            cursor.execute(statements(len(ids)).post, params)
+            inserted = cursor.fetchone()
+            if inserted is None:
+                existing = _find_by_key(spec.idempotency_key)
+                assert existing is not None, "ON CONFLICT found the key taken"
+                posted.append(_replay(existing, spec))
+                continue
+            inserted_ids.append((transfer, inserted[0]))
+            for account_id, balance in balances.items():
+                held[account_id] = (account_id, held[account_id][1], held[account_id][2], balance)
+                spec.accounts[account_id].balance = balance
+            posted.append(transfer)
+    for transfer, transfer_id in inserted_ids:
+        rows.mark_saved(transfer, transfer_id)
+    return posted
 
 
-def _new_transfer(
-    spec: _Spec, *, posted_by: AbstractBaseUser | None, posted_by_system: str, created_at: Any
-) -> Transfer:
+def _new_transfer(spec: Spec, *, posted_by: AbstractBaseUser | None, created_at: Any) -> Transfer:
     """The transfer row `spec` describes (not saved)."""
     return Transfer(
         kind=spec.kind,
@@ -402,7 +376,7 @@ def _new_transfer(
         reason=spec.reason,
         computation=spec.computation,
         posted_by_id=posted_by.pk if posted_by is not None else None,
-        posted_by_system=posted_by_system,
+        posted_by_system=spec.posted_by_system,
         reverses_id=spec.reverses_id,
         created_at=created_at,
         **spec.causes,
@@ -410,15 +384,15 @@ def _new_transfer(
 
 
 def _transfer_params(transfer: Transfer) -> list[Any]:
-    """The values of `_TRANSFER_COLUMNS` for the INSERT of `transfer`."""
+    """The values of `TRANSFER_COLUMNS` for the INSERT of `transfer`."""
     prepared = {
         "computation": _COMPUTATION_FIELD.get_db_prep_save(transfer.computation, connection),
         "created_at": connection.ops.adapt_datetimefield_value(transfer.created_at),
     }
-    return [prepared[c] if c in prepared else getattr(transfer, c) for c in _TRANSFER_COLUMNS]
+    return [prepared[c] if c in prepared else getattr(transfer, c) for c in TRANSFER_COLUMNS]
 
 
-def _checked_balances(spec: _Spec, ids: list[int], found: Sequence[Sequence[Any]]) -> dict[int, int]:
+def _checked_balances(spec: Spec, ids: list[int], found: Sequence[Sequence[Any]]) -> dict[int, int]:
     """The balances after `spec`, from the locked rows (id, kind, chip type, balance); refuses unknown
     accounts, another chip type and overdrafts."""
     if len(found) != len(ids):
@@ -446,23 +420,19 @@ def _find_by_key(key: str) -> tuple[int, str] | None:
     return (int(row[0]), str(row[1])) if row is not None else None
 
 
-def _replay(existing: tuple[int, str], spec: _Spec) -> Transfer:
+def _replay(existing: tuple[int, str], spec: Spec) -> Transfer:
     transfer_id, fingerprint = existing
     if fingerprint != spec.fingerprint:
         raise IdempotencyConflict(details={"idempotency_key": spec.idempotency_key, "transfer": transfer_id})
     return Transfer.objects.get(pk=transfer_id)
 
 
-def _post_locked(
-    spec: _Spec, *, posted_by: AbstractBaseUser | None, posted_by_system: str
-) -> tuple[Transfer, dict[int, int]]:
+def _post_locked(spec: Spec, *, posted_by: AbstractBaseUser | None) -> tuple[Transfer, dict[int, int]]:
     """Every database but PostgreSQL: the ORM, inside the savepoint `post_transfer` opens."""
     ids = sorted(spec.amounts)
     # The transfer row first, before any lock: the shorter the locks are held, the more postings a hot
     # account (the cashier, a prize pool) takes per second. A reused key fails here, too.
-    transfer = _new_transfer(
-        spec, posted_by=posted_by, posted_by_system=posted_by_system, created_at=timezone.now()
-    )
+    transfer = _new_transfer(spec, posted_by=posted_by, created_at=timezone.now())
     transfer.save(force_insert=True)
 
     # Row locks in primary-key order: two postings over the same accounts queue instead of deadlocking.

@@ -1,6 +1,6 @@
 """How-to-play illustrations: a scripted round on a stacked deck, played through the real engine, cut into frames.
 
-Each frame is the learner's view ("you") after one step, with a caption key the page words (play/learn_words.py)
+Each frame is the learner's view ("you") after one step, with a caption key the page words (play/learn/words.py)
 and the cards the step touched. Nothing here is drawn by hand: the hand, the melds, the pile and the scores are
 the engine's answers, so an illustration can never contradict the rules (tests/learn checks each caption's claim
 against them). Pure Python, no Django: the pages and the tests read the same frames."""
@@ -13,11 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tournaments.engine import Ruleset, apply_move, new_round, player_view
+from tournaments.engine import Ruleset, apply_move, new_round, player_view, stacked_deck
 from tournaments.engine.melds import meld_value
 from tournaments.engine.state import RoundState
-
-from .stacking import stacked_deck
 
 LEARNER = "you"
 

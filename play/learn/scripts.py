@@ -1,5 +1,5 @@
 """The scripted rounds of the how-to-play pages, one per preset: the hands dealt, the top of the stock, and the
-moves, each picture named by its caption key (play/learn_words.py words them; tests/learn/test_scripts.py checks
+moves, each picture named by its caption key (play/learn/words.py words them; tests/learn/test_scripts.py checks
 that each picture shows what its caption says). Two players: the learner ("you", seat 0) and Anna, who deals, so
 the learner starts."""
 

@@ -21,7 +21,9 @@ PASSWORD = "a-long-secret-9"
 def _register(username: str) -> tuple[int, Any]:
     # A 500 comes back as a response instead of an exception, so that the test counts it.
     response = APIClient(raise_request_exception=False).post(
-        "/api/v1/auth/register/", {"username": username, "password": PASSWORD}, format="json"
+        "/api/v1/auth/register/",
+        {"username": username, "password": PASSWORD, "date_of_birth": "1990-01-01"},
+        format="json",
     )
     return response.status_code, response.json()
 

@@ -13,7 +13,9 @@ from tests.clients import api_client
 
 def _register(password: str, **headers: Any) -> Any:
     return api_client().post(
-        "/api/v1/auth/register/", {"username": "giulia", "password": password}, **headers
+        "/api/v1/auth/register/",
+        {"username": "giulia", "password": password, "date_of_birth": "1990-01-01"},
+        **headers,
     )
 
 

@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from rest_framework.test import APIClient
 
 from accounts import selectors, services
+from tests.factories import ADULT_BIRTH
 from tests.ledger.utils import make_user
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +21,9 @@ TAKEN = {"fields": {"username": ["This username is taken."]}}
 
 def _register(username: str) -> Any:
     return APIClient().post(
-        "/api/v1/auth/register/", {"username": username, "password": "a-long-secret-9"}, format="json"
+        "/api/v1/auth/register/",
+        {"username": username, "password": "a-long-secret-9", "date_of_birth": "1990-01-01"},
+        format="json",
     )
 
 
@@ -54,7 +57,7 @@ def test_a_registration_that_loses_the_race_gets_the_same_error(monkeypatch: pyt
 
     monkeypatch.setattr(selectors, "username_taken", checked_too_early)
     with pytest.raises(ValidationError) as refused:
-        services.register_user(username="dave", password="a-long-secret-9")
+        services.register_user(username="dave", password="a-long-secret-9", date_of_birth=ADULT_BIRTH)
     assert refused.value.message_dict == {"username": ["This username is taken."]}
     assert checks == [True, True]  # the insert ran between the two checks, and the index refused it
     assert get_user_model().objects.filter(username__iexact="dave").count() == 1
@@ -66,4 +69,4 @@ def test_an_integrity_error_that_is_not_a_duplicate_is_not_hidden(monkeypatch: p
 
     monkeypatch.setattr(get_user_model().objects, "create_user", broken)
     with pytest.raises(IntegrityError):
-        services.register_user(username="erin", password="a-long-secret-9")
+        services.register_user(username="erin", password="a-long-secret-9", date_of_birth=ADULT_BIRTH)

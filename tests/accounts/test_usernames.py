@@ -22,6 +22,7 @@ from accounts.errors import (
 )
 from accounts.models import UsernameKey
 from tests.clients import api_client
+from tests.factories import ADULT_BIRTH
 
 PASSWORD = "a-long-secret-9"
 TAKEN = {"fields": {"username": ["This username is taken."]}}
@@ -29,7 +30,9 @@ TAKEN = {"fields": {"username": ["This username is taken."]}}
 
 def _register(username: str, **headers: Any) -> Any:
     return api_client().post(
-        "/api/v1/auth/register/", {"username": username, "password": PASSWORD}, **headers
+        "/api/v1/auth/register/",
+        {"username": username, "password": PASSWORD, "date_of_birth": "1990-01-01"},
+        **headers,
     )
 
 
@@ -112,9 +115,9 @@ def test_the_malformed_message_is_italian_for_an_italian_player() -> None:
 @pytest.mark.django_db
 def test_the_service_refuses_what_the_serializer_would() -> None:
     with pytest.raises(UsernameConfusable):
-        services.register_user(username="p\u0430ypal", password=PASSWORD)
+        services.register_user(username="p\u0430ypal", password=PASSWORD, date_of_birth=ADULT_BIRTH)
     with pytest.raises(ValidationError):
-        services.register_user(username="a b", password=PASSWORD)
+        services.register_user(username="a b", password=PASSWORD, date_of_birth=ADULT_BIRTH)
 
 
 @pytest.mark.django_db
@@ -163,11 +166,11 @@ def test_two_names_the_same_once_folded_cannot_both_register(first: str, variant
     refusals = (ValidationError, UsernameConfusable, UsernameInvisible, UsernameLookalike, UsernameReserved)
     with transaction.atomic():  # each example on a clean slate
         try:
-            services.register_user(username=first, password=PASSWORD)
+            services.register_user(username=first, password=PASSWORD, date_of_birth=ADULT_BIRTH)
         except refusals:
             assume(False)
         with pytest.raises(refusals):
-            services.register_user(username=second, password=PASSWORD)
+            services.register_user(username=second, password=PASSWORD, date_of_birth=ADULT_BIRTH)
         assert UsernameKey.objects.filter(folded=usernames.folded(first)).count() == 1
         assert get_user_model().objects.count() == 1
         transaction.set_rollback(True)
@@ -226,7 +229,7 @@ def test_a_look_alike_that_loses_the_race_gets_the_same_error(monkeypatch: pytes
 
     monkeypatch.setattr(selectors, "username_looks_taken", checked_too_early)
     with pytest.raises(UsernameLookalike):
-        services.register_user(username="\u0501\u0435\u0435", password=PASSWORD)
+        services.register_user(username="\u0501\u0435\u0435", password=PASSWORD, date_of_birth=ADULT_BIRTH)
     assert checks == [True, True]  # the unique index refused the insert between the two checks
     assert get_user_model().objects.count() == 1
 
@@ -344,8 +347,8 @@ def test_the_admins_user_forms_refuse_a_look_alike_or_taken_name_with_a_form_err
     from django.test import Client
     from django.urls import reverse
 
-    services.register_user(username=taken, password=PASSWORD)
-    other = services.register_user(username="someone", password=PASSWORD)
+    services.register_user(username=taken, password=PASSWORD, date_of_birth=ADULT_BIRTH)
+    other = services.register_user(username="someone", password=PASSWORD, date_of_birth=ADULT_BIRTH)
     root = get_user_model().objects.create_superuser("root", password=PASSWORD)
     admin = Client(raise_request_exception=False)
     admin.force_login(root)

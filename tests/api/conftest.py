@@ -15,8 +15,9 @@ from ledger.services import accounts, reconciliation
 from tests.clients import api_client
 from tests.factories import AdminFactory, PlayerFactory, StaffFactory, TableFactory
 from tests.ledger.utils import assert_reconciled
-from tournaments.live import round_start, tables
 from tournaments.live.models import Game, Table
+from tournaments.live.rounds import start as round_start
+from tournaments.live.tables import services as tables
 
 
 @dataclass

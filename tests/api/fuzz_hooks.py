@@ -65,7 +65,9 @@ KNOWN_REFUSALS: dict[str, dict[str, set[str] | None]] = {
     # one, holding characters that show nothing or reading as a guest's or a bot's, a common or all-numeric
     # password, or one too like the username.
     "POST /api/v1/auth/register/": {
-        "request.invalid": {"username", "password", "non_field_errors"},
+        "request.invalid": {"username", "password", "date_of_birth", "non_field_errors"},
+        # A date of birth less than 18 years ago (docs/rules.md "Responsible play").
+        "player.underage": None,
         "username.confusable": None,
         "username.lookalike": None,
         "username.invisible": None,
@@ -89,7 +91,12 @@ KNOWN_REFUSALS: dict[str, dict[str, set[str] | None]] = {
         "table.invalid_options": None,
     },
     # A card or tile code of the right shape that names no card of this game.
-    "POST /api/v1/games/{game_id}/moves/": {"card.unknown": None, "card.malformed": None},
+    # A move type of another game family (the body's schema lists every family's moves; the game decides which).
+    "POST /api/v1/games/{game_id}/moves/": {
+        "card.unknown": None,
+        "card.malformed": None,
+        "move.unknown_type": None,
+    },
     # A cursor is the server's to hand out (in `next`/`previous`); `to` before `from`.
     "GET /api/v1/ledger/transfers/": {"request.invalid_parameter": {"cursor"}},
     "GET /api/v1/wallet/transfers/": {"request.invalid_parameter": {"cursor"}},

@@ -18,9 +18,10 @@ from ledger.models import Transfer
 from ledger.services import accounts, reconciliation
 from tests.api.fuzz_hooks import KNOWN_REFUSALS
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
-from tests.tournaments.tournament_helpers import new_tournament
-from tournaments.live import round_start, tables
+from tests.tournaments.single_table.helpers import new_tournament
 from tournaments.live.models import Game
+from tournaments.live.rounds import start as round_start
+from tournaments.live.tables import services as tables
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]
 

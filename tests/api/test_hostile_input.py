@@ -160,8 +160,10 @@ class Sender:
             "number": "1",
             "table_id": str(world.table.pk),
             "tournament_id": str(tournament.pk),
+            "deal_id": "1",
             "id": world.url("{account}"),
             "username": world.users["admin"].get_username(),
+            "room": f"table:{world.table.pk}",
         }
         self.transfer = world.url("{transfer}")
         # One client for every request: a new one loads the middleware again (WhiteNoise scans the static files).

@@ -59,7 +59,13 @@ def test_a_record_renders_exactly_the_fields_the_schema_declares(published_spec:
     schemas = published_spec["components"]["schemas"]
     assert set(data) == set(schemas["TournamentTable"]["properties"])
     assert set(data["players"][0]) == set(schemas["TournamentSeat"]["properties"])
-    assert data["players"][0] == {"username": "ann", "seat": 1, "chips": None, "status": "active"}
+    assert data["players"][0] == {
+        "username": "ann",
+        "seat": 1,
+        "chips": None,
+        "status": "active",
+        "bounty": 0,
+    }
 
 
 def test_a_record_without_a_declared_field_is_not_rendered() -> None:

@@ -13,8 +13,13 @@ from openapi_schema_validator import validate
 
 from accounts.errors import AccountCode
 from api.errors import ApiCode
+from chat.errors import ChatCode
 from ledger.errors import LedgerCode
 from ratings.errors import RatingsCode
+from responsible.breaks.errors import BreakCode
+from responsible.limits.errors import LimitsCode
+from responsible.sessions.errors import SessionCode
+from responsible.verification.errors import VerificationCode
 from tests.api.conformance import Answer, Recording, ResponseValidator, check_answers, problems, summary
 from tests.api.conftest import World
 from tests.engine.test_architecture import _raised_codes
@@ -45,6 +50,11 @@ LIST_OPERATIONS = {
     "/api/v1/tournaments/{tournament_id}/tables/": "page",
     "/api/v1/integrity/flags/": "page",
     "/api/v1/players/{username}/history/": "page",
+    "/api/v1/me/notifications/": "page",
+    "/api/v1/me/limits/history/": "page",
+    "/api/v1/responsible/limits/": "page",
+    "/api/v1/responsible/breaks/": "page",
+    "/api/v1/responsible/verifications/": "page",
     # numbered pages without a count (docs/api.md, "Players and leaderboards")
     "/api/v1/leaderboards/": "uncounted page",
 }
@@ -88,7 +98,7 @@ EXPECTED_ERRORS = {
     ("get", "/api/v1/tournaments/"): {400, 401, 404, 406, 503},
     ("post", "/api/v1/tournaments/"): {400, 406, 401, 403, 415, 503},
     ("get", "/api/v1/tournaments/{tournament_id}/"): {400, 401, 404, 406, 503},
-    ("post", "/api/v1/tournaments/{tournament_id}/register/"): {400, 406, 401, 403, 404, 409, 422, 503},
+    ("post", "/api/v1/tournaments/{tournament_id}/register/"): {400, 406, 401, 403, 404, 409, 415, 422, 503},
     ("post", "/api/v1/tournaments/{tournament_id}/unregister/"): {400, 406, 401, 403, 404, 409, 503},
     ("post", "/api/v1/tournaments/{tournament_id}/back/"): {400, 406, 401, 403, 404, 409, 503},
     ("get", "/api/v1/tournaments/{tournament_id}/standings/"): {400, 401, 404, 406, 503},
@@ -148,7 +158,22 @@ def test_error_codes_are_a_closed_set(spec: dict[str, Any]) -> None:
     """`Error.code` is the enum of every code the API answers: each app's codes and the engine's rule codes."""
     error = resolved(spec, {"$ref": ENVELOPE})["properties"]["error"]
     code = resolved(spec, resolved(spec, error)["properties"]["code"])
-    everything = {m.value for enum in (ApiCode, AccountCode, LedgerCode, PlayCode, RatingsCode) for m in enum}
+    everything = {
+        m.value
+        for enum in (
+            ApiCode,
+            AccountCode,
+            LedgerCode,
+            PlayCode,
+            RatingsCode,
+            ChatCode,
+            LimitsCode,
+            SessionCode,
+            BreakCode,
+            VerificationCode,
+        )
+        for m in enum
+    }
     everything |= _raised_codes()
     assert set(code["enum"]) == everything
     assert {"game.stale_version", "turn.not_your_turn", "idempotency.key_invalid"} <= set(code["enum"])
@@ -402,6 +427,7 @@ def test_events_are_described_by_kind(spec: dict[str, Any]) -> None:
         "round_over",
         "table_closed",
         "table_error",
+        "reconnect_wait",
     }
     for kind, ref in event["discriminator"]["mapping"].items():
         component = resolved(spec, {"$ref": ref})

@@ -64,7 +64,9 @@ def flag() -> Flag:
 @pytest.mark.parametrize("value", [12345, 0, 1.5, True])
 def test_a_username_sent_as_a_number_is_refused(value: Any) -> None:
     answer = _client().post(
-        "/api/v1/auth/register/", {"username": value, "password": "a-long-secret-9"}, format="json"
+        "/api/v1/auth/register/",
+        {"username": value, "password": "a-long-secret-9", "date_of_birth": "1990-01-01"},
+        format="json",
     )
     assert _fields(answer)["username"] == STRING_REFUSED
     token = _client().post("/api/v1/auth/token/", {"username": value, "password": "x"}, format="json")

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from tests.api.conftest import World
 from tests.api.test_parameters import assert_invalid_parameter
 from tests.clients import api_client
-from tests.tournaments.tournament_helpers import new_tournament
+from tests.tournaments.single_table.helpers import new_tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ import pytest
 
 from ledger.settlement import pcr_settlement
 from tests.api.conformance import ResponseValidator, closed
-from tournaments.live.instant_rounds import instant_result
+from tournaments.live.rounds.instant import instant_result
 
 
 def _errors(spec: dict[str, Any], component: str, field: str, value: Any) -> list[str]:

@@ -14,7 +14,7 @@ from ledger import selectors as ledger_selectors
 from ledger.models import Entry, ReconciliationRun, ReconciliationStatus, Transfer, TransferKind
 from tests.ledger.utils import assert_reconciled
 from tests.security.test_csp import assert_runs_under_the_policy
-from tests.tournaments.helpers import hidden_cards, leaked, settle_a_round_that_moves_chips
+from tests.tournaments.live.helpers import hidden_cards, leaked, settle_a_round_that_moves_chips
 from tournaments.live.models import Round, Seat
 
 pytestmark = pytest.mark.django_db
@@ -172,7 +172,7 @@ def test_the_chip_flow_has_one_point_per_transfer_and_no_dip_at_a_buy_in(
     make_table: Any, make_player: Any, staff_user: Any
 ) -> None:
     from audit.selectors import chip_flow
-    from tournaments.live import tables
+    from tournaments.live.tables import services as tables
 
     ann = make_player("ann", chips=1_000)
     table = make_table()

@@ -21,7 +21,7 @@ from audit.computation import computation_rows
 from ledger.models import Transfer, TransferKind
 from ledger.services import reconciliation
 from ledger.words import reason_text
-from tests.tournaments.helpers import settle_a_round_that_moves_chips
+from tests.tournaments.live.helpers import settle_a_round_that_moves_chips
 from tournaments.live.models import Seat, Table
 
 PROJECT_APPS = {"tournaments", "ledger", "accounts", "integrity", "ratings"}
@@ -148,7 +148,7 @@ def test_the_italian_admin_names_the_site_its_models_columns_and_values(
 
 @pytest.mark.django_db
 def test_the_italian_audit_pages_say_statuses_rules_reasons_and_computations_in_words(
-    dealt: dict[str, Any], client_for: Any, staff_user: Any
+    dealt: dict[str, Any], client_for: Any, staff_user: Any, admin_user: Any
 ) -> None:
     round_ = settle_a_round_that_moves_chips(dealt, client_for)
     table = Table.objects.get(pk=dealt["game"].table_id)
@@ -158,6 +158,9 @@ def test_the_italian_audit_pages_say_statuses_rules_reasons_and_computations_in_
     run, _created = reconciliation.request_reconciliation(requested_by=staff_user)
     reconciliation.perform_reconciliation_run(run_id=run.pk)
     staff = _italian(staff_user)
+
+    detail = _text(_italian(admin_user).get(f"/admin/ledger/reconciliationrun/{run.pk}/change/"))
+    assert "richiesta dallo staff" in detail and "on_demand" not in detail, detail
 
     index = _text(staff.get("/audit/"))
     assert "richiesta dallo staff" in index and "finita" in index

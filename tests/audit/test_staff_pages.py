@@ -17,7 +17,7 @@ from audit import selectors as audit
 from ledger.models import ReconciliationRun, TransferKind
 from ledger.services import reconciliation
 from tests.ledger.utils import assert_reconciled
-from tests.tournaments.tournament_helpers import new_tournament
+from tests.tournaments.single_table.helpers import new_tournament
 from tournaments.tournament import admin_actions, registration
 from tournaments.tournament.models import Tournament, TournamentStatus
 

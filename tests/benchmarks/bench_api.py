@@ -740,8 +740,8 @@ def _prepare(n_tables: int, seat_counts: list[int]) -> list[dict[str, Any]]:
     from accounts.services import create_token
     from ledger.services import postings
     from tests.benchmarks.bench_api_urls import FLOOR_DDL
-    from tournaments.live import tables as table_services
     from tournaments.live.models import Game
+    from tournaments.live.tables import services as table_services
 
     call_command("migrate", verbosity=0)
     with connection.cursor() as cursor:
@@ -1260,7 +1260,9 @@ def main(argv: list[str] | None = None) -> int:
                     f"p99 {part.pct(0.99):6.1f} ms  round-ending POSTs {len(part.end_ms)} p50 / p99 "
                     f"{part.pct(0.5, 'end'):6.1f} / {part.pct(0.99, 'end'):6.1f} ms, others' p99 "
                     f"{part.pct(0.99, 'other'):6.1f} ms  {part.statuses}  rounds {part.rounds}  "
-                    f"server CPU {server_cpu_ms(part):.2f} ms per move, other CPU {part.cpu['other']:.0f} s",
+                    f"server CPU {server_cpu_ms(part):.2f} ms per move (gunicorn "
+                    f"{1000 * part.cpu.get('gunicorn', 0.0) / max(1, part.moves):.2f} + PostgreSQL "
+                    f"{1000 * part.cpu.get('postgres', 0.0) / max(1, part.moves):.2f}), other CPU {part.cpu['other']:.0f} s",
                     flush=True,
                 )
                 if part.watch_ms or part.watch_refused:

@@ -97,8 +97,8 @@ def _writes(results: dict[str, list[float]], number: int, repeat: int) -> None:
     from django.db import connections
     from django.utils import timezone
 
-    from tournaments.live.game_log import GAME_PLAY_FIELDS
     from tournaments.live.models import Game, GameEvent, MoveLog
+    from tournaments.live.storage.events import GAME_PLAY_FIELDS
 
     now = timezone.now()
     _, attnames, values = _rows()[2]

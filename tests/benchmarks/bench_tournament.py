@@ -26,6 +26,7 @@ transaction, timed around each job of a tournament driven in-process), the open-
 62,500 tables (EXPLAIN ANALYZE), and the ledger's reconciliation.
 
 Options: --entrants 200,20000 --workers 1,2,4 --window 20 --floor-window 10 --floor-chains 50 --keep --no-docs
+--to-payout N (then a tournament of N entrants played to its payout: `tournament_payout.py`) --payout-workers 2
 """
 
 from __future__ import annotations
@@ -46,14 +47,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.benchmarks import tiny
+from tests.benchmarks import tiny, tournament_payout
 from tests.benchmarks.bench_api import _cpu_snapshot, _delete_queue
 from tests.benchmarks.scratch_db import recreate_database, scratch_url
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMAND = "make bench-tournament"
 SECTION = "## Multi-table tournaments"
-GOAL_RATIO = 2.0
+GOAL_RATIO = 1.5
+LOBBY_GOAL = 2.0
 START_ROUND = "tournaments.start_round"
 TABLE_ROUND_OVER = "tournaments.table_round_over"
 FLOOR = "bench.floor"
@@ -232,20 +234,84 @@ class Measure:
         return sum(v for k, v in self.cpu.items() if k.startswith("worker"))
 
 
+class LockWaits:
+    """Samples `pg_stat_activity` every `period` s on a connection of its own (a thread) while a window runs:
+    of the client backends of the scratch database other than this process's, how many are active and how many
+    wait for a lock (`wait_event_type = 'Lock'`: a row's transaction or tuple lock, a relation's), by the lock's
+    kind. The workers' share of time spent waiting for locks = lock samples / (samples x workers)."""
+
+    SQL = (
+        "SELECT count(*) FILTER (WHERE state = 'active'), count(*) FILTER (WHERE wait_event_type = 'Lock'), "
+        "coalesce(string_agg(wait_event, ',') FILTER (WHERE wait_event_type = 'Lock'), '') "
+        "FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' "
+        "AND pid <> pg_backend_pid() AND pid <> ALL(%s)"
+    )
+
+    def __init__(self, exclude: list[int], period: float = 0.01) -> None:
+        import threading
+
+        self.exclude = exclude
+        self.period = period
+        self.samples = 0
+        self.active = 0
+        self.waiting = 0
+        self.by_kind: dict[str, int] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> LockWaits:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        from django.db import connection
+
+        try:
+            with connection.cursor() as cursor:
+                while not self._stop.is_set():
+                    cursor.execute(self.SQL, [self.exclude])
+                    active, waiting, kinds = cursor.fetchone()
+                    self.samples += 1
+                    self.active += int(active)
+                    self.waiting += int(waiting)
+                    for kind in filter(None, str(kinds).split(",")):
+                        self.by_kind[kind] = self.by_kind.get(kind, 0) + 1
+                    time.sleep(self.period)
+        finally:
+            connection.close()
+
+    def share(self, workers: int) -> float:
+        return self.waiting / (self.samples * workers) if self.samples else float("nan")
+
+
+def _own_pids() -> list[int]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return [int(cursor.fetchone()[0])]
+
+
 def _windowed(
     run: str, workers: Workers, database: str, window: float, during: Callable[[], None] | None = None
-) -> tuple[dict[str, Any], dict[str, float]]:
+) -> tuple[dict[str, Any], dict[str, float], LockWaits]:
     groups = workers.groups()
     before_cpu = _cpu_snapshot(groups, database)
     before = task_counts(run)
     deadline = time.monotonic() + window
-    if during is not None:
-        during()
-    time.sleep(max(0.0, deadline - time.monotonic()))
+    waits = LockWaits(_own_pids())
+    with waits:
+        if during is not None:
+            during()
+        time.sleep(max(0.0, deadline - time.monotonic()))
     after = task_counts(run)
     after_cpu = _cpu_snapshot(groups, database)
     cpu = {k: after_cpu[k] - before_cpu.get(k, 0.0) for k in after_cpu}
-    return _diff(after, before), cpu
+    return _diff(after, before), cpu, waits
 
 
 def measure_floor(run: str, workers: Workers, database: str, *, window: float, chains: int) -> Measure:
@@ -255,9 +321,26 @@ def measure_floor(run: str, workers: Workers, database: str, *, window: float, c
     for _ in range(chains):
         floor.apply_async(args=(f"bench:{run}:floor", deadline), queue=workers.queue)
     time.sleep(1.0)  # the chains get going
-    tasks, cpu = _windowed(run, workers, database, window)
+    tasks, cpu, _ = _windowed(run, workers, database, window)
     _wait_for_empty(workers.queue, timeout=30)
     return Measure(name="floor", workers=workers.count, entrants=0, window=window, tasks=tasks, cpu=cpu)
+
+
+def _start_workers(count: int, workdir: Path, queues: list[str]) -> Workers:
+    """`count` workers started on a queue of their own (kept in `queues`, deleted at the end), which this
+    process's sends now use too."""
+    queue = f"ramino-bench-tournament-{uuid.uuid4().hex[:10]}"
+    queues.append(queue)
+    os.environ["CELERY_TASK_DEFAULT_QUEUE"] = queue
+    from django.conf import settings
+
+    settings.CELERY_TASK_DEFAULT_QUEUE = queue
+    from config.celery_app import app
+
+    app.conf.task_default_queue = queue
+    workers = Workers(dict(os.environ), workdir, queue, count)
+    workers.start()
+    return workers
 
 
 def _wait_for_empty(queue: str, timeout: float) -> None:
@@ -272,6 +355,7 @@ def _wait_for_empty(queue: str, timeout: float) -> None:
 def make_users(count: int) -> list[int]:
     """`count` players (no password, no wallet: the tournaments are freerolls)."""
     from django.contrib.auth import get_user_model
+    from django.db import connection
 
     User = get_user_model()
     existing = list(
@@ -281,10 +365,45 @@ def make_users(count: int) -> list[int]:
     if missing > 0:
         users = [User(username=f"bench-p{len(existing) + i}", password="!") for i in range(missing)]
         User.objects.bulk_create(users, batch_size=2000)
+        # The planner's statistics of the users, as autovacuum would gather them on a site (off on some machines:
+        # docs/performance.md "What the exclusive lock's 80% at 20,000 entrants was"): a read of one player by
+        # name is planned as a scan of every user without them.
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(f'ANALYZE "{User._meta.db_table}"')
         existing = list(
             User.objects.filter(username__startswith="bench-p").order_by("pk").values_list("pk", flat=True)
         )
     return existing[:count]
+
+
+# `--formats`: rebuys (nobody buys one: the held busts and the add-on break are what the jobs do), the add-on and
+# progressive-knockout bounties on every head (docs/rules.md "Rebuys and the add-on", "Progressive knockout").
+FORMATS: dict[str, Any] = {}
+FORMAT_OPTIONS = {"rebuy_levels": 2, "addon_chips": 100, "addon_seconds": 0}
+BOUNTY = 50
+
+
+def fund_bounties(tournament_id: int) -> None:
+    """A freeroll's heads given a bounty each, the house paying them into the bounty account in one transfer
+    (as a buy-in's share would)."""
+    from ledger.models import AccountKind, TransferKind
+    from ledger.services import accounts, postings
+    from tournaments.tournament.entry_payments import bounty_account
+    from tournaments.tournament.models import Tournament, TournamentEntry
+
+    tournament = Tournament.objects.get(pk=tournament_id)
+    heads = TournamentEntry.objects.filter(tournament=tournament).update(bounty=BOUNTY)
+    postings.post_transfer(
+        kind=TransferKind.ADJUSTMENT,
+        legs=[
+            (accounts.get_house_account(kind=AccountKind.HOUSE_CASHIER), -BOUNTY * heads),
+            (bounty_account(tournament), BOUNTY * heads),
+        ],
+        idempotency_key=f"bench:{tournament_id}:bounties",
+        reason="bench bounties",
+        posted_by_system="bench",
+    )
 
 
 def create_tournament(admin: Any, *, entrants: int, label: str) -> Any:
@@ -315,6 +434,7 @@ def create_tournament(admin: Any, *, entrants: int, label: str) -> Any:
         status=TournamentStatus.REGISTERING,
         instant_rounds=True,
         created_by=admin,
+        **FORMATS,
     )
     tournament.pool_account = accounts.open_account(
         kind=AccountKind.PRIZE_POOL, chip_type=SITE_CHIPS, reference=f"tournament:{tournament.pk}"
@@ -346,11 +466,29 @@ def register_all(tournament_id: int, user_ids: list[int]) -> list[float]:
     return blocks
 
 
+def bulk_register(tournament_id: int, user_ids: list[int]) -> float:
+    """Every player's entry written in bulk, with the row's counter (a freeroll's registration moves no chips:
+    the rows are those `registration.register` writes); for fields too large to register one by one in a run
+    (`--register-max`). Answers the seconds."""
+    from tournaments.tournament import counters
+    from tournaments.tournament.models import Tournament, TournamentEntry
+
+    began = time.perf_counter()
+    TournamentEntry.objects.bulk_create(
+        (TournamentEntry(tournament_id=tournament_id, player_id=player) for player in user_ids),
+        batch_size=5000,
+    )
+    counters.add(Tournament.objects.get(pk=tournament_id), entrants=len(user_ids))
+    return time.perf_counter() - began
+
+
 def copy_entries(source_id: int, target_id: int) -> None:
     """The registered entries of `source_id` copied into `target_id` (a freeroll's registration moves no
     chips): the same field for the next worker count without registering it again."""
-    from tournaments.tournament.models import TournamentEntry
+    from tournaments.tournament import counters
+    from tournaments.tournament.models import Tournament, TournamentEntry
 
+    counters.add(Tournament.objects.get(pk=target_id), entrants=Tournament.objects.get(pk=source_id).entrants)
     TournamentEntry.objects.bulk_create(
         (
             TournamentEntry(tournament_id=target_id, player_id=player)
@@ -371,11 +509,20 @@ def measure_tournament(
     from tournaments.tournament import admin_actions
     from tournaments.tournament.models import Tournament, TournamentEntry, TournamentStatus
 
+    if FORMATS:
+        fund_bounties(tournament_id)
     began = time.perf_counter()
     admin_actions.start(tournament_id=tournament_id)
+    first_batch = time.perf_counter() - began
+    # A field of more than RAMINO_START_BATCH_TABLES tables is seated and dealt in batches by the workers
+    # (`multi_table.start`): the start lasts until its last step (the window begins then).
+    while Tournament.objects.filter(pk=tournament_id, start_seed__isnull=False).exists():
+        if time.perf_counter() - began > 3600:
+            raise RuntimeError(f"the batched start of tournament {tournament_id} did not end within an hour")
+        time.sleep(0.05)
     start_seconds = time.perf_counter() - began
     committed = time.time()
-    tasks, cpu = _windowed(run, workers, database, window)
+    tasks, cpu, waits = _windowed(run, workers, database, window)
     finished = not Tournament.objects.filter(pk=tournament_id, status=TournamentStatus.RUNNING).exists()
     if not finished:
         admin_actions.pause(tournament_id=tournament_id)
@@ -391,7 +538,13 @@ def measure_tournament(
         tasks=tasks,
         cpu=cpu,
         start_seconds=start_seconds,
-        extra={"finished in the window": finished},
+        extra={
+            "finished in the window": finished,
+            "lock share": waits.share(workers.count),
+            "lock kinds": dict(waits.by_kind),
+            "lock samples": waits.samples,
+            "first batch s": first_batch,
+        },
         tables=Table.objects.filter(tournament_id=tournament_id).count(),
         rounds_settled=rounds.filter(ended_at__lte=window_end).count(),
         busted=TournamentEntry.objects.filter(tournament_id=tournament_id, busted_at__isnull=False).count(),
@@ -408,26 +561,111 @@ def measure_tournament(
 # ============================================================================================= in-process
 
 
-def in_process(tournament_id: int, *, events: int) -> dict[str, float]:
+def in_process(tournament_id: int, *, events: int) -> dict[str, Any]:
     """Drive `events` table events of a tournament in this process (its messages captured and run in order,
     no worker running) and time the two bodies: the round start (deal, instant end, settlement) and the job,
     whose whole transaction holds the tournament's row lock; within the job, the open tables' sizes query.
     Answers means in ms and the job's share of an event."""
     from unittest import mock
 
+    from django.db import connection
     from django.utils import timezone
 
-    from tournaments.live import round_start
+    from devtools.multi_table_simulation import CapturedDispatch
     from tournaments.live.models import Game, TableStatus
+    from tournaments.live.rounds import start as round_start
     from tournaments.multi_table import balance as multi_balance
-    from tournaments.multi_table import progress
-    from tournaments.multi_table.simulation import CapturedDispatch
+    from tournaments.multi_table import progress, quiet
     from tournaments.tournament.models import Tournament, TournamentStatus
 
     Tournament.objects.filter(pk=tournament_id).update(status=TournamentStatus.RUNNING)
-    timings: dict[str, list[float]] = {"deal": [], "job": [], "sizes": []}
+    timings: dict[str, list[float]] = {
+        "deal": [],
+        "job": [],
+        "sizes": [],
+        "shared": [],
+        "serial": [],
+        "tried": [],
+    }
+    shared_original = quiet.after_quiet_round
+    attempt_original = quiet._shared
+    path = ["exclusive"]  # the path the current job was done on
+    held = [False]  # whether the shared path's last attempt held the row FOR NO KEY UPDATE
+
+    def timed_attempt(**kwargs: Any) -> str | None:
+        held[0] = bool(kwargs.get("serial"))
+        return attempt_original(**kwargs)
+
+    def timed_shared(**kwargs: Any) -> str | None:
+        began = time.perf_counter()
+        try:
+            done = shared_original(**kwargs)
+        finally:
+            spent = 1000 * (time.perf_counter() - began)
+        # A job done on the shared path, under the row's share (quiet) or FOR NO KEY UPDATE (busts and plans:
+        # "serial"); else the time of the attempts (the exclusive job follows).
+        if done is None:
+            timings["tried"].append(spent)
+        else:
+            path[0] = "serial" if held[0] else "shared"
+            timings[path[0]].append(spent)
+        return done
+
     first_jobs = min(events, 50)  # tables set going by their job (as a resume does), not timed
     original = multi_balance.open_table_sizes
+    # Where the exclusive jobs' time goes: every statement run by `progress._after` (the job's body under
+    # the tournament's exclusive lock) timed and grouped by its text, and why each exclusive job ran.
+    statements: dict[str, list[float]] = {}
+    inside = [False]
+    timed_job = [False]
+    after_original = progress._after
+    why: dict[str, int] = {}
+
+    def timed_statement(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        if not inside[0]:
+            return execute(sql, params, many, context)
+        began = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            slot = statements.setdefault(" ".join(sql.split())[:120], [0.0, 0.0])
+            slot[0] += 1
+            slot[1] += 1000 * (time.perf_counter() - began)
+
+    def timed_after(tournament: Any, table: Any, game: Any, round_: Any) -> str:
+        inside[0] = timed_job[0]  # not the first, untimed jobs
+        try:
+            return after_original(tournament, table, game, round_)
+        finally:
+            inside[0] = False
+
+    def exclusive_reason(tournament_id: int, table_id: int) -> str:
+        """Why the shared path would refuse this job (its own tests, read-only, before the job runs)."""
+        from tournaments.live.models import Table
+        from tournaments.multi_table.planning import table_sizes as sizes_of
+        from tournaments.multi_table.planning.levels import level_of
+
+        t = Tournament.objects.get(pk=tournament_id)
+        game = Game.objects.select_related("current_round").get(table_id=table_id)
+        size, broke = quiet._seated_and_broke(Table.objects.get(pk=table_id))
+        number = game.current_round.number if game.current_round else 0
+        hist = sizes_of.resized(t.table_sizes or {}, old=size, new=size)
+        reason = (
+            "not running or round-for-round"
+            if not quiet.may_share(t)
+            else "level"
+            if level_of(number + 1, rounds_per_level=int(t.rounds_per_level or 1)) > t.level
+            else "bust"
+            if broke
+            else "bubble"
+            if quiet.bubble_due(t)
+            else "histogram untrusted"
+            if not sizes_of.consistent(hist, tables_open=t.tables_open, players_left=t.players_left)
+            else f"plan needed (size {size}, sizes {t.table_sizes})"
+            if not multi_balance.no_plan(t, hist, size=size)
+            else "other"
+        )
+        return reason
 
     def timed_sizes(tournament: Any) -> dict[int, int]:
         began = time.perf_counter()
@@ -436,16 +674,28 @@ def in_process(tournament_id: int, *, events: int) -> dict[str, float]:
         finally:
             timings["sizes"].append(1000 * (time.perf_counter() - began))
 
-    with CapturedDispatch() as queue, mock.patch.object(progress, "open_table_sizes", timed_sizes):
+    with (
+        CapturedDispatch() as queue,
+        mock.patch.object(progress, "open_table_sizes", timed_sizes),
+        mock.patch.object(quiet, "after_quiet_round", timed_shared),
+        mock.patch.object(quiet, "_shared", timed_attempt),
+        mock.patch.object(progress, "_after", timed_after),
+        connection.execute_wrapper(timed_statement),
+    ):
         # As a resume does: each waiting table's job (which busts what is left, balances and schedules the
         # deal); the deals and jobs it sends then follow one another here.
         waiting = Game.objects.filter(
             table__tournament_id=tournament_id, table__status=TableStatus.OPEN, status="waiting"
         ).order_by("pk")
-        for table_id in waiting.values_list("table_id", flat=True)[:first_jobs]:
+        first = list(waiting.values_list("table_id", flat=True)[:first_jobs])
+        # Their deal messages were dropped with the window's queue: as the sweeper would, forget them, so that
+        # each job schedules its table's deal again.
+        Game.objects.filter(table_id__in=first, status="waiting").update(next_round_at=None)
+        for table_id in first:
             queue.push(TABLE_ROUND_OVER, [tournament_id, table_id, None])
         while queue and len(timings["job"]) < events:
             name, args = queue.pop()
+            reason = exclusive_reason(args[0], args[1]) if name == TABLE_ROUND_OVER and args[2] else ""
             began = time.perf_counter()
             if name == START_ROUND:
                 Game.objects.filter(pk=args[0], next_round_at__isnull=False).update(
@@ -454,9 +704,13 @@ def in_process(tournament_id: int, *, events: int) -> dict[str, float]:
                 round_start.start_round(game_id=args[0])
                 timings["deal"].append(1000 * (time.perf_counter() - began))
             elif name == TABLE_ROUND_OVER:
+                path[0] = "exclusive"
+                timed_job[0] = args[2] is not None
                 progress.after_table_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
                 if args[2] is not None:  # the job of a round dealt here (not one of the first, untimed)
                     timings["job"].append(1000 * (time.perf_counter() - began))
+                    if path[0] == "exclusive":
+                        why[reason] = why.get(reason, 0) + 1
     Tournament.objects.filter(pk=tournament_id, status=TournamentStatus.RUNNING).update(
         status=TournamentStatus.PAUSED
     )
@@ -465,14 +719,76 @@ def in_process(tournament_id: int, *, events: int) -> dict[str, float]:
         return statistics.mean(values) if values else float("nan")
 
     deal, job, sizes = mean(timings["deal"]), mean(timings["job"]), mean(timings["sizes"])
+    jobs = len(timings["job"])
+    shared_jobs = len(timings["shared"])
+    # The exclusive lock is held by the jobs not done on the shared path: their time after the attempts. The
+    # shared path's busts and plans ("serial") hold FOR NO KEY UPDATE (they take turns; quiet jobs never wait).
+    exclusive_ms = (
+        sum(timings["job"]) - sum(timings["shared"]) - sum(timings["serial"]) - sum(timings["tried"])
+    ) / max(1, jobs)
+    serial_ms = sum(timings["serial"]) / max(1, jobs)
+    top = sorted(statements.items(), key=lambda kv: -kv[1][1])[:4]
     return {
+        "exclusive_statements": [(text, int(n), ms) for text, (n, ms) in top],
+        "exclusive_why": why,
         "deal_ms": deal,
         "job_ms": job,
         "sizes_ms": sizes,
         "share": job / (deal + job),
+        "shared_jobs": float(shared_jobs),
+        "shared_ms": mean(timings["shared"]),
+        "exclusive_share": exclusive_ms / (deal + job),
+        "serial_jobs": float(len(timings["serial"])),
+        "serial_share": serial_ms / (deal + job),
         "events": float(len(timings["job"])),
         "sizes_calls": float(len(timings["sizes"])),
     }
+
+
+LOBBY_READS = ("detail", "standings", "tables", "one table", "events", "one player")
+
+
+def lobby_reads(tournament_id: int) -> dict[str, tuple[float, int]]:
+    """The lobby's reads of a tournament through the API (Django's test client, anonymous, warm): the row,
+    the first standings page, the first tables page, one table, the last 50 events, one player's row (the
+    middle entrant's, `?player=`). Median ms of 5 and the statements of one."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments.live.models import Table, TableStatus
+    from tournaments.tournament.models import Tournament, TournamentEntry
+
+    tournament = Tournament.objects.get(pk=tournament_id)
+    table = Table.objects.filter(tournament_id=tournament_id, status=TableStatus.OPEN).order_by("-pk").first()
+    # One player's place: the middle entrant's row, by name.
+    entries = TournamentEntry.objects.filter(tournament_id=tournament_id).order_by("pk")
+    at = max(0, tournament.entrants // 2 - 1)
+    middle = next(iter(entries.values_list("player__username", flat=True)[at : at + 1]), "")
+    base = f"/api/v1/tournaments/{tournament_id}"
+    paths = {
+        "detail": f"{base}/",
+        "standings": f"{base}/standings/",
+        "tables": f"{base}/tables/",
+        "one table": f"{base}/tables/{table.pk if table else 0}/",
+        "events": f"{base}/events/?after={max(0, tournament.version - 50)}",
+        "one player": f"{base}/standings/?player={middle}",
+    }
+    client = Client()
+    found: dict[str, tuple[float, int]] = {}
+    for name, path in paths.items():
+        client.get(path)  # warm
+        runs = []
+        statements = 0
+        for _ in range(5):
+            with CaptureQueriesContext(connection) as captured:
+                began = time.perf_counter()
+                answer = client.get(path)
+                runs.append(1000 * (time.perf_counter() - began))
+            assert answer.status_code == 200, (path, answer.status_code, answer.content[:300])
+            statements = len(captured.captured_queries)
+        found[name] = (statistics.median(runs), statements)
+    return found
 
 
 def synthetic_sizes(admin: Any, tables: int) -> dict[str, Any]:
@@ -539,7 +855,65 @@ def synthetic_sizes(admin: Any, tables: int) -> dict[str, Any]:
     with connection.cursor() as cursor:
         cursor.execute(f"EXPLAIN (ANALYZE, BUFFERS) {queryset_sql[0]}", queryset_sql[1])
         plan = [row[0] for row in cursor.fetchall()]
-    return {"tables": tables, "ms": statistics.median(runs), "plan": plan}
+    return {
+        "tables": tables,
+        "ms": statistics.median(runs),
+        "plan": plan,
+        **synthetic_plans(tournament, made),
+    }
+
+
+def synthetic_plans(tournament: Any, made: list[Any]) -> dict[str, float]:
+    """A plan's reads under the tournament's lock on the synthetic tournament, every table waiting for its deal
+    (games bulk-written): over every open table (the sizes query, every waiting game locked) against within the
+    first table's group (`multi_table/groups.py`: the group's sizes, its waiting games locked). Median ms of 5,
+    each in its own transaction (rolled back)."""
+    from django.db import transaction
+
+    from tournaments.live.models import Game
+    from tournaments.multi_table import groups
+    from tournaments.multi_table.balance import open_table_sizes, waiting_for_deal
+
+    Game.objects.bulk_create((Game(table=table) for table in made), batch_size=2000)
+    groups.add_tables(tournament, dict.fromkeys((table.pk for table in made), SEATS), last=True)
+    group = groups.group_of(tournament, made[0].pk)
+    assert group is not None
+
+    def whole() -> int:
+        sizes = open_table_sizes(tournament)
+        return len(sizes) + len(waiting_for_deal(tournament, besides=made[0].pk))
+
+    def within() -> int:
+        sizes = groups.sizes_in(tournament, [group])
+        return len(sizes) + len(waiting_for_deal(tournament, besides=made[0].pk, within=list(sizes)))
+
+    # Across groups: three other groups' histograms show a table of three (a break spread over groups), so
+    # the plan reads the groups' rows, then the four groups' tables.
+    others = list(groups.TableGroup.objects.filter(tournament=tournament).exclude(pk=group.pk)[:3])
+    for other in others:
+        other.table_sizes = {"3": 1, **{k: v - (k == str(SEATS)) for k, v in other.table_sizes.items()}}
+        other.save(update_fields=["table_sizes"])
+    short = {"players_left": len(made) * SEATS - len(others), "tables_open": len(made), "seats": SEATS}
+
+    def across() -> int:
+        chosen = groups.candidates(group, **short)
+        sizes = groups.sizes_in(tournament, chosen)
+        return len(sizes) + len(waiting_for_deal(tournament, besides=made[0].pk, within=list(sizes)))
+
+    found: dict[str, float] = {
+        "group_tables": float(len(groups.sizes_in(tournament, [group]))),
+        "across_groups": float(len(groups.candidates(group, **short))),
+    }
+    for name, body in (("whole_plan_ms", whole), ("group_plan_ms", within), ("across_plan_ms", across)):
+        runs = []
+        for _ in range(5):
+            began = time.perf_counter()
+            with transaction.atomic():
+                body()
+                transaction.set_rollback(True)
+            runs.append(1000 * (time.perf_counter() - began))
+        found[name] = statistics.median(runs)
+    return found
 
 
 def _sizes_sql(tournament: Any) -> tuple[str, Any]:
@@ -565,9 +939,9 @@ def _fmt(value: float, digits: int = 1) -> str:
 def markdown(floors: list[Measure], runs: list[Measure], notes: list[str]) -> str:
     lines = [
         "| workers | what | events/s (floor: tasks/s) | ms per event (worker-s / events) | "
-        "ms in the two bodies | round starts / jobs in the window | start s | tables | busted / moved (total) | "
-        "CPU s: workers / postgres / machine |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "ms in the two bodies | round starts / jobs in the window | start s (its first transaction) | tables | busted / moved (total) | "
+        "CPU s: workers / postgres / machine | lock wait (share of worker time; by kind) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for floor in floors:
         runs_floor = floor.runs(FLOOR)
@@ -575,20 +949,23 @@ def markdown(floors: list[Measure], runs: list[Measure], notes: list[str]) -> st
             f"| {floor.workers} | floor | {_fmt(runs_floor / floor.window, 0)} | "
             f"{_fmt(1000 * floor.workers * floor.window / max(1, runs_floor), 2)} per task | "
             f"{_fmt(1000 * floor.busy(FLOOR) / max(1, runs_floor), 2)} per task | - | - | - | - | "
-            f"{floor.worker_cpu():.0f} / {floor.cpu.get('postgres', 0):.0f} / {floor.cpu.get('machine', 0):.0f} |"
+            f"{floor.worker_cpu():.0f} / {floor.cpu.get('postgres', 0):.0f} / {floor.cpu.get('machine', 0):.0f} | - |"
         )
         for m in (r for r in runs if r.workers == floor.workers):
             lines.append(
                 f"| {m.workers} | {m.entrants:,} entrants | {_fmt(m.rate)} | {_fmt(m.ms_per_event)} | "
                 f"{_fmt(m.busy_ms_per_event)} | {m.runs(START_ROUND)} / {m.runs(TABLE_ROUND_OVER)} | "
-                f"{m.start_seconds:.1f} | {m.tables:,} | {m.busted:,} / {m.moved:,}"
+                f"{m.start_seconds:.1f} ({m.extra.get('first batch s', float('nan')):.1f}) | {m.tables:,} | {m.busted:,} / {m.moved:,}"
                 f"{' (finished within the window)' if m.extra.get('finished in the window') else ''} | "
-                f"{m.worker_cpu():.0f} / {m.cpu.get('postgres', 0):.0f} / {m.cpu.get('machine', 0):.0f} |"
+                f"{m.worker_cpu():.0f} / {m.cpu.get('postgres', 0):.0f} / {m.cpu.get('machine', 0):.0f} | "
+                f"{_fmt(100 * m.extra.get('lock share', float('nan')))}%"
+                + "".join(f"; {k} {v}" for k, v in sorted(m.extra.get("lock kinds", {}).items()))
+                + f" ({m.extra.get('lock samples', 0)} samples) |"
             )
     return "\n".join(lines) + "\n\n" + "\n\n".join(notes) + "\n"
 
 
-def analysis(lock: dict[int, dict[str, float]], synthetic: list[dict[str, Any]]) -> list[str]:
+def analysis(lock: dict[int, dict[str, Any]], synthetic: list[dict[str, Any]]) -> list[str]:
     """The in-process timings and the synthetic sizes query, written up."""
     notes = []
     if lock:
@@ -596,20 +973,32 @@ def analysis(lock: dict[int, dict[str, float]], synthetic: list[dict[str, Any]])
             "In-process (one event at a time, no worker; the same tournaments, `--lock-events` events each): "
             + "; ".join(
                 f"{n:,} entrants: round start {t['deal_ms']:.1f} ms, job {t['job_ms']:.1f} ms (the open tables' "
-                f"sizes read by {t['sizes_calls']:.0f} of the {t['events']:.0f} jobs, {t['sizes_ms']:.1f} ms each); "
-                f"the job (its whole transaction holds the tournament's row lock) is {100 * t['share']:.0f}% of an "
-                "event"
+                f"sizes read by {t['sizes_calls']:.0f} of the {t['events']:.0f} jobs, {_fmt(t['sizes_ms'])} ms "
+                f"each); {t['shared_jobs']:.0f} of the {t['events']:.0f} jobs quiet on the shared path "
+                f"({_fmt(t['shared_ms'])} ms each), {t['serial_jobs']:.0f} busting or planning there (FOR NO KEY "
+                f"UPDATE, held {100 * t['serial_share']:.1f}% of an event's time), the "
+                f"exclusive row lock held "
+                f"{100 * t['exclusive_share']:.1f}% of an event's time (the exclusive jobs: "
+                + ", ".join(f"{k} {v}" for k, v in sorted(t.get("exclusive_why", {}).items()))
+                + "; their dearest statements: "
+                + "; ".join(
+                    f"`{sql}` {count} x, {ms:.0f} ms" for sql, count, ms in t.get("exclusive_statements", [])
+                )
+                + ")"
                 for n, t in lock.items()
             )
-            + ". The tournament's row lock serializes the jobs of one tournament: whatever the number of "
-            "workers, one tournament settles at most 1000 / (job ms) table events per second."
+            + ". Only the exclusive jobs serialize a tournament's every job (`multi_table/quiet.py`), FOR NO KEY "
+            "UPDATE its busts and plans: one tournament settles at most 1000 / (exclusive ms per event) table events "
+            "per second."
         )
     for found in synthetic:
         notes.append(
             f"The sizes query at {found['tables']:,} open tables ({4 * found['tables']:,} seated players, "
-            f"synthetic rows): {found['ms']:.1f} ms (median of 5). Plan:\n\n```\n"
-            + "\n".join(found["plan"])
-            + "\n```"
+            f"synthetic rows): {found['ms']:.1f} ms (median of 5); a plan's reads with every table waiting for "
+            f"its deal (the sizes and every waiting game locked): {found['whole_plan_ms']:.1f} ms over every "
+            f"table, {found['group_plan_ms']:.1f} ms within a group of {found['group_tables']:.0f} tables, "
+            f"{found['across_plan_ms']:.1f} ms across {found['across_groups']:.0f} groups (their rows read first) "
+            "(`multi_table/groups.py`). Plan:\n\n```\n" + "\n".join(found["plan"]) + "\n```"
         )
     return notes
 
@@ -641,7 +1030,7 @@ def _load() -> str:
 # Tiny mode (tests/benchmarks/tiny.py): the floor, a small tournament on two workers, the in-process
 # events and the sizes query, a second or a few each.
 TINY_ARGS = ["--no-docs", "--entrants", "12", "--workers", "2", "--window", "1", "--floor-window", "1"]
-TINY_ARGS += ["--floor-chains", "2", "--lock-events", "5", "--synthetic", "20"]
+TINY_ARGS += ["--floor-chains", "2", "--lock-events", "5", "--synthetic", "20", "--to-payout", "8"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -657,14 +1046,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--synthetic", default="5000,62500", help="tables of the synthetic sizes-query measurement"
     )
+    parser.add_argument(
+        "--register-max",
+        type=int,
+        default=20_000,
+        help="fields above this are written in bulk (freerolls: the same rows) instead of registered one by one",
+    )
+    parser.add_argument(
+        "--to-payout",
+        type=int,
+        default=0,
+        help="then play a tournament of this many entrants to its payout (0: none)",
+    )
+    parser.add_argument("--payout-workers", type=int, default=2, help="the workers of --to-payout")
+    parser.add_argument("--payout-timeout", type=float, default=3600.0, help="seconds --to-payout may play")
     parser.add_argument("--floor-only", action="store_true", help="measure the floor only (no docs)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
+    parser.add_argument("--no-lobby", action="store_true", help="skip the lobby reads")
     parser.add_argument("--no-docs", action="store_true", help="do not update docs/performance.md")
+    parser.add_argument(
+        "--formats", action="store_true", help="rebuys, the add-on and knockout bounties on (no docs written)"
+    )
     args = parser.parse_args(tiny.argv(argv, TINY_ARGS))
+    if args.formats:
+        FORMATS.update(FORMAT_OPTIONS)
+        args.no_docs = True
     sizes = [int(n) for n in args.entrants.split(",")]
     counts = [int(n) for n in args.workers.split(",")]
-    if not (all(4 <= n <= 50_000 for n in sizes) and all(1 <= w <= 8 for w in counts)):
-        parser.error("--entrants 4..50000 each, --workers 1..8 each")
+    if not (all(4 <= n <= 300_000 for n in sizes) and all(1 <= w <= 8 for w in counts)):
+        parser.error("--entrants 4..300000 each, --workers 1..8 each")
     if not (1 <= args.window <= 300 and 1 <= args.floor_window <= 300):
         parser.error("--window and --floor-window: 1..300 s")
 
@@ -689,8 +1099,9 @@ def main(argv: list[str] | None = None) -> int:
     runs: list[Measure] = []
     notes: list[str] = []
     registration_ms: dict[int, tuple[float, float]] = {}
-    lock: dict[int, dict[str, float]] = {}
+    lock: dict[int, dict[str, Any]] = {}
     synthetic: list[dict[str, Any]] = []
+    lobby: dict[int, dict[str, tuple[float, int]]] = {}
     ok = True
     current: Workers | None = None
     queues: list[str] = []
@@ -716,6 +1127,11 @@ def main(argv: list[str] | None = None) -> int:
                 if w != counts[0]:
                     copy_entries(planned[(counts[0], n)], tournament.pk)
                     continue
+                if n > args.register_max:
+                    seconds = bulk_register(tournament.pk, user_ids[:n])
+                    notes.append(f"The {n:,} entries were written in bulk ({seconds:.0f} s), not registered.")
+                    print(f"wrote {n:,} entries in tournament {tournament.pk}: {seconds:.1f} s", flush=True)
+                    continue
                 blocks = register_all(tournament.pk, user_ids[:n])
                 registration_ms[n] = (1000 * blocks[0], 1000 * blocks[-1])
                 print(
@@ -725,17 +1141,8 @@ def main(argv: list[str] | None = None) -> int:
                 )
         connection.close()
         for w in counts:
-            queue = f"ramino-bench-tournament-{uuid.uuid4().hex[:10]}"
-            queues.append(queue)
-            os.environ["CELERY_TASK_DEFAULT_QUEUE"] = queue
-            from django.conf import settings
-
-            settings.CELERY_TASK_DEFAULT_QUEUE = queue
-            from config.celery_app import app
-
-            app.conf.task_default_queue = queue
-            current = Workers(dict(os.environ), workdir, queue, w)
-            current.start()
+            current = _start_workers(w, workdir, queues)
+            queue = current.queue
             floor = measure_floor(queue, current, scratch, window=args.floor_window, chains=args.floor_chains)
             floors.append(floor)
             print(f"{w} workers: floor {floor.runs(FLOOR) / floor.window:,.0f} tasks/s", flush=True)
@@ -756,13 +1163,41 @@ def main(argv: list[str] | None = None) -> int:
             _delete_queue(queue)
             _delete_queue(f"{queue}-jobs")
 
+        payout_ok = True
+        if args.to_payout and not args.floor_only:
+            current = _start_workers(args.payout_workers, workdir, queues)
+            payout = tournament_payout.play_to_payout(
+                admin=admin,
+                user_ids=make_users(args.to_payout),
+                workers=args.payout_workers,
+                timeout=args.payout_timeout,
+            )
+            current.stop()
+            current = None
+            print(payout.line(), flush=True)
+            notes.append(payout.line())
+            payout_ok = not payout.problems
+
         from ledger.selectors import reconcile
+        from tournaments.tournament import counters
 
         report = reconcile()
-        ok = report.ok
+        mismatches = counters.check()
+        ok = report.ok and not mismatches and payout_ok
         notes.append(
-            f"Ledger reconciliation after the run: ok={report.ok} ({len(report.problems)} problems)."
+            f"Ledger reconciliation after the run: ok={report.ok} ({len(report.problems)} problems); the "
+            f"tournaments' counters against a count: {len(mismatches)} mismatches"
+            + (f" ({mismatches[:5]})" if mismatches else "")
+            + "."
         )
+        if not args.no_lobby:
+            for n in sizes:
+                lobby[n] = lobby_reads(planned[(counts[0], n)])
+                print(
+                    f"lobby reads at {n:,} entrants: "
+                    + ", ".join(f"{k} {ms:.1f} ms ({q} statements)" for k, (ms, q) in lobby[n].items()),
+                    flush=True,
+                )
         if args.lock_events and not args.floor_only:
             for n in sizes:
                 timed = in_process(planned[(counts[0], n)], events=args.lock_events)
@@ -771,12 +1206,18 @@ def main(argv: list[str] | None = None) -> int:
                     f"in-process, {n:,} entrants: round start {timed['deal_ms']:.1f} ms, job "
                     f"{timed['job_ms']:.1f} ms (sizes query {timed['sizes_ms']:.1f} ms in "
                     f"{timed['sizes_calls']:.0f} jobs), job share "
-                    f"{100 * timed['share']:.0f}% over {timed['events']:.0f} events",
+                    f"{100 * timed['share']:.0f}% over {timed['events']:.0f} events; exclusive: "
+                    f"{timed.get('exclusive_why')} {timed.get('exclusive_statements')}",
                     flush=True,
                 )
         for tables in [] if args.floor_only else [int(t) for t in args.synthetic.split(",") if t]:
             synthetic.append(synthetic_sizes(admin, tables))
-            print(f"sizes query at {tables:,} tables: {synthetic[-1]['ms']:.1f} ms", flush=True)
+            print(
+                f"sizes query at {tables:,} tables: {synthetic[-1]['ms']:.1f} ms; a plan's reads over every table "
+                f"{synthetic[-1]['whole_plan_ms']:.1f} ms, within a group {synthetic[-1]['group_plan_ms']:.1f} ms, "
+                f"across {synthetic[-1]['across_groups']:.0f} groups {synthetic[-1]['across_plan_ms']:.1f} ms",
+                flush=True,
+            )
         connection.close()
     finally:
         if current is not None:
@@ -823,6 +1264,20 @@ def main(argv: list[str] | None = None) -> int:
         )
         + f". Load average before the run: {load_before}, after: {_load()}; {os.cpu_count()} cores.",
     )
+    if len(lobby) > 1:
+        small_l, large_l = min(lobby), max(lobby)
+        lobby_ratios = {k: lobby[large_l][k][0] / lobby[small_l][k][0] for k in lobby[large_l]}
+        notes.append(
+            f"Lobby reads (API, anonymous, median of 5 warm), {large_l:,} against {small_l:,} entrants: "
+            + ", ".join(
+                f"{k} {lobby[large_l][k][0]:.1f} / {lobby[small_l][k][0]:.1f} ms = {r:.2f}x "
+                f"({lobby[large_l][k][1]} statements)"
+                for k, r in lobby_ratios.items()
+            )
+            + f" (goal <= {LOBBY_GOAL}x: "
+            + ("met" if max(lobby_ratios.values()) <= LOBBY_GOAL else "NOT met")
+            + ")."
+        )
     notes.extend(analysis(lock, synthetic))
     table = markdown(floors, runs, notes)
     print()

@@ -211,7 +211,12 @@ def login(base: str, username: str, password: str, record: Record) -> Player:
 def register(base: str, username: str, record: Record, admin: Player) -> Player:
     password = f"soak-pw-{uuid.uuid4().hex}"
     anonymous = Player(base, username, record)
-    anonymous.expect("POST", "/auth/register/", (201,), json={"username": username, "password": password})
+    anonymous.expect(
+        "POST",
+        "/auth/register/",
+        (201,),
+        json={"username": username, "password": password, "date_of_birth": "1990-01-01"},
+    )
     admin.expect(
         "POST",
         "/ledger/adjustments/",

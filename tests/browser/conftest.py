@@ -17,7 +17,12 @@ from typing import Any, cast
 
 import pytest
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import (
+    ElementClickInterceptedException,
+    ElementNotInteractableException,
+    StaleElementReferenceException,
+    TimeoutException,
+)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
@@ -107,7 +112,7 @@ class Browser:
         )
 
     def wait_text(self, css: str, text: str, message: str = "", timeout: float = 15) -> None:
-        self.wait_for(lambda: self.find(css).text == text, timeout, message or f"{css} = {text}")
+        self.wait_for(lambda: self.reach(css).text == text, timeout, message or f"{css} = {text}")
 
     def _afresh(self, act: Callable[[], Any], attempts: int = 20) -> Any:
         """`act` on an element found again if the page redrew it between the finding and the acting (the
@@ -119,22 +124,102 @@ class Browser:
                 time.sleep(0.1)
         return act()
 
+    # Where a seated player's page keeps what is not on its one screen (docs/web.md "The table page"): the table's
+    # drawer and, on a phone, the site's navigation in the top bar's menu.
+    _PLACE = """
+    const el = document.querySelector(arguments[0]);
+    if (!el) return "";
+    const drawer = document.querySelector("[data-role=drawer]");
+    const toggle = document.querySelector("[data-role=drawer-toggle]");
+    const narrow = !!toggle && getComputedStyle(toggle).display !== "none";
+    const menu = document.querySelector("[data-role=nav-menu]");
+    const folded = !!menu && getComputedStyle(menu).display !== "none";
+    if (narrow && el.closest("[data-role=drawer]") && drawer.dataset.open !== "true") return "open-drawer";
+    if (narrow && !el.closest("[data-role=drawer]") && drawer && drawer.dataset.open === "true") return "close-drawer";
+    if (folded && el.closest("#nav") && !document.body.classList.contains("nav-open")) return "open-menu";
+    return "";
+    """
+
+    def reach(self, css: str) -> WebElement:
+        """The element `css`, reached as a person reaches it: on a phone at a table, the drawer (or the navigation's
+        menu) is opened first when it holds it, and the drawer closed when it covers it."""
+        buttons = {
+            "open-drawer": "[data-role=drawer-toggle]",
+            "close-drawer": "[data-role=drawer-close]",
+            "open-menu": "[data-role=nav-menu]",
+        }
+        for _ in range(3):
+            step = str(self.driver.execute_script(self._PLACE, css) or "") if self.find_all(css) else ""
+            if not step:
+                break
+            button = buttons[step]
+
+            def press(button: str = button) -> None:
+                self.find(button).click()
+
+            def done(step: str = step) -> bool:
+                return bool(self.driver.execute_script(self._PLACE, css) != step)
+
+            self._afresh(press)
+            self.wait_for(done, message=f"{step} for {css}")
+        return self.find(css)
+
     def attribute(self, css: str, name: str) -> str:
         return str(self._afresh(lambda: self.find(css).get_attribute(name) or ""))
 
     def fill(self, css: str, value: str | int) -> None:
         def fill_it() -> None:
-            field = self.find(css)
+            field = self.reach(css)
             field.clear()
             field.send_keys(str(value))
 
         self._afresh(fill_it)
 
     def click(self, css: str) -> None:
-        self._afresh(lambda: self.find(css).click())
+        """Click `css` once it can be clicked: a redraw may move it (into the table's drawer when the page becomes
+        the seated one-screen table) between the finding and the click; it is reached again then."""
+
+        def attempt() -> bool:
+            element = self.reach(css)
+            self.driver.execute_script(self._ARM_CLICK, element)
+            try:
+                element.click()
+            except (ElementNotInteractableException, ElementClickInterceptedException):
+                return False
+            try:
+                return bool(self.driver.execute_script(self._CLICK_LANDED, element))
+            except StaleElementReferenceException:
+                return True  # the click redrew or left the page: it landed
+
+        self.wait_for(attempt, message=f"click {css}")
+
+    # A click lands where the element was when the driver looked: a redraw that moves it in between (the nav rewraps
+    # on a phone when the notification bell's badge appears; a page's data arrives) sends the click elsewhere, and
+    # the person taps again. A disabled control gets no click event at all, and is not tapped twice.
+    _ARM_CLICK = """
+    const el = arguments[0];
+    el.__rClicked = false;
+    el.addEventListener("click", () => { el.__rClicked = true; }, {once: true, capture: true});
+    """
+    _CLICK_LANDED = """
+    const el = arguments[0];
+    return el.__rClicked || el.disabled === true || el.getAttribute("aria-disabled") === "true"
+      || !!el.closest("fieldset:disabled");
+    """
+
+    def fill_birth(self, born: str = "1990-01-01") -> None:
+        """The registration form's date of birth (day, month in words, year), `born` as YYYY-MM-DD."""
+        from selenium.webdriver.support.select import Select
+
+        year, month, day = (int(part) for part in born.split("-"))
+        self.fill("[data-role=register-birth-day]", day)
+        self._afresh(
+            lambda: Select(self.find("[data-role=register-birth-month]")).select_by_value(str(month))
+        )
+        self.fill("[data-role=register-birth-year]", year)
 
     def text(self, css: str) -> str:
-        return str(self._afresh(lambda: self.find(css).text))
+        return str(self._afresh(lambda: self.reach(css).text))
 
     def screenshot(self, label: str) -> Path:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -21,10 +21,12 @@ from tests.browser.conftest import PHONE, Browser
 from tests.factories import PlayerFactory, TableFactory
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
 from tests.ratings.conftest import finish_round
-from tests.tournaments import multi_read_helpers as multi
-from tests.tournaments.practice_helpers import play_out_round
-from tournaments.live import dispatch, round_start, tables
+from tests.tournaments.multi_table.reads import helpers as multi
+from tests.tournaments.practice.helpers import play_out_round
+from tournaments.live.messaging import dispatch
 from tournaments.live.models import Game, Table, TableStatus
+from tournaments.live.rounds import start as round_start
+from tournaments.live.tables import services as tables
 from tournaments.multi_table import seating
 from tournaments.practice import services as practice
 from tournaments.tournament.models import TournamentEntry
@@ -57,18 +59,8 @@ def _check(page: Browser, label: str) -> None:
     page.assert_accessible(label)
 
 
-def _click(page: Browser, css: str) -> None:
-    """A click on a page that redraws itself (the table page): tried again on an element just replaced."""
-
-    def click() -> bool:
-        page.find(css).click()
-        return True
-
-    page.wait_for(click, message=f"click {css}")
-
-
 def _text(page: Browser, css: str) -> str:
-    return str(page.wait_for(lambda: page.find(css).text or " ", message=f"text of {css}"))
+    return str(page.wait_for(lambda: page.reach(css).text or " ", message=f"text of {css}"))
 
 
 def _lines(page: Browser, css: str) -> int:
@@ -103,6 +95,15 @@ def test_a_seated_player_waits_for_the_deal_then_follows_a_move_to_another_table
     assert not page.find_all("[data-role=spectating]")
     assert not page.find_all("[data-role=stock]")
     assert page.text("[data-role=no-deal]") == "Le carte non sono ancora state distribuite."
+    # The strip's clock says it whole on a phone (in at most two lines, none cut short).
+    clock = ".table-strip .clock"
+    assert page.text(clock) == "In attesa della prima distribuzione del torneo."
+    assert _lines(page, clock) <= 2
+    assert page.driver.execute_script(
+        "const c = document.querySelector(arguments[0]);"
+        "return c.scrollHeight <= c.clientHeight + 1 && c.scrollWidth <= c.clientWidth + 1;",
+        clock,
+    ), "the strip's clock is cut"
     _check(page, "waiting-for-the-deal")
 
     # The tournament breaks table one: ann moves to table two. Her page follows her there by itself.
@@ -118,8 +119,10 @@ def test_a_seated_player_waits_for_the_deal_then_follows_a_move_to_another_table
         Table.objects.filter(pk=one.pk).update(status=TableStatus.CLOSED)
     page.wait_attribute("[data-role=table-page]", "data-table", str(two.pk), "the page followed the move")
     assert page.driver.execute_script("return location.hash") == f"#/table/{two.pk}"
-    page.wait_text("[data-role=flash]", f"Sei stato spostato al tavolo {two.pk}.", "the move said aloud")
-    assert page.attribute("[data-role=flash]", "role") == "status"
+    # Said aloud by the moment over the felt (a status), with no flash over the strip saying it again.
+    page.wait_present("[data-role=moment-moved]", "the move said at the new table")
+    assert page.attribute("[data-role=moment-moved]", "role") == "status"
+    assert page.driver.execute_script("return document.getElementById('flash').hidden") is True
     assert page.text("[data-role=moved]") == f"Sei stato spostato al tavolo {two.pk} (dal tavolo {one.pk})."
     page.wait_present("[data-role=waiting-deal]", "still waiting for the deal, at the new table")
     _check(page, "moved-to-the-new-table")
@@ -147,7 +150,7 @@ def test_a_finished_round_its_verification_payments_melds_and_replay_in_words_fo
     assert round_.ended_at is not None
 
     page.open(f"/play/#/table/{table.pk}")
-    page.wait_present("[data-role=round] [data-role=verify]", "the round in the history")
+    page.wait_present("[data-role=round] [data-role=seal]", "the round in the history")
     # The players table's header "Carte" stays one word on one line.
     header = "[data-role=players] thead th:nth-child(2)"
     assert page.text(header) == "Carte"
@@ -166,11 +169,14 @@ def test_a_finished_round_its_verification_payments_melds_and_replay_in_words_fo
         assert all(a != b for a, b in itertools.pairwise(placers))
     page.driver.execute_script("document.querySelector('[data-role=melds]').scrollIntoView()")
     page.screenshot("melds")
-    # The deal verified: the hash wraps, the page still fits the phone.
-    _click(page, "[data-role=round] [data-role=verify]")
-    page.wait_attribute("[data-role=round] [data-role=verify-result]", "data-ok", "true", "the deal verified")
-    assert "SHA-256" in _text(page, "[data-role=round] [data-role=verify-result]")
-    page.driver.execute_script("document.querySelector('[data-role=verify-result]').scrollIntoView()")
+    # The deal verified (the seal, "Mano verificata"): its hash wraps behind the details, the page still fits.
+    page.wait_attribute("[data-role=round] [data-role=seal]", "data-state", "verified", "the deal verified")
+    assert _text(page, "[data-role=round] [data-role=seal-words]") == "Mano verificata"
+    page.click("[data-role=round] [data-role=seal-details] summary")
+    assert "SHA-256" in _text(page, "[data-role=round] [data-role=seal-details]")
+    page.driver.execute_script(
+        "document.querySelector('[data-role=round] [data-role=commitment]').scrollIntoView()"
+    )
     _check(page, "verified-deal")
 
     # The replay writes no "null" under the step's words, at any step.
@@ -207,12 +213,22 @@ def test_a_ring_tables_clock_in_minutes_its_leave_words_and_registrations_refusa
         min_buy_in=200,
         max_buy_in=2_000,
     )
+    quick = tables.create_table(
+        user=boss,
+        game="basic",
+        options={"turn_seconds": 30, "time_bank_seconds": 0},
+        seats=2,
+        pcr=2,
+        min_buy_in=200,
+        max_buy_in=2_000,
+    )
     # Registration's password refusal is Italian on the Italian page.
     page: Browser = browser("nuovo", lang="it")
     page.resize(PHONE)
     page.open("/play/")
     page.fill("[data-role=register-username]", "nuovo")
     page.fill("[data-role=register-password]", "corta")
+    page.fill_birth()
     page.click("[data-role=register]")
     page.wait_for(lambda: page.find("[data-role=auth-error]").is_displayed(), message="the refusal shown")
     said = page.text("[data-role=auth-error]")
@@ -227,6 +243,13 @@ def test_a_ring_tables_clock_in_minutes_its_leave_words_and_registrations_refusa
     clock = f"[data-role=table-row][data-table='{table.pk}'] [data-role=clock]"
     page.wait_present(clock, "the table's clock in the lobby")
     assert "turno 5 minuti + riserva di tempo 1 minuto e 30 secondi" in _text(page, clock), _text(page, clock)
+    # No time bank: none named; and the column's name on the phone's card is one word, not "Tem / po".
+    quick_clock = f"[data-role=table-row][data-table='{quick.pk}'] [data-role=clock]"
+    assert _text(page, quick_clock).endswith("turno 30 secondi"), _text(page, quick_clock)
+    label = page.driver.execute_script(
+        "return getComputedStyle(document.querySelector(arguments[0]), '::before').whiteSpace", quick_clock
+    )
+    assert label == "nowrap", label
     nuovo = get_user_model().objects.get(username="nuovo")
     funded_wallet(nuovo, 1000)
     tables.sit(user=nuovo, table_id=table.pk, buy_in=500)
@@ -234,7 +257,7 @@ def test_a_ring_tables_clock_in_minutes_its_leave_words_and_registrations_refusa
     page.wait_present("[data-role=table-head] .facts", "the table's head")
     facts = _text(page, "[data-role=table-head] .facts")
     assert "turno 5 minuti + riserva di tempo 1 minuto e 30 secondi" in facts, facts
-    _click(page, "[data-role=leave]")
+    page.click("[data-role=leave]")
     page.wait_present("[data-role=leave-confirm]", "the leave confirmation")
     leave = _text(page, "[data-role=leave-confirm]")
     sign_out = _text(page, "[data-role=sign-out]")

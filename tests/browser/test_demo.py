@@ -21,7 +21,7 @@ from ledger.models import Transfer
 from tests.browser.conftest import PHONE, Browser
 from tests.ledger.utils import assert_reconciled
 from tournaments.live.models import Round
-from tournaments.practice import demo_script
+from tournaments.practice.demo import script as demo_script
 from tournaments.practice.models import PracticeTable
 
 MINUS = "\u2212"  # the minus sign the page writes between placed and in hand
@@ -56,17 +56,19 @@ def _check(page: Browser, label: str) -> None:
     page.assert_accessible(label)
 
 
-def _guide(page: Browser) -> str:
-    return page.attribute("[data-role=demo-guide]", "data-step")
+# The guide's step and what it highlights, read in one script: one drawing's, never a step with the next one's
+# targets (clicking those would play a step the test never saw).
+_STEP_AND_TARGETS = """
+const guide = document.querySelector("[data-role=demo-guide]");
+const targets = [...document.querySelectorAll("[data-guide-target=true]")].filter(
+  (el) => !el.disabled && el.getClientRects().length > 0);
+return [guide ? guide.dataset.step : "", targets];
+"""
 
 
-def _targets(page: Browser) -> list[WebElement]:
-    try:
-        return [
-            el for el in page.find_all("[data-guide-target=true]") if el.is_displayed() and el.is_enabled()
-        ]
-    except StaleElementReferenceException:
-        return []
+def _step_and_targets(page: Browser) -> tuple[str, list[WebElement]]:
+    step, targets = page.driver.execute_script(_STEP_AND_TARGETS)
+    return str(step), list(targets)
 
 
 def _start(page: Browser, lang: str) -> None:
@@ -90,7 +92,10 @@ def test_the_demo_played_by_following_its_instructions(
     assert words["step"] in page.text("[data-role=demo-guide] h2")
     seen: list[str] = []
     deadline = time.monotonic() + 120
-    while (step := _guide(page)) != "score":
+    while True:
+        step, targets = _step_and_targets(page)
+        if step == "score":
+            break
         assert time.monotonic() < deadline, f"the demo stopped at {step} after {seen}"
         if step not in seen:
             seen.append(step)
@@ -101,16 +106,19 @@ def test_the_demo_played_by_following_its_instructions(
                 )
             if step != "bot_turn":
                 _check(page, step)
+            continue  # read again: the page may have moved on while it was checked
         wait_for_hint = step == "discard" and "hint" not in seen
         if wait_for_hint:
             # The hint's delay (15 s) shortened: after the next click, no progress for a while.
             page.driver.execute_script("window.Ramino.demo.hintSeconds = 0.3")
-        targets = _targets(page)
         if not targets:
             time.sleep(0.1)
             continue
         target = targets[0]
-        target.click()
+        try:
+            target.click()
+        except StaleElementReferenceException:
+            continue  # redrawn since it was read: read again
         WebDriverWait(page.driver, 15).until(expected_conditions.staleness_of(target))
         if wait_for_hint:
             seen.append("hint")

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from play.learn import frames
-from play.learn_pages import PRESETS
+from play.learn.pages import PRESETS
 from tests.browser.conftest import DESKTOP, PHONE, Browser
 from tests.factories import PASSWORD, PlayerFactory
 

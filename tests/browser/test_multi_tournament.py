@@ -15,7 +15,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
-from tests.tournaments import multi_read_helpers as multi
+from tests.tournaments.multi_table.reads import helpers as multi
 from tournaments.multi_table import schedule
 from tournaments.multi_table import start as multi_start
 from tournaments.tournament import events as tournament_events
@@ -34,6 +34,7 @@ def _sign_up(b: Any, name: str) -> None:
     b.open("/play/")
     b.fill("[data-role=register-username]", name)
     b.fill("[data-role=register-password]", "a-long-secret-9")
+    b.fill_birth()
     b.click("[data-role=register]")
     b.find("[data-role=lobby]")
 

@@ -16,12 +16,13 @@ from ledger.models import GrantPolicy
 from ledger.services import accounts
 from tests.browser.conftest import PHONE, Browser, hand_cards, play_selected
 from tests.clients import api_client
-from tests.engine.stacking import stacked_deck
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
-from tests.tournaments.tournament_helpers import new_tournament
-from tournaments.engine import engine
-from tournaments.live import dispatch, engine_io, round_start, tables
+from tests.tournaments.single_table.helpers import new_tournament
+from tournaments.engine import engine, stacked_deck
+from tournaments.live.messaging import dispatch
 from tournaments.live.models import Game, Round, Table
+from tournaments.live.rounds import start as round_start
+from tournaments.live.tables import services as tables
 from tournaments.tournament import registration
 from tournaments.tournament.models import Tournament, TournamentEntry
 
@@ -42,10 +43,10 @@ def _check(page: Browser, label: str) -> None:
 def _stack_the_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     def new_round(rules: Any, *, players: Any, dealer: int, round_number: int) -> Any:
         hands = [MINE if name == NAME else THEIRS for name in players]
-        deck = stacked_deck(rules, len(players), hands, dealer=dealer, up="5D", stock=["KC", "QD"])
+        deck = stacked_deck(rules, hands, dealer=dealer, up="5D", stock=["KC", "QD"])
         return engine.new_round(rules, list(players), dealer, round_number, deck=deck)
 
-    monkeypatch.setattr(engine_io, "new_round", new_round)
+    monkeypatch.setattr(round_start, "new_round", new_round)
 
 
 def test_a_new_italian_player_on_a_phone_from_registration_to_a_sit_and_go_prize(
@@ -73,6 +74,7 @@ def test_a_new_italian_player_on_a_phone_from_registration_to_a_sit_and_go_prize
     _check(page, "sign-in")
     page.fill("[data-role=register-username]", NAME)
     page.fill("[data-role=register-password]", PASSWORD)
+    page.fill_birth()
     page.click("[data-role=register]")
     page.find("[data-role=lobby]")
     # (Italian groups thousands from five digits on: 1000, but 10.000)
@@ -121,11 +123,12 @@ def test_a_new_italian_player_on_a_phone_from_registration_to_a_sit_and_go_prize
     play_selected(page, ["8S", "8D", "8C"], "meld")
     (last,) = page.wait_for(lambda: len(hand_cards(page)) == 1 and hand_cards(page), message="one card left")
     play_selected(page, [last], "discard")
-    results = page.wait_present("[data-role=results]", "the round's results")
+    page.wait_present("[data-role=results]", "the round's results")
     round_ = Round.objects.get(game=game, number=1)
     assert round_.result is not None and round_.result["details"]["went_out"] == NAME
     won = sum(t["amount"] for t in round_.transfers if t["to"] == NAME)
-    assert won > 0 and f"{won} fiches" in results.text, results.text
+    results = page.text("[data-role=results]")  # read afresh: an event may have redrawn the panel
+    assert won > 0 and f"{won} fiches" in results, results
     _check(page, "ring-results")
     monkeypatch.undo()  # from here the worker deals and plays, as on the site
     settings.RAMINO_NEXT_ROUND_DELAY_SECONDS = 1
@@ -151,8 +154,8 @@ def test_a_new_italian_player_on_a_phone_from_registration_to_a_sit_and_go_prize
     _check(page, "lobby-registered")
     for other in others:
         registration.register(user=other, tournament_id=tournament.pk)
-    alert = page.wait_present("[data-role=start-alert]", "the start alert", timeout=20)
-    assert "Il tuo torneo è iniziato." in alert.text
+    page.wait_present("[data-role=start-alert]", "the start alert", timeout=20)
+    assert "Il tuo torneo è iniziato." in page.text("[data-role=start-alert]")
     _check(page, "start-alert")
     page.click("[data-role=go-to-table]")
     page.wait_attribute("body", "data-page", "table", message="at the tournament's table")

@@ -58,6 +58,7 @@ def test_landing_page_leads_to_the_client_and_a_new_player_registers(browser: An
     # a refused registration says why, and nothing is created
     ann.fill("[data-role=register-username]", "ann")
     ann.fill("[data-role=register-password]", "short")
+    ann.fill_birth()
     ann.click("[data-role=register]")
     error = ann.wait_for(
         lambda: ann.find("[data-role=auth-error]").is_displayed() and ann.find("[data-role=auth-error]")

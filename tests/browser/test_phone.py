@@ -18,10 +18,10 @@ from selenium.webdriver.common.keys import Keys
 from tests.browser.conftest import DESKTOP, PHONE, Browser
 from tests.factories import PASSWORD, PlayerFactory, TableFactory, TournamentFactory, fund
 from tests.ledger.utils import assert_reconciled
-from tests.tournaments import multi_read_helpers as multi
-from tests.tournaments.tournament_helpers import bots_play_the_round
-from tournaments.live import tables
+from tests.tournaments.multi_table.reads import helpers as multi
+from tests.tournaments.single_table.helpers import bots_play_the_round
 from tournaments.live.models import Game, Round
+from tournaments.live.tables import services as tables
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -111,6 +111,7 @@ def test_the_landing_sign_in_lobby_tournament_and_wallet_pages_fit_a_phone_and_p
 
     page.fill("[data-role=register-username]", "eve")
     page.fill("[data-role=register-password]", PASSWORD)
+    page.fill_birth()
     page.click("[data-role=register]")
     page.find("[data-role=lobby]")
     eve = get_user_model().objects.get(username="eve")

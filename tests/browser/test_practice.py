@@ -20,13 +20,13 @@ from selenium.webdriver.common.keys import Keys
 
 from ledger.models import Transfer
 from tests.browser.conftest import DESKTOP, PHONE, Browser, hand_cards, play_selected
-from tests.engine.stacking import stacked_deck
 from tests.factories import PlayerFactory
 from tests.ledger.utils import assert_reconciled
-from tests.tournaments.practice_helpers import play_out_round
-from tournaments.engine import Ruleset
-from tournaments.live import dispatch, round_start
+from tests.tournaments.practice.helpers import play_out_round
+from tournaments.engine import Ruleset, stacked_deck
+from tournaments.live.messaging import dispatch
 from tournaments.live.models import Game, MoveLog, Round, Table, TableStatus
+from tournaments.live.rounds import start as round_start
 from tournaments.practice import services
 from tournaments.practice.services import StackedDeal
 from tournaments.practice.views import PracticeInputSerializer
@@ -79,7 +79,7 @@ def _stack_the_first_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     """The live server's POST /practice/ starts the table with a stacked first deal (the worker deals it)."""
     start = services.start_practice
     rules = Ruleset.preset("rummy500")
-    deck = stacked_deck(rules, 2, [MINE, THEIRS], dealer=0, up="5D", stock=["KC", "QD"])
+    deck = stacked_deck(rules, [MINE, THEIRS], dealer=0, up="5D", stock=["KC", "QD"])
 
     def stacked(**kwargs: Any) -> Any:
         return start(**kwargs, deal=StackedDeal(deck=tuple(deck), dealer=NAME))

@@ -34,6 +34,7 @@ def _credit(name: str, boss: Any) -> None:
 def _register_here(page: Browser, name: str) -> None:
     page.fill("[data-role=register-username]", name)
     page.fill("[data-role=register-password]", PASSWORD)
+    page.fill_birth()
     page.click("[data-role=register]")
 
 
@@ -87,7 +88,7 @@ def test_a_private_board_table_is_created_seated_and_joined_by_its_link_in_itali
     assert code == table.code
     link = _read(ann, "[data-role=share-link]", "value")
     assert link == f"{ann.base}/play/#/join/{code}"
-    assert "Tavolo" in _read(ann, "[data-role=table-head] h1")  # the page is Italian
+    assert "Tavolo" in _read(ann, "[data-role=table-page] h1")  # the page is Italian
     assert _read(ann, "[data-role=copy-link]") == "Copia il link"
     ann.assert_fits("table-share")
     ann.assert_accessible("table-share")

@@ -16,16 +16,18 @@ from typing import Any, cast
 import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from tests.browser.conftest import DESKTOP, PHONE, Browser
-from tests.engine.stacking import stacked_deck
 from tests.factories import PlayerFactory, TournamentFactory
-from tests.tournaments.tournament_helpers import bots_play_the_round, game_of
-from tournaments.engine import engine
-from tournaments.live import dispatch, engine_io, round_start, tables
+from tests.tournaments.single_table.helpers import bots_play_the_round, game_of
+from tournaments.engine import engine, stacked_deck
+from tournaments.live.messaging import dispatch
 from tournaments.live.models import Game, Round, Seat, SeatStatus
+from tournaments.live.rounds import start as round_start
+from tournaments.live.tables import services as tables
 from tournaments.single_table import progress
 from tournaments.tournament import registration
 
@@ -92,10 +94,10 @@ def _stack_the_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     def new_round(rules: Any, *, players: Any, dealer: int, round_number: int) -> Any:
         first = (dealer + 1) % len(players)
         hands = [FIRST if seat == first else OTHER for seat in range(len(players))]
-        deck = stacked_deck(rules, len(players), hands, dealer=dealer, up="5D", stock=["KC"])
+        deck = stacked_deck(rules, hands, dealer=dealer, up="5D", stock=["KC"])
         return engine.new_round(rules, list(players), dealer, round_number, deck=deck)
 
-    monkeypatch.setattr(engine_io, "new_round", new_round)
+    monkeypatch.setattr(round_start, "new_round", new_round)
 
 
 def _deal_now(game: Game) -> None:
@@ -121,6 +123,23 @@ def _version(page: Browser) -> str:
 
 def _card(page: Browser, code: str) -> str:
     return f"[data-role=hand-card][data-card='{code}']"
+
+
+def _drag_last_card_to_the_front(page: Browser) -> None:
+    """Drag the hand's last card before its first. A presence or clock message may redraw the hand between the
+    finding and the drag: the pointer is then let go and the cards are found again."""
+
+    def drag() -> None:
+        cards = page.find_all("[data-role=hand-card]")
+        try:
+            ActionChains(page.driver).click_and_hold(cards[-1]).move_by_offset(-12, 0).pause(
+                0.1
+            ).move_to_element(cards[0]).move_by_offset(-4, 0).pause(0.1).release().perform()
+        except StaleElementReferenceException:
+            ActionChains(page.driver).reset_actions()  # lets go of a button a broken chain left pressed
+            raise
+
+    page._afresh(drag)
 
 
 def _focused(page: Browser) -> dict[str, str]:
@@ -206,10 +225,7 @@ def test_the_hand_is_selected_sorted_dragged_and_played(
 
     # a drag reorders the hand (the last card to the front), and the order survives a reload of the tab
     before = _hand(wp)
-    cards = wp.find_all("[data-role=hand-card]")
-    ActionChains(wp.driver).click_and_hold(cards[-1]).move_by_offset(-12, 0).pause(0.1).move_to_element(
-        cards[0]
-    ).move_by_offset(-4, 0).pause(0.1).release().perform()
+    _drag_last_card_to_the_front(wp)
     wp.wait_for(lambda: _hand(wp)[0] == before[-1], message="the dragged card first")
     dragged = _hand(wp)
     assert sorted(dragged) == sorted(before) and dragged[1:] == before[:-1]
@@ -260,8 +276,11 @@ def test_the_hand_is_selected_sorted_dragged_and_played(
     fp.assert_accessible("lay-off-choice")
     fp.click("[data-role=lay-off-target]:has([data-card='5H'])")
     fp.wait_for(lambda: not fp.find_all(_card(fp, "8H")), message="8H laid off")
-    run = fp.find("[data-role=melds] [data-role=meld]:has([data-card='5H'])")
-    placed = [c.get_attribute("data-card") for c in run.find_elements("css selector", "[data-card]")]
+    # read on the page as it stands: the move's answer and then its event each draw the melds again
+    placed = fp.driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map((c) => c.dataset.card);",
+        "[data-role=melds] [data-role=meld]:has([data-card='5H']) [data-card]",
+    )
     assert placed == ["5H", "6H", "7H", "8H"]
 
     # discard one selected card: the turn passes, the other page reads out the discard and their turn
@@ -312,9 +331,10 @@ def test_a_tournament_table_shows_points_to_the_target_and_its_results(
     page.resize(size)
     page.open(f"/play/#/table/{game.table_id}")
     page.wait_attribute("[data-role=table-page]", "data-round", "1")
-    head = page.find("[data-role=table-head]")
-    assert head.get_attribute("data-tournament") == str(tournament.pk)
-    assert "Venerdì sit-and-go" in head.text
+    # read afresh: a presence or clock message may redraw the head between the finding and the reading
+    head = "[data-role=table-head]"
+    assert page._afresh(lambda: page.reach(head).get_attribute("data-tournament")) == str(tournament.pk)
+    assert "Venerdì sit-and-go" in page.text(head)
     # no buy-in, top-up or leave at a tournament's table; points, not chips, and how far the target is
     assert not page.find_all("[data-role=sit-form]") and not page.find_all("[data-role=leave]")
     assert page.find_all("[data-role=players] [data-role=points]")

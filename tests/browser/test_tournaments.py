@@ -20,10 +20,10 @@ from ledger.services import accounts, postings
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.factories import PASSWORD, TableFactory
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
-from tests.tournaments import multi_read_helpers as multi
-from tests.tournaments.tournament_helpers import new_tournament
-from tournaments.live import tables
+from tests.tournaments.multi_table.reads import helpers as multi
+from tests.tournaments.single_table.helpers import new_tournament
 from tournaments.live.models import Table
+from tournaments.live.tables import services as tables
 from tournaments.tournament import admin_actions, registration, setup
 from tournaments.tournament.models import TournamentEntry
 
@@ -49,6 +49,7 @@ def test_a_player_registers_and_unregisters_from_the_lobby(browser: Any, live_se
     ann.open("/play/")
     ann.fill("[data-role=register-username]", "ann")
     ann.fill("[data-role=register-password]", "a-long-secret-9")
+    ann.fill_birth()
     ann.click("[data-role=register]")
     ann.find("[data-role=lobby]")
     user = get_user_model().objects.get(username="ann")
@@ -294,7 +295,7 @@ def test_a_cancelled_sit_and_go_says_so_and_that_entries_were_refunded(
 
 
 @pytest.mark.parametrize(("size", "lang"), SIZES)
-def test_your_turn_shows_in_the_tab_title_and_the_sound_is_off_until_turned_on(
+def test_your_turn_shows_in_the_tab_title_and_the_sound_is_on_until_turned_off(
     browser: Any, live_server: Any, size: tuple[int, int], lang: str
 ) -> None:
     _player("ann")
@@ -303,21 +304,28 @@ def test_your_turn_shows_in_the_tab_title_and_the_sound_is_off_until_turned_on(
     prefix = "(Tocca a te) " if lang == "it" else "(Your turn) "
     b.driver.execute_script("Ramino.notify.yourTurn(true)")
     assert b.driver.title == prefix + title
-    b.driver.execute_script("Ramino.notify.yourTurn(true)")  # twice: one prefix
+    # the sound is on by default: "your turn" played its tone (WebAudio; a headless browser records it)
+    assert b.driver.execute_script("return Ramino.notify.played") == ["turn"]
+    b.driver.execute_script("Ramino.notify.yourTurn(true)")  # twice: one prefix, one tone
     assert b.driver.title == prefix + title
+    assert b.driver.execute_script("return Ramino.notify.played") == ["turn"]
     b.driver.execute_script("Ramino.notify.yourTurn(false)")
     assert b.driver.title == title
     toggle = "[data-role=sound-toggle]"
-    assert b.attribute(toggle, "aria-pressed") == "false"
-    assert b.text(toggle) == ("Suono: no" if lang == "it" else "Sound: off")
-    b.click(toggle)
     assert b.attribute(toggle, "aria-pressed") == "true"
-    assert b.driver.execute_script("return localStorage.getItem('ramino.sound')") == "on"
+    assert b.text(toggle) == ("Suono: sì" if lang == "it" else "Sound: on")
+    b.click(toggle)  # the one switch: every sound off
+    assert b.attribute(toggle, "aria-pressed") == "false"
+    assert b.driver.execute_script("return localStorage.getItem('ramino.sound')") == "off"
     b.open("/play/#/wallet")  # remembered across pages and loads
-    b.wait_attribute(toggle, "aria-pressed", "true", message="the sound stays on")
-    b.driver.execute_script("Ramino.notify.yourTurn(true)")  # with the sound on: a tone, and no script error
+    b.wait_attribute(toggle, "aria-pressed", "false", message="the sound stays off")
+    b.driver.execute_script("Ramino.notify.yourTurn(true)")  # with the sound off: no tone
     assert b.driver.title.startswith(prefix)
-    b.open("/play/#/lobby")  # (the wallet page is another's work; the lobby with the toggle on is checked)
+    assert b.driver.execute_script("return Ramino.notify.played") == []
+    b.driver.execute_script("Ramino.notify.yourTurn(false)")
+    b.click(toggle)  # and on again
+    b.wait_attribute(toggle, "aria-pressed", "true", message="the sound on again")
+    b.open("/play/#/lobby")
     b.wait_attribute(toggle, "aria-pressed", "true", message="the sound still on")
     b.find("[data-role=lobby]")
     _check_page(b, f"sound-on-{lang}")

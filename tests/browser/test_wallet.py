@@ -29,6 +29,7 @@ def test_a_new_italian_player_gets_welcome_chips_and_tops_up(browser: Any, size:
     page.open("/play/")
     page.fill("[data-role=register-username]", "niccolò")
     page.fill("[data-role=register-password]", "a-long-secret-9")
+    page.fill_birth()
     page.click("[data-role=register]")
     page.find("[data-role=lobby]")
     # Italian groups digits from five on (CLDR): 1500, 10.000.
@@ -84,6 +85,7 @@ def test_without_a_grant_the_wallet_says_chips_come_from_the_admins(
     page.open("/play/")
     page.fill("[data-role=register-username]", "ann")
     page.fill("[data-role=register-password]", "a-long-secret-9")
+    page.fill_birth()
     page.click("[data-role=register]")
     page.find("[data-role=lobby]")
     page.click("[data-role=nav-wallet]")

@@ -10,8 +10,9 @@ from typing import Any
 
 from tests.clients import LiveClient
 from tests.factories import UserFactory
-from tests.tournaments.helpers import hidden_cards, leaked
-from tournaments.live import engine_io
+from tests.tournaments.live.helpers import hidden_cards, leaked
+from tournaments import engine
+from tournaments.engine import bots as engine_bots
 from tournaments.live.models import Game
 
 
@@ -40,6 +41,9 @@ def play_until_finished(
         if detail["status"] == "finished":
             break
         tables = watcher.call("GET", f"/tournaments/{tournament_id}/tables/").json()["results"]
+        if not tables:  # the last table closed between the two reads: the finish is being written
+            time.sleep(0.2)
+            continue
         game_id = tables[0]["game"]
         acted = False
         for name, client in players.items():
@@ -50,7 +54,7 @@ def play_until_finished(
             assert not leaked(view, hidden_cards(game, name)), name
             if not view.get("legal_moves"):
                 continue
-            move = engine_io.greedy_move(engine_io.load_state(game.state), name)
+            move = engine_bots.greedy_move(engine.state_from_dict(game.state), name)
             answer = client.call(
                 "POST", f"/games/{game_id}/moves/", json={**move, "expected_version": view["version"]}
             )

@@ -13,8 +13,9 @@ import requests
 from django.contrib.auth import get_user_model
 
 from tests.clients import LiveClient
-from tests.tournaments.helpers import expected_transfers, hidden_cards, leaked
-from tournaments.live import engine_io
+from tests.tournaments.live.helpers import expected_transfers, hidden_cards, leaked
+from tournaments import engine
+from tournaments.engine import bots as engine_bots
 from tournaments.live.models import Game, Round
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e, pytest.mark.worker]
@@ -116,7 +117,7 @@ def test_four_bots_play_five_rounds(live_server: Any, celery_worker_process: Any
             game = Game.objects.get(pk=game_id)
             if game.version != view["version"] or game.state is None:
                 continue
-            move = engine_io.greedy_move(engine_io.load_state(game.state), name)
+            move = engine_bots.greedy_move(engine.state_from_dict(game.state), name)
             answer = client.call(
                 "POST", f"/games/{game_id}/moves/", json={**move, "expected_version": view["version"]}
             )

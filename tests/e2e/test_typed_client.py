@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import uuid
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,8 @@ import requests
 from django.contrib.auth import get_user_model
 
 from tests.ledger.utils import assert_reconciled
-from tournaments.live import engine_io
+from tournaments import engine
+from tournaments.engine import bots as engine_bots
 from tournaments.live.models import Game, Round
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e, pytest.mark.worker]
@@ -110,7 +112,10 @@ def test_a_generated_client_plays_a_round(
     for name in PLAYERS:
         password = f"pw-{uuid.uuid4().hex}"
         registered = api("v1.v1_auth_register_create").sync_detailed(
-            client=anonymous, body=model("RegisterInputRequest")(username=name, password=password)
+            client=anonymous,
+            body=model("RegisterInputRequest")(
+                username=name, password=password, date_of_birth=date(1990, 1, 1)
+            ),
         )
         assert parsed(registered, 201, "RegisterOutput").username == name
         players[name] = login(client_module, base, name, password)
@@ -163,7 +168,7 @@ def test_a_generated_client_plays_a_round(
             game = Game.objects.get(pk=game_id)
             if game.version != view.version or game.state is None:
                 continue
-            move = engine_io.greedy_move(engine_io.load_state(game.state), name)
+            move = engine_bots.greedy_move(engine.state_from_dict(game.state), name)
             answer = api("v1.v1_games_moves_create").sync_detailed(
                 client=client,
                 game_id=game_id,

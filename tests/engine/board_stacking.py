@@ -5,12 +5,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tournaments.engine import Ruleset, apply_move, full_deck, new_round
+from tournaments.engine import Ruleset, apply_move, new_round, stacked_deck
 from tournaments.engine.cards import NATURAL_TILES
 from tournaments.engine.state import RoundState
 
 BOARD = Ruleset.preset("board")
 NAMES = ["ann", "bob", "cid", "dan"]
+
+
+def spread_fillers(unused: list[str]) -> list[str]:
+    """Board Rummy's unnamed tiles seven places apart in tile order, first copies before second ones, jokers
+    last: they make no pair and hardly any combination among themselves."""
+    spread = sorted(NATURAL_TILES, key=lambda t: (NATURAL_TILES.index(t) * 7) % 52)
+    fill = [t for t in spread if t in unused]
+    return fill + [t for t in spread if unused.count(t) == 2] + [t for t in unused if t == "JK"]
 
 
 def board_deck(
@@ -24,32 +32,7 @@ def board_deck(
     """A deck (top first) dealing ``hands[seat]`` (the first player, left of the dealer, gets 15 tiles,
     the others 14; unnamed tiles are filled in, no two alike where avoidable), then ``trump``, then
     ``stock`` on top of the rest (jokers last)."""
-    n = len(hands)
-    pool = list(full_deck(rules, n))
-
-    def take(t: str) -> str:
-        pool.remove(t)
-        return t
-
-    named = [[take(t) for t in h] for h in hands]
-    turned = take(trump) if trump else None
-    top = [take(t) for t in stock]
-    # Fillers seven places apart in tile order, first copies before second ones: they make no pair and
-    # hardly any combination among themselves.
-    spread = sorted(NATURAL_TILES, key=lambda t: (NATURAL_TILES.index(t) * 7) % 52)
-    fill = [t for t in spread if t in pool]
-    fill += [t for t in spread if pool.count(t) == 2] + [t for t in pool if t == "JK"]
-    first = (dealer + 1) % n
-    filled = []
-    for seat, h in enumerate(named):
-        h = list(h)
-        while len(h) < (15 if seat == first else 14):
-            h.append(fill.pop(0))
-        filled.append(h)
-    deck = [filled[(dealer + 1 + i) % n][i // n] for i in range(14 * n)]
-    deck.append(filled[first][14])
-    deck.append(turned if turned is not None else fill.pop(0))
-    return deck + top + fill
+    return stacked_deck(rules, hands, dealer=dealer, up=trump, stock=stock, fillers=spread_fillers)
 
 
 def board_round(

@@ -1,4 +1,5 @@
-"""Build stacked decks for scenario tests: name each hand, the up-card and the top of the stock."""
+"""Stacked rounds for scenario tests (the deck from ``tournaments.engine.stacked_deck``: name each hand, the
+up-card and the top of the stock) and the moves they play."""
 
 from __future__ import annotations
 
@@ -7,53 +8,8 @@ from typing import Any
 
 import pytest
 
-from tournaments.engine import IllegalMove, Ruleset, apply_move, full_deck, new_round, state_to_dict
+from tournaments.engine import IllegalMove, Ruleset, apply_move, new_round, stacked_deck, state_to_dict
 from tournaments.engine.state import Result, RoundState
-
-
-def stacked_deck(
-    rules: Ruleset,
-    n: int,
-    hands: Sequence[Sequence[str]],
-    *,
-    dealer: int = 0,
-    up: str | None = None,
-    stock: Sequence[str] = (),
-) -> list[str]:
-    """A deck (top first) dealing ``hands[seat]`` to each seat; unnamed cards are filled in.
-
-    Wrotham (``starter_extra_card``): the starter's 8th card follows the round-robin deal and there is
-    no up-card (``up`` must be None)."""
-    pool = list(full_deck(rules, n))
-    each = rules.cards_each(n)
-    starter = (dealer + 1) % n
-    extra = 1 if getattr(rules, "starter_extra_card", False) else 0
-
-    def take(card: str) -> str:
-        pool.remove(card)
-        return card
-
-    named = [[take(c) for c in h] for h in hands]
-    up_card = take(up) if up else None
-    top = [take(c) for c in stock]
-    fill = [c for c in pool if c != "JK"] + [c for c in pool if c == "JK"]  # fillers: naturals first
-    filled = []
-    for seat, h in enumerate(named):
-        h = list(h)
-        while len(h) < each + (extra if seat == starter else 0):
-            h.append(fill.pop(0))
-        filled.append(h)
-    deck: list[str] = []
-    for i in range(n * each):
-        seat = (dealer + 1 + i) % n
-        deck.append(filled[seat][i // n])
-    if extra:
-        deck.append(filled[starter][each])
-    if rules.up_card:
-        deck.append(up_card if up_card is not None else fill.pop(0))
-    deck.extend(top)
-    deck.extend(fill)
-    return deck
 
 
 def stacked_round(
@@ -67,7 +23,7 @@ def stacked_round(
     round_number: int = 1,
 ) -> RoundState:
     players = list(players or ["ann", "bob", "cid", "dan", "eve", "fay", "gus", "hal"][: len(hands)])
-    deck = stacked_deck(rules, len(players), hands, dealer=dealer, up=up, stock=stock)
+    deck = stacked_deck(rules, hands, dealer=dealer, up=up, stock=stock)
     return new_round(rules, players, dealer, round_number, deck=deck)
 
 

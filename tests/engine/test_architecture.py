@@ -66,6 +66,22 @@ def test_every_error_code_is_documented():
     assert not missing, f"codes missing from docs/rules.md: {missing}"
 
 
+def test_codes_are_written_once_in_the_rule_code_enum():
+    """The engine raises `RuleCode` members: a code's string is written in errors.py and nowhere else, and the
+    enum is exactly the codes the engine's source names (the API's schema lists the enum)."""
+    from tournaments.engine import RuleCode
+
+    elsewhere = sorted(
+        f"{path.relative_to(ENGINE)}:{node.lineno} {node.value}"
+        for path in _modules()
+        if path != ENGINE / "errors.py"
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and CODE_RE.match(node.value)
+    )
+    assert elsewhere == []
+    assert {code.value for code in RuleCode} == _raised_codes()
+
+
 def test_no_dynamic_error_codes():
     """Codes are literals so the documentation test above sees them all."""
     for path in _modules():

@@ -27,7 +27,7 @@ from tournaments.engine import (
     replay,
 )
 from tournaments.engine.cards import CardError
-from tournaments.engine.deal import deal_round_robin
+from tournaments.engine.deal import DealShape, deal_round_robin
 from tournaments.engine.families import FAMILIES, family_of
 from tournaments.engine.families.rummy500 import Rummy500Options
 from tournaments.engine.family import Bots, Deal
@@ -73,7 +73,7 @@ def test_family_options_live_in_own_and_still_read_as_attributes():
         rummy_in_the_pile=True,
         rummy_call_seconds=9,
     )
-    # the apps read an option by name, with a default for games that lack it (engine_io.claim_seconds)
+    # the apps read an option by name, with a default for games that lack it (`live.clocks.arming.claim_seconds`)
     assert house.rummy_call_seconds == 9 and getattr(house, "rummy_call_seconds", 10) == 9
     assert getattr(house, "no_such_option", 10) == 10
     with pytest.raises(AttributeError):
@@ -120,6 +120,7 @@ class _ToyTiles:
     """Just enough of a tile game to drive the seam: a ``deal`` phase, keep/refuse, then ``close``."""
 
     name = "toy_tiles"
+    title = "Toy tiles"
     phases = ("deal", "draw", "over")
     move_fields: Mapping[str, frozenset[str]] = {
         "keep_deal": frozenset({"type"}),
@@ -132,6 +133,9 @@ class _ToyTiles:
 
     def full_deck(self, rules: Ruleset, n_players: int) -> tuple[str, ...]:
         return tuple(f"{c}{n}" for c in "RYBK" for n in range(1, 14)) * 2 + ("JK", "JK")
+
+    def deal_shape(self, rules: Ruleset, n_players: int) -> DealShape:
+        return DealShape(each=14)
 
     def deal(self, rules: Ruleset, n_players: int, dealer: int, order: Sequence[str]) -> Deal:
         hands = deal_round_robin(order, n_players, dealer, 14)

@@ -40,7 +40,9 @@ def _later() -> Any:
 
 
 def _register(name: str) -> Any:
-    answer = api_client().post("/api/v1/auth/register/", {"username": name, "password": PASSWORD})
+    answer = api_client().post(
+        "/api/v1/auth/register/", {"username": name, "password": PASSWORD, "date_of_birth": "1990-01-01"}
+    )
     assert answer.status_code == 201, answer.content
     assert answer.json()["welcome_chips"] == WELCOME
     return signed_in(name, PASSWORD)

@@ -12,7 +12,8 @@ from django.contrib.admin.models import CHANGE, LogEntry
 from django.utils import timezone
 
 from config.celery_app import app as celery_app
-from integrity import services, simulation, tasks
+from devtools import integrity_simulation as simulation
+from integrity import services, tasks
 from integrity.models import Checkpoint, Flag, FlagStatus, PairStat
 from ledger.models import Transfer
 from tests.integrity.writer import write_table

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from integrity import signals, simulation
+from devtools import integrity_simulation as simulation
+from integrity import signals
 from integrity.signals import Payment, RoundFacts, Thresholds
 
 LIMITS = Thresholds()

@@ -1,4 +1,4 @@
-"""Simulated tables (integrity.simulation) written into the database as live play leaves them: a private table
+"""Simulated tables (devtools.integrity_simulation) written into the database as live play leaves them: a private table
 and its seats (with an address), each round's row, its moves in the move log, and its settlement posted
 through the ledger's service, so that the integrity job reads them as it reads real play."""
 
@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from integrity.simulation import SimTable
+from devtools.integrity_simulation import SimTable
 from ledger.models import AccountKind, TransferKind
 from ledger.services import accounts, postings
 from tests.factories import TableFactory, fund

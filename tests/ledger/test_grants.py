@@ -19,9 +19,9 @@ from ledger.selectors import TopUpState, chips_held, top_up, wallet_balance
 from ledger.services import grants, postings
 from ledger.throttling import TopUpThrottle
 from tests.clients import api_client
-from tests.factories import TableFactory
+from tests.factories import ADULT_BIRTH, TableFactory
 from tests.ledger.utils import assert_reconciled, funded_wallet, make_user
-from tournaments.live import tables
+from tournaments.live.tables import services as tables
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +47,7 @@ def _grants(user: Any) -> list[Transfer]:
 
 def test_off_by_default_registration_gives_nothing_and_top_up_is_refused() -> None:
     assert not GrantPolicy.objects.exists()
-    user = account_services.register_user(username="newbie", password=PASSWORD)
+    user = account_services.register_user(username="newbie", password=PASSWORD, date_of_birth=ADULT_BIRTH)
     assert wallet_balance(user=user) == 0 and _grants(user) == []
     with pytest.raises(GrantNotAvailable):
         grants.claim_daily_top_up(user=user, now=NOON)
@@ -57,7 +57,7 @@ def test_off_by_default_registration_gives_nothing_and_top_up_is_refused() -> No
 
 def test_a_disabled_policy_grants_nothing_whatever_its_amounts() -> None:
     grants.configure(enabled=False, welcome_chips=500, daily_floor=1_000)
-    user = account_services.register_user(username="newbie", password=PASSWORD)
+    user = account_services.register_user(username="newbie", password=PASSWORD, date_of_birth=ADULT_BIRTH)
     assert wallet_balance(user=user) == 0
     with pytest.raises(GrantNotAvailable):
         grants.claim_daily_top_up(user=user, now=NOON)
@@ -86,7 +86,7 @@ def test_the_policy_is_one_row() -> None:
 
 def test_welcome_chips_are_posted_once_from_the_cashier_on_registration() -> None:
     grants.configure(enabled=True, welcome_chips=1_500)
-    user = account_services.register_user(username="newbie", password=PASSWORD)
+    user = account_services.register_user(username="newbie", password=PASSWORD, date_of_birth=ADULT_BIRTH)
     assert wallet_balance(user=user) == 1_500
     (transfer,) = _grants(user)
     assert transfer.idempotency_key == f"grant:welcome:{user.pk}"
@@ -101,9 +101,9 @@ def test_welcome_chips_are_posted_once_from_the_cashier_on_registration() -> Non
 
 def test_a_refused_registration_posts_no_welcome_chips() -> None:
     grants.configure(enabled=True, welcome_chips=1_500)
-    account_services.register_user(username="Newbie", password=PASSWORD)
+    account_services.register_user(username="Newbie", password=PASSWORD, date_of_birth=ADULT_BIRTH)
     with pytest.raises(ValidationError):
-        account_services.register_user(username="NEWBIE", password=PASSWORD)
+        account_services.register_user(username="NEWBIE", password=PASSWORD, date_of_birth=ADULT_BIRTH)
     assert Transfer.objects.count() == 1
     assert_reconciled()
 
@@ -119,7 +119,7 @@ def test_welcome_chips_roll_back_with_a_registration_that_fails(monkeypatch: pyt
 
     monkeypatch.setattr(grants, "post_welcome_grant", posted_then_failed)
     with pytest.raises(RuntimeError):
-        account_services.register_user(username="newbie", password=PASSWORD)
+        account_services.register_user(username="newbie", password=PASSWORD, date_of_birth=ADULT_BIRTH)
     assert not Transfer.objects.exists()
     assert_reconciled()
 
@@ -367,11 +367,15 @@ def test_anonymous_callers_cannot_claim() -> None:
 
 def test_registration_answers_the_welcome_chips() -> None:
     client = api_client()
-    assert client.post("/api/v1/auth/register/", {"username": "first", "password": PASSWORD}).json() == {
+    assert client.post(
+        "/api/v1/auth/register/", {"username": "first", "password": PASSWORD, "date_of_birth": "1990-01-01"}
+    ).json() == {
         "username": "first",
         "welcome_chips": 0,
     }
     grants.configure(enabled=True, welcome_chips=2_000)
-    answer = client.post("/api/v1/auth/register/", {"username": "second", "password": PASSWORD})
+    answer = client.post(
+        "/api/v1/auth/register/", {"username": "second", "password": PASSWORD, "date_of_birth": "1990-01-01"}
+    )
     assert answer.status_code == 201 and answer.json()["welcome_chips"] == 2_000
     assert_reconciled()

@@ -25,6 +25,7 @@ from ledger.errors import GrantAboveFloor, GrantAlreadyClaimed, GrantNotAvailabl
 from ledger.models import AccountKind, Transfer, TransferKind
 from ledger.selectors import wallet_balance
 from ledger.services import accounts, grants, postings
+from tests.factories import ADULT_BIRTH
 from tests.ledger.utils import assert_reconciled
 
 DAY0 = datetime(2026, 12, 1, tzinfo=UTC)
@@ -55,7 +56,7 @@ class GrantMachine(RuleBasedStateMachine):
     def register(self) -> None:
         self.serial += 1
         user = account_services.register_user(
-            username=f"g{self.tag}{self.serial}", password="a-long-secret-9"
+            username=f"g{self.tag}{self.serial}", password="a-long-secret-9", date_of_birth=ADULT_BIRTH
         )
         enabled, welcome, _ = self.policy
         gift = welcome if enabled else 0

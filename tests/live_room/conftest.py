@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from live_room import reads
+from live_room import flood, reads
 from tests.tournaments.conftest import (  # noqa: F401  (fixtures, registered by import)
     _no_throttle_state,
     admin_user,
@@ -20,3 +20,11 @@ def _socket_reads_closed() -> Iterator[None]:
     """The socket tier's reading threads end with each test, their connections closed (live_room/reads.py)."""
     yield
     reads.close()
+
+
+@pytest.fixture(autouse=True)
+def _socket_counts_forgotten() -> Iterator[None]:
+    """The in-memory counts of open sockets (live_room/flood.py) start and end each test empty."""
+    flood.forget_counts()
+    yield
+    flood.forget_counts()

@@ -36,8 +36,12 @@ async def signed_in(user: Any) -> WebsocketCommunicator:
     return socket
 
 
-async def receive(socket: WebsocketCommunicator) -> dict[str, Any]:
-    return dict(await socket.receive_json_from(timeout=TIMEOUT))
+async def receive(socket: WebsocketCommunicator, *, presence: bool = False) -> dict[str, Any]:
+    """The socket's next message; `presence` messages (who is connected) are passed over unless asked for."""
+    while True:
+        message = dict(await socket.receive_json_from(timeout=TIMEOUT))
+        if presence or message["type"] != "presence":
+            return message
 
 
 async def subscribe(socket: WebsocketCommunicator, topic: str, after: int | None = None) -> dict[str, Any]:
@@ -77,3 +81,12 @@ async def play(user: Any, game_id: int, move: dict[str, Any], version: int) -> d
 
 async def game_view(user: Any, game_id: int) -> dict[str, Any]:
     return dict(await _call(user, "GET", f"/api/v1/games/{game_id}/"))
+
+
+async def quiet(socket: WebsocketCommunicator, timeout: float) -> bool:
+    """Nothing but `presence` messages arrives for `timeout` seconds."""
+    while True:
+        if await socket.receive_nothing(timeout=timeout):
+            return True
+        message = dict(await socket.receive_json_from(timeout=TIMEOUT))
+        assert message["type"] == "presence", message

@@ -19,6 +19,7 @@ from tests.live_room.sockets import (
     game_view,
     opened,
     play,
+    quiet,
     receive,
     rest_events,
     signed_in,
@@ -27,10 +28,11 @@ from tests.live_room.sockets import (
 )
 from tests.live_room.threads import in_thread
 from tests.operations.scrape import scrape, value
-from tests.tournaments import multi_read_helpers as multi
-from tests.tournaments.helpers import simple_move
-from tournaments.live import fanout, round_start
+from tests.tournaments.live.helpers import simple_move
+from tests.tournaments.multi_table.reads import helpers as multi
+from tournaments.live.messaging import fanout
 from tournaments.live.models import Game
+from tournaments.live.rounds import start as round_start
 from tournaments.tournament import events as tournament_events
 from tournaments.tournament.models import Tournament
 
@@ -156,7 +158,7 @@ def test_refusals_answer_the_rest_codes(
             assert (await subscribe(socket, topic))["type"] == "subscribed"
             if topic == "lobby":
                 assert (await receive(socket))["type"] == "lobby"
-        assert await socket.receive_nothing(timeout=0.2)
+        assert await quiet(socket, 0.2)
         error = await subscribe(socket, f"game:{private_game.pk}")
         assert error["code"] == "request.invalid" and error["details"] == {"field": "topic", "limit": 3}
         await socket.send_json_to({"type": "unsubscribe", "topic": "me"})
@@ -216,7 +218,7 @@ def test_each_player_sees_their_own_private_event_and_the_public_form_of_the_oth
                 else:
                     assert "card" not in draw and draw["move"] == {"type": "draw", "source": "stock"}, draw
         for socket in sockets.values():
-            assert await socket.receive_nothing(timeout=0.3)
+            assert await quiet(socket, 0.3)
             await socket.disconnect()
 
     run(scenario)
@@ -254,7 +256,7 @@ def test_a_socket_that_reconnects_resumes_with_no_event_lost_or_repeated(
         message = await receive(socket)
         assert [e["version"] for e in message["events"]] == [later]
         # Rechecks come and go: nothing is sent twice.
-        assert await socket.receive_nothing(timeout=0.8)
+        assert await quiet(socket, 0.8)
         await socket.disconnect()
 
     run(scenario)
@@ -289,7 +291,7 @@ def test_tournament_events_and_the_users_own_topic(admin_user: Any, make_player:
             assert (await subscribe(socket, "me"))["type"] == "subscribed"
         await in_thread(lambda: fanout.user_message_on_commit(user_id=ann.pk, kind="hello", data={"n": 1}))()
         assert await receive(sockets["ann"]) == {"type": "me", "kind": "hello", "data": {"n": 1}}
-        assert await sockets["bob"].receive_nothing(timeout=0.3)
+        assert await quiet(sockets["bob"], 0.3)
         for socket in sockets.values():
             await socket.disconnect()
 
@@ -311,7 +313,7 @@ def test_the_lobby_topic_sends_the_lobby_version_when_it_changes(
         assert await subscribe(socket, "lobby") == {"type": "subscribed", "topic": "lobby"}
         first = await receive(socket)
         assert first == {"type": "lobby", "version": await in_thread(rest_version)()}
-        assert await socket.receive_nothing(timeout=0.3)  # unchanged: not sent again
+        assert await quiet(socket, 0.3)  # unchanged: not sent again
         await in_thread(make_table)()
         second = await receive(socket)
         assert second["type"] == "lobby" and second["version"] != first["version"]

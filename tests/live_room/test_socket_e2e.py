@@ -2,7 +2,8 @@
 Celery worker, and the Redis channel layer between them. Two players at a ring table follow the game over their
 sockets while they move over HTTP: each receives the other's moves (a draw from the stock in its public form),
 its own with its card, and the round the worker deals, woken through Redis (the sockets' own recheck is set
-far beyond the test's length, so only wake-ups can deliver in time)."""
+far beyond the test's length, so only wake-ups can deliver in time). Presence crosses the same way: each player
+is told over Redis when the other's socket comes and goes, and the game view says who is connected."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from websockets.sync.client import ClientConnection, connect
 from tests.clients import LiveClient
 from tests.conftest import ROOT, CeleryWorker, worker_env
 from tests.live_room.stack import uvicorn
-from tests.tournaments.helpers import simple_move
+from tests.tournaments.live.helpers import simple_move
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e, pytest.mark.worker]
 
@@ -41,6 +42,10 @@ def socket_stack(transactional_db: None, tmp_path: Path) -> Iterator[str]:
         CELERY_TASK_DEFAULT_QUEUE=f"ramino-socket-e2e-{uuid.uuid4().hex[:12]}",
         RAMINO_SOCKET_RECHECK_SECONDS="600",
         RAMINO_NEXT_ROUND_DELAY_SECONDS="4",
+        # The players' REST reads below count as presence for this long (30 s by default); then it shows within
+        # the sockets' presence check.
+        RAMINO_PRESENCE_POLL_SECONDS="1",
+        RAMINO_PRESENCE_CHECK_SECONDS="0.5",
     )
     worker = CeleryWorker(env, ROOT / "var" / f"test-socket-worker-{os.getpid()}.log")
     worker.start()
@@ -63,12 +68,46 @@ def _socket(opened: contextlib.ExitStack, base: str, token: str, game_id: int) -
     return ws
 
 
-def _until(ws: ClientConnection, got: list[dict[str, Any]], version: int) -> None:
-    """Read the socket's events into `got` until one at `version` or later arrived."""
+# The last `presence` message each socket received (who is connected at the game).
+Presence = dict[int, dict[str, bool]]
+
+
+def _resubscribe(
+    opened: contextlib.ExitStack, base: str, token: str, game_id: int, *, after: int
+) -> ClientConnection:
+    ws = opened.enter_context(connect(base.replace("http://", "ws://") + "/ws/v1/", open_timeout=10))
+    ws.send(json.dumps({"type": "auth", "token": token}))
+    assert json.loads(ws.recv(timeout=WAIT))["type"] == "welcome"
+    ws.send(json.dumps({"type": "subscribe", "topic": f"game:{game_id}", "after": after}))
+    assert json.loads(ws.recv(timeout=WAIT))["type"] == "subscribed"
+    return ws
+
+
+def _until(
+    ws: ClientConnection, got: list[dict[str, Any]], version: int, presence: Presence | None = None
+) -> None:
+    """Read the socket's events into `got` until one at `version` or later arrived (presence messages aside)."""
     while not got or got[-1]["version"] < version:
         message = json.loads(ws.recv(timeout=WAIT))
+        if message["type"] == "presence":
+            if presence is not None:
+                presence[id(ws)] = message["players"]
+            continue
         assert message["type"] == "events", message
         got.extend(message["events"])
+
+
+def _presence_until(
+    ws: ClientConnection, presence: Presence, players: dict[str, bool], got: list[dict[str, Any]]
+) -> None:
+    """Read the socket until its presence message says `players` (the events meanwhile into `got`)."""
+    while presence.get(id(ws)) != players:
+        message = json.loads(ws.recv(timeout=WAIT))
+        if message["type"] == "presence":
+            presence[id(ws)] = message["players"]
+        else:
+            assert message["type"] == "events", message
+            got.extend(message["events"])
 
 
 def test_two_players_receive_each_others_moves_over_the_socket(socket_stack: str) -> None:
@@ -103,15 +142,19 @@ def test_two_players_receive_each_others_moves_over_the_socket(socket_stack: str
     for client in players.values():
         assert client.call("POST", f"/tables/{table['id']}/sit/", json={"buy_in": 1000}).status_code == 200
     opened = contextlib.ExitStack()
-    sockets = {
-        name: _socket(opened, base, str(client.session.headers["Authorization"]).split(" ", 1)[1], game_id)
-        for name, client in players.items()
-    }
+    tokens = {name: str(c.session.headers["Authorization"]).split(" ", 1)[1] for name, c in players.items()}
+    sockets = {name: _socket(opened, base, tokens[name], game_id) for name in players}
     got: dict[str, list[dict[str, Any]]] = {"ann": [], "bob": []}
+    presence: Presence = {}
     try:
+        # Each sees the other connected (bob's socket came after ann's: ann hears it through Redis).
+        _presence_until(sockets["ann"], presence, {"ann": True, "bob": True}, got["ann"])
+        _presence_until(sockets["bob"], presence, {"ann": True, "bob": True}, got["bob"])
+        view = admin.call("GET", f"/games/{game_id}/").json()
+        assert {p["username"]: p["connected"] for p in view["players"]} == {"ann": True, "bob": True}
         # The worker deals the first round: its commit wakes both sockets through Redis.
         for name, ws in sockets.items():
-            _until(ws, got[name], 1)
+            _until(ws, got[name], 1, presence)
             assert got[name][0]["kind"] == "round_started", got[name]
         for _turn in range(2):
             view = players["ann"].call("GET", f"/games/{game_id}/").json()
@@ -129,7 +172,7 @@ def test_two_players_receive_each_others_moves_over_the_socket(socket_stack: str
                 assert answer.status_code == 200, answer.text
                 version = answer.json()["version"]
                 for name in (other, mover):
-                    _until(sockets[name], got[name], version)
+                    _until(sockets[name], got[name], version, presence)
             draws = {name: [e for e in got[name] if e.get("move", {}).get("type") == "draw"] for name in got}
             assert draws[other][-1]["player"] == mover
             assert "card" not in draws[other][-1], draws[other][-1]  # the other's draw: its public form
@@ -139,5 +182,13 @@ def test_two_players_receive_each_others_moves_over_the_socket(socket_stack: str
             assert got[name] == rest[: len(got[name])] and len(got[name]) >= len(rest) - 1, name
             versions = [e["version"] for e in got[name]]
             assert versions == list(range(1, versions[-1] + 1))  # each once, in order
+        # bob's socket closes (his phone drops): ann is told, and the game view says so; no card in either.
+        sockets["bob"].close()
+        _presence_until(sockets["ann"], presence, {"ann": True, "bob": False}, got["ann"])
+        view = players["ann"].call("GET", f"/games/{game_id}/").json()
+        assert {p["username"]: p["connected"] for p in view["players"]} == {"ann": True, "bob": False}
+        # A new socket of his, served by whichever process: he is back, and ann is told.
+        sockets["bob"] = _resubscribe(opened, base, tokens["bob"], game_id, after=got["bob"][-1]["version"])
+        _presence_until(sockets["ann"], presence, {"ann": True, "bob": True}, got["ann"])
     finally:
         opened.close()

@@ -18,7 +18,7 @@ from ledger.services.reconciliation import run_reconciliation
 from operations import celery_signals, metrics
 from tests.factories import MultiTournamentFactory
 from tests.operations.scrape import names, scrape
-from tests.tournaments.helpers import play_out_by_clock, simple_move
+from tests.tournaments.live.helpers import play_out_by_clock, simple_move
 from tournaments.models import Tournament
 from tournaments.tournament import events
 
@@ -100,6 +100,7 @@ def test_every_metric_the_dashboard_and_the_alerts_name_exists(
     celery_signals.task_retry(sender=task)
     # a message sent on a live socket (tests/live_room: the sockets themselves)
     metrics.socket_message_sent(kind="events")
+    metrics.socket_read(kind="shared")
 
     exposed = names(scrape(Client()))
     assert named - exposed == set()

@@ -19,8 +19,8 @@ from ledger.services.reconciliation import run_reconciliation
 from operations import celery_signals, request_id
 from tests.factories import MultiTournamentFactory
 from tests.operations.scrape import scrape, value
-from tests.tournaments.helpers import play_out_by_clock, simple_move
-from tournaments.live import wakeups
+from tests.tournaments.live.helpers import play_out_by_clock, simple_move
+from tournaments.live.messaging import wakeups
 from tournaments.models import Tournament, TournamentStatus
 from tournaments.tournament import events
 

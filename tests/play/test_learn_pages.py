@@ -11,8 +11,8 @@ from django.test import Client
 from django.utils import translation
 
 from play.learn import SCRIPTS, frames
-from play.learn_pages import PRESETS
-from play.learn_words import caption, card_name
+from play.learn.pages import PRESETS
+from play.learn.words import caption, card_name
 
 pytestmark = pytest.mark.django_db
 

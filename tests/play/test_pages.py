@@ -54,7 +54,8 @@ def test_the_client_shell_is_the_same_page_for_everyone_and_holds_no_data() -> N
 
 
 def test_the_client_scripts_keep_the_token_out_of_cookies_and_build_no_html_from_strings() -> None:
-    sources = {path.name: path.read_text() for path in STATIC.glob("*.js")}
+    # the classic scripts and the pure modules (lib/*.mjs) alike
+    sources = {path.name: path.read_text() for path in [*STATIC.glob("*.js"), *STATIC.glob("lib/*.mjs")]}
     joined = "\n".join(sources.values())
     assert "document.cookie" not in joined and "localStorage.setItem(STORE" not in joined
     assert 'credentials: "omit"' in sources["api.js"] and "sessionStorage.setItem(STORE" in sources["api.js"]

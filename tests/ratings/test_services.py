@@ -20,9 +20,9 @@ from tests.clients import api_client
 from tests.factories import MultiTournamentFactory
 from tests.ledger.utils import assert_reconciled
 from tests.ratings.conftest import finish_round
-from tests.tournaments import test_play as play
-from tournaments.live import round_start
+from tests.tournaments.live import test_play as play
 from tournaments.live.models import Game
+from tournaments.live.rounds import start as round_start
 from tournaments.tournament import registration
 from tournaments.tournament.models import TournamentEntry, TournamentStatus
 

@@ -11,7 +11,7 @@ from accounts.views import AuthThrottle
 from tests.clients import api_client
 from tests.ledger.utils import make_user
 from tests.security.conftest import assert_error
-from tournaments.live.throttling import JoinAddressThrottle
+from tournaments.live.http.throttling import JoinAddressThrottle
 
 pytestmark = pytest.mark.django_db
 

@@ -42,7 +42,10 @@ def register(base: str, username: str) -> Client:
     client = Client(base, username)
     password = f"pw-{uuid.uuid4().hex}"
     answer = client.call(
-        "POST", "/auth/register/", expect=(201,), json={"username": username, "password": password}
+        "POST",
+        "/auth/register/",
+        expect=(201,),
+        json={"username": username, "password": password, "date_of_birth": "1990-01-01"},
     )
     client.welcome_chips = answer["welcome_chips"]
     expect(client.welcome_chips > 0, f"{username}: the demo's house grant gave no welcome chips: {answer}")

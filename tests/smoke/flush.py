@@ -50,7 +50,9 @@ def _manage(stack: Stack, *args: str, check: bool = True) -> subprocess.Complete
         env=stack.env,
         capture_output=True,
         text=True,
-        timeout=120,
+        # Migrating a new SQLite file from scratch takes about 30 s on an idle 2-core machine; `make test` runs this
+        # beside pytest's processes.
+        timeout=600,
         check=False,
     )
     if check and done.returncode != 0:

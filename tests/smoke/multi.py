@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -71,13 +72,25 @@ def run(stack: Stack, log: Any, *, admin: Client, staff: Client) -> None:
     moves, rounds = _play(stack, admin, players, tid)
     log(f"tournament #{tid}: finished after {rounds} rounds, {moves} moves")
     _check_payout(staff, players, tid)
+    _check_notifications(players, tid)
+    log(
+        f"tournament #{tid}: every entrant told it started, the winner told of the prize (notifications' worker)"
+    )
 
 
-def _play(stack: Stack, admin: Client, players: dict[str, Client], tid: int) -> tuple[int, int]:
+def _play(
+    stack: Stack,
+    admin: Client,
+    players: dict[str, Client],
+    tid: int,
+    *,
+    between: Callable[[], None] | None = None,
+) -> tuple[int, int]:
     """Until the tournament is finished: at every open table, each of our players the game's full state (read
     from the database, as the bot needs) says may act, and whose own view offers legal moves at that version,
     plays the greedy bot's choice. The tournament and its tables are read again only when nobody could act (the
-    tables change between rounds only). Answers the moves made and the rounds dealt."""
+    tables change between rounds only); `between`, when given, is called then too (a rebuy, an add-on). Answers
+    the moves made and the rounds dealt."""
     moves = 0
     rounds: set[tuple[int, int]] = set()
     games: list[int] = []
@@ -108,6 +121,8 @@ def _play(stack: Stack, admin: Client, players: dict[str, Client], tid: int) -> 
                 break  # the state moved on: read it again
         if acted:
             continue
+        if between is not None:
+            between()
         status = admin.call("GET", f"/tournaments/{tid}/")["status"]
         if status == "finished":
             return moves, len(rounds)
@@ -118,6 +133,26 @@ def _play(stack: Stack, admin: Client, players: dict[str, Client], tid: int) -> 
         tables = admin.call("GET", f"/tournaments/{tid}/tables/")["results"]
         games = [table["game"] for table in tables if table["game"] is not None]
         time.sleep(IDLE_SLEEP)  # between rounds: the tables' jobs bust, balance and deal
+
+
+def _check_notifications(players: dict[str, Client], tid: int, seconds: float = 60) -> None:
+    """The notifications' queue, taken by `make run`'s worker: each entrant has "your tournament has started", the
+    winner "you won a prize", in their centre (GET /me/notifications/)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        told = {
+            name: {
+                row["kind"]
+                for row in player.call("GET", "/me/notifications/?page_size=100")["results"]
+                if row["data"].get("tournament_id") == tid
+            }
+            for name, player in players.items()
+        }
+        started = all("tournament_started" in kinds for kinds in told.values())
+        if started and any("prize_won" in kinds for kinds in told.values()):
+            return
+        expect(time.monotonic() < deadline, f"notifications of tournament {tid} not all there: {told}")
+        time.sleep(0.5)
 
 
 def _check_payout(staff: Client, players: dict[str, Client], tid: int) -> None:

@@ -1,8 +1,9 @@
 """What the smoke test does over HTTP: new players register, are funded by the demo admin, sit at a
 table and play rounds to settlement, moved by the engine's greedy bot; then they leave. One of them plays a round
 at a practice table against the worker's bots (`practice`). Then a multi-table
-tournament is played to its payout (`multi`), and a full reconciliation run on the worker must find the ledger
-clean with every chip accounted for."""
+tournament is played to its payout (`multi`), a satellite chain into the demo's tournament (`satellite`), a
+rebuy-and-add-on knockout tournament and final-table deals (`formats`), and a full reconciliation run on the
+worker must find the ledger clean with every chip accounted for."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from tournaments.engine import state_from_dict
 from tournaments.engine.bots import greedy_move
 
-from . import multi, practice, sockets
+from . import formats, multi, practice, satellite, sockets
 from .api import Client, expect, fund, game_state, register
 from .stack import Stack, StackFailed
 
@@ -77,6 +78,8 @@ def run(stack: Stack, log: Any) -> None:
     log(f"settlements match the rounds' transfers; wallets {wallets}")
     practice.run(stack, log, player=players[0])
     multi.run(stack, log, admin=admin, staff=staff)
+    satellite.run(stack, log, admin=admin, staff=staff)
+    formats.run(stack, log, admin=admin, staff=staff)
     run_id = _reconcile(stack, staff)
     log(f"reconciliation run #{run_id} on the worker: ok")
     _check_metrics(stack)

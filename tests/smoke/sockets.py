@@ -1,6 +1,7 @@
 """The smoke test's socket follower: a player follows the ring table's game over the live room's socket
 (`/ws/v1/`, docs/api.md "Live socket") while the table plays, in a thread; afterwards every event must have
-arrived once, in order, as the REST events read gives it to the same player."""
+arrived once, in order, as the REST events read gives it to the same player, and the game's presence must have
+shown the follower connected."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ class Follower:
         self.game_id = game_id
         self.url = base.replace("http://", "ws://", 1) + "/ws/v1/"
         self.events: list[dict[str, Any]] = []
+        self.presence: list[dict[str, bool]] = []
         self.problems: list[str] = []
         self._stop = threading.Event()
         self._opened = contextlib.ExitStack()
@@ -53,6 +55,8 @@ class Follower:
                 return
             if message.get("type") == "events":
                 self.events.extend(message["events"])
+            elif message.get("type") == "presence" and message.get("topic") == f"game:{self.game_id}":
+                self.presence.append(message["players"])
             else:
                 self.problems.append(f"unexpected message: {message}")
 
@@ -73,6 +77,11 @@ class Follower:
         self._thread.join(timeout=5)
         self._opened.close()
         expect(not self.problems, f"socket follower: {self.problems}")
+        name = self.player.username
+        expect(
+            any(players.get(name) is True for players in self.presence),
+            f"the game's presence never showed {name} connected: {self.presence[-3:]}",
+        )
         got = self.events[: len(rest)]
         expect(len(got) == len(rest) > 0, f"the socket sent {len(got)} of the {len(rest)} events")
         expect(got == rest, "the socket's events differ from the REST read's")

@@ -63,6 +63,8 @@ class Stack:
             PYTHONUNBUFFERED="1",
             # bots read no results panel: the pause before each deal (10 s by default) kept short
             RAMINO_NEXT_ROUND_DELAY_SECONDS="3",
+            # and the wait for a rebuy after a bust in the rebuy period (20 s by default): bots rebuy at once
+            RAMINO_REBUY_WAIT_SECONDS="3",
             # a practice table's bots pause about this long before each move (1.2 s by default)
             RAMINO_PRACTICE_BOT_DELAY_SECONDS="0.2",
         )

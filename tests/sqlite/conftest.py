@@ -14,7 +14,8 @@ from database import rows
 from ledger.services import postings
 from tests.sqlite.harness import Site, site
 from tests.sqlite.triggers import flush_keeping_triggers
-from tournaments.live import game_rows, move_context
+from tournaments.live.moves import context as move_context
+from tournaments.live.storage import rows as game_rows
 
 
 @pytest.fixture(autouse=True)
@@ -88,10 +89,10 @@ def vendor_sides(monkeypatch: pytest.MonkeyPatch) -> Sides:
     monkeypatch.setattr(move_context, "_move_context_sql", counted_context_sql)
     execute = rows.execute
 
-    def counted_execute(statements: Any) -> None:
+    def counted_execute(statements: Any, **options: Any) -> None:
         if len(statements) > 1:
             sides.count("sqlite:rows_execute_one_by_one")
-        execute(statements)
+        execute(statements, **options)
 
     monkeypatch.setattr(rows, "execute", counted_execute)
     return sides

@@ -25,8 +25,9 @@ from rest_framework.test import APIClient
 import tournaments.tasks  # noqa: F401  (the task bodies, registered with the Celery app as a worker has them)
 from tests.clients import api_client, signed_in
 from tests.factories import AdminFactory
-from tournaments import tasks
-from tournaments.live import dispatch, engine_io
+from tournaments import engine, tasks
+from tournaments.engine import bots as engine_bots
+from tournaments.live.messaging import dispatch
 from tournaments.live.models import Game, GameStatus
 
 # Clock messages: the driver fires clocks itself (see the module's docstring).
@@ -81,7 +82,9 @@ class Site:
     def player(self, name: str, *, chips: int, admin: Player) -> Player:
         """A player signed up through `/auth/register/`, signed in, wallet credited by an admin's adjustment."""
         password = f"pw-{uuid.uuid4().hex}"
-        signup = api_client().post("/api/v1/auth/register/", {"username": name, "password": password})
+        signup = api_client().post(
+            "/api/v1/auth/register/", {"username": name, "password": password, "date_of_birth": "1990-01-01"}
+        )
         assert signup.status_code == 201, signup.content
         if chips:
             admin.post(
@@ -95,6 +98,8 @@ class Site:
 
     def run_messages(self) -> None:
         """Run every captured message's task body in order (those they send included); clocks are skipped."""
+        # Every app's tasks registered, as a worker's start imports them (the notifications' included).
+        current_app.loader.import_default_modules()
         while self.queue:
             name, args = self.queue.pop(0)
             if name in CLOCKS:
@@ -113,9 +118,9 @@ class Site:
     def move(self, game: Game, *, key: str | None = "fresh") -> Any:
         """The player to act at `game` makes the greedy bot's move over HTTP (with a fresh key by default)."""
         assert game.state is not None
-        state = engine_io.load_state(game.state)
-        name = game.turn_player or engine_io.may_act(state)[0]
-        body = {**engine_io.greedy_move(state, name), "expected_version": game.version}
+        state = engine.state_from_dict(game.state)
+        name = game.turn_player or state.may_act[0]
+        body = {**engine_bots.greedy_move(state, name), "expected_version": game.version}
         self.moves += 1
         idempotency_key = uuid.uuid4().hex if key == "fresh" else key
         return self.users[name].call("POST", f"/games/{game.pk}/moves/", body, key=idempotency_key)

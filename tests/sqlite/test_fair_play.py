@@ -9,10 +9,11 @@ import pytest
 
 from tests.clients import api_client
 from tests.factories import PlayerFactory, TableFactory, TournamentFactory
-from tests.tournaments.fair_play_helpers import time_out_until_absent
+from tests.tournaments.fair_play.helpers import time_out_until_absent
 from tournaments.fair_play.models import Abandonment, AbandonmentKind
-from tournaments.live import dispatch, round_start
+from tournaments.live.messaging import dispatch
 from tournaments.live.models import Game
+from tournaments.live.rounds import start as round_start
 
 pytestmark = [pytest.mark.sqlite, pytest.mark.django_db(transaction=True)]
 

@@ -13,8 +13,8 @@ from knox.models import AuthToken
 from tests.clients import api_client
 from tests.factories import TableFactory, TournamentFactory
 from tests.sqlite.harness import Site
-from tournaments.live import round_start
 from tournaments.live.models import Round, Table, TableStatus
+from tournaments.live.rounds import start as round_start
 from tournaments.practice import guests
 
 pytestmark = [pytest.mark.sqlite, pytest.mark.django_db(transaction=True)]

@@ -22,7 +22,8 @@ def test_welcome_chips_a_daily_top_up_and_a_unicode_name(sqlite_site: Site) -> N
     admin = sqlite_site.admin()
     niccolo = sqlite_site.player("niccolò", chips=0, admin=admin)
     taken = api_client().post(
-        "/api/v1/auth/register/", {"username": "NICCOLÒ", "password": "a-long-secret-9"}
+        "/api/v1/auth/register/",
+        {"username": "NICCOLÒ", "password": "a-long-secret-9", "date_of_birth": "1990-01-01"},
     )
     assert taken.status_code == 400
     assert taken.json()["error"]["details"] == {"fields": {"username": ["This username is taken."]}}

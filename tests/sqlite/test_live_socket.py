@@ -15,14 +15,14 @@ from live_room import reads
 from tests.live_room.sockets import receive, rest_events, signed_in, subscribe
 from tests.live_room.threads import in_thread
 from tests.sqlite.harness import Site
-from tests.tournaments.helpers import simple_move
+from tests.tournaments.live.helpers import simple_move
 from tournaments.live.models import Game
 
 pytestmark = [pytest.mark.sqlite, pytest.mark.django_db(transaction=True)]
 
 
 def _simple_move(site: Site, game_id: int) -> dict[str, Any]:
-    """The player to act draws from the stock, or discards (tests.tournaments.helpers.simple_move), over HTTP."""
+    """The player to act draws from the stock, or discards (tests.tournaments.live.helpers.simple_move), over HTTP."""
     mover = site.users[Game.objects.get(pk=game_id).turn_player or ""]
     view = mover.get(f"/games/{game_id}/")
     return dict(

@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from tests.ledger.utils import assert_reconciled
 from tests.sqlite.harness import Site
+from tournaments.live.http.throttling import TableCreateUserThrottle
 from tournaments.live.models import Table, TableStatus
-from tournaments.live.throttling import TableCreateUserThrottle
 from tournaments.tasks import close_idle_tables
 
 pytestmark = [pytest.mark.sqlite, pytest.mark.django_db(transaction=True)]

@@ -15,7 +15,9 @@ from ledger.models import Transfer, TransferKind
 from tests.ledger.utils import assert_reconciled
 from tests.sqlite.conftest import Sides
 from tests.sqlite.harness import Site
-from tournaments.live import engine_io, wakeups
+from tournaments import engine
+from tournaments.engine import bots as engine_bots
+from tournaments.live.messaging import wakeups
 from tournaments.live.models import Game, GameStatus, IdempotentRequest, MoveLog, Round
 
 pytestmark = [pytest.mark.sqlite, pytest.mark.django_db(transaction=True)]
@@ -70,9 +72,9 @@ def test_a_ring_table_plays_rounds_through_the_move_path(sqlite_site: Site, vend
 
     # A keyed move, then its retry: the move log's answer, nothing played twice.
     assert game.state is not None
-    state = engine_io.load_state(game.state)
+    state = engine.state_from_dict(game.state)
     mover = game.turn_player
-    body = {**engine_io.greedy_move(state, mover), "expected_version": game.version}
+    body = {**engine_bots.greedy_move(state, mover), "expected_version": game.version}
     key = uuid.uuid4().hex
     answer = players[mover].call("POST", f"/games/{game.pk}/moves/", body, key=key)
     assert players[mover].call("POST", f"/games/{game.pk}/moves/", body, key=key) == answer

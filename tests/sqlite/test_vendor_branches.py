@@ -24,8 +24,8 @@ from tests.sqlite.conftest import Sides
 from tests.sqlite.harness import Site
 from tests.sqlite.triggers import triggers_on
 from tests.test_architecture import PACKAGES  # every package with code, as the architecture test reads them
-from tests.tournaments.multi_helpers import new_multi
-from tournaments.live import wakeups
+from tests.tournaments.multi_table.helpers import new_multi
+from tournaments.live.messaging import wakeups
 from tournaments.tournament.models import Tournament
 
 pytestmark = [pytest.mark.sqlite, pytest.mark.django_db]
@@ -43,6 +43,8 @@ BRANCHES = {
     ("database/rows.py", "insert_sql"): FLOWS,
     # SQLite runs a move's writes one statement at a time (vendor_sides: sqlite:rows_execute_one_by_one).
     ("database/rows.py", "execute"): FLOWS,
+    # Statements prepared once per connection on PostgreSQL; here they run as text.
+    ("database/rows.py", "run"): FLOWS,
     # The ledger's posting: PostgreSQL's hand-written statements (`_post_pg`, never called here; vendor_sides:
     # pg:ledger_post) or the ORM (`_post_locked`, vendor_sides: sqlite:ledger_post).
     (
@@ -50,19 +52,29 @@ BRANCHES = {
         "_hand_written",
     ): f"{FLOWS}, test_ledger_postings_replay_and_refuse_on_sqlite",
     # The move's lock and read (vendor_sides: sqlite:move_context:keyed / unkeyed).
-    ("tournaments/live/game_locks.py", "lock_game_row"): FLOWS,
-    ("tournaments/live/game_locks.py", "_lock_game_sql"): FLOWS,
-    ("tournaments/live/game_locks.py", "seats_with_stacks"): FLOWS,
-    ("tournaments/live/move_context.py", "lock_for_move"): FLOWS,
-    ("tournaments/live/move_context.py", "_move_context_pg_sql"): "PostgreSQL only (never called here)",
+    ("tournaments/live/storage/locks.py", "lock_game_row"): FLOWS,
+    ("tournaments/live/storage/locks.py", "_lock_game_sql"): FLOWS,
+    ("tournaments/live/storage/locks.py", "seats_with_stacks"): FLOWS,
+    ("tournaments/live/moves/context.py", "lock_for_move"): FLOWS,
+    ("tournaments/live/moves/context.py", "_move_context_pg_sql"): "PostgreSQL only (never called here)",
     # The reads' ORM sides (vendor_sides: game_rows' statements never called).
-    ("tournaments/live/selectors.py", "game_access"): "test_ring_table (players' and a spectator's views)",
-    ("tournaments/live/selectors.py", "events_after"): "test_ring_table (events, the long-poll)",
     (
-        "tournaments/live/selectors.py",
+        "tournaments/live/storage/selectors.py",
+        "game_access",
+    ): "test_ring_table (players' and a spectator's views)",
+    ("tournaments/live/storage/selectors.py", "events_after"): "test_ring_table (events, the long-poll)",
+    (
+        "tournaments/live/storage/selectors.py",
+        "events_with_seated",
+    ): "test_live_socket (the seated sockets' shared read)",
+    (
+        "tournaments/live/storage/selectors.py",
         "readable_events_after",
     ): "test_ring_table (a player's, a bystander's 403)",
-    ("tournaments/live/wakeups.py", "enabled"): "test_long_polls_wait_by_reading_again_without_a_listener",
+    (
+        "tournaments/live/messaging/wakeups.py",
+        "enabled",
+    ): "test_long_polls_wait_by_reading_again_without_a_listener",
     # Migrations, run by this leg's test database: the SQLite triggers (0004 is PostgreSQL only).
     ("ledger/migrations/0002_database_invariants.py", "run"): "test_the_migrations_sqlite_triggers_hold",
     ("ledger/migrations/0004_cheaper_balance_trigger.py", "run"): "PostgreSQL only (a function it replaces)",
@@ -81,6 +93,11 @@ BRANCHES = {
     ("tournaments/migrations/0020_payouts_triggers_after_remake.py", "restore"): (
         "test_the_migrations_sqlite_triggers_hold"
     ),
+    # A multi-table table's job: no row lock on SQLite (one writer at a time), busts to the exclusive job.
+    ("tournaments/multi_table/quiet.py", "share_lock"): "test_multi_table (the tables' jobs)",
+    ("tournaments/multi_table/quiet.py", "after_quiet_round"): "test_multi_table (the tables' jobs)",
+    # The planner's statistics refreshed after a batched start (PostgreSQL's ANALYZE; SQLite plans without it).
+    ("tournaments/multi_table/start.py", "refresh_statistics"): "test_multi_table (a batched start)",
     ("accounts/migrations/0004_sqlite_username_index_after_remake.py", "restore"): (
         "test_usernames_are_unique_in_any_case_on_sqlite"
     ),

@@ -10,8 +10,8 @@ from rest_framework.test import APIClient
 
 from tests.clients import api_client
 from tests.factories import PlayerFactory, TableFactory
-from tournaments.live import round_start
 from tournaments.live.models import Table
+from tournaments.live.rounds import start as round_start
 
 
 @pytest.fixture(autouse=True)

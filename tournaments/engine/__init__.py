@@ -10,9 +10,10 @@ from .engine import (
     legal_moves,
     new_round,
     replay,
+    stacked_deck,
     verify_deal,
 )
-from .errors import IllegalMove
+from .errors import IllegalMove, RuleCode
 from .families.board import classify, find_arrangement
 from .game import (
     Game,
@@ -43,6 +44,7 @@ __all__ = [
     "Move",
     "Result",
     "RoundState",
+    "RuleCode",
     "Ruleset",
     "RulesetError",
     "add_round",
@@ -76,6 +78,7 @@ __all__ = [
     "replay",
     "round_record",
     "spectator_view",
+    "stacked_deck",
     "state_from_dict",
     "state_to_dict",
     "table_value",

@@ -20,6 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from .errors import RuleCode
+
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 JOKER = "JK"
@@ -39,7 +41,7 @@ _RANK_OF_CODE = {code: _RANK_NUMBER[nat[0]] for code, nat in _PLACED.items()}
 class CardError(ValueError):
     """A card code that cannot be parsed; ``code`` names the problem for IllegalMove."""
 
-    def __init__(self, message: str, code: str = "card.unknown") -> None:
+    def __init__(self, message: str, code: str = RuleCode.CARD_UNKNOWN) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -116,17 +118,21 @@ def parse_card(value: object, *, allow_placed_joker: bool = False) -> str:
     only with ``allow_placed_joker`` (in melds). Raises ``CardError`` with a message naming the value.
     """
     if not isinstance(value, str):
-        raise CardError(f"A card must be a string such as '7H' or 'JK', not {value!r}.", "card.malformed")
+        raise CardError(
+            f"A card must be a string such as '7H' or 'JK', not {value!r}.", RuleCode.CARD_MALFORMED
+        )
     text = value.strip().upper()
     if text == JOKER:
         return JOKER
     if text.startswith(JOKER_PREFIX):
         if not allow_placed_joker:
-            raise CardError(f"'{value}': a joker is written 'JK' here.", "card.malformed")
+            raise CardError(f"'{value}': a joker is written 'JK' here.", RuleCode.CARD_MALFORMED)
         stands_for = parse_card(text[3:])
         if stands_for == JOKER:
             # a placed joker stands for a natural card; "JK:JK" would read as a suit-less card
-            raise CardError(f"'{value}': a joker stands for a natural card, e.g. 'JK:7H'.", "card.malformed")
+            raise CardError(
+                f"'{value}': a joker stands for a natural card, e.g. 'JK:7H'.", RuleCode.CARD_MALFORMED
+            )
         return JOKER_PREFIX + stands_for
     if text.startswith("10"):
         text = "T" + text[2:]
@@ -140,7 +146,7 @@ def parse_card(value: object, *, allow_placed_joker: bool = False) -> str:
 def parse_cards(values: object, *, allow_placed_joker: bool = False) -> tuple[str, ...]:
     """Parse a JSON list of card codes (see ``parse_card``)."""
     if not isinstance(values, list | tuple):
-        raise CardError(f"Expected a list of cards, not {values!r}.", "card.malformed")
+        raise CardError(f"Expected a list of cards, not {values!r}.", RuleCode.CARD_MALFORMED)
     return tuple(parse_card(v, allow_placed_joker=allow_placed_joker) for v in values)
 
 
@@ -294,16 +300,20 @@ def parse_tile(value: object, *, allow_placed_joker: bool = False) -> str:
     ``JK:<tile>`` only with ``allow_placed_joker`` (in the groups of a close). ``CardError`` when bad.
     """
     if not isinstance(value, str):
-        raise CardError(f"A tile must be a string such as 'R7' or 'JK', not {value!r}.", "card.malformed")
+        raise CardError(
+            f"A tile must be a string such as 'R7' or 'JK', not {value!r}.", RuleCode.CARD_MALFORMED
+        )
     text = value.strip().upper()
     if text == JOKER:
         return JOKER
     if text.startswith(JOKER_PREFIX):
         if not allow_placed_joker:
-            raise CardError(f"'{value}': a joker is written 'JK' here.", "card.malformed")
+            raise CardError(f"'{value}': a joker is written 'JK' here.", RuleCode.CARD_MALFORMED)
         stands = parse_tile(text[3:])
         if stands == JOKER:
-            raise CardError(f"'{value}': a joker stands for a numbered tile, e.g. 'JK:R7'.", "card.malformed")
+            raise CardError(
+                f"'{value}': a joker stands for a numbered tile, e.g. 'JK:R7'.", RuleCode.CARD_MALFORMED
+            )
         return JOKER_PREFIX + stands
     if text in _TILE_SET:
         return text

@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 
 def deal_commitment(deck: Sequence[str], salt: str) -> str:
@@ -62,6 +63,72 @@ def deal_round_robin(order: Sequence[str], n: int, dealer: int, each: int) -> li
     for i in range(n * each):
         hands[(dealer + 1 + i) % n].append(order[i])
     return hands
+
+
+@dataclass(frozen=True)
+class DealShape:
+    """How a family lays out a deal (its ``deal`` follows it): ``each`` cards to every seat one at a time
+    clockwise from the dealer's left, ``starter_extra`` more to the first player (Wrotham's eighth card, Board
+    Rummy's fifteenth tile), then ``turned`` cards turned up (the up-card, Board Rummy's trump); the rest is the
+    stock."""
+
+    each: int
+    starter_extra: int = 0
+    turned: int = 0
+
+    def dealt(self, n_players: int) -> int:
+        """How many cards the deal takes from the top of the deck."""
+        return n_players * self.each + self.starter_extra + self.turned
+
+
+def naturals_first(unused: list[str]) -> list[str]:
+    """The default order of a stacked deck's unnamed cards: the unshuffled deck's, jokers last."""
+    return [c for c in unused if c != "JK"] + [c for c in unused if c == "JK"]
+
+
+def stacked_deck(
+    shape: DealShape,
+    full: Sequence[str],
+    hands: Sequence[Sequence[str]],
+    *,
+    dealer: int,
+    up: str | None = None,
+    stock: Sequence[str] = (),
+    fillers: Callable[[list[str]], list[str]] = naturals_first,
+) -> list[str]:
+    """A deck (top first) that deals ``hands[seat]`` to each seat, turns ``up`` (when the shape turns a card)
+    and puts ``stock`` on top of the rest: the one builder of the tests' scenarios, the how-to-play pages and
+    the demo. ``full`` is the unshuffled deck; a hand shorter than the deal gives it, and every unnamed card,
+    in the order ``fillers`` puts the unused cards in. ``ValueError`` names a card the deck does not hold (or
+    holds too few of), or a hand longer than its seat is dealt."""
+    n = len(hands)
+    pool = list(full)
+
+    def take(card: str) -> str:
+        try:
+            pool.remove(card)
+        except ValueError:
+            raise ValueError(f"The deck holds no more {card!r} to stack.") from None
+        return card
+
+    named = [[take(c) for c in hand] for hand in hands]
+    turned = take(up) if up else None
+    top = [take(c) for c in stock]
+    fill = fillers(pool)
+    starter = (dealer + 1) % n
+    filled = []
+    for seat, hand in enumerate(named):
+        size = shape.each + (shape.starter_extra if seat == starter else 0)
+        if len(hand) > size:
+            raise ValueError(f"Seat {seat} is dealt {size} cards, not {len(hand)}.")
+        filled.append(hand + [fill.pop(0) for _ in range(size - len(hand))])
+    deck = [filled[(dealer + 1 + i) % n][i // n] for i in range(n * shape.each)]
+    deck += filled[starter][shape.each :]
+    if shape.turned:
+        deck.append(turned if turned is not None else fill.pop(0))
+    elif turned is not None:
+        raise ValueError("This game turns no card up after the deal.")
+    return deck + top + fill
 
 
 # ---------------------------------------------------------------------- the dealer's seat

@@ -8,13 +8,14 @@ the rest to the round's family (``families.family_of``). Every rule that refuses
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from .cards import CardError
-from .deal import deal_commitment, new_salt, shuffled, verify_deal
-from .errors import IllegalMove
+from .deal import deal_commitment, naturals_first, new_salt, shuffled, verify_deal
+from .deal import stacked_deck as stacked_by_shape
+from .errors import IllegalMove, RuleCode
 from .families import FAMILIES, family_of
 from .moves import Move, MoveJson, log_entry, parse_move
 from .rules import Ruleset
@@ -29,6 +30,7 @@ __all__ = [
     "legal_moves",
     "new_round",
     "replay",
+    "stacked_deck",
     "verify_deal",
 ]
 
@@ -39,6 +41,27 @@ MOVE_TYPES = tuple(FAMILIES["rummy500"].move_fields)
 def full_deck(rules: Ruleset, n_players: int) -> tuple[str, ...]:
     """The unshuffled deck a round with ``n_players`` uses."""
     return family_of(rules).full_deck(rules, n_players)
+
+
+def stacked_deck(
+    rules: Ruleset,
+    hands: Sequence[Sequence[str]],
+    *,
+    dealer: int = 0,
+    up: str | None = None,
+    stock: Sequence[str] = (),
+    fillers: Callable[[list[str]], list[str]] = naturals_first,
+) -> list[str]:
+    """A deck (top first) for ``new_round(deck=...)`` that deals ``hands[seat]`` to each seat of ``len(hands)``,
+    turns ``up`` (the up-card, Board Rummy's trump) and puts ``stock`` on top of the rest; unnamed cards come in
+    the order ``fillers`` gives (the unshuffled deck's, jokers last). Tests' scenarios, the how-to-play pages
+    and the demo all build their decks here, by the family's own ``deal_shape``."""
+    family = family_of(rules)
+    n = len(hands)
+    shape = family.deal_shape(rules, n)
+    return stacked_by_shape(
+        shape, family.full_deck(rules, n), hands, dealer=dealer, up=up, stock=stock, fillers=fillers
+    )
 
 
 def new_round(
@@ -106,9 +129,9 @@ def apply_move(state: RoundState, player: str, move: Move | Mapping[str, Any]) -
     family = family_of(state.rules)
     typed = parse_move(move, family.move_fields)
     if not isinstance(player, str) or player not in state.players:
-        raise IllegalMove("turn.unknown_player", f"{player!r} does not play in this round.")
+        raise IllegalMove(RuleCode.TURN_UNKNOWN_PLAYER, f"{player!r} does not play in this round.")
     if state.phase == "over":
-        raise IllegalMove("round.over", "The round is over.")
+        raise IllegalMove(RuleCode.ROUND_OVER, "The round is over.")
     new, logged = family.apply(state, player, typed)
     return replace(new, version=state.version + 1, log=(*state.log, log_entry(player, logged)))
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .deal import DealShape
 from .moves import Move, MoveJson
 from .rules import Ruleset
 from .state import Result, RoundState
@@ -48,6 +49,11 @@ class Family(Protocol):
     def name(self) -> str: ...
 
     @property
+    def title(self) -> str:
+        """Its name for people, in English, marked for the catalogs (``rules.N_``): a rating's name."""
+        ...
+
+    @property
     def phases(self) -> tuple[str, ...]:
         """The phases its rounds pass through (``state.PHASES`` lists every family's), ``over`` last."""
         ...
@@ -64,6 +70,10 @@ class Family(Protocol):
 
     def full_deck(self, rules: Ruleset, n_players: int) -> tuple[str, ...]:
         """The unshuffled deck of a round with ``n_players``."""
+        ...
+
+    def deal_shape(self, rules: Ruleset, n_players: int) -> DealShape:
+        """How its deal is laid out (``deal`` follows it; ``engine.stacked_deck`` builds decks by it)."""
         ...
 
     def deal(self, rules: Ruleset, n_players: int, dealer: int, order: Sequence[str]) -> Deal:

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from .cards import JOKER, is_joker, natural_of, sort_cards
-from .errors import IllegalMove
+from .errors import IllegalMove, RuleCode
 from .state import Result, RoundState
 
 
@@ -41,7 +41,9 @@ def take_from_hand(state: RoundState, cards: Sequence[str]) -> tuple[str, ...]:
     """The hand of the player in turn without ``cards``; ``hand.missing_card`` when one is not held."""
     rest = remove(state.hands[state.turn], cards)
     if rest is None:
-        raise IllegalMove("hand.missing_card", f"You do not hold {' '.join(natural_of(c) for c in cards)}.")
+        raise IllegalMove(
+            RuleCode.HAND_MISSING_CARD, f"You do not hold {' '.join(natural_of(c) for c in cards)}."
+        )
     return rest
 
 

@@ -36,6 +36,7 @@ from .cards import (
     suit_of,
     table_value,
 )
+from .errors import RuleCode
 
 MAX_SET = 4
 MIN_MELD = 3
@@ -208,18 +209,23 @@ def read_meld(cards: Sequence[str], rules: MeldRules, *, min_natural: int = 2) -
             if c != JOKER and not is_natural(natural_of(c)):
                 raise CardError(f"'{c}' is not a card.")
     except (CardError, IndexError, KeyError) as exc:
-        raise MeldError("move.malformed", f"Not a card in the meld: {exc}") from None
+        raise MeldError(RuleCode.MOVE_MALFORMED, f"Not a card in the meld: {exc}") from None
     if len(cards) < MIN_MELD:
-        raise MeldError("meld.too_short", "A meld needs at least 3 cards.")
+        raise MeldError(RuleCode.MELD_TOO_SHORT, "A meld needs at least 3 cards.")
     if natural_count(cards) < min_natural:
-        raise MeldError("meld.too_few_natural", f"A new meld needs at least {min_natural} natural cards.")
+        raise MeldError(
+            RuleCode.MELD_TOO_FEW_NATURAL, f"A new meld needs at least {min_natural} natural cards."
+        )
     readings = meld_readings(cards, rules)
     if not readings:
-        raise MeldError("meld.invalid", f"{' '.join(cards)} is neither a set nor a run under these rules.")
+        raise MeldError(
+            RuleCode.MELD_INVALID, f"{' '.join(cards)} is neither a set nor a run under these rules."
+        )
     if len(readings) > 1:
         options = ", ".join(" ".join(r) for r in readings)
         raise MeldError(
-            "meld.ambiguous_joker", f"The joker has several readings ({options}); write it as JK:<card>."
+            RuleCode.MELD_AMBIGUOUS_JOKER,
+            f"The joker has several readings ({options}); write it as JK:<card>.",
         )
     return readings[0]
 
@@ -236,18 +242,20 @@ def lay_off(meld: Sequence[str], added: Sequence[str], rules: MeldRules) -> tupl
     set's missing suits. A bare ``JK`` must have exactly one reading.
     """
     if not added:
-        raise MeldError("move.malformed", "A lay-off needs at least one card.")
+        raise MeldError(RuleCode.MOVE_MALFORMED, "A lay-off needs at least one card.")
     if any(c != JOKER and not is_natural(natural_of(c)) for c in added):
-        raise MeldError("move.malformed", f"Not a card in the lay-off: {' '.join(added)}.")
+        raise MeldError(RuleCode.MOVE_MALFORMED, f"Not a card in the lay-off: {' '.join(added)}.")
     kind = meld_kind(meld)
     bare = sum(1 for c in added if c == JOKER)
     fixed = list(meld) + [c for c in added if c != JOKER]
     # on a run the cards already placed stay a contiguous block of the new run, in their order
     readings = _set_readings(fixed, bare) if kind == "set" else _run_readings(fixed, bare, rules, block=meld)
     if not readings:
-        raise MeldError("layoff.invalid", f"{' '.join(added)} cannot be laid off on {' '.join(meld)}.")
+        raise MeldError(RuleCode.LAYOFF_INVALID, f"{' '.join(added)} cannot be laid off on {' '.join(meld)}.")
     if len(readings) > 1:
-        raise MeldError("meld.ambiguous_joker", "The joker has several readings here; write it as JK:<card>.")
+        raise MeldError(
+            RuleCode.MELD_AMBIGUOUS_JOKER, "The joker has several readings here; write it as JK:<card>."
+        )
     return readings[0]
 
 

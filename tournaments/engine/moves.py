@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .cards import CardError, parse_card
-from .errors import IllegalMove
+from .errors import IllegalMove, RuleCode
 from .state import RoundState
 
 # A move as JSON: what ``legal_moves`` lists, the bots choose and the log keeps.
@@ -201,7 +201,7 @@ def parse_move(data: object, types: Mapping[str, Collection[str]] = ALL_FIELDS) 
             raise _unknown_type(data.type, types)
         return data  # type: ignore[return-value]  # every BaseMove is one of the kinds of Move
     if not isinstance(data, Mapping):
-        raise IllegalMove("move.malformed", "A move is a JSON object with a 'type'.")
+        raise IllegalMove(RuleCode.MOVE_MALFORMED, "A move is a JSON object with a 'type'.")
     mtype = data.get("type")
     if not isinstance(mtype, str) or mtype not in types:
         raise _unknown_type(mtype, types)
@@ -210,7 +210,9 @@ def parse_move(data: object, types: Mapping[str, Collection[str]] = ALL_FIELDS) 
     if extra:
         names = sorted(map(str, extra))
         raise IllegalMove(
-            "move.malformed", f"Unexpected fields for {mtype}: {', '.join(names)}.", {"field": names[0]}
+            RuleCode.MOVE_MALFORMED,
+            f"Unexpected fields for {mtype}: {', '.join(names)}.",
+            {"field": names[0]},
         )
     kind = KINDS[mtype]
     values: dict[str, Any] = {}
@@ -223,7 +225,7 @@ def parse_move(data: object, types: Mapping[str, Collection[str]] = ALL_FIELDS) 
 
 def _unknown_type(mtype: object, types: Mapping[str, Collection[str]]) -> IllegalMove:
     return IllegalMove(
-        "move.unknown_type",
+        RuleCode.MOVE_UNKNOWN_TYPE,
         f"Unknown move type {_shown(mtype)}; types: {', '.join(types)}.",
         {"field": "type"},
     )
@@ -236,14 +238,14 @@ def _shown(value: object) -> str:
 
 def _string(value: object, name: str) -> str:
     if not isinstance(value, str):
-        raise IllegalMove("move.malformed", f"{name} must be a string.", {"field": name})
+        raise IllegalMove(RuleCode.MOVE_MALFORMED, f"{name} must be a string.", {"field": name})
     return value
 
 
 def _card_code(value: object, name: str) -> str:
     if not isinstance(value, str):
         raise IllegalMove(
-            "card.malformed",
+            RuleCode.CARD_MALFORMED,
             f"{name}: a card must be a string such as '7H' or 'JK', not {_shown(value)}.",
             {"field": name},
         )
@@ -252,26 +254,28 @@ def _card_code(value: object, name: str) -> str:
 
 def _integer(value: object, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalMove("move.malformed", f"{name} must be an integer.", {"field": name})
+        raise IllegalMove(RuleCode.MOVE_MALFORMED, f"{name} must be an integer.", {"field": name})
     return value
 
 
 def _meld_id(value: object, name: str) -> str | int:
     # An integer is what the API's schema allows beside an id; it names no meld (``meld_index``).
     if isinstance(value, bool) or not isinstance(value, str | int):
-        raise IllegalMove("move.malformed", f"{name} must be a meld id such as 'm1'.", {"field": name})
+        raise IllegalMove(RuleCode.MOVE_MALFORMED, f"{name} must be a meld id such as 'm1'.", {"field": name})
     return value
 
 
 def _card_codes(value: object, name: str) -> Cards:
     if not isinstance(value, list | tuple):
-        raise IllegalMove("move.malformed", f"{name} must be a list of cards.", {"field": name})
+        raise IllegalMove(RuleCode.MOVE_MALFORMED, f"{name} must be a list of cards.", {"field": name})
     return tuple(_card_code(v, name) for v in value)
 
 
 def _card_groups(value: object, name: str) -> tuple[Cards, ...]:
     if not isinstance(value, list | tuple) or not all(isinstance(g, list | tuple) for g in value):
-        raise IllegalMove("move.malformed", f"{name} must be a list of lists of cards.", {"field": name})
+        raise IllegalMove(
+            RuleCode.MOVE_MALFORMED, f"{name} must be a list of lists of cards.", {"field": name}
+        )
     return tuple(_card_codes(g, name) for g in value)
 
 
@@ -306,14 +310,14 @@ def card(value: str | None, *, placed: bool = False) -> str:
 def card_list(value: Sequence[str] | None, *, placed: bool = True) -> list[str]:
     """The cards of a meld or a lay-off, canonical; there is at least one."""
     if not value:
-        raise IllegalMove("move.malformed", "Expected a non-empty list of cards.")
+        raise IllegalMove(RuleCode.MOVE_MALFORMED, "Expected a non-empty list of cards.")
     return [card(v, placed=placed) for v in value]
 
 
 def meld_index(state: RoundState, value: str | int | None, code: str) -> int:
     """The position of the meld a move names by id; ``code`` when there is none."""
     if not isinstance(value, str):
-        raise IllegalMove("move.malformed", "meld must be a meld id such as 'm1'.", {"field": "meld"})
+        raise IllegalMove(RuleCode.MOVE_MALFORMED, "meld must be a meld id such as 'm1'.", {"field": "meld"})
     for i, m in enumerate(state.melds):
         if m.id == value:
             return i
@@ -323,12 +327,12 @@ def meld_index(state: RoundState, value: str | int | None, code: str) -> int:
 def pile_index(pile: Sequence[str], name_value: str | None, index: int | None, code_prefix: str) -> int:
     """The pile position a draw or call names (``card`` and/or ``index``; 0 = bottom)."""
     missing, mismatch, required = (
-        ("claims.card_not_in_pile", "claims.index_mismatch", "claims.index_required")
+        (RuleCode.CLAIMS_CARD_NOT_IN_PILE, RuleCode.CLAIMS_INDEX_MISMATCH, RuleCode.CLAIMS_INDEX_REQUIRED)
         if code_prefix == "claims"
-        else ("draw.card_not_in_pile", "draw.index_mismatch", "draw.index_required")
+        else (RuleCode.DRAW_CARD_NOT_IN_PILE, RuleCode.DRAW_INDEX_MISMATCH, RuleCode.DRAW_INDEX_REQUIRED)
     )
     if not pile:
-        raise IllegalMove("draw.pile_empty", "The discard pile is empty.")
+        raise IllegalMove(RuleCode.DRAW_PILE_EMPTY, "The discard pile is empty.")
     name = card(name_value) if name_value is not None else None
     if index is not None:
         i = index

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from .cards import JOKER, rank_char, suit_of
-from .errors import IllegalMove
+from .errors import IllegalMove, RuleCode
 from .hands import add, remove, set_hand, take_from_hand
 from .melds import MeldError, joker_slots, lay_off, read_meld
 from .moves import DiscardMove, LayOffMove, MeldMove, SwapJokerMove, card, card_list, meld_index
@@ -27,12 +27,12 @@ def after_placement(
     after = Turn(hand, melds, mu, res, jtm)
     if not hand and state.rules.final_discard_required:
         raise IllegalMove(
-            "play.final_discard_required",
+            RuleCode.PLAY_FINAL_DISCARD_REQUIRED,
             "Keep a card: the last card must be discarded (final_discard_required).",
         )
     if not feasible(after, state.rules):
         raise IllegalMove(
-            "turn.cannot_complete",
+            RuleCode.TURN_CANNOT_COMPLETE,
             "After this move the turn could not be completed (an obligation could not be met or no card"
             " could be discarded).",
         )
@@ -49,13 +49,13 @@ def after_placement(
 def meld_groups(move: MeldMove) -> list[list[str]]:
     """The melds of a ``meld`` move, each card canonical: ``cards`` (one meld) or ``melds`` (several)."""
     if (move.cards is None) == (move.melds is None):
-        raise IllegalMove("move.malformed", "A meld move has 'cards' (one meld) or 'melds' (several).")
+        raise IllegalMove(RuleCode.MOVE_MALFORMED, "A meld move has 'cards' (one meld) or 'melds' (several).")
     if move.cards is not None:
         return [card_list(move.cards)]
     assert move.melds is not None
     if not move.melds:
         raise IllegalMove(
-            "move.malformed", "melds must be a non-empty list of card lists.", {"field": "melds"}
+            RuleCode.MOVE_MALFORMED, "melds must be a non-empty list of card lists.", {"field": "melds"}
         )
     return [card_list(g) for g in move.melds]
 
@@ -99,7 +99,7 @@ def placers_after(old: Meld, cards: tuple[str, ...], player: str) -> tuple[str, 
 
 def lay_off_move(state: RoundState, move: LayOffMove) -> tuple[RoundState, LayOffMove]:
     """A ``lay_off`` move: cards added to either end of a run or to a set; they score for the builder."""
-    i = meld_index(state, move.meld, "layoff.unknown_meld")
+    i = meld_index(state, move.meld, RuleCode.LAYOFF_UNKNOWN_MELD)
     added = card_list(move.cards)
     old = state.melds[i]
     try:
@@ -109,7 +109,7 @@ def lay_off_move(state: RoundState, move: LayOffMove) -> tuple[RoundState, LayOf
     player = state.players[state.turn]
     placed = _new_cards(old.cards, cards)
     if not placed:
-        raise IllegalMove("layoff.invalid", "A lay-off adds at least one card to the meld.")
+        raise IllegalMove(RuleCode.LAYOFF_INVALID, "A lay-off adds at least one card to the meld.")
     hand = take_from_hand(state, placed)
     melds = list(state.melds)
     melds[i] = Meld(old.id, old.owner, cards, placers_after(old, cards, player))
@@ -127,15 +127,15 @@ def _new_cards(old: Sequence[str], new: Sequence[str]) -> list[str]:
 def swap_joker(state: RoundState, move: SwapJokerMove) -> tuple[RoundState, SwapJokerMove]:
     """A ``swap_joker`` move: the natural card replaces the table joker, which goes to the hand."""
     if not state.rules.joker_swap:
-        raise IllegalMove("swap.not_allowed", "Joker swaps are off at this table.")
-    i = meld_index(state, move.meld, "swap.unknown_meld")
+        raise IllegalMove(RuleCode.SWAP_NOT_ALLOWED, "Joker swaps are off at this table.")
+    i = meld_index(state, move.meld, RuleCode.SWAP_UNKNOWN_MELD)
     natural = card(move.card)
     if natural == JOKER:
-        raise IllegalMove("swap.no_such_joker", "Name the natural card the joker stands for.")
+        raise IllegalMove(RuleCode.SWAP_NO_SUCH_JOKER, "Name the natural card the joker stands for.")
     old = state.melds[i]
     slot = next((idx for idx, nat in joker_slots(old.cards) if nat == natural), None)
     if slot is None:
-        raise IllegalMove("swap.no_such_joker", f"No joker in {old.id} stands for {natural}.")
+        raise IllegalMove(RuleCode.SWAP_NO_SUCH_JOKER, f"No joker in {old.id} stands for {natural}.")
     hand = take_from_hand(state, [natural])
     cards = list(old.cards)
     cards[slot] = natural
@@ -147,7 +147,7 @@ def swap_joker(state: RoundState, move: SwapJokerMove) -> tuple[RoundState, Swap
         jtm += 1
     hand = add(hand, [JOKER])
     if not feasible(Turn(hand, tuple(melds), mu, res, jtm), state.rules):
-        raise IllegalMove("turn.cannot_complete", "After this swap the turn could not be completed.")
+        raise IllegalMove(RuleCode.TURN_CANNOT_COMPLETE, "After this swap the turn could not be completed.")
     new = replace(
         set_hand(state, state.turn, hand),
         melds=tuple(melds),
@@ -164,16 +164,16 @@ def discard(state: RoundState, move: DiscardMove) -> tuple[RoundState, DiscardMo
     thrown = card(move.card)
     hand = state.hands[state.turn]
     if thrown not in hand:
-        raise IllegalMove("hand.missing_card", f"You do not hold {thrown}.")
+        raise IllegalMove(RuleCode.HAND_MISSING_CARD, f"You do not hold {thrown}.")
     if state.must_use is not None:
         raise IllegalMove(
-            "discard.chosen_card_unused",
+            RuleCode.DISCARD_CHOSEN_CARD_UNUSED,
             f"First use {state.must_use}, the card chosen from the discard pile.",
         )
     if state.jokers_to_meld:
-        raise IllegalMove("discard.joker_not_melded", "First place the joker taken in a swap.")
+        raise IllegalMove(RuleCode.DISCARD_JOKER_NOT_MELDED, "First place the joker taken in a swap.")
     if thrown in state.reserved:
-        code = "discard.chosen_card" if thrown == state.chosen else "discard.retrieved_joker"
+        code = RuleCode.DISCARD_CHOSEN_CARD if thrown == state.chosen else RuleCode.DISCARD_RETRIEVED_JOKER
         raise IllegalMove(code, f"{thrown} may not be discarded this turn.")
     rest = remove(hand, [thrown])
     assert rest is not None

@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from .errors import RuleCode
+
 # Every game of docs/rules.md; a preset no family has registered is "not implemented".
 PRESETS = ("rummy500", "rummy500_household", "basic", "block", "wrotham", "romme", "board")
 
@@ -89,10 +91,12 @@ class Ruleset:
         """The preset ``name`` with ``options`` applied; ``RulesetError`` (a ValueError) when bad."""
         if name not in PRESETS:
             raise RulesetError(
-                "ruleset.unknown_preset", f"Unknown game {name!r}; presets: {', '.join(PRESETS)}."
+                RuleCode.RULESET_UNKNOWN_PRESET, f"Unknown game {name!r}; presets: {', '.join(PRESETS)}."
             )
         if name not in _REGISTRY:
-            raise RulesetError("ruleset.not_implemented", f"The {name!r} preset is not implemented yet.")
+            raise RulesetError(
+                RuleCode.RULESET_NOT_IMPLEMENTED, f"The {name!r} preset is not implemented yet."
+            )
         spec = _REGISTRY[name]
         common: dict[str, Any] = {}
         own: dict[str, Any] = {}
@@ -100,7 +104,7 @@ class Ruleset:
         for key, value in options.items():
             if key not in spec.options:
                 raise RulesetError(
-                    "ruleset.unknown_option",
+                    RuleCode.RULESET_UNKNOWN_OPTION,
                     f"Unknown option {key!r} for {name}; options: {', '.join(sorted(spec.options))}.",
                 )
             (own if key in own_names else common)[key] = _check(key, value, spec.options[key])
@@ -111,9 +115,11 @@ class Ruleset:
             options=tuple(sorted({**common, **own}.items())),
         )
         if rules.target_score is None and rules.rounds is None:
-            raise RulesetError("ruleset.bad_value", "A game needs a target_score or a number of rounds.")
+            raise RulesetError(
+                RuleCode.RULESET_BAD_VALUE, "A game needs a target_score or a number of rounds."
+            )
         if rules.swapped_joker_must_be_melded and not rules.joker_swap:
-            raise RulesetError("ruleset.bad_value", "swapped_joker_must_be_melded needs joker_swap.")
+            raise RulesetError(RuleCode.RULESET_BAD_VALUE, "swapped_joker_must_be_melded needs joker_swap.")
         if spec.validate is not None:
             spec.validate(rules)
         if spec.derive is not None:
@@ -175,19 +181,21 @@ def _check(key: str, value: Any, spec: OptionSpec) -> Any:
     if isinstance(lo, tuple):  # ("choice", names)
         if not isinstance(value, str) or value not in lo:
             raise RulesetError(
-                "ruleset.bad_value", f"Option {key} must be one of {', '.join(lo)}, not {value!r}."
+                RuleCode.RULESET_BAD_VALUE, f"Option {key} must be one of {', '.join(lo)}, not {value!r}."
             )
         return value
     if kind == "bool":
         if not isinstance(value, bool):
-            raise RulesetError("ruleset.bad_value", f"Option {key} must be true or false, not {value!r}.")
+            raise RulesetError(
+                RuleCode.RULESET_BAD_VALUE, f"Option {key} must be true or false, not {value!r}."
+            )
         return value
     if value is None and kind == "int?":
         return None
     assert isinstance(hi, int)
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise RulesetError(
-            "ruleset.bad_value", f"Option {key} must be an integer from {lo} to {hi}, not {value!r}."
+            RuleCode.RULESET_BAD_VALUE, f"Option {key} must be an integer from {lo} to {hi}, not {value!r}."
         )
     return value
 
@@ -200,16 +208,24 @@ GAME_OPTIONS: dict[str, OptionSpec] = {
 }
 
 
+def N_(text: str) -> str:
+    """Marks a name for people for the catalogs (deploy/catalogs.py collects ``N_("...")``): the engine keeps
+    the English, the site translates it where it shows it."""
+    return text
+
+
 @dataclass(frozen=True)
 class PresetSpec:
     """A preset as its family registers it: the defaults, the options a table may change, and the
-    family's own cross-option checks (``validate`` raises ``RulesetError``), and the fields it derives
-    from the options (``derive``: Basic Rummy's ace counts 15 in hand with ``ace_high``)."""
+    family's own cross-option checks (``validate`` raises ``RulesetError``), the fields it derives
+    from the options (``derive``: Basic Rummy's ace counts 15 in hand with ``ace_high``), and the game's
+    name for people (``title``, English, marked with ``N_``)."""
 
     base: Ruleset
     options: Mapping[str, OptionSpec]
     validate: Callable[[Ruleset], None] | None = None
     derive: Callable[[Ruleset], Ruleset] | None = None
+    title: str = ""
 
 
 _REGISTRY: dict[str, PresetSpec] = {}
@@ -228,6 +244,16 @@ def register_preset(spec: PresetSpec) -> None:
 def implemented_presets() -> tuple[str, ...]:
     """The presets some family plays, in docs/rules.md order."""
     return tuple(p for p in PRESETS if p in _REGISTRY)
+
+
+def preset_title(preset: str) -> str:
+    """The game's name for people, in English (its family declares it; the site translates it)."""
+    return _REGISTRY[preset].title or preset
+
+
+def preset_family(preset: str) -> str:
+    """The family that plays ``preset``: what a rating is kept for (presets of one family share it)."""
+    return _REGISTRY[preset].base.family
 
 
 def option_names(preset: str) -> tuple[str, ...]:

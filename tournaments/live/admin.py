@@ -20,7 +20,6 @@ from django.utils.translation import ngettext
 
 from admin_confirm.actions import confirmation
 from tournaments.admin_fields import (
-    GAME_NAMES,
     ConstraintMessagesMixin,
     GameFilter,
     game_options_form,
@@ -28,8 +27,11 @@ from tournaments.admin_fields import (
     options_text,
 )
 from tournaments.errors import PlayError
-from tournaments.live import selectors, table_settings, tables
+from tournaments.games import GAME_NAMES
 from tournaments.live.models import Game, Round, Seat, Table, TableStatus
+from tournaments.live.storage import selectors
+from tournaments.live.tables import services as tables
+from tournaments.live.tables import settings as table_settings
 
 HIDDEN = _("hidden while the round runs")
 # What an admin may change of an open table; the rest changes only through the services.

@@ -1,7 +1,7 @@
 """Ring tables and live play: tables, seats, games, rounds and the move log.
 
 Hidden information lives in `Game.state` (the engine state: hands, stock) and `Round.deck`/`Round.salt`;
-nothing outside `tournaments.live.selectors` and the services reads them, and the admin never shows them
+nothing outside `tournaments.live.storage.selectors` and the services reads them, and the admin never shows them
 while a round runs.
 """
 
@@ -67,7 +67,7 @@ class Table(models.Model):
         verbose_name=_("created by"),
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    # A tournament's table plays for its tournament (`live.policy.policy_for`); null at a ring table.
+    # A tournament's table plays for its tournament (`live.tables.policy.policy_for`); null at a ring table.
     tournament = models.ForeignKey(
         "Tournament",
         on_delete=models.PROTECT,
@@ -237,7 +237,7 @@ class Round(models.Model):
     dealer = models.PositiveSmallIntegerField(_("dealer"))  # index into players
     deal_commitment = models.CharField(_("deal commitment"), max_length=128)
     # The ruleset the round was dealt with (`Ruleset.to_dict`: {"preset", "options"}): an admin may change a
-    # table's game and options between rounds, and a replay (`live.replays`) needs the round's own. Null for
+    # table's game and options between rounds, and a replay (`live.rounds.replays`) needs the round's own. Null for
     # rounds dealt before it was kept.
     rules = models.JSONField(_("rules"), null=True, blank=True, editable=False)
     # Secret until the round is over: never serialized or shown while `ended_at` is null.

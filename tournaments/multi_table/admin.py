@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.admin_fields import PercentagesField, game_options_form, option_field_names
 from tournaments.errors import PlayError
-from tournaments.live.table_settings import MAX_BUY_IN, MAX_MULTIPLIER, MIN_SEATS
+from tournaments.live import MAX_BUY_IN, MAX_MULTIPLIER, MIN_SEATS
 from tournaments.multi_table import recurring as tournament_templates
 from tournaments.tournament.admin_forms import HELP, LABELS, SERVICE_SENTENCES
 from tournaments.tournament.models import MULTI_MAX_ENTRANTS, TournamentTemplate

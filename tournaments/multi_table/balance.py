@@ -18,14 +18,16 @@ which locks games only (one each: a deal, a move, a round's end).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db.models import Count, Q
 
-from tournaments.live import dispatch
-from tournaments.live.between_rounds import wind_down
+from tournaments.live import dispatch, wind_down
 from tournaments.live.models import SEATED_STATUSES, Game, GameStatus, Seat, Table, TableStatus
+from tournaments.multi_table import faults, groups
+from tournaments.multi_table.planning import groups as plan_groups
+from tournaments.multi_table.planning import table_sizes
 from tournaments.multi_table.planning.seating_plan import Plan, SeatedPlayer, TableState, plan_seating
 from tournaments.multi_table.seating import free_numbers, move_entrant
 from tournaments.multi_table.task_names import TABLE_ROUND_OVER
@@ -49,21 +51,23 @@ def open_table_sizes(tournament: Tournament) -> dict[int, int]:
     )
 
 
-def waiting_for_deal(tournament: Tournament, *, besides: int) -> dict[int, Game]:
+def waiting_for_deal(
+    tournament: Tournament, *, besides: int, within: Collection[int] | None = None
+) -> dict[int, Game]:
     """The open tables other than `besides` whose job has run and whose next deal has not started, by table,
-    their games locked (primary-key order, one statement). Caller holds the tournament's lock and the game of
-    `besides`. A game dealt while the lock was awaited is left out (the lock re-reads its status); so is one
-    whose round ended too, and whose job is thus still to run (its table re-read once the games are locked)."""
-    candidates = list(
-        Game.objects.filter(
-            table__tournament=tournament,
-            table__status=TableStatus.OPEN,
-            table__awaiting_job=False,
-            status=GameStatus.WAITING,
-        )
-        .exclude(table_id=besides)
-        .values_list("pk", flat=True)
-    )
+    their games locked (primary-key order, one statement); `within`: only among these tables (a table group's,
+    `multi_table.groups`). Caller holds the tournament's lock and the game of `besides`. A game
+    dealt while the lock was awaited is left out (the lock re-reads its status); so is one whose round ended
+    too, and whose job is thus still to run (its table re-read once the games are locked)."""
+    found = Game.objects.filter(
+        table__tournament=tournament,
+        table__status=TableStatus.OPEN,
+        table__awaiting_job=False,
+        status=GameStatus.WAITING,
+    ).exclude(table_id=besides)
+    if within is not None:
+        found = found.filter(table_id__in=list(within))
+    candidates = list(found.values_list("pk", flat=True))
     if not candidates:
         return {}
     games = {
@@ -190,3 +194,116 @@ def wake(tournament: Tournament, tables: Sequence[int], *, skip: int | None = No
 
 def seated_count(table: Table) -> int:
     return Seat.objects.filter(table=table, status__in=SEATED_STATUSES).count()
+
+
+# --- a table job's plan (the exclusive job, `progress`, and the shared path, `quiet`, each holding the row and the
+# table's game): whether the histogram shows one, then over the table's group, a few groups or every table
+
+
+def rebalance(tournament: Tournament, table: Table, game: Game, *, before: int) -> Applied:
+    """The seating plan with this table and every table waiting for its next deal between rounds
+    (`multi_balance.waiting_for_deal`), unless the open tables' size histogram shows that this table is within
+    one player of every other and could be broken by no plan (`table_sizes.plan_needed`): then neither every
+    table's size nor the waiting tables' players are read, and the job's cost does not grow with the tables
+    (docs/performance.md). A plan reads its table's group, or the few groups rebalanced against each other,
+    when that plan is the whole field's (`_plan_within`, docs/tournaments.md "Table groups"), else every open
+    table (then every group's histogram rewritten)."""
+    size = seated_count(table)
+    hist = table_sizes.resized(tournament.table_sizes or {}, old=before, new=size)
+    if no_plan(tournament, hist, size=size):
+        keep_sizes(tournament, hist)
+        groups.resize(tournament, table.pk, old=before, new=size)
+        return Applied(moved=0, broken=(), receivers=())
+    group = groups.group_of(tournament, table.pk)
+    if group is not None:
+        applied_within = _plan_within(tournament, table, game, group, hist)
+        if applied_within is not None:
+            return applied_within
+    sizes = open_table_sizes(tournament)
+    planned = _plan(tournament, table, game, sizes, within=None)
+    assert planned is not None
+    applied, after = planned
+    keep_sizes(tournament, table_sizes.histogram(after.values()))
+    if group is not None:
+        groups.rewrite(tournament, after)
+    return applied
+
+
+def _plan_within(
+    tournament: Tournament, table: Table, game: Game, group: groups.TableGroup, hist: dict[str, int]
+) -> Applied | None:
+    """The plan over this table's group, else over the groups rebalanced against each other
+    (`groups.candidates`), when that plan is the whole field's (`planning.groups.plan_within_group`); None when
+    neither is (the plan then reads every open table)."""
+    counters = {
+        "players_left": tournament.players_left,
+        "tables_open": tournament.tables_open,
+        "seats": tournament.seats,
+    }
+    chosen = [group]
+    sizes = groups.sizes_in(tournament, chosen)
+    if not plan_groups.plan_within_group(hist, sizes.values(), **counters):
+        chosen = groups.candidates(group, **counters)
+        if len(chosen) < 2:
+            return None
+        sizes = groups.sizes_in(tournament, chosen)
+        if not plan_groups.plan_within_group(hist, sizes.values(), **counters):
+            return None
+    planned = _plan(tournament, table, game, sizes, within=list(sizes), complete=True)
+    if planned is None:
+        return None  # a table of these groups left off the band (its givers mid-round): every table planned
+    applied, after = planned
+    keep_sizes(tournament, plan_groups.replaced(hist, before=sizes.values(), after=after.values()))
+    groups.planned(tournament, chosen, after)
+    faults.pause_point(faults.GROUP_PLAN)  # the crash tests' SIGKILL (tournaments/multi_table/faults.py)
+    return applied
+
+
+def _plan(
+    tournament: Tournament,
+    table: Table,
+    game: Game,
+    sizes: dict[int, int],
+    *,
+    within: list[int] | None,
+    complete: bool = False,
+) -> tuple[Applied, dict[int, int]] | None:
+    """The seating plan over the tables of `sizes` (every open table, or some groups'), with this table and those
+    of them waiting for their deal between rounds, applied. Answers it and the planned tables' sizes after it;
+    `complete`: None, nothing applied, unless every planned table is then within the whole field's band
+    (`planning.groups.in_band`: a table whose givers are mid-round may be given players by another group's)."""
+    games = {table.pk: game, **waiting_for_deal(tournament, besides=table.pk, within=within)}
+    movable = players_at(list(games))
+    for table_id in games:
+        movable.setdefault(table_id, [])
+    plan = plan_for(tournament, sizes=sizes, movable=movable)
+    after = table_sizes.after_plan(sizes, plan)
+    if complete and not plan_groups.in_band(
+        after.values(),
+        players_left=tournament.players_left,
+        tables_kept=tournament.tables_open - len(plan.broken),
+    ):
+        return None
+    applied = apply_plan(tournament=tournament, plan=plan, movable=movable, games=games, cause="balance")
+    return applied, after
+
+
+def no_plan(tournament: Tournament, hist: dict[str, int], *, size: int) -> bool:
+    """A trusted histogram (it agrees with the counters) that shows no plan for a table of `size` players: the
+    test both the exclusive job and the shared path make before planning."""
+    trusted = table_sizes.consistent(
+        hist, tables_open=tournament.tables_open, players_left=tournament.players_left
+    )
+    return trusted and not table_sizes.plan_needed(
+        hist,
+        size=size,
+        players_left=tournament.players_left,
+        tables_open=tournament.tables_open,
+        seats=tournament.seats,
+    )
+
+
+def keep_sizes(tournament: Tournament, hist: dict[str, int]) -> None:
+    if hist != tournament.table_sizes:
+        tournament.table_sizes = hist
+        Tournament.objects.filter(pk=tournament.pk).update(table_sizes=hist)

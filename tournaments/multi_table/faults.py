@@ -9,7 +9,14 @@ after the sleep the work goes on as usual, so a forgotten variable only slows a 
 The names in use (each inside the transaction named):
 - `multi.round_end`: the after-round job of a multi-table tournament, after the busts are written;
 - `multi.balance`: the same job, after the balancing moves are written;
-- `multi.payout`: the finish, after the prizes are paid and before the stacks are retired.
+- `multi.payout`: the finish, after the prizes are paid and before the stacks are retired;
+- `multi.shared_bust`: a busting job on the shared path (`quiet`), after its busts, counters and event are
+  written and its deal scheduled, holding the tournament's row `FOR NO KEY UPDATE`;
+- `multi.group_plan`: the after-round job's plan within its table group (`progress`, `multi_table/groups.py`),
+  after its moves (and break) and the histogram are written, holding the tournament's row lock and its group's
+  waiting games;
+- `multi.start_batch`: a batched start's step (`start.seat_next_batch`), after its tables are seated and its
+  counters written, holding the tournament's row lock.
 """
 
 from __future__ import annotations
@@ -25,7 +32,10 @@ PAUSE_SECONDS = 60.0
 ROUND_END = "multi.round_end"
 BALANCE = "multi.balance"
 PAYOUT = "multi.payout"
-POINTS = (ROUND_END, BALANCE, PAYOUT)
+SHARED_BUST = "multi.shared_bust"
+START_BATCH = "multi.start_batch"
+GROUP_PLAN = "multi.group_plan"
+POINTS = (ROUND_END, BALANCE, PAYOUT, SHARED_BUST, START_BATCH, GROUP_PLAN)
 
 
 def pause_point(name: str) -> None:

@@ -10,14 +10,15 @@ from collections.abc import Mapping, Sequence
 from django.db.models import Q
 from django.utils import timezone
 
-from ledger.models import Account
-from tournaments.live.between_rounds import wind_down
-from tournaments.live.models import Game, GameStatus, Seat, SeatStatus, Table, TableStatus
-from tournaments.multi_table import faults
+from tournaments.deals.services import finish_adjustment
+from tournaments.live import close_games
+from tournaments.live.models import SEATED_STATUSES, Game, GameStatus, Seat, SeatStatus, Table, TableStatus
+from tournaments.multi_table import faults, knockouts
 from tournaments.multi_table.planning.bust_ranking import Bust, final_places
-from tournaments.single_table.progress import pay, pay_cancellation
+from tournaments.multi_table.seating import retire_stacks
 from tournaments.tournament import events, payouts
 from tournaments.tournament.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus
+from tournaments.tournament.prize_payments import pay_cancellation, pay_places
 from tournaments.tournament.status import move_to
 
 
@@ -42,8 +43,10 @@ def bust_groups(entries: Sequence[TournamentEntry]) -> list[list[Bust]]:
 
 
 def close_open_tables(tournament: Tournament) -> None:
-    """Close the tournament's open tables (pk order): between rounds at once (every stack retired to the mint
-    by `seats.cash_out`), a table mid-round once its round is settled."""
+    """Close the tournament's open tables (pk order): between rounds at once, in one batch (every stack
+    retired to the mint in one ledger call, `seating.retire_stacks`, as `seats.cash_out` would through the
+    policy; every seat freed; the games closed), a table mid-round once its round is settled."""
+    between: list[tuple[Game, Table]] = []
     for table in (
         Table.objects.select_for_update()
         .filter(tournament=tournament, status=TableStatus.OPEN)
@@ -53,7 +56,17 @@ def close_open_tables(tournament: Tournament) -> None:
         table.status = TableStatus.CLOSED
         table.save(update_fields=["status"])
         if game.status != GameStatus.PLAYING:
-            wind_down(game=game, table=table)
+            between.append((game, table))
+    seats = list(
+        Seat.objects.select_for_update(of=("self",))
+        .filter(table__in=[table for _, table in between], status__in=SEATED_STATUSES)
+        .order_by("table_id", "pk")
+    )
+    retire_stacks(tournament=tournament, seats=seats)
+    Seat.objects.filter(pk__in=[seat.pk for seat in seats]).update(
+        status=SeatStatus.LEFT, left_at=timezone.now()
+    )
+    close_games(between)
     tournament.tables_open = 0
     Tournament.objects.filter(pk=tournament.pk).update(tables_open=0)
 
@@ -81,23 +94,21 @@ def finish(*, tournament: Tournament) -> None:
     still_in = [e.pk for e in entries if e.status == EntryStatus.PLAYING]
     places = final_places(still_in=still_in, groups=bust_groups(entries))
     by_name = {e.player.get_username(): e for e in entries}
-    assert tournament.pool_account_id is not None
-    pool = Account.objects.select_for_update().get(pk=tournament.pool_account_id)
-    shares = payouts.split_prizes(
-        pool=pool.balance,
-        payouts=tournament.payouts,
-        places={name: places[e.pk] for name, e in by_name.items()},
-        registration_order=list(by_name),
-    )
-    pay(
+    prizes = pay_places(
         tournament=tournament,
-        shares=shares,
+        places={name: places[e.pk] for name, e in by_name.items()},
         entries=by_name,
+        registration_order=list(by_name),
         key=f"tournament:{tournament.pk}:prizes",
-        why="prizes",
+        after_deal=finish_adjustment(
+            tournament=tournament,
+            places={name: places[e.pk] for name, e in by_name.items()},
+            order=list(by_name),
+        ),
     )
+    knockouts.pay_own_bounties(tournament=tournament, why="champion")
     faults.pause_point(faults.PAYOUT)  # the crash tests' SIGKILL (tournaments/multi_table/faults.py)
-    _settle_entries(tournament, entries, places, shares)
+    _settle_entries(tournament, entries, places, prizes)
     move_to(tournament, TournamentStatus.FINISHED)
     tournament.finished_at = timezone.now()
     tournament.players_left = len(still_in)
@@ -108,7 +119,7 @@ def finish(*, tournament: Tournament) -> None:
     events.record(
         tournament=tournament,
         kind="finished",
-        data={"winners": winners, "prizes": {p: a for p, a in shares.items() if a}},
+        data={"winners": winners, "prizes": {p: a for p, a in prizes.items() if a}},
     )
 
 
@@ -143,6 +154,9 @@ def cancel_running(*, tournament: Tournament) -> list[object]:
         )
         if transfer is not None:
             transfers.append(transfer)
+    bounties = knockouts.pay_own_bounties(tournament=tournament, why="cancellation")
+    if bounties is not None:
+        transfers.append(bounties)
     by_chips = payouts.place_by_keys(chips)
     below = final_places(still_in=[], groups=bust_groups(entries))
     places = {e.pk: by_chips[e.player.get_username()] for e in playing}

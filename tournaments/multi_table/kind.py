@@ -6,12 +6,12 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 
 from ledger.models import Transfer
+from tournaments.live import TablePolicy
 from tournaments.live.models import Table
-from tournaments.live.policy_types import TablePolicy
 from tournaments.multi_table import finish, progress
 from tournaments.multi_table.late_entry import late_entry as enter_late
 from tournaments.multi_table.policy import MultiTablePolicy
-from tournaments.multi_table.start import start_multi
+from tournaments.multi_table.start import refuse_while_starting, start_multi
 from tournaments.tournament import events, kinds
 from tournaments.tournament.models import Tournament, TournamentEntry, TournamentKind
 
@@ -39,6 +39,7 @@ def cancelled_before_start(tournament: Tournament, refunded: int) -> None:
 
 
 def cancel_running(tournament: Tournament) -> list[Transfer]:
+    refuse_while_starting(tournament)  # 409 while a batched start seats its tables (nothing kept)
     return [t for t in finish.cancel_running(tournament=tournament) if isinstance(t, Transfer)]
 
 

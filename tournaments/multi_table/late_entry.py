@@ -12,15 +12,19 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 
+from ledger import stakes
 from ledger.models import TransferKind
 from ledger.services import accounts, postings
 from tournaments.errors import Conflict, PlayCode
 from tournaments.live.models import Table
+from tournaments.multi_table import groups, knockouts, rebuys
 from tournaments.multi_table.balance import open_table_sizes, wake
 from tournaments.multi_table.planning import table_sizes
 from tournaments.multi_table.planning.seating_plan import table_for_newcomer
 from tournaments.multi_table.seating import open_tournament_table, seat_entrant
-from tournaments.tournament import events
+from tournaments.multi_table.start import refuse_while_starting
+from tournaments.tickets import services as tickets
+from tournaments.tournament import counters, events
 from tournaments.tournament.entry_payments import entry_legs
 from tournaments.tournament.models import (
     LIVE_ENTRY_STATUSES,
@@ -37,6 +41,7 @@ def late_registration_open(tournament: Tournament) -> bool:
 
 def late_entry(*, tournament: Tournament, user: User) -> TournamentEntry:
     """A late registration or a re-entry, paid and seated; else the reason it is refused (409)."""
+    refuse_while_starting(tournament)  # the batched start seats its tables first
     entry = (
         TournamentEntry.objects.select_for_update()
         .filter(tournament=tournament, player=user, status__in=LIVE_ENTRY_STATUSES)
@@ -68,18 +73,26 @@ def late_entry(*, tournament: Tournament, user: User) -> TournamentEntry:
                 "late_registration_levels": tournament.late_registration_levels,
             },
         )
+    # A held ticket pays a late registration or a re-entry (docs/rules.md "Tickets"); else chips.
+    ticket = tickets.choose_payment(tournament=tournament, user=user, payment="auto")
+    stakes.refuse_stake(
+        user=user,
+        amount=0 if ticket else tournament.buy_in + tournament.fee,
+        kind=stakes.StakeKind.LATE_ENTRY if entry is None else stakes.StakeKind.RE_ENTRY,
+    )
     if entry is None:
-        live = TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES).count()
-        if live >= tournament.max_entrants:
+        if tournament.entrants >= tournament.max_entrants:
             raise Conflict(
                 "The tournament is full.",
                 code=PlayCode.TOURNAMENT_FULL,
                 details={"max_entrants": tournament.max_entrants},
             )
         entry = TournamentEntry.objects.create(tournament=tournament, player=user)
+        counters.add(tournament, entrants=1)
         key = f"tournament:{tournament.pk}:entry:{entry.pk}:buy_in"
     else:
         entry.reentries += 1
+        counters.add(tournament, reentries=1)
         entry.place = None
         entry.bust_group = None
         entry.bust_start_chips = None
@@ -89,7 +102,15 @@ def late_entry(*, tournament: Tournament, user: User) -> TournamentEntry:
             update_fields=["reentries", "place", "bust_group", "bust_start_chips", "bust_melded", "busted_at"]
         )
         key = f"tournament:{tournament.pk}:entry:{entry.pk}:reentry:{entry.reentries}"
-    legs = entry_legs(tournament, accounts.get_wallet(user=user), +1)
+    legs = [] if ticket else entry_legs(tournament, accounts.get_wallet(user=user), +1)
+    if ticket:
+        tickets.pay_with_ticket(
+            tournament=tournament,
+            entry=entry,
+            ticket=ticket,
+            key=key,
+            computation={"reentries": entry.reentries},
+        )
     if legs:
         postings.post_transfer(
             kind=TransferKind.TOURNAMENT_BUY_IN,
@@ -101,6 +122,9 @@ def late_entry(*, tournament: Tournament, user: User) -> TournamentEntry:
             computation={"buy_in": tournament.buy_in, "fee": tournament.fee, "reentries": entry.reentries},
             posted_by=user,
         )
+    if entry.reentries:
+        rebuys.reentered(entry)
+    knockouts.new_bounty(tournament, entry)
     table = _newcomers_table(tournament)
     seat_entrant(
         tournament=tournament,
@@ -136,4 +160,5 @@ def _newcomers_table(tournament: Tournament) -> Table:
     sizes[table.pk] = sizes.get(table.pk, 0) + 1
     tournament.table_sizes = table_sizes.histogram(sizes.values())
     Tournament.objects.filter(pk=tournament.pk).update(table_sizes=tournament.table_sizes)
+    groups.rewrite(tournament, sizes)  # the table groups' histograms too (`multi_table/groups.py`)
     return table

@@ -13,10 +13,18 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ledger.models import Account
-from tournaments.live import dispatch, engine_io
+from tournaments.deals.services import holding_until
+from tournaments.live import (
+    AfterRound,
+    RoundEnd,
+    StackedDeal,
+    cash_out,
+    dispatch,
+    melded_values,
+    table_settings,
+    went_out,
+)
 from tournaments.live.models import SEATED_STATUSES, Game, Round, Seat, SeatStatus, Table, TableStatus
-from tournaments.live.policy_types import AfterRound, StackedDeal
-from tournaments.live.seats import cash_out
 from tournaments.multi_table import task_names
 from tournaments.multi_table.planning import table_sizes
 from tournaments.multi_table.planning.levels import level_of, pcr_for
@@ -44,6 +52,20 @@ class MultiTablePolicy:
         self.table = table
         self.instant_rounds = bool(tournament.instant_rounds)
 
+    def round_end(
+        self, *, table: Table, round_: Round, result: Mapping[str, Any], seated: int, settles: bool
+    ) -> RoundEnd:
+        pairs = [(status, chips) for status in SEATED_STATUSES for chips in (False, True)]
+        return RoundEnd(
+            fates={(s, c): self.after_round(status=s, stack=int(c)) for s, c in pairs},
+            ready=frozenset([(s, c) for s, c in pairs if self.is_ready(status=s, stack=int(c))]),
+            waits=[self.next_deal_in(ready=n) for n in range(seated + 1)],
+            pcr=self.round_pcr(table, round_) if settles else 0,
+            record=self.settlement_record(table, round_) if settles else {},
+            tie_keys=self.tie_break_keys(result=result) if settles else None,
+            acts_when_settled=True,
+        )
+
     def round_pcr(self, table: Table, round_: Round) -> int:
         return level_pcr(self.tournament, round_.number)[1] * self.tournament.multiplier
 
@@ -59,8 +81,8 @@ class MultiTablePolicy:
     def tie_break_keys(self, *, result: Mapping[str, Any]) -> Mapping[str, tuple[Any, ...]] | None:
         # docs/tournaments.md "Multi-table tournaments: seating and places": first the higher melded-and-built
         # value of the round, then the player who went out.
-        melded = engine_io.melded_values(result, engine_io.build_rules(self.table.game, self.table.options))
-        out = engine_io.went_out(result)
+        melded = melded_values(result, table_settings.build_rules(self.table.game, self.table.options))
+        out = went_out(result)
         return {player: (value, 1 if player == out else 0) for player, value in melded.items()}
 
     def holds_deal(self, *, game: Game, now: datetime) -> bool:
@@ -71,7 +93,19 @@ class MultiTablePolicy:
         it is tried again in `HOLD_SECONDS`. And a table the plan would break (more tables than the players
         need, this one among the smallest: the size histogram says so without reading the other tables) is not
         dealt but sent its job, which breaks it (or deals it). A message lost meanwhile is re-sent by the
-        sweeper (a deal due, or a table waiting with nothing scheduled)."""
+        sweeper (a deal due, or a table waiting with nothing scheduled). While a final-table deal waits for its
+        answers, the deal waits till its time runs out (`deals.services`: its end deals at once)."""
+        if self._rebuy_wait_over():
+            game.next_round_at = None
+            game.save(update_fields=["next_round_at", "updated_at"])
+            dispatch.enqueue(task_names.TABLE_ROUND_OVER, [self.tournament.pk, self.table.pk, None], 0)
+            return True
+        until = holding_until(tournament_id=self.tournament.pk, now=now)
+        if until is not None:
+            game.next_round_at = until
+            game.save(update_fields=["next_round_at", "updated_at"])
+            dispatch.enqueue(dispatch.START_ROUND, [game.pk], (until - now).total_seconds())
+            return True
         if self._busts_pending_elsewhere():
             game.next_round_at = now + timedelta(seconds=HOLD_SECONDS)
             game.save(update_fields=["next_round_at", "updated_at"])
@@ -83,6 +117,16 @@ class MultiTablePolicy:
             dispatch.enqueue(task_names.TABLE_ROUND_OVER, [self.tournament.pk, self.table.pk, None], 0)
             return True
         return False
+
+    def _rebuy_wait_over(self) -> bool:
+        """A player busted in the rebuy period who did not rebuy before the deal is out: the deal waits for the
+        tournament's job, which busts them (docs/rules.md "Rebuys and the add-on")."""
+        return (
+            self.tournament.rebuy_levels > 0
+            and Seat.objects.filter(
+                table=self.table, status__in=SEATED_STATUSES, stack_account__balance__lte=0
+            ).exists()
+        )
 
     def _busts_pending_elsewhere(self) -> bool:
         return (

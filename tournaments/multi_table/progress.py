@@ -3,14 +3,16 @@ docs/tournaments.md "Multi-table tournaments: the runtime"): bust the players le
 tournament's level, finish when one player is left, balance and break tables, enter and leave round-for-round
 play at the bubble, and deal the table's next round.
 
-One short transaction: the tournament's row lock, then the table's game. Idempotent by state: a second run finds
+One short transaction: the tournament's row lock (the mode chosen by the path, docs/tournaments.md "Locks of the
+tables' jobs"), then the table's game. Idempotent by state: a second run finds
 no seat without chips, the level already raised, the tables balanced and the deal scheduled, and does nothing
 more; a run for a round that is no longer the table's last (`stale`) or while a round plays does nothing.
 
 Its cost does not grow with the entrants: it reads this table's seats and entries, the counters kept on the
-tournament row (`players_left`, `tables_open`, `bust_groups`, `level`), and one aggregate query of the open
-tables' sizes for the seating plan; only round-for-round play (a few tables at the bubble) and the finish
-read every open table.
+tournament row (`players_left`, `tables_open`, `bust_groups`, `level`), and for a seating plan its table
+group's sizes (or a few groups', `multi_table/groups.py`; a tournament without groups: every open table's, in
+one aggregate query); only a plan no group can make exact, round-for-round play (a few tables at the bubble)
+and the finish read every open table.
 """
 
 from __future__ import annotations
@@ -20,32 +22,26 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.live import dispatch, engine_io
-from tournaments.live.game_locks import lock_game, seats_with_stacks
+from tournaments.live import dispatch, lock_game
 from tournaments.live.models import Game, GameStatus, Round, Table, TableStatus
-from tournaments.live.seats import cash_out
-from tournaments.multi_table import faults
+from tournaments.multi_table import balance, faults, groups, quiet, rebuys, start
 from tournaments.multi_table.balance import (
-    Applied,
     apply_plan,
     open_table_sizes,
     plan_for,
     players_at,
     seated_count,
-    waiting_for_deal,
     wake,
 )
+from tournaments.multi_table.busts import bust_players
 from tournaments.multi_table.finish import finish
 from tournaments.multi_table.planning import table_sizes
-from tournaments.multi_table.planning.bust_ranking import Bust, places_for_busts
 from tournaments.multi_table.planning.levels import in_bubble, level_of
-from tournaments.multi_table.policy import MultiTablePolicy
 from tournaments.multi_table.task_names import TABLE_ROUND_OVER
+from tournaments.satellites import services as satellites
 from tournaments.tournament import events
 from tournaments.tournament.models import (
-    EntryStatus,
     Tournament,
-    TournamentEntry,
     TournamentKind,
     TournamentStatus,
 )
@@ -55,11 +51,19 @@ IN_PLAY = (TournamentStatus.RUNNING, TournamentStatus.PAUSED)
 
 
 def after_table_round(*, tournament_id: int, table_id: int, round_id: int | None) -> str:
-    """What follows the settled round `round_id` of `table_id` (None: its last one). Answers what it did."""
+    """What follows the settled round `round_id` of `table_id` (None: its last one). Answers what it did.
+
+    First the shared path (`quiet.after_quiet_round`: no level rise, no bubble, no finish; the tournament's row
+    share-locked, or `FOR NO KEY UPDATE` for busts and plans), else the job below with the row `FOR UPDATE`."""
+    done = quiet.after_quiet_round(tournament_id=tournament_id, table_id=table_id, round_id=round_id)
+    if done is not None:
+        return done
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
         if tournament is None or tournament.status not in IN_PLAY or tournament.kind != TournamentKind.MULTI:
             return "idle"
+        if start.seating(tournament):
+            return "starting"  # a batched start still seating: counters and histogram are partial (`start`)
         game_id = Game.objects.filter(table_id=table_id, table__tournament=tournament).values_list(
             "pk", flat=True
         )
@@ -86,11 +90,11 @@ def _after(tournament: Tournament, table: Table, game: Game, round_: Round | Non
     before = seated_count(table)
     if round_ is not None:
         _raise_level(tournament, round_.number + 1)
-        _bust(tournament, table, round_)
-    if tournament.players_left <= 1:
+        bust_players(tournament, table, round_)
+    if tournament.players_left <= satellites.stop_at(tournament):
         finish(tournament=tournament)
         return "finished"
-    applied = _balance(tournament, table, game, before=before)
+    applied = balance.rebalance(tournament, table, game, before=before)
     broken = table.pk in applied.broken
     if applied.moved or applied.broken:
         faults.pause_point(faults.BALANCE)  # the crash tests' SIGKILL (tournaments/multi_table/faults.py)
@@ -102,45 +106,8 @@ def _after(tournament: Tournament, table: Table, game: Game, round_: Round | Non
     if deal:
         wake(tournament, applied.receivers, skip=table.pk)
         if not broken and game.next_round_at is None:
-            schedule_deal(game)
+            schedule_deal(game, delay=rebuys.deal_delay(tournament=tournament, table=table, round_=round_))
     return "broken" if broken else ("dealt" if deal else "paused")
-
-
-def _balance(tournament: Tournament, table: Table, game: Game, *, before: int) -> Applied:
-    """The seating plan with this table and every table waiting for its next deal between rounds
-    (`multi_balance.waiting_for_deal`), unless the open tables' size histogram shows that this table is within
-    one player of every other and could be broken by no plan (`table_sizes.plan_needed`): then neither every
-    table's size nor the waiting tables' players are read, and the job's cost does not grow with the tables
-    (docs/performance.md)."""
-    size = seated_count(table)
-    hist = table_sizes.resized(tournament.table_sizes or {}, old=before, new=size)
-    trusted = table_sizes.consistent(
-        hist, tables_open=tournament.tables_open, players_left=tournament.players_left
-    )
-    if trusted and not table_sizes.plan_needed(
-        hist,
-        size=size,
-        players_left=tournament.players_left,
-        tables_open=tournament.tables_open,
-        seats=tournament.seats,
-    ):
-        _keep_sizes(tournament, hist)
-        return Applied(moved=0, broken=(), receivers=())
-    sizes = open_table_sizes(tournament)
-    games = {table.pk: game, **waiting_for_deal(tournament, besides=table.pk)}
-    movable = players_at(list(games))
-    for table_id in games:
-        movable.setdefault(table_id, [])
-    plan = plan_for(tournament, sizes=sizes, movable=movable)
-    applied = apply_plan(tournament=tournament, plan=plan, movable=movable, games=games, cause="balance")
-    _keep_sizes(tournament, table_sizes.histogram(table_sizes.after_plan(sizes, plan).values()))
-    return applied
-
-
-def _keep_sizes(tournament: Tournament, hist: dict[str, int]) -> None:
-    if hist != tournament.table_sizes:
-        tournament.table_sizes = hist
-        Tournament.objects.filter(pk=tournament.pk).update(table_sizes=hist)
 
 
 def _raise_level(tournament: Tournament, next_round: int) -> None:
@@ -151,83 +118,10 @@ def _raise_level(tournament: Tournament, next_round: int) -> None:
         events.record(tournament=tournament, kind="level", data={"level": level})
 
 
-def comeback_possible(tournament: Tournament) -> bool:
-    """Can registration still bring a player in (late registration, re-entry)? Until then busts get no place
-    (the finish places them, `bust_ranking.final_places`)."""
-    return tournament.level <= tournament.late_registration_levels
-
-
-def _bust(tournament: Tournament, table: Table, round_: Round) -> None:
-    """Seats of this table left without chips: their entries busted, one bust group for the round."""
-    seats = [s for s in seats_with_stacks(table) if s.stack_account.balance <= 0]
-    if not seats:
-        return
-    entries = {
-        e.seat_id: e
-        for e in TournamentEntry.objects.select_for_update(of=("self",)).filter(
-            seat_id__in=[s.pk for s in seats], status=EntryStatus.PLAYING
-        )
-    }
-    melded = engine_io.melded_values(round_.result or {}, engine_io.build_rules(table.game, table.options))
-    now = timezone.now()
-    tournament.bust_groups += 1
-    busts: list[tuple[TournamentEntry, str]] = []
-    policy = MultiTablePolicy(tournament, table)
-    for seat in seats:
-        cash_out(seat=seat, table=table, policy=policy)  # no chips: the chair is freed
-        entry = entries.get(seat.pk)
-        if entry is None:
-            continue
-        name = seat.player.get_username()
-        entry.status = EntryStatus.BUSTED
-        entry.busted_at = now
-        entry.bust_group = tournament.bust_groups
-        entry.bust_start_chips = int((round_.stacks or {}).get(name, 0))
-        entry.bust_melded = int(melded.get(name, 0))
-        entry.seat = None
-        busts.append((entry, name))
-    tournament.players_left -= len(busts)
-    places: dict[int, int] = {}
-    if not comeback_possible(tournament):
-        places = places_for_busts(
-            [
-                Bust(entry=e.pk, start_chips=int(e.bust_start_chips or 0), melded=int(e.bust_melded or 0))
-                for e, _ in busts
-            ],
-            still_in=tournament.players_left,
-        )
-    for entry, _ in busts:
-        entry.place = places.get(entry.pk)
-        entry.save(
-            update_fields=[
-                "status",
-                "busted_at",
-                "bust_group",
-                "bust_start_chips",
-                "bust_melded",
-                "seat",
-                "place",
-            ]
-        )
-    tournament.save(update_fields=["bust_groups", "players_left"])
-    events.record(
-        tournament=tournament,
-        kind="busted",
-        data={
-            "table": table.pk,
-            "round": round_.number,
-            "group": tournament.bust_groups,
-            "players": [{"entry": e.pk, "player": name, "place": e.place} for e, name in busts],
-            "players_left": tournament.players_left,
-        },
-    )
-    faults.pause_point(faults.ROUND_END)  # the crash tests' SIGKILL (tournaments/multi_table/faults.py)
-
-
 def _bubble(tournament: Tournament) -> None:
     """Round-for-round play on at the bubble with more than one table; off once the bubble bursts or one table
     is left (the waiting tables are then dealt)."""
-    paid = len(tournament.payouts or [])
+    paid = quiet.paid_places(tournament)  # a satellite's bubble is at its seats (docs/rules.md "Satellites")
     wanted = in_bubble(still_in=tournament.players_left, paid_places=paid) and tournament.tables_open > 1
     if tournament.round_for_round and (tournament.players_left <= paid or tournament.tables_open <= 1):
         tournament.round_for_round = False
@@ -296,7 +190,8 @@ def _release_if_all_played(tournament: Tournament) -> bool:
         cause="round_for_round",
     )
     sizes = open_table_sizes(tournament)
-    _keep_sizes(tournament, table_sizes.histogram(sizes.values()))
+    balance.keep_sizes(tournament, table_sizes.histogram(sizes.values()))
+    groups.rewrite(tournament, sizes)
     for table_id, size in sizes.items():
         if size < 2:
             # Cannot deal: it does not hold up the synchronized rounds.
@@ -331,6 +226,20 @@ def sweep(*, grace_seconds: float) -> int:
 
 
 def resume_tables(tournament: Tournament) -> int:
-    """On resume: the job sent for every open table waiting with no deal scheduled (each deals when it should:
-    round-for-round play deals only the tables owing the synchronized round). Caller holds the lock."""
-    return wake_idle(tournament)
+    """On resume: the job sent again for every open table waiting with no deal scheduled, for its last round as
+    the sweeper sends it (each deals when it should: round-for-round play deals only the tables owing the
+    synchronized round). A job that has its round takes the shared path when it can (`quiet`), so the tables of
+    a large field are dealt again side by side; a wake-up (round None: a table that never played) is the
+    exclusive job's, and 62,500 of them took turns on the row for minutes after a 250,000-entrant field's resume
+    (docs/performance.md). Caller holds the lock."""
+    waiting = Game.objects.filter(
+        table__tournament=tournament,
+        table__status=TableStatus.OPEN,
+        status=GameStatus.WAITING,
+        next_round_at__isnull=True,
+    ).values_list("table_id", "current_round_id")
+    count = 0
+    for table_id, round_id in waiting:
+        dispatch.enqueue(TABLE_ROUND_OVER, [tournament.pk, table_id, round_id], 0)
+        count += 1
+    return count

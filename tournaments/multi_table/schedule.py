@@ -9,7 +9,7 @@ never act on the same tournament (the second skips it), and each re-checks the s
 repeated (or redelivered) does nothing more. A tournament that fails is rolled back and the others go on.
 
 A start that fails is never retried for ever with the entrants' chips held: a transient fault (the database or
-the broker away, `round_start.TRANSIENT_ERRORS`) is counted on the tournament (`start_failures`, `error`) and
+the broker away, `database.faults.TRANSIENT_ERRORS`) is counted on the tournament (`start_failures`, `error`) and
 left for the next run, at most `RAMINO_TOURNAMENT_START_ATTEMPTS` attempts in all; any other failure, or the
 last attempt, cancels the tournament with its reason (`error`), every entry refunded, event `cancelled`
 {reason: start_failed}."""
@@ -25,8 +25,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from database.faults import TRANSIENT_ERRORS
 from tournaments.errors import PlayError
-from tournaments.live.round_start import TRANSIENT_ERRORS
 from tournaments.tournament import events
 from tournaments.tournament.admin_actions import refund_everyone
 from tournaments.tournament.models import (

@@ -268,14 +268,40 @@ def retire_stack(*, seat: Seat, table: Table, account: Account) -> None:
         return
     assert table.tournament_id is not None, "tournament chips sit at a tournament's table"
     tournament = Tournament.objects.get(pk=table.tournament_id)
-    mint = mint_account(tournament)
-    postings.post_transfer(
+    postings.post_transfers(
+        [_retire(seat=seat, tournament=tournament, account=account, mint=mint_account(tournament))]
+    )
+
+
+def _retire(*, seat: Seat, tournament: Tournament, account: Account, mint: Account) -> postings.Posting:
+    """The one RETIRE transfer of a seat's stack to the tournament's mint (key `seat:<id>:retire`)."""
+    return postings.Posting(
         kind=TransferKind.RETIRE,
         legs=[(account, -account.balance), (mint, account.balance)],
         idempotency_key=f"seat:{seat.pk}:retire",
-        reason=f"tournament chips retired from table {table.pk}",
-        table_id=table.pk,
+        reason=f"tournament chips retired from table {seat.table_id}",
+        table_id=seat.table_id,
         tournament_id=tournament.pk,
         computation={"chips": account.balance},
         posted_by_system="tournaments.retire",
+    )
+
+
+def retire_stacks(*, tournament: Tournament, seats: Sequence[Seat]) -> None:
+    """`retire_stack` for every seat of `seats` (a closing tournament's, freed together) in one ledger call:
+    their stack accounts locked in primary-key order, each stack holding chips retired to the mint by its own
+    transfer (RETIRE, key `seat:<id>:retire`), in the order of `seats`. Caller holds the tournament's lock and
+    the seats' tables'."""
+    ids = [seat.stack_account_id for seat in seats if seat.stack_account_id is not None]
+    locked = {a.pk: a for a in Account.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
+    held = [
+        (seat, locked[seat.stack_account_id])
+        for seat in seats
+        if seat.stack_account_id in locked and locked[seat.stack_account_id].balance > 0
+    ]
+    if not held:
+        return
+    mint = mint_account(tournament)
+    postings.post_transfers(
+        [_retire(seat=seat, tournament=tournament, account=account, mint=mint) for seat, account in held]
     )

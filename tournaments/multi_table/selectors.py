@@ -25,7 +25,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
-from ledger.models import Entry, TransferKind
+from ledger.models import AccountKind, Entry, TransferKind, tournament_chip_type
 from tournaments.errors import NotFound, PlayCode
 from tournaments.live.models import Seat, SeatStatus, Table, TableStatus
 from tournaments.multi_table.planning.levels import level_of, pcr_for
@@ -35,6 +35,7 @@ from tournaments.tournament.models import (
     Tournament,
     TournamentEntry,
     TournamentEvent,
+    TournamentStatus,
 )
 from tournaments.tournament.selectors import Standing, TableSeat, TournamentTable
 
@@ -48,12 +49,12 @@ class Counted:
 
     ordered = True
 
-    def __init__(self, rows: QuerySet[Any, Any], count: QuerySet[Any, Any]) -> None:
+    def __init__(self, rows: QuerySet[Any, Any], count: QuerySet[Any, Any] | int) -> None:
         self.rows = rows
         self.counted = count
 
     def count(self) -> int:
-        return self.counted.count()
+        return self.counted if isinstance(self.counted, int) else self.counted.count()
 
     def __len__(self) -> int:
         return self.count()
@@ -67,11 +68,37 @@ class Counted:
 _STILL_IN = Q(status__in=[EntryStatus.REGISTERED, EntryStatus.PLAYING])
 
 
-def standings(*, tournament: Tournament) -> Counted:
-    """Every live entry as a standings row, players still in first by chips (highest first), then by place;
-    a query to be paginated (one statement per page, one for the count). `chips` is the seat's stack while
+def standings(*, tournament: Tournament) -> Counted | Segments:
+    """Every live entry as a standings row, players still in first by chips (highest first; ties in seating
+    order), then by place;
+    a query to be paginated (one statement per page; the count is the row's `entrants`). `chips` is the seat's stack while
     playing, what it held when the tournament ended for a player still in at its end (the stack retired to the
-    mint then: the winner's chips, not 0), 0 once busted, null before a seat is given."""
+    mint then: the winner's chips, not 0), 0 once busted, null before a seat is given.
+
+    While the tournament runs (or is paused) the pages come from two bounded queries (`running_standings`);
+    before the start and after the end, from the one query below, which sorts every live entry."""
+    if tournament.status in (TournamentStatus.RUNNING, TournamentStatus.PAUSED):
+        return running_standings(tournament=tournament)
+    return sorted_standings(tournament=tournament)
+
+
+# What a standings row reads of an entry (`standing_row`).
+STANDING_FIELDS = (
+    "place",
+    "username",
+    "status",
+    "chips",
+    "table_id",
+    "prize",
+    "bounty",
+    "bounties_won",
+    "rebuys",
+    "addon",
+)
+
+
+def sorted_standings(*, tournament: Tournament) -> Counted:
+    """`standings` as one query sorting every live entry (any status; linear in the entrants)."""
     live = TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES)
     retired = (
         Entry.objects.filter(
@@ -96,13 +123,87 @@ def standings(*, tournament: Tournament) -> Counted:
             out=Case(When(_STILL_IN, then=Value(0)), default=Value(1), output_field=IntegerField()),
             chips=chips,
             username=F("player__username"),
+            # Players still in with the same chips: the one whose stack was opened first (seating order).
+            seated=Case(
+                When(status=EntryStatus.PLAYING, then=F("seat__stack_account_id")), default=Value(None)
+            ),
         )
         .order_by(
-            "out", F("chips").desc(nulls_last=True), F("place").asc(nulls_last=True), "registered_at", "pk"
+            "out",
+            F("chips").desc(nulls_last=True),
+            F("place").asc(nulls_last=True),
+            F("seated").asc(nulls_last=True),
+            "registered_at",
+            "pk",
         )
-        .values("place", "username", "status", "chips", "table_id", "prize")
+        .values(*STANDING_FIELDS)
     )
-    return Counted(rows, live)
+    return Counted(rows, tournament.entrants)  # the row's counter (`tournament.counters`), not a count
+
+
+def standing_of(*, tournament: Tournament, username: str) -> list[Standing]:
+    """One player's standings row (their live entry's, as `standings` writes it), or none: the entry read by the
+    tournament and the player's name, whatever the entrants (one statement, no sort of the field)."""
+    found = sorted_standings(tournament=tournament).rows.filter(player__username=username)[:1]
+    return [standing_row(row) for row in found]
+
+
+class Segments:
+    """A paginated list made of consecutive queries of known lengths (each already ordered): a page reads only
+    the queries it overlaps, each with its own LIMIT/OFFSET. Django's paginator asks `count()` and slices."""
+
+    ordered = True
+
+    def __init__(self, parts: Sequence[tuple[QuerySet[Any, Any], int]]) -> None:
+        self.parts = [(rows, max(0, count)) for rows, count in parts]
+
+    def count(self) -> int:
+        return sum(count for _rows, count in self.parts)
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, index: slice) -> list[Any]:
+        start = index.start or 0
+        stop = self.count() if index.stop is None else index.stop
+        found: list[Any] = []
+        offset = 0
+        for rows, count in self.parts:
+            low, high = max(start - offset, 0), min(stop - offset, count)
+            if low < high:
+                found.extend(rows[low:high])
+            offset += count
+        return found
+
+
+def running_standings(*, tournament: Tournament) -> Segments:
+    """The standings of a running (or paused) multi-table tournament in the order of `standings`, from two
+    queries whose pages are bounded whatever the entrants (docs/performance.md "The lobby's reads at 20,000
+    entrants"): the players still in (no entry is registered but unseated while it runs: a late entrant is
+    seated at once), `players_left` of them, by their seat stack's balance, highest first, ties by the stack
+    account (seating order), read down the ledger's index of a tournament's stacks by balance and account
+    (`ledger_acct_stack_by_balance`: a page reads its own rows even when every stack is equal); then the busted,
+    the rest of the `entrants`, by place, read down the entries' index of the busted by place
+    (`tourn_entry_busted_by_place`). Counts from the row's counters, not a count."""
+    live = TournamentEntry.objects.filter(tournament=tournament)
+    playing = (
+        live.filter(
+            status=EntryStatus.PLAYING,
+            seat__stack_account__kind=AccountKind.SEAT_STACK,
+            seat__stack_account__chip_type=tournament_chip_type(tournament.pk),
+        )
+        .annotate(chips=F("seat__stack_account__balance"), username=F("player__username"))
+        .order_by(F("seat__stack_account__balance").desc(), "seat__stack_account_id")
+        .values(*STANDING_FIELDS)
+    )
+    busted = (
+        live.filter(status=EntryStatus.BUSTED)
+        .annotate(chips=Value(0, output_field=BigIntegerField()), username=F("player__username"))
+        .order_by(F("place").asc(nulls_last=True), "registered_at", "pk")
+        .values(*STANDING_FIELDS)
+    )
+    still_in = int(tournament.players_left)
+    return Segments([(playing, still_in), (busted, int(tournament.entrants) - still_in)])
 
 
 def standing_row(found: dict[str, Any]) -> Standing:
@@ -116,6 +217,10 @@ def standing_row(found: dict[str, Any]) -> Standing:
         chips=found["chips"],
         table=found["table_id"] if found["status"] == EntryStatus.PLAYING else None,
         prize=found["prize"],
+        bounty=found["bounty"],
+        bounties_won=found["bounties_won"],
+        rebuys=found["rebuys"],
+        addon=found["addon"],
     )
 
 
@@ -155,7 +260,10 @@ def table_rows(*, tournament: Tournament, tables: Sequence[Table]) -> list[Tourn
             Seat.objects.filter(table_id__in=list(seated))
             .exclude(status=SeatStatus.LEFT)
             .order_by("table_id", "number")
-            .values("table_id", "number", "status", "player__username", "stack_account__balance")
+            .annotate(
+                bounty=Subquery(TournamentEntry.objects.filter(seat_id=OuterRef("pk")).values("bounty")[:1])
+            )
+            .values("table_id", "number", "status", "player__username", "stack_account__balance", "bounty")
         ):
             seated[s["table_id"]].append(
                 TableSeat(
@@ -163,6 +271,7 @@ def table_rows(*, tournament: Tournament, tables: Sequence[Table]) -> list[Tourn
                     seat=s["number"],
                     chips=s["stack_account__balance"],
                     status=s["status"],
+                    bounty=s["bounty"] or 0,
                 )
             )
     return [_table_row(tournament, t, seated[t.pk]) for t in tables]

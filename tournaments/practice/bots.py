@@ -16,15 +16,12 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from tournaments import engine
+from tournaments.engine import RoundState
 from tournaments.engine.bots import GreedyBot, RandomBot
 from tournaments.engine.strong_bot import StrongBot
-from tournaments.live import dispatch, engine_io
-from tournaments.live.advance import settle_state
-from tournaments.live.clocks import clock_targets
-from tournaments.live.engine_io import RoundState
-from tournaments.live.game_locks import current_round, lock_game
+from tournaments.live import clock_targets, current_round, dispatch, lock_game, play_server_move, settle_state
 from tournaments.live.models import Game, GameStatus, Seat, SeatStatus, Table
-from tournaments.live.moves import play_server_move
 from tournaments.practice.models import BotLevel, PracticeTable
 from tournaments.practice.task_names import BOT_MOVE
 
@@ -72,10 +69,7 @@ def _bot(level: str) -> Any:
 
 def _bots_to_act(state: RoundState) -> list[str]:
     """The bots among those the turn clock would play for; in a "Rummy!" claim window, every bot may answer."""
-    if engine_io.phase(state) == "claims":
-        targets = [str(p) for p in engine_io.may_act(state)]
-    else:
-        targets = clock_targets(state)
+    targets = [str(p) for p in state.may_act] if state.phase == "claims" else clock_targets(state)
     return [p for p in targets if is_bot(p)]
 
 
@@ -86,7 +80,7 @@ def pause_seconds() -> float:
 
 
 def send_bot_move(*, game: Game, table: Table, state: RoundState) -> None:
-    """The change hook of practice tables (`live.policy.register_change_hook`): after any change, a bot that
+    """The change hook of practice tables (`live.tables.policy.register_change_hook`): after any change, a bot that
     may act is sent its turn, after one pause."""
     if _bots_to_act(state):
         dispatch.enqueue(BOT_MOVE, [game.pk, game.version], pause_seconds())
@@ -113,7 +107,7 @@ def play_bot_move(*, game_id: int, version: int) -> BotTurn:
             return BotTurn.NONE
         round_ = current_round(game)
         assert round_ is not None
-        state = engine_io.load_state(game.state)
+        state = engine.state_from_dict(game.state)
         bots = _bots_to_act(state)
         if not bots:
             return BotTurn.NONE
@@ -122,13 +116,13 @@ def play_bot_move(*, game_id: int, version: int) -> BotTurn:
             return BotTurn.DROP
         bot = _bot(practice.level)
         player = bots[0]
-        phase = engine_io.phase(state)
+        phase = state.phase
         for _ in range(MAX_BOT_MOVES_PER_TURN):
-            move = engine_io.parse_move(bot.choose(state, player))
+            move = engine.parse_move(bot.choose(state, player))
             state = play_server_move(game=game, round_=round_, state=state, player=player, move=move)
-            if engine_io.result(state) is not None or player not in _bots_to_act(state):
+            if state.result is not None or player not in _bots_to_act(state):
                 break
-            if engine_io.phase(state) == "claims" and phase != "claims":
+            if state.phase == "claims" and phase != "claims":
                 break  # every bot may answer a claim window: each after its own pause
         settle_state(game=game, table=table, round_=round_, state=state, now=timezone.now())
         return BotTurn.PLAYED

@@ -3,7 +3,7 @@ policy and the change hook that sends the bots' moves."""
 
 from __future__ import annotations
 
-from tournaments.live import policy as table_policy
+from tournaments.live import table_policy
 from tournaments.practice.bots import send_bot_move
 from tournaments.practice.policy import practice_policy
 

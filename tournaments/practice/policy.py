@@ -12,10 +12,8 @@ from typing import Any
 from django.conf import settings
 
 from ledger.models import Account
-from tournaments.live import dispatch
+from tournaments.live import AfterRound, RoundEnd, StackedDeal, cash_out, dispatch
 from tournaments.live.models import SEATED_STATUSES, Game, Round, Seat, SeatStatus, Table, TableStatus
-from tournaments.live.policy_types import AfterRound, StackedDeal
-from tournaments.live.seats import cash_out
 from tournaments.practice.models import PracticeTable
 from tournaments.practice.task_names import CLOSE_PRACTICE
 
@@ -29,6 +27,20 @@ class PracticeTablePolicy:
 
     def __init__(self, practice: PracticeTable) -> None:
         self.practice = practice
+
+    def round_end(
+        self, *, table: Table, round_: Round, result: Mapping[str, Any], seated: int, settles: bool
+    ) -> RoundEnd:
+        pairs = [(status, chips) for status in SEATED_STATUSES for chips in (False, True)]
+        return RoundEnd(
+            fates={(s, c): self.after_round(status=s, stack=int(c)) for s, c in pairs},
+            ready=frozenset([(s, c) for s, c in pairs if self.is_ready(status=s, stack=int(c))]),
+            waits=[self.next_deal_in(ready=n) for n in range(seated + 1)],
+            pcr=self.round_pcr(table, round_) if settles else 0,
+            record=self.settlement_record(table, round_) if settles else {},
+            tie_keys=self.tie_break_keys(result=result) if settles else None,
+            acts_when_settled=True,
+        )
 
     def round_pcr(self, table: Table, round_: Round) -> int:
         return 1  # never used to move chips (`settles_chips`)

@@ -15,10 +15,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tournaments.errors import Conflict, PlayCode
-from tournaments.live import dispatch, table_settings
-from tournaments.live.between_rounds import wind_down
+from tournaments.live import StackedDeal, dispatch, table_settings, wind_down
 from tournaments.live.models import Game, GameStatus, Seat, SeatStatus, Table, TableStatus
-from tournaments.live.policy_types import StackedDeal
 from tournaments.practice.bots import BotTurn, bot_users, play_bot_move
 from tournaments.practice.models import PracticeTable
 

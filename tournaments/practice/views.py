@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from api.fields import StrictIntegerField
 from api.schema import raises
-from tournaments.live.schema_fields import PresetField
+from tournaments.live import PresetField
 from tournaments.practice import services
 from tournaments.practice.bots import BOT_NAMES
 from tournaments.practice.models import BotLevel

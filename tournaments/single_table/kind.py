@@ -4,9 +4,8 @@
 from __future__ import annotations
 
 from ledger.models import Transfer
-from tournaments.live import dispatch
+from tournaments.live import TablePolicy, dispatch
 from tournaments.live.models import Table
-from tournaments.live.policy_types import TablePolicy
 from tournaments.single_table import events, progress
 from tournaments.single_table.policy import OneTableTournamentPolicy
 from tournaments.single_table.start import start_one_table

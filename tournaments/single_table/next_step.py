@@ -37,6 +37,9 @@ class Progress:
     tied: Sequence[str] = ()  # the players of the tie-breaker, if one is played
     tiebreak_totals: Mapping[str, int] = field(default_factory=dict)
     tiebreaks_played: int = 0
+    # Play stops when the players tied at the top are at most this: 1, or a satellite's seats (every one of them
+    # wins a ticket, so no tie-breaker is played; docs/rules.md "Tickets and satellites").
+    stop_at: int = 1
 
 
 def _final_places(progress: Progress) -> dict[str, int]:
@@ -67,6 +70,8 @@ def decide(progress: Progress) -> Decision:
             return Decision(Next.DEAL)
         top = max(progress.totals.values())
         tied = tuple(p for p, total in progress.totals.items() if total == top)
+        if progress.stop_at >= len(tied) > 1:
+            return Decision(Next.FINISH, tied=tied, places=_final_places(progress))
         if len(tied) > 1 and progress.tiebreak_rounds > 0:
             return Decision(Next.TIEBREAK, tied=tied)
         return Decision(Next.FINISH, tied=tied, places=_final_places(progress))

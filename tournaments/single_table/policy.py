@@ -8,10 +8,8 @@ from datetime import datetime
 from typing import Any
 
 from ledger.models import Account
-from tournaments.live import dispatch
-from tournaments.live.models import Game, Round, Seat, SeatStatus, Table
-from tournaments.live.policy_types import AfterRound, StackedDeal
-from tournaments.live.seats import cash_out, to_wallet
+from tournaments.live import AfterRound, RoundEnd, StackedDeal, cash_out, dispatch, to_wallet
+from tournaments.live.models import SEATED_STATUSES, Game, Round, Seat, SeatStatus, Table
 from tournaments.single_table import task_names
 from tournaments.tournament.models import Tournament, TournamentEntry, TournamentStage, TournamentStatus
 
@@ -36,6 +34,20 @@ class OneTableTournamentPolicy:
 
     instant_rounds = False
     deals_only_when_scheduled = False
+
+    def round_end(
+        self, *, table: Table, round_: Round, result: Mapping[str, Any], seated: int, settles: bool
+    ) -> RoundEnd:
+        pairs = [(status, chips) for status in SEATED_STATUSES for chips in (False, True)]
+        return RoundEnd(
+            fates={(s, c): self.after_round(status=s, stack=int(c)) for s, c in pairs},
+            ready=frozenset([(s, c) for s, c in pairs if self.is_ready(status=s, stack=int(c))]),
+            waits=[self.next_deal_in(ready=n) for n in range(seated + 1)],
+            pcr=self.round_pcr(table, round_) if settles else 0,
+            record=self.settlement_record(table, round_) if settles else {},
+            tie_keys=self.tie_break_keys(result=result) if settles else None,
+            acts_when_settled=True,
+        )
 
     def round_pcr(self, table: Table, round_: Round) -> int:
         return 1  # never used to move chips (`settles_chips`)

@@ -11,16 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from ledger.models import Account, Transfer, TransferKind
-from ledger.services import accounts, postings
-from tournaments.live import dispatch
-from tournaments.live.between_rounds import wind_down
+from ledger.models import Transfer
+from tournaments.live import dispatch, wind_down
 from tournaments.live.models import Game, GameStatus, Round, Seat, Table, TableStatus
+from tournaments.satellites import services as satellites
 from tournaments.single_table import events, next_step
 from tournaments.single_table.task_names import ADVANCE_TOURNAMENT
 from tournaments.tournament import payouts
@@ -32,6 +30,7 @@ from tournaments.tournament.models import (
     TournamentStage,
     TournamentStatus,
 )
+from tournaments.tournament.prize_payments import pay_cancellation, pay_places
 from tournaments.tournament.registration import live_entries
 from tournaments.tournament.start_common import schedule_deal
 from tournaments.tournament.status import move_to
@@ -71,6 +70,7 @@ def progress_of(
         tied=tied,
         tiebreak_totals=_points(tiebreak, tied),
         tiebreaks_played=_counted(tiebreak),
+        stop_at=satellites.stop_at(tournament),
     )
 
 
@@ -190,55 +190,6 @@ def _enter_tiebreak(
     )
 
 
-def pay(
-    *,
-    tournament: Tournament,
-    shares: Mapping[str, int],
-    entries: Mapping[str, TournamentEntry],
-    key: str,
-    why: str,
-) -> Any:
-    """Pay `shares` from the pool to the players' wallets in one transfer (nothing if the pool is empty)."""
-    assert tournament.pool_account_id is not None
-    pool = Account.objects.select_for_update().get(pk=tournament.pool_account_id)
-    assert sum(shares.values()) == pool.balance, "the pool is paid out whole"
-    legs = [(accounts.get_wallet(user=entries[p].player), amount) for p, amount in shares.items() if amount]
-    if not legs:
-        return None
-    return postings.post_transfer(
-        kind=TransferKind.PAYOUT,
-        legs=[(pool, -pool.balance), *legs],
-        idempotency_key=key,
-        reason=f"{why} of tournament {tournament.pk}",
-        tournament_id=tournament.pk,
-        computation={"pool": pool.balance, "payouts": tournament.payouts, "shares": dict(shares), "why": why},
-        posted_by_system="tournaments.advance",
-    )
-
-
-def pay_cancellation(
-    *,
-    tournament: Tournament,
-    weights: Mapping[str, int],
-    seat_order: Sequence[str],
-    entries: Mapping[str, TournamentEntry],
-) -> tuple[dict[str, int], Any]:
-    """A running tournament cancelled (docs/tournaments.md "Lifecycle"): the unpaid pool split among the
-    players still in by `prizes.cancel_split` (half equally, half by `weights`) and paid in one transfer.
-    Answers the shares and the transfer (None when the pool is empty). Caller holds the tournament's lock."""
-    assert tournament.pool_account_id is not None
-    pool = Account.objects.select_for_update().get(pk=tournament.pool_account_id).balance
-    shares = payouts.cancel_split(pool=pool, weights=weights, seat_order=seat_order)
-    transfer = pay(
-        tournament=tournament,
-        shares=shares,
-        entries=entries,
-        key=f"tournament:{tournament.pk}:cancel",
-        why="cancellation",
-    )
-    return shares, transfer
-
-
 def cancel_running(tournament: Tournament) -> list[Transfer]:
     """An admin cancels a running one-table tournament (status already CANCELLED, lock held; docs/tournaments.md
     "Lifecycle"): the unpaid pool split among the players still in (`pay_cancellation`, weighted by their totals:
@@ -269,18 +220,13 @@ def cancel_running(tournament: Tournament) -> list[Transfer]:
 def finish(
     *, tournament: Tournament, entries: Mapping[str, TournamentEntry], places: Mapping[str, int]
 ) -> None:
-    assert tournament.pool_account_id is not None
-    pool = Account.objects.select_for_update().get(pk=tournament.pool_account_id)
     registration = [p for p, _ in sorted(entries.items(), key=lambda i: (i[1].registered_at, i[1].pk))]
-    shares = payouts.split_prizes(
-        pool=pool.balance, payouts=tournament.payouts, places=places, registration_order=registration
-    )
-    pay(
+    shares = pay_places(
         tournament=tournament,
-        shares=shares,
+        places=places,
         entries=entries,
+        registration_order=registration,
         key=f"tournament:{tournament.pk}:prizes",
-        why="prizes",
     )
     for player, entry in entries.items():
         entry.place = places[player]

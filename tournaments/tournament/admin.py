@@ -11,16 +11,25 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from admin_confirm.actions import confirmation
 from ledger.errors import LedgerError
-from tournaments.admin_fields import GAME_NAMES, GameFilter, option_field_names, options_text
+from tournaments.admin_fields import GameFilter, option_field_names, options_text
 from tournaments.errors import PlayError
+from tournaments.games import GAME_NAMES
+from tournaments.tickets import admin as ticket_admin
 from tournaments.tournament import admin_actions, setup
-from tournaments.tournament.admin_forms import COMMON, EDITABLE, FORMS, KIND_FIELDS, TournamentForm
+from tournaments.tournament.admin_forms import (
+    COMMON,
+    EDITABLE,
+    FORMS,
+    KIND_FIELDS,
+    SATELLITE_FIELDS,
+    TournamentForm,
+)
 from tournaments.tournament.models import (
     Tournament,
     TournamentEntry,
@@ -89,6 +98,16 @@ KIND_HINTS: dict[str, Any] = {
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     form = TournamentForm
+
+    def get_urls(self) -> list[URLPattern]:
+        # Granting tickets (admins): `tickets/admin.py`, the form the API's grant takes.
+        grant = path(
+            "grant-tickets/",
+            self.admin_site.admin_view(lambda request: ticket_admin.grant_view(self, request)),
+            name="tournaments_tournament_grant_tickets",
+        )
+        return [grant, *super().get_urls()]
+
     list_display = (
         "id",
         "name",
@@ -193,19 +212,20 @@ class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         kind = self._kind(request, obj) or TournamentKind.QUICK
         state = (_("State"), {"fields": self.readonly_fields})
         if not self._editable(obj):
-            fields = (*COMMON, "kind", "options_shown", *KIND_FIELDS[kind])
+            fields = (*COMMON, "kind", "options_shown", *KIND_FIELDS[kind], *SATELLITE_FIELDS)
             return [(None, {"fields": fields}), state]
         sets: list[Any] = [
             (None, {"fields": ("name", "game")}),
             (_("Game options (blank: the game's default)"), {"fields": option_field_names()}),
             (_("Chips and entrants"), {"fields": COMMON[2:]}),
             (KIND_LABELS[TournamentKind(kind)], {"fields": KIND_FIELDS[kind]}),
+            (_("Satellite and tickets"), {"fields": SATELLITE_FIELDS}),
         ]
         return sets if obj is None else [*sets, state]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
         if not self._editable(obj):
-            return (*EDITABLE, "options_shown", *self.readonly_fields)
+            return (*EDITABLE, *SATELLITE_FIELDS, "options_shown", *self.readonly_fields)
         return self.readonly_fields
 
     @admin.display(description=_("game"), ordering="game")

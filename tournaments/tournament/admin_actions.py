@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ledger.models import Transfer
+from tournaments.tickets import services as tickets
 from tournaments.tournament import kinds
 from tournaments.tournament.models import EntryStatus, Tournament, TournamentStatus
 from tournaments.tournament.registration import live_entries, refund
@@ -52,6 +53,8 @@ def refund_everyone(tournament: Tournament) -> list[Transfer]:
         transfer = refund(tournament=tournament, entry=entry, status=EntryStatus.REFUNDED)
         if transfer is not None:
             transfers.append(transfer)
+    # The tickets to it (and to its template's next tournament) still held become chips (docs/rules.md "Tickets").
+    tickets.convert_at_end(tournament, cancelled=True)
     return transfers
 
 
@@ -68,4 +71,5 @@ def cancel(*, tournament_id: int) -> tuple[Tournament, list[Transfer]]:
             transfers = refund_everyone(tournament)
             kind.cancelled_before_start(tournament, len(transfers))
             return tournament, transfers
-        return tournament, kind.cancel_running(tournament)
+        transfers = kind.cancel_running(tournament)
+        return tournament, transfers + tickets.convert_at_end(tournament, cancelled=True)

@@ -12,8 +12,9 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.admin_fields import ConstraintMessagesMixin, PercentagesField, game_options_form
 from tournaments.errors import PlayError
-from tournaments.live.table_settings import MAX_BUY_IN, MAX_MULTIPLIER, MIN_SEATS
+from tournaments.live import MAX_BUY_IN, MAX_MULTIPLIER, MIN_SEATS
 from tournaments.tournament import setup
+from tournaments.tournament.formats import options as format_options
 from tournaments.tournament.models import (
     MULTI_MAX_ENTRANTS,
     ONE_TABLE_MAX_ENTRANTS,
@@ -47,9 +48,31 @@ EDITABLE = (
     "registration_opens_at",
     "late_registration_levels",
     "reentry",
+    # Multi-table formats (docs/rules.md "Rebuys and the add-on", "Progressive knockout").
+    "rebuy_levels",
+    "rebuy_cost",
+    "rebuy_fee",
+    "rebuy_chips",
+    "max_rebuys",
+    "addon_cost",
+    "addon_fee",
+    "addon_chips",
+    "addon_seconds",
+    "bounty_share",
 )
+# Every kind: a satellite's target and the tickets-only entry rule (docs/rules.md "Tickets and satellites").
+SATELLITE_FIELDS = ("satellite_target", "satellite_template", "tickets_only")
 # Left empty, the service's default applies.
-DEFAULTED = ("fee", "guarantee", "min_entrants", "tiebreak_rounds", "multiplier", "payouts", "seats")
+DEFAULTED = (
+    "fee",
+    "guarantee",
+    "min_entrants",
+    "tiebreak_rounds",
+    "multiplier",
+    "payouts",
+    "seats",
+    *format_options.FIELDS,
+)
 # One form per kind: the settings every kind has, then each kind's own (docs/tournaments.md).
 COMMON = (
     "name",
@@ -61,6 +84,11 @@ COMMON = (
     "max_entrants",
     "multiplier",
     "payouts",
+    # Entry rules (docs/rules.md "Entry rules"): any kind.
+    "min_rating",
+    "max_rating",
+    "max_rated_results",
+    "private",
 )
 KIND_FIELDS: dict[str, tuple[str, ...]] = {
     TournamentKind.QUICK: ("rounds", "tiebreak_rounds"),
@@ -74,8 +102,22 @@ KIND_FIELDS: dict[str, tuple[str, ...]] = {
         "registration_opens_at",
         "late_registration_levels",
         "reentry",
+        "rebuy_levels",
+        "rebuy_cost",
+        "rebuy_fee",
+        "rebuy_chips",
+        "max_rebuys",
+        "addon_cost",
+        "addon_fee",
+        "addon_chips",
+        "addon_seconds",
+        "bounty_share",
+        "deal_seconds",
+        "deal_keep",
     ),
 }
+# The formats' own settings (entry rules, the final-table deal), checked by `setup.format_settings`.
+FORMAT_FIELDS = ("min_rating", "max_rating", "max_rated_results", "private", "deal_seconds", "deal_keep")
 LABELS = {
     "name": _("Name"),
     "buy_in": _("Buy-in (chips)"),
@@ -96,6 +138,27 @@ LABELS = {
     "registration_opens_at": _("Registration opens at"),
     "late_registration_levels": _("Late registration until level"),
     "reentry": _("Re-entry allowed"),
+    "satellite_target": _("Satellite: its prizes are tickets to this tournament"),
+    "satellite_template": _(
+        "Satellite: its prizes are tickets to the next tournament of this recurring tournament"
+    ),
+    "tickets_only": _("Entries paid with a ticket only"),
+    "rebuy_levels": _("Rebuys until level"),
+    "rebuy_cost": _("Rebuy cost (chips to the prize pool)"),
+    "rebuy_fee": _("Rebuy fee (chips kept by the house)"),
+    "rebuy_chips": _("Chips a rebuy buys"),
+    "max_rebuys": _("Most rebuys per entry"),
+    "addon_cost": _("Add-on cost (chips to the prize pool)"),
+    "addon_fee": _("Add-on fee (chips kept by the house)"),
+    "addon_chips": _("Chips the add-on buys"),
+    "addon_seconds": _("Add-on break (seconds)"),
+    "bounty_share": _("Bounty (% of the buy-in)"),
+    "min_rating": _("Lowest rating admitted"),
+    "max_rating": _("Highest rating admitted"),
+    "max_rated_results": _("Newcomers only: fewer rated results than"),
+    "private": _("Private (joined with a code)"),
+    "deal_seconds": _("Seconds to answer a final-table deal"),
+    "deal_keep": _("Percent of the unpaid prizes a deal leaves to play for"),
 }
 HELP = {
     "payouts": _(
@@ -106,6 +169,34 @@ HELP = {
     "fee": _("Blank: no fee."),
     "registration_opens_at": _("Blank: registration opens at once."),
     "late_registration_levels": _("Late registration (and re-entry) until this level; 0: none."),
+    "satellite_target": _(
+        "Blank: not a satellite. Seats = the prize pool divided by the target's buy-in plus fee; the rest of the "
+        "pool goes in chips to the next place."
+    ),
+    "satellite_template": _("Blank: not a satellite to a recurring tournament."),
+    "rebuy_levels": _(
+        "A player with no more than the starting chips may rebuy between rounds of levels 1 to this; a player "
+        "who busts then stays until the next deal to rebuy. 0 or blank: no rebuys."
+    ),
+    "rebuy_chips": _("Blank: the starting chips."),
+    "max_rebuys": _("0 or blank: no limit."),
+    "addon_chips": _(
+        "Each player may buy these once, in a break before their table's first round after the rebuy levels. "
+        "0 or blank: no add-on."
+    ),
+    "addon_seconds": _("Blank: 60."),
+    "bounty_share": _(
+        "Progressive knockout: this share of each buy-in is the entrant's bounty; whoever knocks them out is "
+        "paid half at once and adds the rest to their own. 0 or blank: no bounties."
+    ),
+    "min_rating": _(
+        "The player's rating in this game's family; a player with no rating counts 1000. Blank: no limit."
+    ),
+    "max_rating": _("Blank: no limit."),
+    "max_rated_results": _("Only players with fewer rated results in this game's family. Blank: anyone."),
+    "private": _("Listed to no one; players enter with the code the tournament gets."),
+    "deal_seconds": _("Blank: 60."),
+    "deal_keep": _("Blank: 10."),
 }
 # What `setup.validate` refuses without a range to quote, in words for people.
 SERVICE_SENTENCES = {
@@ -116,6 +207,14 @@ SERVICE_SENTENCES = {
     "pcr_schedule": _("Give 1 to 50 levels, each PCR a whole number from 1 to 1,000,000."),
     "starts_at": _("The start must be a date and time in the future."),
     "registration_opens_at": _("Registration must open at or before the start."),
+    "rebuy_levels": _("Rebuys can last at most as many levels as the PCR schedule has."),
+    **dict.fromkeys(
+        ("rebuy_cost", "rebuy_fee", "rebuy_chips", "max_rebuys", "addon_cost", "addon_fee", "addon_chips"),
+        _("Set “Rebuys until level” first: rebuy and add-on amounts need a rebuy period."),
+    ),
+    "max_rating": _("The highest rating admitted cannot be below the lowest."),
+    "deal_seconds": _("Give the players 10 to 600 seconds to answer a deal."),
+    "deal_keep": _("A deal leaves 0 to 100 percent of the unpaid prizes to play for."),
 }
 # Every check constraint of `Tournament`, as a sentence on its field (admin_fields.ConstraintMessagesMixin).
 TOURNAMENT_CONSTRAINTS = {
@@ -142,14 +241,36 @@ TOURNAMENT_CONSTRAINTS = {
         ("starting_stack", "rounds_per_level", "starts_at"),
         _("A multi-table tournament needs its starting chips, its rounds per level and its start."),
     ),
+    "tournament_rebuy_addon_bounty_ranges": (
+        ("rebuy_cost", "rebuy_fee", "rebuy_chips", "addon_cost", "addon_fee", "addon_chips", "bounty_share"),
+        _(
+            "Rebuy and add-on amounts cannot be negative, a rebuy buys at least 1 chip, a bounty is 0 to 100%."
+        ),
+    ),
     "tournament_tiebreaks_within_cap": (
         ("tiebreak_rounds",),
         _("More tie-breaker rounds have been played than this allows."),
     ),
     "tournament_tiebreak_has_first_round": ((), _("A tie-breaker needs the number of its first round.")),
+    "tournament_satellite_one_target": (
+        ("satellite_target", "satellite_template"),
+        _("A satellite has one target: a tournament or a recurring tournament, not both."),
+    ),
     "tournament_finished_at_only_when_over": (
         (),
         _("Only a finished or cancelled tournament has an end time."),
+    ),
+    "tournament_rating_band_ordered": (
+        ("max_rating",),
+        _("The highest rating admitted cannot be below the lowest."),
+    ),
+    "tournament_private_has_code": (
+        ("private",),
+        _("A private tournament has a join code; a public one none."),
+    ),
+    "tournament_deal_settings_in_range": (
+        ("deal_keep", "deal_seconds"),
+        _("A deal leaves 0 to 100 percent to play for, and gives the players time to answer."),
     ),
 }
 
@@ -189,17 +310,32 @@ class TournamentFormBase(ConstraintMessagesMixin, forms.ModelForm):  # type: ign
             return cleaned
         values = {name: cleaned.get(name) for name in (*COMMON, *KIND_FIELDS[self.KIND])}
         values.update(kind=self.KIND, options=options)
+        target, template = cleaned.get("satellite_target"), cleaned.get("satellite_template")
+        values.update(
+            satellite_target_id=target.pk if target is not None else None,
+            satellite_template_id=template.pk if template is not None else None,
+            tickets_only=bool(cleaned.get("tickets_only")),
+        )
         for name in DEFAULTED:
             if name in values and values[name] is None:
                 del values[name]  # the service's default
+        for name in FORMAT_FIELDS:
+            if name in values and values[name] is None:
+                del values[name]  # off, or the default
         try:
+            values, formats = setup.format_settings(values)
             checked = setup.validate(**values)
         except PlayError as exc:
             self.service_error(exc, SERVICE_SENTENCES)  # type: ignore[attr-defined]
             return cleaned
         cleaned.update(options=checked.options, payouts=checked.payouts, name=checked.name)
         self.instance.options = checked.options
-        self.checked_settings = {name: getattr(checked, name) for name in EDITABLE}
+        self.checked_settings = {**{name: getattr(checked, name) for name in EDITABLE}, **formats}
+        self.checked_settings.update(
+            satellite_target_id=checked.satellite_target_id,
+            satellite_template_id=checked.satellite_template_id,
+            tickets_only=checked.tickets_only,
+        )
         return cleaned
 
 
@@ -212,7 +348,7 @@ class QuickFormBase(TournamentFormBase):
 
     class Meta:
         model = Tournament
-        fields = (*COMMON, *KIND_FIELDS[TournamentKind.QUICK])
+        fields = (*COMMON, *KIND_FIELDS[TournamentKind.QUICK], *SATELLITE_FIELDS)
         labels = LABELS
         help_texts = HELP
 
@@ -228,13 +364,28 @@ class SingleFormBase(TournamentFormBase):
 
     class Meta:
         model = Tournament
-        fields = (*COMMON, *KIND_FIELDS[TournamentKind.SINGLE])
+        fields = (*COMMON, *KIND_FIELDS[TournamentKind.SINGLE], *SATELLITE_FIELDS)
         labels = LABELS
         help_texts = HELP
 
 
+def _chips_amount(name: str) -> forms.IntegerField:
+    """An optional amount of chips (a rebuy's or the add-on's cost or fee): blank is 0."""
+    return forms.IntegerField(label=LABELS[name], required=False, min_value=0, max_value=MAX_BUY_IN)
+
+
 class MultiFormBase(TournamentFormBase):
     KIND = TournamentKind.MULTI
+    deal_seconds = forms.IntegerField(
+        label=LABELS["deal_seconds"],
+        required=False,
+        min_value=10,
+        max_value=600,
+        help_text=HELP["deal_seconds"],
+    )
+    deal_keep = forms.IntegerField(
+        label=LABELS["deal_keep"], required=False, min_value=0, max_value=100, help_text=HELP["deal_keep"]
+    )
     seats = forms.IntegerField(
         label=LABELS["seats"], required=False, min_value=MIN_SEATS, help_text=_("Blank: 4.")
     )
@@ -249,10 +400,52 @@ class MultiFormBase(TournamentFormBase):
         min_value=0,
         help_text=HELP["late_registration_levels"],
     )
+    rebuy_levels = forms.IntegerField(
+        label=LABELS["rebuy_levels"], required=False, min_value=0, help_text=HELP["rebuy_levels"]
+    )
+    rebuy_cost = _chips_amount("rebuy_cost")
+    rebuy_fee = _chips_amount("rebuy_fee")
+    rebuy_chips = forms.IntegerField(
+        label=LABELS["rebuy_chips"],
+        required=False,
+        min_value=1,
+        max_value=MAX_BUY_IN,
+        help_text=HELP["rebuy_chips"],
+    )
+    max_rebuys = forms.IntegerField(
+        label=LABELS["max_rebuys"],
+        required=False,
+        min_value=0,
+        max_value=format_options.MAX_REBUYS,
+        help_text=HELP["max_rebuys"],
+    )
+    addon_cost = _chips_amount("addon_cost")
+    addon_fee = _chips_amount("addon_fee")
+    addon_chips = forms.IntegerField(
+        label=LABELS["addon_chips"],
+        required=False,
+        min_value=0,
+        max_value=MAX_BUY_IN,
+        help_text=HELP["addon_chips"],
+    )
+    addon_seconds = forms.IntegerField(
+        label=LABELS["addon_seconds"],
+        required=False,
+        min_value=0,
+        max_value=format_options.MAX_ADDON_SECONDS,
+        help_text=HELP["addon_seconds"],
+    )
+    bounty_share = forms.IntegerField(
+        label=LABELS["bounty_share"],
+        required=False,
+        min_value=0,
+        max_value=100,
+        help_text=HELP["bounty_share"],
+    )
 
     class Meta:
         model = Tournament
-        fields = (*COMMON, *KIND_FIELDS[TournamentKind.MULTI])
+        fields = (*COMMON, *KIND_FIELDS[TournamentKind.MULTI], *SATELLITE_FIELDS)
         labels = LABELS
         help_texts = HELP
 

@@ -4,7 +4,7 @@ registering, the admin's actions) and live play (the table's policy) ask of a to
 never imports a kind; a new kind of tournament is a folder of its own with a `kind.register()` and one line in
 `tournaments/apps.py`.
 
-Live play knows one kind of table for all of them (`live.policy.TOURNAMENT_TABLES`): `register_tables` puts
+Live play knows one kind of table for all of them (`live.tables.policy.TOURNAMENT_TABLES`): `register_tables` puts
 `table_policy` in its registry, which reads the table's tournament and asks that tournament's kind."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 
 from ledger.models import Transfer
-from tournaments.live import policy as table_policies
+from tournaments.live import TablePolicy
+from tournaments.live import table_policy as table_policies
 from tournaments.live.models import Table
-from tournaments.live.policy_types import TablePolicy
 from tournaments.tournament.models import Tournament, TournamentEntry
 
 __all__ = [
@@ -90,7 +90,7 @@ def kind_of(tournament: Tournament) -> Kind:
 
 
 def table_policy(table: Table) -> TablePolicy:
-    """The policy of a tournament's table: its tournament's kind's (`live.policy.policy_for` asks)."""
+    """The policy of a tournament's table: its tournament's kind's (`live.tables.policy.policy_for` asks)."""
     assert table.tournament_id is not None, "live play asks this for a tournament's table only"
     tournament = Tournament.objects.get(pk=table.tournament_id)
     return kind_of(tournament).table_policy(tournament, table)

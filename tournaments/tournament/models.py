@@ -65,6 +65,21 @@ class Tournament(models.Model):
     starts_at = models.DateTimeField(_("starts at"), null=True, blank=True)  # multi
     late_registration_levels = models.PositiveSmallIntegerField(_("late registration (levels)"), default=0)
     reentry = models.BooleanField(_("re-entry"), default=False)
+    # Multi: rebuys and the add-on (docs/rules.md "Rebuys and the add-on"; off while `rebuy_levels` is 0).
+    rebuy_levels = models.PositiveSmallIntegerField(_("rebuy period (levels)"), default=0)
+    rebuy_cost = models.BigIntegerField(_("rebuy cost"), default=0)
+    rebuy_fee = models.BigIntegerField(_("rebuy fee"), default=0)
+    rebuy_chips = models.BigIntegerField(_("rebuy chips (empty: the starting stack)"), null=True, blank=True)
+    max_rebuys = models.PositiveSmallIntegerField(_("most rebuys per entry (0: no limit)"), default=0)
+    addon_cost = models.BigIntegerField(_("add-on cost"), default=0)
+    addon_fee = models.BigIntegerField(_("add-on fee"), default=0)
+    addon_chips = models.BigIntegerField(_("add-on chips (0: no add-on)"), default=0)
+    addon_seconds = models.PositiveIntegerField(_("add-on break (seconds)"), default=60)
+    # Multi: progressive knockout (docs/rules.md "Progressive knockout"; off at 0): the percent of each
+    # buy-in that becomes the entrant's bounty.
+    bounty_share = models.PositiveSmallIntegerField(_("bounty (percent of the buy-in)"), default=0)
+    # Multi: what the rebuys and add-ons paid into the pool so far (the lobby's prize pool adds it).
+    rebuys_pool = models.BigIntegerField(_("rebuys and add-ons in the pool"), default=0, editable=False)
     # Percentages by place, summing to 100 (a database trigger refuses any other sum: 0012's migration).
     payouts = models.JSONField(_("payouts (% by place)"), default=list)
     # The ledger account (kind prize_pool, reference "tournament:<id>") the buy-ins are paid into.
@@ -110,6 +125,16 @@ class Tournament(models.Model):
     # Multi: how many open tables seat how many players ({"size": tables}, `services.table_sizes`), kept by the
     # tables' jobs under the same lock: a job reads every table only when its plan could move someone.
     table_sizes = models.JSONField(_("table sizes"), default=dict, blank=True, editable=False)
+    # Multi, while a large field's start seats it in batches (`multi_table.start`): the seed of its shuffle
+    # (every batch computes the same tables from it) and when its last batch committed (the sweeper re-sends a
+    # lost one); both cleared once every table is seated and dealt. Never shown.
+    start_seed = models.BigIntegerField(_("start seed"), null=True, blank=True, editable=False)
+    start_step_at = models.DateTimeField(_("start's last step at"), null=True, blank=True, editable=False)
+    # Kept in the transactions that change them (`tournament.counters`), so that the list, registration and the
+    # lobby never count entries: the live entries (registered, playing, busted, finished) and the re-entries.
+    # The reconciliation (`counters.check`) compares them with a count.
+    entrants = models.PositiveIntegerField(_("entrants"), default=0, editable=False)
+    reentries = models.PositiveIntegerField(_("re-entries"), default=0, editable=False)
     # Bumped by every `TournamentEvent` (the lobby's live updates follow it).
     version = models.PositiveIntegerField(_("version"), default=0)
     # A simulation's tournament (`simulate_tournament --instant`): each round's scores are drawn at random
@@ -137,6 +162,40 @@ class Tournament(models.Model):
     # succeeds clears it; `start_failures` keeps the count of the attempts that failed.
     error = models.CharField(_("error"), max_length=500, blank=True, default="", editable=False)
     start_failures = models.PositiveIntegerField(_("failed starts"), default=0, editable=False)
+    # A satellite (docs/rules.md "Satellites"): its prizes are tickets to one tournament, or to the next
+    # tournament created from one recurring template (`tournaments.satellites`). Neither: not a satellite.
+    satellite_target = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="satellites",
+        verbose_name=_("satellite to tournament"),
+    )
+    satellite_template = models.ForeignKey(
+        "TournamentTemplate",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="satellites",
+        verbose_name=_("satellite to the next tournament of"),
+    )
+    # Entry rule: only entries paid with a ticket (`tournaments.tickets`).
+    tickets_only = models.BooleanField(_("tickets only"), default=False)
+    # Entry rules (docs/rules.md "Entry rules"; `tournaments.entry_rules`): a rating band in the tournament's game
+    # family, newcomers only (fewer rated results than `max_rated_results`), and private (unlisted, joined with
+    # `code`, as private tables are).
+    min_rating = models.IntegerField(_("lowest rating"), null=True, blank=True)
+    max_rating = models.IntegerField(_("highest rating"), null=True, blank=True)
+    max_rated_results = models.PositiveIntegerField(
+        _("newcomers: fewer rated results than"), null=True, blank=True
+    )
+    private = models.BooleanField(_("private"), default=False)
+    code = models.CharField(_("join code"), max_length=16, null=True, blank=True, unique=True, editable=False)
+    # Multi: the final-table deal (docs/rules.md "The final-table deal"; `tournaments.deals`): how long the
+    # players have to answer an offer, and the percentage of the unpaid prizes kept to play for.
+    deal_seconds = models.PositiveIntegerField(_("deal: seconds to answer"), default=60)
+    deal_keep = models.PositiveSmallIntegerField(_("deal: % kept to play for"), default=10)
 
     class Meta:
         ordering = ["-id"]
@@ -149,6 +208,18 @@ class Tournament(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(buy_in__gte=0, fee__gte=0, guarantee__gte=0), name="tournament_chips_non_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    rebuy_cost__gte=0,
+                    rebuy_fee__gte=0,
+                    addon_cost__gte=0,
+                    addon_fee__gte=0,
+                    addon_chips__gte=0,
+                    bounty_share__lte=100,
+                )
+                & (Q(rebuy_chips__isnull=True) | Q(rebuy_chips__gte=1)),
+                name="tournament_rebuy_addon_bounty_ranges",
             ),
             models.CheckConstraint(
                 condition=Q(min_entrants__gte=2, max_entrants__gte=models.F("min_entrants")),
@@ -191,7 +262,25 @@ class Tournament(models.Model):
                 condition=Q(finished_at__isnull=True) | Q(status__in=["finished", "cancelled"]),
                 name="tournament_finished_at_only_when_over",
             ),
+            models.CheckConstraint(
+                condition=Q(min_rating__isnull=True)
+                | Q(max_rating__isnull=True)
+                | Q(min_rating__lte=models.F("max_rating")),
+                name="tournament_rating_band_ordered",
+            ),
+            models.CheckConstraint(
+                condition=(Q(private=True) & Q(code__isnull=False))
+                | (Q(private=False) & Q(code__isnull=True)),
+                name="tournament_private_has_code",
+            ),
+            models.CheckConstraint(
+                condition=Q(deal_keep__lte=100, deal_seconds__gte=1), name="tournament_deal_settings_in_range"
+            ),
             # A template's beat firing twice creates one tournament (`tournament_templates.create_from_template`).
+            models.CheckConstraint(
+                condition=Q(satellite_target__isnull=True) | Q(satellite_template__isnull=True),
+                name="tournament_satellite_one_target",
+            ),
             models.UniqueConstraint(
                 fields=["template", "starts_at"],
                 condition=Q(template__isnull=False),
@@ -259,6 +348,16 @@ class TournamentEntry(models.Model):
     times_moved = models.PositiveIntegerField(_("times moved"), default=0)
     # Multi: re-entries paid after busting (`reentry`), each a new buy-in and a new starting stack.
     reentries = models.PositiveIntegerField(_("re-entries"), default=0)
+    # Multi, rebuys (docs/rules.md "Rebuys and the add-on"): rebuys paid since the entry's last (re-)entry,
+    # whether it took the add-on, and the round in which it lost its last chips while it may still rebuy
+    # (it stays seated until its table's next deal).
+    rebuys = models.PositiveIntegerField(_("rebuys"), default=0)
+    addon = models.BooleanField(_("add-on taken"), default=False)
+    held_round = models.BigIntegerField(_("round of the bust held for a rebuy"), null=True, blank=True)
+    # Multi, progressive knockout (docs/rules.md "Progressive knockout"): the bounty on the entry's head (site
+    # chips held in the tournament's bounty account) and the bounties paid to the player so far.
+    bounty = models.BigIntegerField(_("bounty"), default=0)
+    bounties_won = models.BigIntegerField(_("bounties won"), default=0)
     # Multi, once busted: the bust group (`Tournament.bust_groups` at the time) and the keys ranking the busts
     # of one group (docs/tournaments.md "Multi-table tournaments: seating and places"): chips at the start of
     # that round, then the round's melded-and-built value.
@@ -268,6 +367,10 @@ class TournamentEntry(models.Model):
     )
     bust_melded = models.BigIntegerField(_("melded in the bust round"), null=True, blank=True)
     busted_at = models.DateTimeField(_("busted at"), null=True, blank=True)
+    # The ticket's chip type when the entry was paid with a ticket (`tournaments.tickets`); empty: paid in chips.
+    ticket = models.CharField(_("paid with ticket"), max_length=64, blank=True, default="")
+    # A satellite's entry: the tickets it won (docs/rules.md "Satellites").
+    tickets_won = models.PositiveSmallIntegerField(_("tickets won"), default=0)
 
     class Meta:
         ordering = ["tournament_id", "registered_at", "id"]
@@ -296,6 +399,15 @@ class TournamentEntry(models.Model):
             models.CheckConstraint(
                 condition=Q(bust_group__isnull=True) | Q(status__in=["busted", "finished"]),
                 name="tournament_entry_bust_group_only_when_out",
+            ),
+        ]
+        indexes = [
+            # The busted entries by place: the standings' pages after the players still in
+            # (tournaments/multi_table/selectors.py `running_standings`).
+            models.Index(
+                fields=["tournament", "place", "registered_at", "id"],
+                condition=Q(status="busted"),
+                name="tourn_entry_busted_by_place",
             ),
         ]
 

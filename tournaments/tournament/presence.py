@@ -7,12 +7,15 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from tournaments.errors import Conflict, PlayCode
+from tournaments.live import seat_guards
 from tournaments.live.models import Game, Seat, SeatStatus, Table
 from tournaments.tournament.models import EntryStatus, TournamentEntry, TournamentKind
 from tournaments.tournament.status import lock_tournament
 
 
 def come_back(*, user: User, tournament_id: int) -> Seat:
+    # During a break the server plays the player's turns (docs/rules.md "Responsible play"): 403 `player.on_break`.
+    seat_guards.refuse_return(user=user)
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
         # Lock order: table, game, then seats (every change to a seat holds the game's lock).

@@ -10,11 +10,14 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from accounts.selectors import is_guest
+from ledger import stakes
 from ledger.models import Transfer, TransferKind
 from ledger.services import accounts, postings
+from tournaments.entry_rules import services as entry_rules
 from tournaments.errors import Conflict, Forbidden, PlayCode
 from tournaments.fair_play import services as fair_play
-from tournaments.tournament import kinds
+from tournaments.tickets import services as tickets
+from tournaments.tournament import counters, kinds
 from tournaments.tournament.entry_payments import entry_legs
 from tournaments.tournament.models import (
     LIVE_ENTRY_STATUSES,
@@ -36,11 +39,15 @@ def live_entries(tournament: Tournament) -> list[TournamentEntry]:
     )
 
 
-def register(*, user: User, tournament_id: int) -> TournamentEntry:
+def register(
+    *, user: User, tournament_id: int, payment: str | None = None, by_code: bool = False
+) -> TournamentEntry:
     """A live entry for `user`, paid; a one-table tournament started if that filled it. A running multi-table
     tournament takes late registrations and re-entries (its kind's `late_entry`: `multi_table.late_entry`).
+    `payment` (`tickets.choose_payment`): "auto" (a ticket when the player holds one), "chips" or "ticket".
     A guest of the demo is refused (`tournament.guest`): guests play without chips, and a freeroll's prizes
-    are chips."""
+    are chips. The entry rules refuse before anything is paid (`entry_rules.refuse`: 403 `tournament.entry_rule`;
+    a private tournament is entered with its code, `by_code`)."""
     if is_guest(user=user):
         raise Forbidden(
             "A guest cannot enter tournaments: create an account to play for chips.",
@@ -48,6 +55,7 @@ def register(*, user: User, tournament_id: int) -> TournamentEntry:
         )
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
+        entry_rules.refuse(tournament=tournament, user=user, by_code=by_code)
         kind = kinds.kind_of(tournament)
         if kind.late_entry is not None and tournament.status in (
             TournamentStatus.RUNNING,
@@ -57,12 +65,12 @@ def register(*, user: User, tournament_id: int) -> TournamentEntry:
         if tournament.kind in ONE_TABLE_KINDS:
             # A one-table tournament is a new seat: refused while repeated abandonment bars the player.
             fair_play.refuse_if_barred(user=user)
-        # One indexed look-up and one count (the live entries' partial unique index), never the entries
-        # themselves: a registration costs the same with 20 or 20,000 entrants (docs/performance.md).
+        # One indexed look-up (the live entries' partial unique index) and the row's counter, never a count:
+        # a registration costs the same with 20 or 250,000 entrants (docs/performance.md).
         live = TournamentEntry.objects.filter(tournament=tournament, status__in=LIVE_ENTRY_STATUSES)
         if live.filter(player=user).exists():
             raise Conflict("You are already registered.", code=PlayCode.TOURNAMENT_ALREADY_REGISTERED)
-        registered = live.count()
+        registered = tournament.entrants
         # Filled up (a one-table tournament then started): say so rather than "not registering".
         if registered >= tournament.max_entrants:
             raise Conflict(
@@ -77,8 +85,24 @@ def register(*, user: User, tournament_id: int) -> TournamentEntry:
                 code=PlayCode.TOURNAMENT_NOT_REGISTERING,
                 details={"status": tournament.status},
             )
+        ticket = tickets.choose_payment(tournament=tournament, user=user, payment=payment)
+        # An entry paid with a ticket stakes nothing of the wallet, but still passes the gate (a break).
+        stakes.refuse_stake(
+            user=user,
+            amount=0 if ticket else tournament.buy_in + tournament.fee,
+            kind=stakes.StakeKind.TOURNAMENT_ENTRY,
+        )
         entry = TournamentEntry.objects.create(tournament=tournament, player=user)
-        legs = entry_legs(tournament, accounts.get_wallet(user=user), +1)
+        counters.add(tournament, entrants=1)
+        legs = [] if ticket else entry_legs(tournament, accounts.get_wallet(user=user), +1)
+        if ticket:
+            tickets.pay_with_ticket(
+                tournament=tournament,
+                entry=entry,
+                ticket=ticket,
+                key=f"tournament:{tournament.pk}:entry:{entry.pk}:buy_in",
+                computation={},
+            )
         if legs:
             postings.post_transfer(
                 kind=TransferKind.TOURNAMENT_BUY_IN,
@@ -97,9 +121,11 @@ def register(*, user: User, tournament_id: int) -> TournamentEntry:
 
 
 def refund(*, tournament: Tournament, entry: TournamentEntry, status: str) -> Transfer | None:
-    """Give an entry's buy-in and fee back (before the start); the entry becomes history (`status`)."""
-    legs = entry_legs(tournament, accounts.get_wallet(user=entry.player), -1)
+    """Give an entry's buy-in and fee back (before the start), or its ticket; the entry becomes history."""
+    legs = [] if entry.ticket else entry_legs(tournament, accounts.get_wallet(user=entry.player), -1)
     transfer = None
+    if entry.ticket:
+        transfer = tickets.return_ticket(tournament=tournament, entry=entry, why=status)[0]
     if legs:
         transfer = postings.post_transfer(
             kind=TransferKind.REFUND,
@@ -113,6 +139,7 @@ def refund(*, tournament: Tournament, entry: TournamentEntry, status: str) -> Tr
         )
     entry.status = status
     entry.save(update_fields=["status"])
+    counters.add(tournament, entrants=-1)
     return transfer
 
 

@@ -15,6 +15,7 @@ from ledger.models import Account, AccountKind, Entry, Transfer, TransferKind
 from tournaments.errors import NotFound, PlayCode
 from tournaments.live.models import Game, Seat, SeatStatus, Table
 from tournaments.tournament import payouts as payouts_rules
+from tournaments.tournament.entry_payments import entry_bounty
 from tournaments.tournament.models import (
     LIVE_ENTRY_STATUSES,
     ONE_TABLE_KINDS,
@@ -45,6 +46,9 @@ def tournaments(
                 player_id=registered_by.pk, status__in=LIVE_ENTRY_STATUSES
             ).values("tournament_id")
         )
+    else:
+        # A private tournament is listed to no one (docs/rules.md "Entry rules"): its entrants find it in their own.
+        found = found.filter(private=False)
     if kind:
         found = found.filter(kind=kind)
     if statuses:
@@ -75,22 +79,11 @@ def _entry_statuses(user: User | AnonymousUser, ids: list[int]) -> dict[int, tup
 
 
 def prize_pool(tournament: Tournament, entrants: int, reentries: int = 0) -> int:
-    """The buy-ins (a re-entry is one more) plus any guarantee shortfall (docs/tournaments.md "Prizes"): what
-    is or will be paid out."""
-    return max((entrants + reentries) * tournament.buy_in, tournament.guarantee)
-
-
-def _counts(ids: list[int]) -> dict[int, tuple[int, int]]:
-    """Live entries and re-entries of each tournament of `ids`, in one grouped statement."""
-    if not ids:
-        return {}
-    found = (
-        TournamentEntry.objects.filter(tournament_id__in=ids, status__in=LIVE_ENTRY_STATUSES)
-        .values("tournament_id")
-        .annotate(entries=Count("pk"), reentries=Coalesce(Sum("reentries"), 0))
-        .order_by()
-    )
-    return {c["tournament_id"]: (int(c["entries"]), int(c["reentries"])) for c in found}
+    """The buy-ins (a re-entry is one more; less the bounties of a knockout) plus any guarantee shortfall
+    (docs/tournaments.md "Prizes"), plus the rebuys and add-ons paid (docs/rules.md "Rebuys and the add-on"):
+    what is or will be paid out."""
+    buy_in = tournament.buy_in - entry_bounty(tournament)
+    return max((entrants + reentries) * buy_in, tournament.guarantee) + int(tournament.rebuys_pool or 0)
 
 
 @dataclass(frozen=True)
@@ -175,15 +168,15 @@ class PlaceAmount:
 
 
 def tournament_rows(*, items: list[Tournament], user: User | AnonymousUser) -> list[TournamentRow]:
-    """The rows of `items` (a page), in two more statements whatever their number: the counts, the caller's
-    entries."""
+    """The rows of `items` (a page), in one more statement whatever their number: the caller's entries (the
+    entrants and re-entries are the rows' counters, `tournament.counters`)."""
     ids = [t.pk for t in items]
-    counts = _counts(ids)
     mine = _entry_statuses(user, ids)
     return [
         TournamentRow(
             t,
-            *counts.get(t.pk, (0, 0)),
+            t.entrants,
+            t.reentries,
             entry_status=mine[t.pk][0] if t.pk in mine else None,
             my_table=mine[t.pk][1] if t.pk in mine else None,
         )
@@ -199,7 +192,7 @@ def open_for_registration(*, limit: int) -> list[TournamentRow]:
     """The next `limit` tournaments taking registrations (the landing page): multi-table ones by their start,
     soonest first, then those that start when full, newest first; with their entrants, for no one in
     particular."""
-    found = Tournament.objects.filter(status=TournamentStatus.REGISTERING).order_by(
+    found = Tournament.objects.filter(status=TournamentStatus.REGISTERING, private=False).order_by(
         F("starts_at").asc(nulls_last=True), "-id"
     )
     return tournament_rows(items=list(found[:limit]), user=AnonymousUser())
@@ -217,6 +210,17 @@ class Standing:
     chips: int | None
     table: int | None
     prize: int
+    # Multi: the bounty on the player's head, the bounties paid to them, their rebuys and add-on
+    # (docs/rules.md "Progressive knockout", "Rebuys and the add-on").
+    bounty: int = 0
+    bounties_won: int = 0
+    rebuys: int = 0
+    addon: bool = False
+
+
+def standing_of(*, tournament: Tournament, username: str) -> list[Standing]:
+    """One player's row of a one-table tournament's `standings` (a table's few players), or none."""
+    return [row for row in standings(tournament=tournament) if row.username == username]
 
 
 def standings(*, tournament: Tournament) -> list[Standing]:
@@ -258,6 +262,7 @@ class TableSeat:
     seat: int
     chips: int | None
     status: str
+    bounty: int = 0  # multi: the bounty on the player's head (docs/rules.md "Progressive knockout")
 
 
 @dataclass(frozen=True)

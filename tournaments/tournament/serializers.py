@@ -16,10 +16,10 @@ from api.fields import (
     StrictIntegerField,
 )
 from ledger.models import TransferKind
+from tournaments.live import MAX_BUY_IN, MAX_MULTIPLIER, MAX_PCR, PresetField
 from tournaments.live.models import SeatStatus, TableStatus
-from tournaments.live.schema_fields import PresetField
-from tournaments.live.table_settings import MAX_BUY_IN, MAX_MULTIPLIER, MAX_PCR
 from tournaments.tournament import setup
+from tournaments.tournament.formats.serializers import FormatOptionsInput, FormatOptionsOutput
 from tournaments.tournament.models import (
     MULTI_MAX_ENTRANTS,
     EntryStatus,
@@ -29,7 +29,7 @@ from tournaments.tournament.models import (
 )
 
 
-class TournamentCreateSerializer(serializers.Serializer[Any]):
+class TournamentCreateSerializer(FormatOptionsInput):
     name = StrictCharField(max_length=setup.MAX_NAME)
     kind = serializers.ChoiceField(choices=TournamentKind.choices)
     game = PresetField(max_length=32)
@@ -130,7 +130,7 @@ class PlaceAmountSerializer(serializers.Serializer[Any]):
 
 
 # A `selectors.TournamentRow`: the tournament, its counts and the caller's entry.
-class TournamentSerializer(serializers.Serializer[Any]):
+class TournamentSerializer(FormatOptionsOutput):
     id = serializers.IntegerField(source="tournament.pk")
     name = serializers.CharField(source="tournament.name")
     kind = serializers.ChoiceField(source="tournament.kind", choices=TournamentKind.choices)
@@ -174,6 +174,19 @@ class TournamentSerializer(serializers.Serializer[Any]):
     )
     late_registration_levels = serializers.IntegerField(source="tournament.late_registration_levels")
     reentry = serializers.BooleanField(source="tournament.reentry")
+    satellite_target = serializers.IntegerField(
+        source="tournament.satellite_target_id",
+        allow_null=True,
+        help_text='a satellite: the tournament whose tickets are its prizes (docs/rules.md "Satellites")',
+    )
+    satellite_template = serializers.IntegerField(
+        source="tournament.satellite_template_id",
+        allow_null=True,
+        help_text="a satellite: the recurring tournament whose next tournament its tickets enter",
+    )
+    tickets_only = serializers.BooleanField(
+        source="tournament.tickets_only", help_text="entries paid with a ticket only"
+    )
     payouts = serializers.ListField(source="tournament.payouts", child=serializers.IntegerField())
     entrants = serializers.IntegerField()
     prize_pool = serializers.IntegerField()
@@ -220,9 +233,35 @@ class TournamentSerializer(serializers.Serializer[Any]):
     late_registration_open = serializers.BooleanField(
         help_text="multi: running and still taking late registrations (level <= late_registration_levels)"
     )
+    min_rating = serializers.IntegerField(source="tournament.min_rating", allow_null=True)
+    max_rating = serializers.IntegerField(source="tournament.max_rating", allow_null=True)
+    max_rated_results = serializers.IntegerField(source="tournament.max_rated_results", allow_null=True)
+    private = serializers.BooleanField(source="tournament.private")
+    code = serializers.CharField(
+        source="tournament.code",
+        allow_null=True,
+        help_text="a private tournament's join code (shown to those who see it: its entrants, creator, staff)",
+    )
+    freeroll = serializers.SerializerMethodField(help_text="no buy-in and no fee")
+    deal_seconds = serializers.IntegerField(source="tournament.deal_seconds")
+    deal_keep = serializers.IntegerField(source="tournament.deal_keep")
+
+    @extend_schema_field(serializers.BooleanField())
+    def get_freeroll(self, row: Any) -> bool:
+        return bool(row.tournament.buy_in == 0 and row.tournament.fee == 0)
 
 
 # A `TournamentEntry`.
+class RegisterSerializer(serializers.Serializer[Any]):
+    payment = serializers.ChoiceField(
+        choices=["auto", "chips", "ticket"],
+        required=False,
+        default="auto",
+        help_text="auto [default]: a ticket when the player holds one, else chips; chips; ticket (409 "
+        "tournament.no_ticket without one)",
+    )
+
+
 class EntrySerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     username = serializers.CharField(source="player.username")
@@ -244,6 +283,12 @@ class StandingSerializer(serializers.Serializer[Any]):
     chips = serializers.IntegerField(allow_null=True, help_text="multi: tournament chips")
     table = serializers.IntegerField(allow_null=True)
     prize = serializers.IntegerField(help_text="chips paid, 0 until paid")
+    bounty = serializers.IntegerField(
+        help_text="multi, knockout: the bounty on the player's head (site chips)"
+    )
+    bounties_won = serializers.IntegerField(help_text="multi, knockout: bounties paid to the player so far")
+    rebuys = serializers.IntegerField(help_text="multi: rebuys since the entry's last (re-)entry")
+    addon = serializers.BooleanField(help_text="multi: the add-on taken")
 
 
 class TournamentSeatSerializer(serializers.Serializer[Any]):
@@ -251,6 +296,7 @@ class TournamentSeatSerializer(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     chips = serializers.IntegerField(allow_null=True)
     status = serializers.ChoiceField(choices=SeatStatus.choices)
+    bounty = serializers.IntegerField(help_text="multi, knockout: the bounty on the player's head")
 
 
 # A `selectors.TournamentTable` (its players `selectors.TableSeat`).

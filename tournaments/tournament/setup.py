@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -18,9 +18,13 @@ from django.utils import timezone
 
 from ledger.models import SITE_CHIPS, AccountKind
 from ledger.services import accounts
+from tournaments.deals import options as deal_options
+from tournaments.entry_rules import options as entry_options
+from tournaments.entry_rules.services import new_code
 from tournaments.errors import Conflict, InvalidRequest, PlayCode
-from tournaments.live import table_settings
-from tournaments.live.table_settings import MAX_BUY_IN, MAX_MULTIPLIER, MAX_PCR, MIN_SEATS
+from tournaments.live import MAX_BUY_IN, MAX_MULTIPLIER, MAX_PCR, MIN_SEATS, table_settings
+from tournaments.satellites import settings as ticket_settings
+from tournaments.tournament.formats import options as format_options
 from tournaments.tournament.models import (
     MULTI_MAX_ENTRANTS,
     ONE_TABLE_MAX_ENTRANTS,
@@ -81,6 +85,21 @@ class TournamentSettings:
     registration_opens_at: datetime | None = None
     late_registration_levels: int = 0
     reentry: bool = False
+    # Satellites and tickets (`satellites.settings`).
+    satellite_target_id: int | None = None
+    satellite_template_id: int | None = None
+    tickets_only: bool = False
+    # Rebuys, the add-on and progressive knockout (`format_options`).
+    rebuy_levels: int = 0
+    rebuy_cost: int = 0
+    rebuy_fee: int = 0
+    rebuy_chips: int | None = None
+    max_rebuys: int = 0
+    addon_cost: int = 0
+    addon_fee: int = 0
+    addon_chips: int = 0
+    addon_seconds: int = 60
+    bounty_share: int = 0
 
     def initial_status(self, now: datetime) -> str:
         """Multi: scheduled while its registration is not yet open; everything else registers at once."""
@@ -159,6 +178,28 @@ def _no_multi_fields(values: Mapping[str, Any], *, max_entrants: int) -> None:
 
 def validate(
     *,
+    satellite_target_id: Any = None,
+    satellite_template_id: Any = None,
+    tickets_only: Any = None,
+    own_id: int | None = None,
+    **settings: Any,
+) -> TournamentSettings:
+    """The settings, checked (`_validate_settings`), with a satellite's target and the tickets-only rule
+    (`satellites.settings.check`; `own_id`: the tournament being changed)."""
+    checked = _validate_settings(**settings)
+    return replace(
+        checked,
+        **ticket_settings.check(
+            satellite_target=satellite_target_id,
+            satellite_template=satellite_template_id,
+            tickets_only=tickets_only,
+            own_id=own_id,
+        ),
+    )
+
+
+def _validate_settings(
+    *,
     name: Any,
     kind: Any,
     game: Any,
@@ -182,9 +223,14 @@ def validate(
     late_registration_levels: Any = None,
     reentry: Any = None,
     now: datetime | None = None,
+    **formats: Any,
 ) -> TournamentSettings:
     """The settings, checked; else `InvalidRequest` (400) whose `details["field"]` names the culprit. A multi-table
-    tournament's `starts_at` must be after `now` (default: the present)."""
+    tournament's `starts_at` must be after `now` (default: the present). `formats`: the options of
+    `format_options.FIELDS` (any other name: TypeError)."""
+    unknown = sorted(set(formats) - set(format_options.FIELDS))
+    if unknown:  # as for any other keyword this function does not take
+        raise TypeError(f"validate() got an unexpected keyword argument {unknown[0]!r}")
     if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
         raise _invalid("name", f"name must be 1 to {MAX_NAME} characters.")
     if kind not in TournamentKind.values:
@@ -213,6 +259,7 @@ def validate(
             late_registration_levels=late_registration_levels,
             reentry=reentry,
             now=timezone.now() if now is None else now,
+            formats=formats,
         )
     max_entrants = _integer("max_entrants", max_entrants, 2, ONE_TABLE_MAX_ENTRANTS)
     min_entrants = _integer("min_entrants", min_entrants, 2, max_entrants)
@@ -263,10 +310,13 @@ def validate(
         multiplier=_integer("multiplier", multiplier, 1, MAX_MULTIPLIER),
         payouts=_payouts([PERCENT] if payouts is None else payouts, max_entrants),
         seats=max_entrants,
+        **format_options.check(formats, multi=False, levels=0),
     )
 
 
-def _validate_multi(*, name: str, game: Any, options: Any, now: datetime, **v: Any) -> TournamentSettings:
+def _validate_multi(
+    *, name: str, game: Any, options: Any, now: datetime, formats: Mapping[str, Any], **v: Any
+) -> TournamentSettings:
     """A multi-table tournament (docs/tournaments.md "Settings of a multi-table tournament"): tables of
     `seats`, a starting stack, a PCR schedule by level, a scheduled start; no `target_score` and no
     `rounds`."""
@@ -323,7 +373,15 @@ def _validate_multi(*, name: str, game: Any, options: Any, now: datetime, **v: A
         registration_opens_at=opens_at,
         late_registration_levels=late,
         reentry=reentry,
+        **format_options.check(formats, multi=True, levels=len(pcr_schedule)),
     )
+
+
+def format_settings(settings: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the settings `validate` checks, the formats' own checked: entry rules and the final-table deal)."""
+    rest, entry = entry_options.split(settings)
+    rest, deal = deal_options.split(rest)
+    return rest, {**entry, **deal}
 
 
 def create_tournament(
@@ -331,10 +389,13 @@ def create_tournament(
 ) -> Tournament:
     """A new tournament with its (empty) prize pool account: registering, or scheduled until its
     `registration_opens_at` (multi). `template`: the recurring template it comes from."""
+    settings, formats = format_settings(settings)
     checked = validate(**settings)
     with transaction.atomic():
         tournament = Tournament.objects.create(
             **asdict(checked),
+            **formats,
+            code=new_code() if formats["private"] else None,
             status=checked.initial_status(timezone.now()),
             created_by=user,
             template=template,
@@ -348,7 +409,8 @@ def create_tournament(
 
 def update_tournament(*, tournament_id: int, settings: Mapping[str, Any]) -> Tournament:
     """An admin's change, before anyone has registered (an entrant paid for what they saw)."""
-    checked = validate(**settings)
+    settings, formats = format_settings(settings)
+    checked = validate(**settings, own_id=tournament_id)
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
         if tournament.status not in (TournamentStatus.SCHEDULED, TournamentStatus.REGISTERING) or (
@@ -358,8 +420,10 @@ def update_tournament(*, tournament_id: int, settings: Mapping[str, Any]) -> Tou
                 "A tournament can be changed only before anyone registers.",
                 code=PlayCode.TOURNAMENT_NOT_EDITABLE,
             )
-        for name, value in asdict(checked).items():
+        for name, value in {**asdict(checked), **formats}.items():
             setattr(tournament, name, value)
+        if tournament.private != (tournament.code is not None):
+            tournament.code = new_code() if tournament.private else None
         tournament.status = checked.initial_status(timezone.now())
         tournament.save()
     return tournament

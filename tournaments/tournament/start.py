@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from tournaments.live.models import Table
+from tournaments.tickets import services as tickets
 from tournaments.tournament import kinds
 from tournaments.tournament.models import Tournament, TournamentStatus
 from tournaments.tournament.start_common import entrants_to_start
@@ -18,4 +19,7 @@ def start_locked(tournament: Tournament) -> Table:
     if tournament.status != TournamentStatus.REGISTERING:
         raise refuse(tournament, TournamentStatus.RUNNING)
     entries = entrants_to_start(tournament)
-    return kinds.kind_of(tournament).start(tournament, entries)
+    table = kinds.kind_of(tournament).start(tournament, entries)
+    # Tickets to it held by players not registered become chips (docs/rules.md "Tickets").
+    tickets.convert_at_start(tournament)
+    return table

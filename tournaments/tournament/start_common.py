@@ -14,12 +14,14 @@ from ledger.services import accounts, postings
 from tournaments.errors import Conflict, PlayCode
 from tournaments.live import dispatch
 from tournaments.live.models import Game
+from tournaments.tournament.entry_payments import entry_bounty
 from tournaments.tournament.models import EntryStatus, Tournament, TournamentEntry
 
 
-def schedule_deal(game: Game) -> None:
-    """The next round dealt after the usual pause (the tournament decided it; the caller holds its lock)."""
-    delay = float(settings.RAMINO_NEXT_ROUND_DELAY_SECONDS)
+def schedule_deal(game: Game, *, delay: float | None = None) -> None:
+    """The next round dealt after the usual pause, or after `delay` seconds (the tournament decided it; the
+    caller holds its lock)."""
+    delay = float(settings.RAMINO_NEXT_ROUND_DELAY_SECONDS) if delay is None else delay
     game.next_round_at = timezone.now() + timedelta(seconds=delay)
     game.save(update_fields=["next_round_at", "updated_at"])
     dispatch.enqueue(dispatch.START_ROUND, [game.pk], delay)
@@ -54,7 +56,9 @@ def entrants_to_start(tournament: Tournament) -> list[TournamentEntry]:
 
 
 def pay_guarantee(tournament: Tournament, *, entrants: int) -> None:
-    shortfall = tournament.guarantee - entrants * tournament.buy_in
+    # The pool gets each buy-in less its bounty (docs/rules.md "Progressive knockout").
+    buy_ins = entrants * (tournament.buy_in - entry_bounty(tournament))
+    shortfall = tournament.guarantee - buy_ins
     if shortfall <= 0:
         return
     assert tournament.pool_account_id is not None
@@ -66,6 +70,6 @@ def pay_guarantee(tournament: Tournament, *, entrants: int) -> None:
         idempotency_key=f"tournament:{tournament.pk}:guarantee",
         reason=f"guarantee shortfall of tournament {tournament.pk}",
         tournament_id=tournament.pk,
-        computation={"guarantee": tournament.guarantee, "buy_ins": entrants * tournament.buy_in},
+        computation={"guarantee": tournament.guarantee, "buy_ins": buy_ins},
         posted_by_system="tournaments.start",
     )

@@ -23,14 +23,15 @@ from rest_framework.views import APIView
 
 from api.errors import ApiCode
 from api.pagination import PageNumberPagination
+from api.params import number_param, version_param
+from api.permissions import IsAdmin, IsStaff
+from api.renderers import CSVRenderer
 from api.schema import raises
-from ledger.permissions import IsAdmin, IsStaff
-from ledger.renderers import CSVRenderer
+from database import replica
 from tournaments.engine.rules import PRESETS
+from tournaments.entry_rules.services import refuse_unseen, refuse_unseen_id
 from tournaments.errors import InvalidRequest
-from tournaments.live import wakeups
-from tournaments.live.idempotent_views import IDEMPOTENCY_HEADER, answer_once
-from tournaments.live.views import EVENTS_PARAMETERS, max_wait_seconds, number_param, version_param
+from tournaments.live import EVENTS_PARAMETERS, IDEMPOTENCY_HEADER, answer_once, max_wait_seconds, wakeups
 from tournaments.multi_table import selectors as multi_selectors
 from tournaments.tournament import admin_actions, lobby, presence, registration, selectors, setup
 from tournaments.tournament.models import Tournament, TournamentKind, TournamentStatus
@@ -40,6 +41,7 @@ from tournaments.tournament.serializers import (
     EntrySerializer,
     LobbyVersionSerializer,
     PayoutReportSerializer,
+    RegisterSerializer,
     StandingSerializer,
     TournamentCreateSerializer,
     TournamentEventsSerializer,
@@ -91,6 +93,9 @@ CREATE_EXAMPLES = [
     ),
 ]
 # One row (the schema shows it inside a page): the winner of a sit-and-go decided by a tie-breaker.
+PLAYER = OpenApiParameter(
+    "player", OpenApiTypes.STR, description="one player's row only (none without a live entry)"
+)
 STANDINGS_EXAMPLE = OpenApiExample(
     "The winner of a tie-breaker",
     response_only=True,
@@ -250,24 +255,32 @@ class TournamentDetailView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(responses={200: TournamentSerializer})
+    @replica.lobby_view
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = selectors.tournament_for(tournament_id=tournament_id)
+        refuse_unseen(tournament=tournament, user=request.user)
         return Response(_tournament(tournament, request))
 
 
 class RegisterView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @raises(403, 409, 422)
-    @extend_schema(request=None, responses={201: EntrySerializer}, parameters=[IDEMPOTENCY_HEADER])
+    @raises(400, 403, 409, 422)
+    @extend_schema(
+        request=RegisterSerializer, responses={201: EntrySerializer}, parameters=[IDEMPOTENCY_HEADER]
+    )
     def post(self, request: Request, tournament_id: int) -> Response:
-        """Pay buy_in + fee and enter; a one-table tournament starts when this fills it."""
+        """Pay buy_in + fee, or a ticket (`payment`), and enter; a one-table tournament starts when this fills
+        it."""
+        body = RegisterSerializer(data=request.data if isinstance(request.data, dict) else {})
+        body.is_valid(raise_exception=True)
+        payment = str(body.validated_data["payment"])
 
         def register() -> Response:
-            entry = registration.register(user=_user(request), tournament_id=tournament_id)
+            entry = registration.register(user=_user(request), tournament_id=tournament_id, payment=payment)
             return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
-        return answer_once(request, body={}, respond=register)
+        return answer_once(request, body={"payment": payment}, respond=register)
 
 
 class UnregisterView(APIView):
@@ -318,10 +331,21 @@ class StandingsView(APIView):
     permission_classes = [AllowAny]
     pagination_class = PageNumberPagination
 
-    @extend_schema(responses={200: StandingSerializer(many=True)}, examples=[STANDINGS_EXAMPLE])
+    @extend_schema(
+        responses={200: StandingSerializer(many=True)}, examples=[STANDINGS_EXAMPLE], parameters=[PLAYER]
+    )
+    @replica.lobby_view
     def get(self, request: Request, tournament_id: int) -> Response:
         """Players still in first (multi: by chips, highest first; else by total), then by place."""
         tournament = selectors.tournament_for(tournament_id=tournament_id)
+        refuse_unseen(tournament=tournament, user=request.user)
+        if (player := request.query_params.get("player")) is not None:  # one player's row
+            of = (
+                multi_selectors.standing_of
+                if tournament.kind == TournamentKind.MULTI
+                else selectors.standing_of
+            )
+            return _page(self, request, of(tournament=tournament, username=player), StandingSerializer)
         if tournament.kind != TournamentKind.MULTI:
             return _page(self, request, selectors.standings(tournament=tournament), StandingSerializer)
         paginator, page = _db_page(self, request, multi_selectors.standings(tournament=tournament))
@@ -334,9 +358,11 @@ class TablesView(APIView):
     pagination_class = PageNumberPagination
 
     @extend_schema(responses={200: TournamentTableSerializer(many=True)})
+    @replica.lobby_view
     def get(self, request: Request, tournament_id: int) -> Response:
         """Multi: the open tables; one-table kinds: the table, open or closed."""
         tournament = selectors.tournament_for(tournament_id=tournament_id)
+        refuse_unseen(tournament=tournament, user=request.user)
         if tournament.kind != TournamentKind.MULTI:
             return _page(self, request, selectors.tables(tournament=tournament), TournamentTableSerializer)
         paginator, page = _db_page(self, request, multi_selectors.open_tables(tournament=tournament))
@@ -348,9 +374,11 @@ class TableView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(responses={200: TournamentTableSerializer})
+    @replica.lobby_view
     def get(self, request: Request, tournament_id: int, table_id: int) -> Response:
         """One table of the tournament, as a row of `tables/` (a closed one too)."""
         tournament = selectors.tournament_for(tournament_id=tournament_id)
+        refuse_unseen(tournament=tournament, user=request.user)
         return Response(TournamentTableSerializer(_table_row(tournament, table_id)).data)
 
 
@@ -363,10 +391,12 @@ class EventsView(APIView):
         responses={200: TournamentEventsSerializer},
         parameters=EVENTS_PARAMETERS,
     )
+    @replica.lobby_view
     def get(self, request: Request, tournament_id: int) -> Response:
         after = version_param(request, "after")
         wait = number_param(request, "wait", 0, minimum=0, maximum=max_wait_seconds())
         deadline = time.monotonic() + wait
+        refuse_unseen_id(tournament_id=tournament_id, user=request.user)  # a private one's log: its entrants'
         # Anyone may follow a tournament: an anonymous caller's waits are counted by address (as the throttles
         # read it: behind the deployment's proxies, `NUM_PROXIES`).
         caller = (

@@ -1,4 +1,4 @@
-"""Measure the integrity signals on simulated private tables (integrity.simulation; no database).
+"""Measure the integrity signals on simulated private tables (devtools.integrity_simulation; no database).
 
     python manage.py simulate_integrity --tables 50 --honest-tables 200 --rounds 25 --seats 2 --seed 1 --farms 20
 
@@ -13,7 +13,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from integrity import selectors, simulation
+from devtools import integrity_simulation as simulation
+from integrity import selectors
 
 
 class Command(BaseCommand):

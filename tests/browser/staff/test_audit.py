@@ -14,7 +14,7 @@ from ledger import selectors as ledger_selectors
 from ledger.models import Entry, Transfer, TransferKind
 from tests.browser.conftest import Browser
 from tests.ledger.utils import assert_reconciled
-from tests.tournaments.helpers import settle_a_round_that_moves_chips
+from tests.tournaments.live.helpers import settle_a_round_that_moves_chips
 from tournaments.live.models import Table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]

@@ -12,7 +12,8 @@ from django.contrib.admin.models import LogEntry
 from django.utils import timezone
 from selenium.webdriver.support.ui import Select
 
-from integrity import services, simulation
+from devtools import integrity_simulation as simulation
+from integrity import services
 from integrity.models import Flag
 from tests.browser.conftest import DESKTOP, PHONE, Browser
 from tests.integrity.writer import write_table

@@ -15,7 +15,7 @@ from ledger.models import Transfer, TransferKind
 from tests.browser.conftest import PHONE, Browser
 from tests.browser.staff.test_staff_pages import _sign_in
 from tests.ledger.utils import assert_reconciled
-from tests.tournaments.helpers import settle_a_round_that_moves_chips
+from tests.tournaments.live.helpers import settle_a_round_that_moves_chips
 from tournaments.live.models import Seat
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]

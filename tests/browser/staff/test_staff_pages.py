@@ -17,8 +17,8 @@ from ledger.models import ReconciliationRun
 from ledger.services import reconciliation
 from tests.browser.conftest import DESKTOP, PHONE, Browser
 from tests.ledger.utils import assert_reconciled
-from tests.tournaments.helpers import settle_a_round_that_moves_chips
-from tests.tournaments.tournament_helpers import new_tournament
+from tests.tournaments.live.helpers import settle_a_round_that_moves_chips
+from tests.tournaments.single_table.helpers import new_tournament
 from tournaments.live.models import Table
 from tournaments.tournament import admin_actions, registration
 from tournaments.tournament.models import Tournament, TournamentStatus
@@ -123,7 +123,10 @@ def test_run_now_refreshes_the_reconciliation_by_itself(
     italian.assert_accessible("reconciliation-pending-it")
     italian.driver.execute_script("window.notReloaded = true;")
     reconciliation.perform_reconciliation_run(run_id=waiting.pk)
-    italian.wait_attribute("[data-role=reconciliation-status]", "data-run", str(waiting.pk), message="polled")
+    # a poll every two seconds, each a page render on the live server: slow under load
+    italian.wait_attribute(
+        "[data-role=reconciliation-status]", "data-run", str(waiting.pk), message="polled", timeout=45
+    )
     assert italian.driver.execute_script("return window.notReloaded === true;")
     assert not italian.find_all("[data-role=reconciliation-pending]")
     assert "in ordine" in italian.text("[data-role=reconciliation-status]")

@@ -21,7 +21,7 @@ from audit.services import make_staff
 from ledger.selectors import wallet_balance
 from ledger.services import grants, postings
 from tournaments.live.models import Table
-from tournaments.live.tables import create_table
+from tournaments.live.tables.services import create_table
 from tournaments.multi_table.recurring import save_template
 from tournaments.tournament.models import Tournament, TournamentKind, TournamentStatus, TournamentTemplate
 from tournaments.tournament.setup import create_tournament

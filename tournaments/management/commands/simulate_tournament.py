@@ -8,8 +8,8 @@ The same seed gives the same standings: for the run, the seat draw, the first de
 randomness from a generator seeded with S instead of the CSPRNG (a simulation only; play never does this).
 
 `--kind multi` (also `--instant`, `--seats`, `--starting-stack`, `--pcr-schedule`, `--rounds-per-level`,
-`--payouts`) plays a multi-table tournament: registered through `registration.register`, started through
-`tournament_admin.start`, then driven by `tournaments.multi_table.simulation` (the messages the services send are
+`--payouts`, `--deal icm|chips`: a final-table deal proposed and accepted by everyone) plays a multi-table tournament: registered through `registration.register`, started through
+`tournament_admin.start`, then driven by `devtools.multi_table_simulation` (the messages the services send are
 captured and their task bodies run here in order; with `--instant` the tournament's instant rounds replace
 the bots' moves). It prints the standings, the prizes, the number of tournament events and the reconciliation.
 """
@@ -27,12 +27,18 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Count
 from django.utils import timezone
 
+from devtools.multi_table_simulation import SeededSecrets
+from devtools.simulate_multi import write_tickets
 from ledger.selectors import reconcile
 from ledger.services import postings
+from tournaments import engine
+from tournaments.engine import bots as engine_bots
 from tournaments.engine.bots import RandomBot
-from tournaments.live import clock_runs, dispatch, engine_io, moves, round_start
+from tournaments.live.clocks import runs as clock_runs
+from tournaments.live.messaging import dispatch
 from tournaments.live.models import Game, GameStatus, Round, Table
-from tournaments.multi_table.simulation import SeededSecrets
+from tournaments.live.moves import pipeline as moves
+from tournaments.live.rounds import start as round_start
 from tournaments.single_table import progress
 from tournaments.tournament import registration, selectors, setup
 from tournaments.tournament.models import Tournament, TournamentStatus
@@ -79,10 +85,38 @@ class Command(BaseCommand):
         parser.add_argument(
             "--payouts", default="", help="multi: percentages by place (default: a fifth paid)"
         )
+        parser.add_argument(
+            "--satellite-to",
+            type=int,
+            default=None,
+            help="a satellite: the id of the tournament whose tickets are its prizes",
+        )
+        parser.add_argument("--rebuy-levels", type=int, default=0, help="multi: rebuys during levels 1..this")
+        parser.add_argument("--rebuy-cost", type=int, default=None, help="multi: a rebuy's cost [the buy-in]")
+        parser.add_argument(
+            "--max-rebuys", type=int, default=0, help="multi: most rebuys per entry (0: no limit)"
+        )
+        parser.add_argument("--addon-chips", type=int, default=0, help="multi: the add-on's chips (0: none)")
+        parser.add_argument(
+            "--bounty-share", type=int, default=0, help="multi: percent of the buy-in as bounty"
+        )
+        parser.add_argument(
+            "--rebuy-odds",
+            type=float,
+            default=0.5,
+            help="multi: how often a busted bot rebuys (and takes the add-on); one short of chips (at most the "
+            "starting stack), half as often",
+        )
+        parser.add_argument(
+            "--deal",
+            choices=["icm", "chips"],
+            default=None,
+            help="multi: at the final table, a deal of this kind proposed and accepted by every player",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["kind"] == "multi":
-            from tournaments.management.commands import _simulate_multi
+            from devtools import simulate_multi as _simulate_multi
 
             _simulate_multi.simulate(options, self.stdout)
             return
@@ -128,6 +162,7 @@ class Command(BaseCommand):
                 "rounds": options["rounds"] if quick else None,
                 "target_score": None if quick else options["target_score"],
                 "payouts": [70, 30] if options["entrants"] > 2 else [100],
+                "satellite_target_id": options.get("satellite_to"),
             },
         )
         for user in players:
@@ -158,11 +193,11 @@ class Command(BaseCommand):
                 clock_runs.run_close_claims(game_id=game.pk, version=game.version)
                 continue
             assert game.state is not None
-            state = engine_io.load_state(game.state)
-            name = game.turn_player or engine_io.may_act(state)[0]
+            state = engine.state_from_dict(game.state)
+            name = game.turn_player or state.may_act[0]
             if name not in users:
                 users[name] = get_user_model().objects.get(username=name)
-            move = bots[name].choose(state, name) if bots else engine_io.greedy_move(state, name)
+            move = bots[name].choose(state, name) if bots else engine_bots.greedy_move(state, name)
             moves.submit_move(
                 user=users[name],
                 game_id=game.pk,
@@ -186,5 +221,6 @@ class Command(BaseCommand):
             f"entrants {report.entrants}, buy-ins {report.buy_ins}, fees {report.fees}, "
             f"pool {report.prize_pool}, paid {sum(p.amount for p in report.prizes)}"
         )
+        write_tickets(tournament, out)
         reconciliation = reconcile()
         out.write(f"reconciliation: {'ok' if reconciliation.ok else reconciliation.problems}")

@@ -30,6 +30,13 @@ def histogram(sizes: Iterable[int]) -> Histogram:
     return {str(size): count for size, count in sorted(counts.items()) if count}
 
 
+def added(hist: Mapping[str, int], sizes: Iterable[int]) -> Histogram:
+    """New tables of `sizes` opened besides those of `hist` (a batched start's batch)."""
+    counts = Counter({int(size): int(count) for size, count in hist.items()})
+    counts.update(int(size) for size in sizes)
+    return {str(size): count for size, count in sorted(counts.items()) if count > 0}
+
+
 def resized(hist: Mapping[str, int], *, old: int, new: int) -> Histogram:
     """One table's size changed from `old` to `new`."""
     counts = Counter({int(size): int(count) for size, count in hist.items()})
@@ -64,7 +71,7 @@ def plan_needed(
     """Could `plan_seating`, with this table (of `size` players, counted in `hist`) between rounds, move one of
     its players, give it one or break it? False only when it certainly cannot: this table is then within one
     player of every other and the planner with it alone between rounds does nothing
-    (tests/tournaments/test_table_sizes.py checks both); True sends the job to the full plan."""
+    (tests/tournaments/multi_table/planning/test_table_sizes.py checks both); True sends the job to the full plan."""
     if size < 2 or tables_open <= 1:
         return True  # a table that cannot deal (or the last one): let the plan decide
     others = Counter({int(s): int(c) for s, c in hist.items()})

@@ -1,98 +1,38 @@
 /* Cards as the page shows them. Codes are the API's (docs/rules.md): rank A 2..9 T J Q K and suit S H D C,
  * "JK" a joker, "JK:7H" a joker on the table standing for the 7 of hearts. Each card also has its name in words
  * ("7 of hearts", "7 di cuori") for screen readers and tooltips. */
-(function (R) {
-  "use strict";
+import { h } from "./dom.js";
+import { face, name, sorted } from "./lib/cards.mjs";
+import * as deck from "./lib/deck.mjs";
 
-  const { h } = R.dom;
-  const { t } = R.i18n;
-  const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-  const RANKS = { T: "10" };
-  const ORDER_SUITS = "SHDC";
-  const ORDER_RANKS = "A23456789TJQK";
+/** A card; `attrs` may make it a button (a legal move to click). Drawn as the deck's SVG (deck, lib/deck.mjs)
+ * with its text (7♥) kept for screen readers; a code the deck does not know shows as its text. */
+function card(code, attrs, tag) {
+  const f = face(code);
+  const art = deck ? deck.svg(code) : null;
+  const cls = ["card", f.red ? "red" : "black", f.joker ? "joker" : "", art ? `drawn ${deck.colourClass(code)}` : ""].join(" ").trim();
+  const given = { ...(attrs || {}) };
+  // drawn, the card's name is its (visually hidden) text, so what a screen reader says is what the text says
+  const label = art && given["aria-label"] ? given["aria-label"] : f.text;
+  if (art) delete given["aria-label"];
+  const el = h(tag || "span", { title: name(code), ...given, class: `${cls} ${given.class || ""}`.trim(), dataset: { card: code, ...(given.dataset || {}) } }, art ? h("span", { class: "card-label" }, label) : f.text);
+  if (art) el.append(drawing(art));
+  return el;
+}
 
-  function suitName(suit) {
-    switch (suit) {
-      case "S":
-        return t("spades");
-      case "H":
-        return t("hearts");
-      case "D":
-        return t("diamonds");
-      case "C":
-        return t("clubs");
-      default:
-        return suit;
-    }
-  }
+const SVG = "http://www.w3.org/2000/svg";
 
-  function rankName(rank) {
-    switch (rank) {
-      case "A":
-        return t("ace");
-      case "J":
-        return t("jack");
-      case "Q":
-        return t("queen");
-      case "K":
-        return t("king");
-      case "T":
-        return "10";
-      default:
-        return rank;
-    }
-  }
+/** The deck's drawing (a tree of plain objects, lib/deck.mjs) as SVG elements: no markup is parsed. */
+function drawing(tree) {
+  if (typeof tree !== "object") return document.createTextNode(String(tree));
+  const el = document.createElementNS(SVG, tree.tag);
+  for (const [k, v] of Object.entries(tree.attrs)) el.setAttribute(k, String(v));
+  for (const child of tree.children) el.append(drawing(child));
+  return el;
+}
 
-  function face(code) {
-    if (code.startsWith("JK")) {
-      const stands = code.split(":")[1];
-      return { text: stands ? `★${face(stands).text}` : "★", red: stands ? face(stands).red : false, joker: true };
-    }
-    const rank = code.slice(0, -1);
-    const suit = code.slice(-1);
-    return { text: `${RANKS[rank] || rank}${SUITS[suit] || suit}`, red: suit === "H" || suit === "D", joker: false };
-  }
+function cardList(codes) {
+  return h("span", { class: "cards" }, codes.map((c) => card(c)));
+}
 
-  /** The card in words: "7 of hearts", "joker", "joker as the 7 of hearts". */
-  function name(code) {
-    if (code.startsWith("JK")) {
-      const stands = code.split(":")[1];
-      return stands ? t("joker as the %(card)s", { card: name(stands) }) : t("joker");
-    }
-    const rank = code.slice(0, -1);
-    const suit = code.slice(-1);
-    if (!SUITS[suit]) return code;
-    return t("%(rank)s of %(suit)s", { rank: rankName(rank), suit: suitName(suit) });
-  }
-
-  /** Sort keys: by suit (S H D C, then rank A..K, jokers last) or by rank (A..K, then suit, jokers last). */
-  function suitKey(code) {
-    if (code.startsWith("JK")) return [9, 99];
-    return [ORDER_SUITS.indexOf(code.slice(-1)), ORDER_RANKS.indexOf(code.slice(0, -1))];
-  }
-  function rankKey(code) {
-    if (code.startsWith("JK")) return [99, 9];
-    return [ORDER_RANKS.indexOf(code.slice(0, -1)), ORDER_SUITS.indexOf(code.slice(-1))];
-  }
-  function sorted(codes, by) {
-    const key = by === "rank" ? rankKey : suitKey;
-    return codes.slice().sort((a, b) => {
-      const [a1, a2] = key(a);
-      const [b1, b2] = key(b);
-      return a1 - b1 || a2 - b2;
-    });
-  }
-
-  /** A card; `attrs` may make it a button (a legal move to click). */
-  function card(code, attrs, tag) {
-    const f = face(code);
-    const cls = ["card", f.red ? "red" : "black", f.joker ? "joker" : ""].join(" ").trim();
-    return h(tag || "span", { title: name(code), ...(attrs || {}), class: `${cls} ${(attrs && attrs.class) || ""}`.trim(), dataset: { card: code, ...((attrs && attrs.dataset) || {}) } }, f.text);
-  }
-
-  function cardList(codes) {
-    return h("span", { class: "cards" }, codes.map((c) => card(c)));
-  }
-
-  R.cards = { face, name, card, cardList, sorted };
-})((window.Ramino = window.Ramino || {}));
+export { face, name, card, cardList, sorted };

@@ -2,231 +2,165 @@
  * Shift+arrow moves the card itself), sorted by suit or rank or reordered by dragging (pointer events: mouse,
  * pen and touch alike). The order is kept per game in this tab (sessionStorage). What the selected cards can do
  * comes from the server's legal moves only: `actions` finds the moves that use exactly the selection. */
-(function (R) {
-  "use strict";
+import * as api from "./api.js";
+import { card, face, name } from "./cards.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { keys, moveCard, ordered as orderedBy, prune, selectedCodes, sortOrder } from "./lib/hand.mjs";
+import { actions, sameCards } from "./lib/moves.mjs";
 
-  const { h } = R.dom;
-  const { t } = R.i18n;
-  const { card, name, sorted } = R.cards;
 
-  // ------------------------------------------------------------------------------------------ the order
+// ------------------------------------------------------------------------------------------ the order
 
-  function storeKey(gameId) {
-    const s = R.api.session();
-    return `ramino.hand.${s ? s.username : ""}.${gameId}`;
+function storeKey(gameId) {
+  const s = api.session();
+  return `ramino.hand.${s ? s.username : ""}.${gameId}`;
+}
+
+function savedOrder(gameId) {
+  try {
+    const value = JSON.parse(sessionStorage.getItem(storeKey(gameId)) || "null");
+    return Array.isArray(value) ? value : null;
+  } catch (_) {
+    return null;
   }
+}
 
-  function savedOrder(gameId) {
-    try {
-      const value = JSON.parse(sessionStorage.getItem(storeKey(gameId)) || "null");
-      return Array.isArray(value) ? value : null;
-    } catch (_) {
-      return null;
-    }
+function saveOrder(gameId, codes) {
+  try {
+    sessionStorage.setItem(storeKey(gameId), JSON.stringify(codes));
+  } catch (_) {
+    // storage full or refused: the order lasts until the next redraw only
   }
+}
 
-  function saveOrder(gameId, codes) {
-    try {
-      sessionStorage.setItem(storeKey(gameId), JSON.stringify(codes));
-    } catch (_) {
-      // storage full or refused: the order lasts until the next redraw only
-    }
-  }
+/** The hand in the player's order: the saved order for the cards still held, new cards at the end. */
+function ordered(gameId, hand) {
+  return orderedBy(savedOrder(gameId), hand);
+}
 
-  /** The hand in the player's order: the saved order for the cards still held, new cards at the end. */
-  function ordered(gameId, hand) {
-    const saved = savedOrder(gameId);
-    if (!saved) return hand.slice();
-    const left = hand.slice();
-    const out = [];
-    for (const code of saved) {
-      const i = left.indexOf(code);
-      if (i >= 0) {
-        out.push(code);
-        left.splice(i, 1);
+// ------------------------------------------------------------------------------------------ the view
+
+/**
+ * The hand as a row of toggle buttons. `state` is the page's: {order, selected (Set of keys), focus (key)};
+ * `onChange()` redraws the page after a selection or an order change.
+ */
+function render(gameId, state, onChange) {
+  const codes = state.order;
+  const ks = keys(codes);
+  if (!ks.includes(state.focus)) state.focus = ks[0] || null;
+  const row = h("div", { class: "hand-cards", role: "group", "aria-label": t("Your cards"), dataset: { role: "hand-cards" } });
+  codes.forEach((code, index) => {
+    const key = ks[index];
+    const selected = state.selected.has(key);
+    const el = card(code, {
+      type: "button",
+      class: `hand-card${selected ? " selected" : ""}`,
+      "aria-pressed": selected ? "true" : "false",
+      // the name starts with the card as shown (7♥), then says it in words
+      "aria-label": `${face(code).text} (${name(code)})`,
+      tabindex: key === state.focus ? "0" : "-1",
+      dataset: { role: "hand-card", key, index: String(index), focus: `card:${key}` },
+    }, "button");
+    el.addEventListener("click", () => {
+      if (state.suppressClick) {
+        state.suppressClick = false;
+        return;
       }
-    }
-    return out.concat(left);
-  }
-
-  /** Stable keys for the cards of an ordered hand: the code and which copy of it ("7H#0", "7H#1"). */
-  function keys(codes) {
-    const seen = {};
-    return codes.map((code) => {
-      seen[code] = (seen[code] || 0) + 1;
-      return `${code}#${seen[code] - 1}`;
+      state.focus = key;
+      if (state.selected.has(key)) state.selected.delete(key);
+      else state.selected.add(key);
+      onChange();
     });
-  }
-
-  function move(codes, from, to) {
-    const out = codes.slice();
-    const [picked] = out.splice(from, 1);
-    out.splice(Math.max(0, Math.min(out.length, to)), 0, picked);
-    return out;
-  }
-
-  // ---------------------------------------------------------------------------------- legal moves fit
-
-  function plain(code) {
-    return code.startsWith("JK") ? "JK" : code;
-  }
-
-  function sameCards(a, b) {
-    if (a.length !== b.length) return false;
-    const x = a.map(plain).sort();
-    const y = b.map(plain).sort();
-    return x.every((c, i) => c === y[i]);
-  }
-
-  function moveCards(m) {
-    if (m.type === "meld") return m.melds ? m.melds.flat() : m.cards || [];
-    if (m.type === "lay_off") return m.cards || [];
-    if (m.type === "discard" || m.type === "swap_joker") return m.card ? [m.card] : [];
-    return [];
-  }
-
-  /** The legal moves that use exactly the selected cards, by kind. */
-  function actions(moves, selected) {
-    const fits = (type) => (moves || []).filter((m) => m.type === type && selected.length && sameCards(moveCards(m), selected));
-    return { meld: fits("meld"), lay_off: fits("lay_off"), discard: fits("discard"), swap_joker: fits("swap_joker") };
-  }
-
-  // ------------------------------------------------------------------------------------------ the view
-
-  /**
-   * The hand as a row of toggle buttons. `state` is the page's: {order, selected (Set of keys), focus (key)};
-   * `onChange()` redraws the page after a selection or an order change.
-   */
-  function render(gameId, state, onChange) {
-    const codes = state.order;
-    const ks = keys(codes);
-    if (!ks.includes(state.focus)) state.focus = ks[0] || null;
-    const row = h("div", { class: "hand-cards", role: "group", "aria-label": t("Your cards"), dataset: { role: "hand-cards" } });
-    codes.forEach((code, index) => {
-      const key = ks[index];
-      const selected = state.selected.has(key);
-      const el = card(code, {
-        type: "button",
-        class: `hand-card${selected ? " selected" : ""}`,
-        "aria-pressed": selected ? "true" : "false",
-        // the name starts with the card as shown (7♥), then says it in words
-        "aria-label": `${R.cards.face(code).text} (${name(code)})`,
-        tabindex: key === state.focus ? "0" : "-1",
-        dataset: { role: "hand-card", key, index: String(index), focus: `card:${key}` },
-      }, "button");
-      el.addEventListener("click", () => {
-        if (state.suppressClick) {
-          state.suppressClick = false;
-          return;
-        }
-        state.focus = key;
-        if (state.selected.has(key)) state.selected.delete(key);
-        else state.selected.add(key);
-        onChange();
-      });
-      el.addEventListener("focus", () => {
-        state.focus = key;
-      });
-      el.addEventListener("keydown", (event) => {
-        const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];
-        if (step !== undefined) {
-          event.preventDefault();
-          event.stopPropagation();
-          const target = Math.max(0, Math.min(codes.length - 1, index + step));
-          if (event.shiftKey) {
-            state.order = move(codes, index, target);
-            saveOrder(gameId, state.order);
-            state.focus = keys(state.order)[target];
-          } else {
-            state.focus = ks[target];
-          }
-          onChange();
-        } else if (event.key === "Home" || event.key === "End") {
-          event.preventDefault();
-          state.focus = event.key === "Home" ? ks[0] : ks[ks.length - 1];
-          onChange();
-        }
-      });
-      dragging(el, index, gameId, state, onChange);
-      row.append(el);
+    el.addEventListener("focus", () => {
+      state.focus = key;
     });
-    return row;
-  }
-
-  /** Reorder by dragging: past a few pixels a press becomes a drag; the card goes where it is released. */
-  function dragging(el, index, gameId, state, onChange) {
-    el.addEventListener("pointerdown", (event) => {
-      if (event.button !== 0) return;
-      const start = { x: event.clientX, y: event.clientY };
-      let active = false;
-      let target = index;
-      const row = el.parentElement;
-      const over = (x, y) => {
-        const cards = Array.from(row.querySelectorAll("[data-role=hand-card]"));
-        let best = index;
-        let bestDistance = Infinity;
-        cards.forEach((c, i) => {
-          const r = c.getBoundingClientRect();
-          const dx = x - (r.left + r.width / 2);
-          const dy = y - (r.top + r.height / 2);
-          const d = dx * dx + dy * dy * 4;
-          if (d < bestDistance) {
-            bestDistance = d;
-            best = i;
-          }
-        });
-        return best;
-      };
-      const onMove = (e) => {
-        if (!active && Math.hypot(e.clientX - start.x, e.clientY - start.y) < 8) return;
-        if (!active) {
-          active = true;
-          state.dragging = true;
-          el.classList.add("dragging");
-        }
-        e.preventDefault();
-        target = over(e.clientX, e.clientY);
-        row.querySelectorAll(".drop-before, .drop-after").forEach((c) => c.classList.remove("drop-before", "drop-after"));
-        const mark = row.querySelectorAll("[data-role=hand-card]")[target];
-        if (mark && target !== index) mark.classList.add(target < index ? "drop-before" : "drop-after");
-      };
-      const onUp = () => {
-        document.removeEventListener("pointermove", onMove);
-        document.removeEventListener("pointerup", onUp);
-        document.removeEventListener("pointercancel", onUp);
-        if (!active) return;
-        state.dragging = false;
-        state.suppressClick = true;
-        setTimeout(() => (state.suppressClick = false), 0);
-        if (target !== index) {
-          state.order = move(state.order, index, target);
+    el.addEventListener("keydown", (event) => {
+      const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];
+      if (step !== undefined) {
+        event.preventDefault();
+        event.stopPropagation();
+        const target = Math.max(0, Math.min(codes.length - 1, index + step));
+        if (event.shiftKey) {
+          state.order = moveCard(codes, index, target);
           saveOrder(gameId, state.order);
           state.focus = keys(state.order)[target];
+        } else {
+          state.focus = ks[target];
         }
         onChange();
-      };
-      document.addEventListener("pointermove", onMove);
-      document.addEventListener("pointerup", onUp);
-      document.addEventListener("pointercancel", onUp);
+      } else if (event.key === "Home" || event.key === "End") {
+        event.preventDefault();
+        state.focus = event.key === "Home" ? ks[0] : ks[ks.length - 1];
+        onChange();
+      }
     });
-  }
+    dragging(el, index, gameId, state, onChange);
+    row.append(el);
+  });
+  return row;
+}
 
-  function sortHand(gameId, state, by) {
-    state.order = sorted(state.order, by);
-    saveOrder(gameId, state.order);
-  }
+/** Reorder by dragging: past a few pixels a press becomes a drag; the card goes where it is released. */
+function dragging(el, index, gameId, state, onChange) {
+  el.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0) return;
+    const start = { x: event.clientX, y: event.clientY };
+    let active = false;
+    let target = index;
+    const row = el.parentElement;
+    const over = (x, y) => {
+      const cards = Array.from(row.querySelectorAll("[data-role=hand-card]"));
+      let best = index;
+      let bestDistance = Infinity;
+      cards.forEach((c, i) => {
+        const r = c.getBoundingClientRect();
+        const dx = x - (r.left + r.width / 2);
+        const dy = y - (r.top + r.height / 2);
+        const d = dx * dx + dy * dy * 4;
+        if (d < bestDistance) {
+          bestDistance = d;
+          best = i;
+        }
+      });
+      return best;
+    };
+    const onMove = (e) => {
+      if (!active && Math.hypot(e.clientX - start.x, e.clientY - start.y) < 8) return;
+      if (!active) {
+        active = true;
+        state.dragging = true;
+        el.classList.add("dragging");
+      }
+      e.preventDefault();
+      target = over(e.clientX, e.clientY);
+      row.querySelectorAll(".drop-before, .drop-after").forEach((c) => c.classList.remove("drop-before", "drop-after"));
+      const mark = row.querySelectorAll("[data-role=hand-card]")[target];
+      if (mark && target !== index) mark.classList.add(target < index ? "drop-before" : "drop-after");
+    };
+    const onUp = () => {
+      document.removeEventListener("pointermove", onMove);
+      document.removeEventListener("pointerup", onUp);
+      document.removeEventListener("pointercancel", onUp);
+      if (!active) return;
+      state.dragging = false;
+      state.suppressClick = true;
+      setTimeout(() => (state.suppressClick = false), 0);
+      if (target !== index) {
+        state.order = moveCard(state.order, index, target);
+        saveOrder(gameId, state.order);
+        state.focus = keys(state.order)[target];
+      }
+      onChange();
+    };
+    document.addEventListener("pointermove", onMove);
+    document.addEventListener("pointerup", onUp);
+    document.addEventListener("pointercancel", onUp);
+  });
+}
 
-  /** The selected cards' codes, in hand order. */
-  function selectedCodes(state) {
-    const ks = keys(state.order);
-    return state.order.filter((_, i) => state.selected.has(ks[i]));
-  }
+function sortHand(gameId, state, by) {
+  saveOrder(gameId, sortOrder(state, by));
+}
 
-  /** Forget selected keys that no longer name a held card. */
-  function prune(state) {
-    const ks = new Set(keys(state.order));
-    for (const key of Array.from(state.selected)) if (!ks.has(key)) state.selected.delete(key);
-  }
-
-  R.hand = { ordered, keys, render, actions, sortHand, selectedCodes, prune, saveOrder, sameCards };
-})((window.Ramino = window.Ramino || {}));
+export { ordered, keys, render, actions, sortHand, selectedCodes, prune, saveOrder, sameCards };

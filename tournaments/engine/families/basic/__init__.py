@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...cards import build_deck, parse_card, sort_cards
-from ...deal import deal_round_robin
-from ...errors import IllegalMove
+from ...deal import DealShape, deal_round_robin
+from ...errors import IllegalMove, RuleCode
 from ...family import Bots, Deal
 from ...hands import count_stall, next_turn
 from ...moves import (
@@ -34,7 +34,7 @@ from ...state import Result, RoundState
 from .book import book_of, new_turn
 from .draw import draw, draw_moves, end_round
 from .play import can_finish, legal_play, place
-from .presets import FAMILY, BasicOptions, options_of
+from .presets import FAMILY, TITLE, BasicOptions, options_of
 from .scoring import finish, score
 
 __all__ = ["BASIC", "BasicFamily", "BasicOptions", "options_of"]
@@ -48,6 +48,7 @@ class BasicFamily:
     """The Basic Rummy family (``family.Family``)."""
 
     name = FAMILY
+    title = TITLE  # its name for people, its rating's (English; the site translates it)
     phases = ("draw", "play", "over")
     move_fields: Mapping[str, frozenset[str]] = MOVE_FIELDS
     # What the bots ask: only the top of the pile may be drawn, placed cards score nothing (going out is
@@ -68,17 +69,23 @@ class BasicFamily:
     def full_deck(self, rules: Ruleset, n_players: int) -> tuple[str, ...]:
         return build_deck(rules.deck_count(n_players), rules.jokers(n_players))
 
+    def deal_shape(self, rules: Ruleset, n_players: int) -> DealShape:
+        return DealShape(
+            each=rules.cards_each(n_players),
+            starter_extra=1 if options_of(rules).starter_extra_card else 0,
+            turned=1 if rules.up_card else 0,
+        )
+
     def deal(self, rules: Ruleset, n_players: int, dealer: int, order: Sequence[str]) -> Deal:
         """One card at a time clockwise from the dealer's left; then Wrotham's 8th card to the starter
         (who starts by discarding), or one up-card; the rest is the stock."""
-        each = rules.cards_each(n_players)
-        extra = 1 if options_of(rules).starter_extra_card else 0
-        up = 1 if rules.up_card else 0
-        if n_players * each + extra + up > len(order):
+        shape = self.deal_shape(rules, n_players)
+        extra, up = shape.starter_extra, shape.turned
+        if shape.dealt(n_players) > len(order):
             raise ValueError("Not enough cards for this many players.")
-        hands = deal_round_robin(order, n_players, dealer, each)
+        hands = deal_round_robin(order, n_players, dealer, shape.each)
         starter = (dealer + 1) % n_players
-        pos = n_players * each
+        pos = n_players * shape.each
         if extra:
             hands[starter].append(order[pos])
             pos += 1
@@ -100,17 +107,19 @@ class BasicFamily:
 
     def apply(self, state: RoundState, player: str, move: Move) -> tuple[RoundState, Move]:
         if player != state.players[state.turn]:
-            raise IllegalMove("turn.not_your_turn", f"It is {state.players[state.turn]}'s turn.")
+            raise IllegalMove(RuleCode.TURN_NOT_YOUR_TURN, f"It is {state.players[state.turn]}'s turn.")
         if state.phase == "draw":
             if isinstance(move, DrawMove):
                 return draw(state, move, can_finish)
             if isinstance(move, EndRoundMove):
                 return end_round(state)
-            raise IllegalMove("turn.draw_first", "Draw a card first.")
+            raise IllegalMove(RuleCode.TURN_DRAW_FIRST, "Draw a card first.")
         if isinstance(move, DrawMove):
-            raise IllegalMove("turn.already_drawn", "You have already drawn this turn.")
+            raise IllegalMove(RuleCode.TURN_ALREADY_DRAWN, "You have already drawn this turn.")
         if isinstance(move, EndRoundMove):
-            raise IllegalMove("end_round.not_allowed", "The round can be ended only instead of a draw.")
+            raise IllegalMove(
+                RuleCode.END_ROUND_NOT_ALLOWED, "The round can be ended only instead of a draw."
+            )
         if isinstance(move, DiscardMove):
             after, thrown = discard(state, move)
             return _end_turn(after), thrown

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from ...deal import derived_shuffle
-from ...errors import IllegalMove
+from ...errors import IllegalMove, RuleCode
 from ...hands import add, set_hand
 from ...moves import DrawMove, EndRoundMove, MoveJson, pile_index
 from ...state import RoundState
@@ -61,11 +61,11 @@ def draw(
     source = move.source
     if source == "stock":
         if move.card is not None or move.index is not None:
-            raise IllegalMove("move.malformed", "A stock draw names no card.")
+            raise IllegalMove(RuleCode.MOVE_MALFORMED, "A stock draw names no card.")
         if not state.stock:
             if not may_restock(state):
                 raise IllegalMove(
-                    "draw.stock_empty", "The stock is empty: take the top discard or end the round."
+                    RuleCode.DRAW_STOCK_EMPTY, "The stock is empty: take the top discard or end the round."
                 )
             state = restocked(state)
         new = set_hand(state, state.turn, add(state.hands[state.turn], state.stock[:1]))
@@ -74,14 +74,16 @@ def draw(
         )
         return new, DrawMove(source="stock")
     if source != "discard":
-        raise IllegalMove("move.malformed", "source must be 'stock' or 'discard'.", {"field": "source"})
+        raise IllegalMove(
+            RuleCode.MOVE_MALFORMED, "source must be 'stock' or 'discard'.", {"field": "source"}
+        )
     i = pile_index(state.discard, move.card, move.index, "draw")
     if i != len(state.discard) - 1:
-        raise IllegalMove("draw.top_card_only", "Only the top card of the discard pile may be taken.")
+        raise IllegalMove(RuleCode.DRAW_TOP_CARD_ONLY, "Only the top card of the discard pile may be taken.")
     new = take_top(state)
     if not can_finish(new):
         raise IllegalMove(
-            "turn.cannot_complete",
+            RuleCode.TURN_CANNOT_COMPLETE,
             f"After taking {state.discard[i]} the turn could not be completed: it may not be discarded this"
             " turn and no other card could be.",
         )
@@ -91,7 +93,7 @@ def draw(
 def end_round(state: RoundState) -> tuple[RoundState, EndRoundMove]:
     if state.stock or may_restock(state):
         raise IllegalMove(
-            "end_round.not_allowed",
+            RuleCode.END_ROUND_NOT_ALLOWED,
             "The round can be ended only facing an empty stock that is not restocked.",
         )
     return finish(state, "end_round", None), EndRoundMove()

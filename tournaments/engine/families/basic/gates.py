@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from ...cards import JOKER, card_sort_key, is_joker
-from ...errors import IllegalMove
+from ...errors import IllegalMove, RuleCode
 from ...melds import enumerate_melds, meld_value
 from ...state import RoundState
 from .book import book_of
@@ -61,35 +61,36 @@ def check_meld(state: RoundState, player: str, groups: Sequence[Group], left: in
     rule = opening(state, player)
     if rule == "minimum" and not opening_ok(state, rule, groups, left):
         raise IllegalMove(
-            "meld.opening_minimum",
+            RuleCode.MELD_OPENING_MINIMUM,
             f"A first placement is melds worth at least {options_of(state.rules).opening_minimum} points,"
             " laid down in one move.",
         )
     if rule == "all_at_once" and not opening_ok(state, rule, groups, left):
         raise IllegalMove(
-            "meld.all_at_once",
+            RuleCode.MELD_ALL_AT_ONCE,
             "In deals 4-6 the first placement is one meld move that leaves at most one card.",
         )
     if not options_of(state.rules).multiple_melds_per_turn and book_of(state).turn_melds + len(groups) > 1:
-        raise IllegalMove("meld.one_per_turn", "One meld per turn (multiple_melds_per_turn is off).")
+        raise IllegalMove(RuleCode.MELD_ONE_PER_TURN, "One meld per turn (multiple_melds_per_turn is off).")
 
 
 def check_lay_off(state: RoundState, player: str, meld_owner: str) -> None:
     if opening(state, player) is not None:
-        raise IllegalMove("play.not_opened", _not_opened(state, player))
+        raise IllegalMove(RuleCode.PLAY_NOT_OPENED, _not_opened(state, player))
     if (
         options_of(state.rules).lay_off_requires_own_meld
         and meld_owner != player
         and not any(m.owner == player for m in state.melds)
     ):
         raise IllegalMove(
-            "layoff.own_meld_first", "Lay off on another player's meld only once a meld of yours is down."
+            RuleCode.LAYOFF_OWN_MELD_FIRST,
+            "Lay off on another player's meld only once a meld of yours is down.",
         )
 
 
 def check_swap(state: RoundState, player: str) -> None:
     if opening(state, player) is not None:
-        raise IllegalMove("play.not_opened", _not_opened(state, player))
+        raise IllegalMove(RuleCode.PLAY_NOT_OPENED, _not_opened(state, player))
 
 
 def _not_opened(state: RoundState, player: str) -> str:

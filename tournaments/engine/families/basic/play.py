@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...cards import JOKER
-from ...errors import IllegalMove
+from ...errors import IllegalMove, RuleCode
 from ...hands import remove
 from ...listing import play_moves
 from ...melds import MeldError, read_meld
@@ -61,7 +61,7 @@ def place(state: RoundState, move: PlacementMove, *, check: bool = True) -> tupl
         new, logged = meld(state, shared)
         new = placed(new, player, len(groups))
     elif isinstance(move, LayOffMove):
-        i = meld_index(state, move.meld, "layoff.unknown_meld")
+        i = meld_index(state, move.meld, RuleCode.LAYOFF_UNKNOWN_MELD)
         check_lay_off(state, player, state.melds[i].owner)
         new, logged = lay_off_move(state, move)
         new = placed(new, player, 0)
@@ -71,7 +71,7 @@ def place(state: RoundState, move: PlacementMove, *, check: bool = True) -> tupl
         new = placed(new, player, 0)
     if check and not can_finish(new):
         raise IllegalMove(
-            "turn.cannot_complete",
+            RuleCode.TURN_CANNOT_COMPLETE,
             "After this move the turn could not be completed: no card could be discarded and nothing placed.",
         )
     return new, logged

@@ -8,6 +8,7 @@ from typing import Literal, cast
 
 from ...rules import (
     GAME_OPTIONS,
+    N_,
     FamilyOptions,
     OptionSpec,
     PresetSpec,
@@ -138,10 +139,12 @@ ROMME = replace(
     own=BasicOptions(multiple_melds_per_turn=True, opening_minimum=40),
 )
 
-for _base, _options in (
-    (BASIC, BASIC_OPTIONS),
-    (BLOCK, BASIC_OPTIONS),
-    (WROTHAM, JOKER_OPTIONS),
-    (ROMME, ROMME_OPTIONS),
+# The family's name for people (its rating's) and each preset's.
+TITLE = N_("Basic Rummy")
+for _base, _options, _title in (
+    (BASIC, BASIC_OPTIONS, TITLE),
+    (BLOCK, BASIC_OPTIONS, N_("Block Rummy")),
+    (WROTHAM, JOKER_OPTIONS, N_("Wrotham")),
+    (ROMME, ROMME_OPTIONS, N_("Rommé")),
 ):
-    register_preset(PresetSpec(_derive(_base), _options, derive=_derive))
+    register_preset(PresetSpec(_derive(_base), _options, derive=_derive, title=_title))

@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...cards import JOKER, build_tiles, parse_tile, sort_tiles
-from ...deal import deal_round_robin
-from ...errors import IllegalMove
+from ...deal import DealShape, deal_round_robin
+from ...errors import IllegalMove, RuleCode
 from ...family import Bots, Deal
 from ...moves import (
     CloseMove,
@@ -32,7 +32,7 @@ from . import book, turns
 from . import bots as own_bots
 from .arrangement import Arrangement, find_arrangement
 from .hands import ROWS, Hand, classify, points
-from .presets import FAMILY, PAIRS_TO_REFUSE, TILES_EACH, BoardOptions, jokers, options_of
+from .presets import FAMILY, PAIRS_TO_REFUSE, TILES_EACH, TITLE, BoardOptions, jokers, options_of
 from .scoring import score
 
 __all__ = [
@@ -62,6 +62,7 @@ class Board:
     """The Board Rummy family (``family.Family``)."""
 
     name = FAMILY
+    title = TITLE  # its name for people, its rating's (English; the site translates it)
     phases = ("deal", "draw", "play", "over")
     move_fields: Mapping[str, frozenset[str]] = MOVE_FIELDS
     # Board Rummy's own bots (``bots``) play it; what the shared bots would ask (``family.Family``) follows.
@@ -81,10 +82,13 @@ class Board:
     def full_deck(self, rules: Ruleset, n_players: int) -> tuple[str, ...]:
         return build_tiles(jokers(rules))
 
+    def deal_shape(self, rules: Ruleset, n_players: int) -> DealShape:
+        return DealShape(each=TILES_EACH, starter_extra=1, turned=1)
+
     def deal(self, rules: Ruleset, n_players: int, dealer: int, order: Sequence[str]) -> Deal:
         """14 tiles each from the dealer's left, a 15th to the first player, then the trump tile is
         turned: a joker turned up goes to the bottom of the stock and the next tile is turned."""
-        if n_players * TILES_EACH + 2 > len(order):
+        if self.deal_shape(rules, n_players).dealt(n_players) > len(order):
             raise ValueError("Not enough tiles for this many players.")
         hands = deal_round_robin(order, n_players, dealer, TILES_EACH)
         first = (dealer + 1) % n_players
@@ -124,20 +128,20 @@ class Board:
         if state.phase == "deal":
             if not isinstance(move, KeepDealMove | RefuseDealMove):
                 raise IllegalMove(
-                    "deal.answer_first", "Players dealt three or more pairs answer the deal first."
+                    RuleCode.DEAL_ANSWER_FIRST, "Players dealt three or more pairs answer the deal first."
                 )
             return turns.answer_deal(state, player, move), move
         if isinstance(move, KeepDealMove | RefuseDealMove):
-            raise IllegalMove("deal.not_open", "The deal is no longer open to refusal.")
+            raise IllegalMove(RuleCode.DEAL_NOT_OPEN, "The deal is no longer open to refusal.")
         if player != state.players[state.turn]:
-            raise IllegalMove("turn.not_your_turn", f"It is {state.players[state.turn]}'s turn.")
+            raise IllegalMove(RuleCode.TURN_NOT_YOUR_TURN, f"It is {state.players[state.turn]}'s turn.")
         if state.phase == "draw":
             if isinstance(move, DrawMove):
                 return turns.draw(state, move)
-            raise IllegalMove("turn.draw_first", "Draw a tile first.")
+            raise IllegalMove(RuleCode.TURN_DRAW_FIRST, "Draw a tile first.")
         if isinstance(move, DrawMove):
             raise IllegalMove(
-                "turn.already_drawn", "Discard or close now (the first player opens by discarding)."
+                RuleCode.TURN_ALREADY_DRAWN, "Discard or close now (the first player opens by discarding)."
             )
         if isinstance(move, DiscardMove):
             return turns.discard(state, move)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import cast
 
-from ...rules import GAME_OPTIONS, FamilyOptions, OptionSpec, PresetSpec, Ruleset, register_preset
+from ...rules import GAME_OPTIONS, N_, FamilyOptions, OptionSpec, PresetSpec, Ruleset, register_preset
 
 FAMILY = "board"
 TILES_EACH = 14  # and a 15th to the first player
@@ -63,4 +63,6 @@ BOARD = Ruleset(
     own=BoardOptions(),
 )
 
-register_preset(PresetSpec(BOARD, OPTIONS))
+# The family's name for people (its rating's) and its one preset's.
+TITLE = N_("Board Rummy")
+register_preset(PresetSpec(BOARD, OPTIONS, title=TITLE))

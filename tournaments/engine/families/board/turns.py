@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ...cards import JOKER, CardError, is_joker, parse_tile, sort_tiles
-from ...errors import IllegalMove
+from ...errors import IllegalMove, RuleCode
 from ...hands import count_stall, next_turn, round_over, set_hand
 from ...moves import CloseMove, DiscardMove, DrawMove, KeepDealMove, MoveJson, RefuseDealMove
 from ...state import RoundState
@@ -52,10 +52,10 @@ def answer_deal(state: RoundState, player: str, move: KeepDealMove | RefuseDealM
     seat = state.players.index(player)
     if seat not in seats(state, "deal_qualified"):
         raise IllegalMove(
-            "deal.not_eligible", "Only a player dealt three or more identical pairs answers the deal."
+            RuleCode.DEAL_NOT_ELIGIBLE, "Only a player dealt three or more identical pairs answers the deal."
         )
     if seat not in seats(state, "deal_pending"):
-        raise IllegalMove("deal.already_answered", "You have already kept this deal.")
+        raise IllegalMove(RuleCode.DEAL_ALREADY_ANSWERED, "You have already kept this deal.")
     if isinstance(move, RefuseDealMove):
         return round_over(state, score(state, "refused", seat))
     pending = [s for s in seats(state, "deal_pending") if s != seat]
@@ -73,34 +73,36 @@ def draw(state: RoundState, move: DrawMove) -> tuple[RoundState, DrawMove]:
     hand = state.hands[state.turn]
     if source == "stock":
         if move.card is not None or move.index is not None:
-            raise IllegalMove("move.malformed", "A stock draw names no tile.")
+            raise IllegalMove(RuleCode.MOVE_MALFORMED, "A stock draw names no tile.")
         if not state.stock:
-            raise IllegalMove("draw.stock_empty", "The stock is empty.")
+            raise IllegalMove(RuleCode.DRAW_STOCK_EMPTY, "The stock is empty.")
         new = set_hand(state, state.turn, sort_tiles([*hand, state.stock[0]]))
         return (
             replace(new, stock=state.stock[1:], phase="play", progress=True, chosen=None),
             DrawMove(source="stock"),
         )
     if source != "discard":
-        raise IllegalMove("move.malformed", "source must be 'stock' or 'discard'.", {"field": "source"})
+        raise IllegalMove(
+            RuleCode.MOVE_MALFORMED, "source must be 'stock' or 'discard'.", {"field": "source"}
+        )
     if not state.discard:
-        raise IllegalMove("draw.pile_empty", "The discard pile is empty.")
+        raise IllegalMove(RuleCode.DRAW_PILE_EMPTY, "The discard pile is empty.")
     top = len(state.discard) - 1
     if move.card is not None and tile(move.card) != state.discard[top]:
         raise IllegalMove(
-            "draw.not_previous_discard", "Only the tile the previous player just discarded is taken."
+            RuleCode.DRAW_NOT_PREVIOUS_DISCARD, "Only the tile the previous player just discarded is taken."
         )
     if move.index is not None and move.index != top:
         raise IllegalMove(
-            "draw.not_previous_discard", "Only the tile the previous player just discarded is taken."
+            RuleCode.DRAW_NOT_PREVIOUS_DISCARD, "Only the tile the previous player just discarded is taken."
         )
     taken = state.discard[top]
     if taken == JOKER:
-        raise IllegalMove("draw.thrown_joker", "A thrown joker is never picked up.")
+        raise IllegalMove(RuleCode.DRAW_THROWN_JOKER, "A thrown joker is never picked up.")
     after = sort_tiles([*hand, taken])
     if not state.stock and not any(closes(after, d) for d in set(after) - {taken}):
         raise IllegalMove(
-            "draw.must_close", "Facing an empty stock the previous discard is taken only to close."
+            RuleCode.DRAW_MUST_CLOSE, "Facing an empty stock the previous discard is taken only to close."
         )
     new = set_hand(state, state.turn, after)
     return (
@@ -115,10 +117,10 @@ def draw(state: RoundState, move: DrawMove) -> tuple[RoundState, DrawMove]:
 def _held(state: RoundState, value: str | None) -> str:
     t = tile(value)
     if t not in state.hands[state.turn]:
-        raise IllegalMove("hand.missing_card", f"You do not hold {t}.")
+        raise IllegalMove(RuleCode.HAND_MISSING_CARD, f"You do not hold {t}.")
     if t == state.chosen:
         raise IllegalMove(
-            "discard.chosen_card", f"{t} was just taken from the pile: it is not discarded this turn."
+            RuleCode.DISCARD_CHOSEN_CARD, f"{t} was just taken from the pile: it is not discarded this turn."
         )
     return t
 
@@ -126,7 +128,7 @@ def _held(state: RoundState, value: str | None) -> str:
 def discard(state: RoundState, move: DiscardMove) -> tuple[RoundState, DiscardMove]:
     t = _held(state, move.card)
     if must_close(state):
-        raise IllegalMove("discard.must_close", "The stock is empty: this turn ends only by closing.")
+        raise IllegalMove(RuleCode.DISCARD_MUST_CLOSE, "The stock is empty: this turn ends only by closing.")
     seat = state.turn
     new = replace(set_hand(state, seat, without(state.hands[seat], t)), discard=(*state.discard, t))
     if t == JOKER:
@@ -136,7 +138,7 @@ def discard(state: RoundState, move: DiscardMove) -> tuple[RoundState, DiscardMo
 
 def close(state: RoundState, move: CloseMove) -> tuple[RoundState, CloseMove]:
     if move.discard is None:
-        raise IllegalMove("move.malformed", "A close names its discard.", {"field": "discard"})
+        raise IllegalMove(RuleCode.MOVE_MALFORMED, "A close names its discard.", {"field": "discard"})
     t = _held(state, move.discard)
     kept = without(state.hands[state.turn], t)
     if move.groups is not None:
@@ -144,10 +146,10 @@ def close(state: RoundState, move: CloseMove) -> tuple[RoundState, CloseMove]:
             JOKER if is_joker(x) else x for g in move.groups for x in (tile(v, placed=True) for v in g)
         )
         if shown != kept:
-            raise IllegalMove("close.groups_mismatch", "groups must hold exactly the 14 tiles kept.")
+            raise IllegalMove(RuleCode.CLOSE_GROUPS_MISMATCH, "groups must hold exactly the 14 tiles kept.")
     if find_arrangement(kept) is None:
         raise IllegalMove(
-            "close.invalid", "These 14 tiles form no set of combinations, seven pairs or mosaic."
+            RuleCode.CLOSE_INVALID, "These 14 tiles form no set of combinations, seven pairs or mosaic."
         )
     seat = state.turn
     new = replace(set_hand(state, seat, kept), discard=(*state.discard, t), progress=True)

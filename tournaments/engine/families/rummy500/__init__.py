@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...cards import build_deck, parse_card, sort_cards
-from ...deal import deal_round_robin
-from ...errors import IllegalMove
+from ...deal import DealShape, deal_round_robin
+from ...errors import IllegalMove, RuleCode
 from ...family import Bots, Deal
 from ...hands import count_stall, next_turn
 from ...listing import play_moves
@@ -36,7 +36,7 @@ from ...rules import Ruleset
 from ...state import Result, RoundState
 from . import claims
 from .draw import draw, draw_moves, draw_obligation, end_round, pile_draw_ok, pile_only
-from .presets import FAMILY, Rummy500Options, options_of
+from .presets import FAMILY, TITLE, Rummy500Options, options_of
 from .scoring import finish, score
 
 __all__ = ["RUMMY500", "Rummy500", "Rummy500Options", "options_of"]
@@ -50,6 +50,7 @@ class Rummy500:
     """The Rummy 500 family (``family.Family``)."""
 
     name = FAMILY
+    title = TITLE  # its name for people, its rating's (English; the site translates it)
     phases = ("draw", "play", "claims", "over")
     move_fields: Mapping[str, frozenset[str]] = MOVE_FIELDS
 
@@ -61,17 +62,18 @@ class Rummy500:
     def full_deck(self, rules: Ruleset, n_players: int) -> tuple[str, ...]:
         return build_deck(rules.deck_count(n_players), rules.jokers(n_players))
 
+    def deal_shape(self, rules: Ruleset, n_players: int) -> DealShape:
+        return DealShape(each=rules.cards_each(n_players), turned=1 if rules.up_card else 0)
+
     def deal(self, rules: Ruleset, n_players: int, dealer: int, order: Sequence[str]) -> Deal:
         """Cards one at a time clockwise from the dealer's left, one up-card, the rest the stock."""
-        each = rules.cards_each(n_players)
-        if n_players * each + (1 if rules.up_card else 0) > len(order):
+        shape = self.deal_shape(rules, n_players)
+        if shape.dealt(n_players) > len(order):
             raise ValueError("Not enough cards for this many players.")
-        hands = deal_round_robin(order, n_players, dealer, each)
-        pos = n_players * each
-        pile: tuple[str, ...] = ()
-        if rules.up_card:
-            pile = (order[pos],)
-            pos += 1
+        hands = deal_round_robin(order, n_players, dealer, shape.each)
+        pos = n_players * shape.each
+        pile = tuple(order[pos : pos + shape.turned])
+        pos += shape.turned
         return Deal(
             hands=tuple(sort_cards(h) for h in hands),
             discard=pile,
@@ -93,24 +95,26 @@ class Rummy500:
         if state.phase == "claims":
             if not isinstance(move, CallRummyMove | PassClaimMove):
                 raise IllegalMove(
-                    "claims.window_open", "A 'Rummy!' claim window is open: wait for it to close."
+                    RuleCode.CLAIMS_WINDOW_OPEN, "A 'Rummy!' claim window is open: wait for it to close."
                 )
             answered, answer, all_acted = claims.answer(state, player, move)
             return (_start_turn(claims.resolve(answered)) if all_acted else answered), answer
         if isinstance(move, CallRummyMove | PassClaimMove):
-            raise IllegalMove("claims.no_window", "No 'Rummy!' claim window is open.")
+            raise IllegalMove(RuleCode.CLAIMS_NO_WINDOW, "No 'Rummy!' claim window is open.")
         if player != state.players[state.turn]:
-            raise IllegalMove("turn.not_your_turn", f"It is {state.players[state.turn]}'s turn.")
+            raise IllegalMove(RuleCode.TURN_NOT_YOUR_TURN, f"It is {state.players[state.turn]}'s turn.")
         if state.phase == "draw":
             if isinstance(move, DrawMove):
                 return draw(state, move)
             if isinstance(move, EndRoundMove):
                 return end_round(state)
-            raise IllegalMove("turn.draw_first", "Draw a card first.")
+            raise IllegalMove(RuleCode.TURN_DRAW_FIRST, "Draw a card first.")
         if isinstance(move, DrawMove):
-            raise IllegalMove("turn.already_drawn", "You have already drawn this turn.")
+            raise IllegalMove(RuleCode.TURN_ALREADY_DRAWN, "You have already drawn this turn.")
         if isinstance(move, EndRoundMove):
-            raise IllegalMove("end_round.not_allowed", "The round can be ended only instead of a draw.")
+            raise IllegalMove(
+                RuleCode.END_ROUND_NOT_ALLOWED, "The round can be ended only instead of a draw."
+            )
         if isinstance(move, DiscardMove):
             after, thrown = discard(state, move)
             return _end_turn(after), thrown

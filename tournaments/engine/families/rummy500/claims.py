@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...cards import JOKER
-from ...errors import IllegalMove
+from ...errors import IllegalMove, RuleCode
 from ...hands import add, set_hand
 from ...melds import lay_off, single_extensions
 from ...moves import CallRummyMove, MoveJson, PassClaimMove, meld_index, pile_index
@@ -64,9 +64,11 @@ def answer(
     claims = state.claims
     assert claims is not None
     if player not in claims.eligible:
-        raise IllegalMove("claims.not_eligible", "The discarder may not call 'Rummy!' on their own discard.")
+        raise IllegalMove(
+            RuleCode.CLAIMS_NOT_ELIGIBLE, "The discarder may not call 'Rummy!' on their own discard."
+        )
     if player in claims.acted:
-        raise IllegalMove("claims.already_acted", "You have already called or passed in this window.")
+        raise IllegalMove(RuleCode.CLAIMS_ALREADY_ACTED, "You have already called or passed in this window.")
     logged: CallRummyMove | PassClaimMove
     if isinstance(move, PassClaimMove):
         given = Claim(player)
@@ -75,12 +77,14 @@ def answer(
         i = pile_index(state.discard, move.card, move.index, "claims")
         card = state.discard[i]
         if i != len(state.discard) - 1 and not options_of(state.rules).rummy_in_the_pile:
-            raise IllegalMove("claims.not_top_card", "Only the top card of the pile can be called.")
+            raise IllegalMove(RuleCode.CLAIMS_NOT_TOP_CARD, "Only the top card of the pile can be called.")
         if card == JOKER:
-            raise IllegalMove("claims.joker", "A joker cannot be called.")
-        mi = meld_index(state, move.meld, "claims.unknown_meld")
+            raise IllegalMove(RuleCode.CLAIMS_JOKER, "A joker cannot be called.")
+        mi = meld_index(state, move.meld, RuleCode.CLAIMS_UNKNOWN_MELD)
         if card not in single_extensions(state.melds[mi].cards, state.rules):
-            raise IllegalMove("claims.invalid_call", f"{card} cannot be laid off on {state.melds[mi].id}.")
+            raise IllegalMove(
+                RuleCode.CLAIMS_INVALID_CALL, f"{card} cannot be laid off on {state.melds[mi].id}."
+            )
         given = Claim(player, card, i, state.melds[mi].id)
         logged = CallRummyMove(card=card, index=i, meld=state.melds[mi].id)
     claims = replace(claims, answers=(*claims.answers, given))

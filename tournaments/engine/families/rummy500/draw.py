@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ...cards import JOKER, make_card, natural_of, rank_char, rank_of, stands_for, suit_of
-from ...errors import IllegalMove
+from ...errors import IllegalMove, RuleCode
 from ...hands import add, set_hand
 from ...moves import DrawMove, EndRoundMove, MoveJson, pile_index
 from ...state import Meld, RoundState
@@ -104,9 +104,9 @@ def draw(state: RoundState, move: DrawMove) -> tuple[RoundState, DrawMove]:
     hand = state.hands[state.turn]
     if source == "stock":
         if move.card is not None or move.index is not None:
-            raise IllegalMove("move.malformed", "A stock draw names no card.")
+            raise IllegalMove(RuleCode.MOVE_MALFORMED, "A stock draw names no card.")
         if not state.stock:
-            raise IllegalMove("draw.stock_empty", "The stock is empty.")
+            raise IllegalMove(RuleCode.DRAW_STOCK_EMPTY, "The stock is empty.")
         new = set_hand(state, state.turn, add(hand, state.stock[:1]))
         return (
             replace(
@@ -121,19 +121,21 @@ def draw(state: RoundState, move: DrawMove) -> tuple[RoundState, DrawMove]:
             DrawMove(source="stock"),
         )
     if source != "discard":
-        raise IllegalMove("move.malformed", "source must be 'stock' or 'discard'.", {"field": "source"})
+        raise IllegalMove(
+            RuleCode.MOVE_MALFORMED, "source must be 'stock' or 'discard'.", {"field": "source"}
+        )
     i = pile_index(state.discard, move.card, move.index, "draw")
     chosen = state.discard[i]
     must = chosen if draw_obligation(state, i) else None
     if not pile_draw_ok(state, i):
         if must is None:
             raise IllegalMove(
-                "turn.cannot_complete",
+                RuleCode.TURN_CANNOT_COMPLETE,
                 f"After taking {chosen} the turn could not be completed: it may not be discarded this turn"
                 " and no other card could be.",
             )
         raise IllegalMove(
-            "draw.discard_card_must_be_used",
+            RuleCode.DRAW_DISCARD_CARD_MUST_BE_USED,
             f"{chosen} may be taken only if it can be melded, laid off or swapped this turn"
             " with a card left to discard.",
         )
@@ -148,5 +150,7 @@ def draw(state: RoundState, move: DrawMove) -> tuple[RoundState, DrawMove]:
 
 def end_round(state: RoundState) -> tuple[RoundState, EndRoundMove]:
     if not pile_only(state):
-        raise IllegalMove("end_round.not_allowed", "The round can be ended only when the stock is empty.")
+        raise IllegalMove(
+            RuleCode.END_ROUND_NOT_ALLOWED, "The round can be ended only when the stock is empty."
+        )
     return finish(state, "end_round", None), EndRoundMove()

@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal, cast
 
+from ...errors import RuleCode
 from ...rules import (
     GAME_OPTIONS,
+    N_,
     FamilyOptions,
     OptionSpec,
     PresetSpec,
@@ -55,7 +57,7 @@ OPTIONS: dict[str, OptionSpec] = {
 def _validate(rules: Ruleset) -> None:
     own = options_of(rules)
     if own.rummy_in_the_pile and not own.rummy_calls:
-        raise RulesetError("ruleset.bad_value", "rummy_in_the_pile needs rummy_calls.")
+        raise RulesetError(RuleCode.RULESET_BAD_VALUE, "rummy_in_the_pile needs rummy_calls.")
 
 
 RUMMY500 = Ruleset(
@@ -101,5 +103,7 @@ HOUSEHOLD = replace(
     own=Rummy500Options(top_discard_must_be_used=True, rummy_calls=True, stock_exhaustion="pile_only"),
 )
 
-register_preset(PresetSpec(RUMMY500, OPTIONS, _validate))
-register_preset(PresetSpec(HOUSEHOLD, OPTIONS, _validate))
+# The family's name for people (its rating's) and each preset's.
+TITLE = N_("Rummy 500")
+register_preset(PresetSpec(RUMMY500, OPTIONS, _validate, title=TITLE))
+register_preset(PresetSpec(HOUSEHOLD, OPTIONS, _validate, title=N_("Rummy 500, household rules")))

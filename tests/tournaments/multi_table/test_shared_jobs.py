@@ -1,0 +1,319 @@
+"""The tables' jobs of one multi-table tournament running at once (issue 34; `tournaments/multi_table/quiet.py`):
+quiet jobs share the tournament's row (`FOR KEY SHARE`), busting jobs take turns (`FOR NO KEY UPDATE`), the
+exclusive job (`FOR UPDATE`) waits for both and holds both off. On PostgreSQL with real threads, each its own
+connection and transaction:
+
+- the lock modes: a quiet job runs while another transaction shares the row, and waits while one holds it
+  exclusively;
+- hypothesis draws the tables' stacks, the rounds' scores and how the jobs overlap (the order they start in and
+  a pause before each); whatever the interleaving, every job ends without error, the counters
+  (`players_left`, `tables_open`, the size histogram) equal a count, the bust groups are numbered 1..n with
+  one table each, the places given are distinct, the chips are conserved, and the open tables, all between
+  rounds at the end, are within one player of each other."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from django.db.models import Count, Q
+from django.db.utils import OperationalError
+from django.utils import timezone
+from hypothesis import HealthCheck, Phase, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+
+from tests.tournaments.multi_table.helpers import chips_conserved, fixed_result, new_multi
+from tournaments.live.messaging import dispatch
+from tournaments.live.models import SEATED_STATUSES, Game, Table, TableStatus
+from tournaments.live.rounds import start as round_start
+from tournaments.multi_table import progress, quiet
+from tournaments.multi_table import seating as multi_seating
+from tournaments.multi_table.planning import table_sizes
+from tournaments.multi_table.task_names import TABLE_ROUND_OVER
+from tournaments.tournament import admin_actions, counters
+from tournaments.tournament.models import (
+    EntryStatus,
+    Tournament,
+    TournamentEntry,
+    TournamentEvent,
+    TournamentStatus,
+)
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+_examples = itertools.count(1)
+SEATS = 4
+
+
+def _running(admin: Any, make_player: Any, stacks: list[list[int]]) -> tuple[Tournament, list[Table]]:
+    """A running tournament (late registration over: busts get their places at once) with tables seating
+    players of these stacks, the size histogram written as the start writes it."""
+    example = next(_examples)
+    tournament = new_multi(
+        admin,
+        status=TournamentStatus.RUNNING,
+        level=1,
+        instant_rounds=True,
+        seats=SEATS,
+        pcr_schedule=[1],
+        rounds_per_level=100,
+        payouts=[100],
+    )
+    tables = []
+    for t, row in enumerate(stacks):
+        table = multi_seating.open_tournament_table(tournament=tournament)
+        tables.append(table)
+        for s, stack in enumerate(row):
+            name = f"x{example}t{t}p{s}"
+            entry = TournamentEntry.objects.create(tournament=tournament, player=make_player(name, chips=0))
+            counters.add(tournament, entrants=1)
+            multi_seating.seat_entrant(
+                tournament=tournament,
+                entry=entry,
+                table=table,
+                stack=stack,
+                key=f"test:{tournament.pk}:{name}",
+            )
+    Game.objects.filter(table__in=tables).update(next_round_at=timezone.now())
+    histogram = table_sizes.histogram(len(row) for row in stacks)
+    Tournament.objects.filter(pk=tournament.pk).update(table_sizes=histogram)
+    tournament.refresh_from_db()
+    return tournament, tables
+
+
+def _rounds_over(
+    monkeypatch: pytest.MonkeyPatch, tables: list[Table], rng: random.Random
+) -> list[tuple[int, int, int]]:
+    """Every table's round dealt and ended at once (drawn scores); answers each table's job (its args)."""
+    jobs = []
+    for table in tables:
+        players = list(
+            table.seat_set.filter(status__in=SEATED_STATUSES).values_list("player__username", flat=True)
+        )
+        scores = {p: rng.choice([0, 10, 40, 90]) for p in players}
+        monkeypatch.setattr(round_start, "instant_result", fixed_result(scores))
+        with dispatch.captured() as sent:
+            round_start.start_round(game_id=Game.objects.get(table=table).pk)
+        jobs += [tuple(int(a) for a in args) for name, args in sent if name == TABLE_ROUND_OVER]
+    return jobs  # type: ignore[return-value]
+
+
+def _at_once(jobs: list[tuple[int, int, int]], pauses: list[float]) -> list[Any]:
+    """The jobs in threads started together, each after its pause; answers each one's answer or exception."""
+    answers: list[Any] = [None] * len(jobs)
+    gate = threading.Barrier(len(jobs))
+
+    def run(i: int) -> None:
+        try:
+            gate.wait(timeout=30)
+            time.sleep(pauses[i])
+            with dispatch.captured():
+                answers[i] = progress.after_table_round(
+                    tournament_id=jobs[i][0], table_id=jobs[i][1], round_id=jobs[i][2]
+                )
+        except Exception as error:  # the assertion below shows it
+            answers[i] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return answers
+
+
+def _sizes(tournament: Tournament) -> dict[int, int]:
+    return dict(
+        Table.objects.filter(tournament=tournament, status=TableStatus.OPEN)
+        .annotate(size=Count("seat_set", filter=Q(seat_set__status__in=SEATED_STATUSES)))
+        .values_list("pk", "size")
+    )
+
+
+@hypothesis_settings(
+    max_examples=8,
+    deadline=None,
+    phases=(Phase.explicit, Phase.reuse, Phase.generate),
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_jobs_at_once_keep_the_counters_the_places_and_the_balance(
+    data: st.DataObject, admin_user: Any, make_player: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tables_wanted = data.draw(st.integers(min_value=3, max_value=5), label="tables")
+    stacks = [
+        [data.draw(st.sampled_from([20, 50, 400]), label="stack") for _ in range(SEATS)]
+        for _ in range(tables_wanted)
+    ]
+    tournament, tables = _running(admin_user, make_player, stacks)
+    rng = random.Random(data.draw(st.integers(min_value=0, max_value=2**16), label="scores"))
+    jobs = _rounds_over(monkeypatch, tables, rng)
+    order = data.draw(st.permutations(range(len(jobs))), label="order")
+    pauses = [data.draw(st.sampled_from([0.0, 0.002, 0.01]), label="pause") for _ in jobs]
+    answers = _at_once([jobs[i] for i in order], pauses)
+    assert not [a for a in answers if not isinstance(a, str)], answers
+
+    tournament.refresh_from_db()
+    assert counters.check(tournament_ids=[tournament.pk]) == []
+    sizes = _sizes(tournament)
+    assert tournament.tables_open == len(sizes)
+    if tournament.status == TournamentStatus.RUNNING:
+        assert tournament.table_sizes == table_sizes.histogram(sizes.values())
+        assert max(sizes.values()) - min(sizes.values()) <= 1, sizes
+    busted = list(TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED))
+    groups = Counter(int(e.bust_group or 0) for e in busted)
+    assert sorted(groups) == list(range(1, tournament.bust_groups + 1)), groups
+    # Places by settlement order: a later bust group's places are all better (lower) than an earlier one's
+    # (within a group equal keys share a place).
+    if tournament.status == TournamentStatus.RUNNING:
+        by_group: dict[int, list[int]] = {}
+        for e in busted:
+            assert e.place is not None and e.bust_group is not None
+            by_group.setdefault(e.bust_group, []).append(e.place)
+        ranked = [by_group[g] for g in sorted(by_group)]
+        assert all(min(earlier) > max(later) for earlier, later in itertools.pairwise(ranked)), by_group
+    chips_conserved(tournament)
+
+
+@contextmanager
+def _row_held_by_another(tournament_id: int, mode: str) -> Iterator[None]:
+    """The tournament's row held in `mode` by another connection (a thread) while the body runs in a
+    transaction that gives up on a lock after 500 ms; released afterwards."""
+    held, release = threading.Event(), threading.Event()
+    holder = threading.Thread(target=_hold_row, args=(tournament_id, mode, held, release))
+    holder.start()
+    try:
+        assert held.wait(timeout=30)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '500ms'")
+            yield
+    finally:
+        release.set()
+        holder.join(timeout=30)
+
+
+def _hold_row(tournament_id: int, mode: str, held: threading.Event, release: threading.Event) -> None:
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(f'SELECT 1 FROM "tournaments_tournament" WHERE id = %s {mode}', [tournament_id])
+            held.set()
+            release.wait(timeout=30)
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize(
+    ("mode", "waits"), [("FOR KEY SHARE", False), ("FOR UPDATE", True)], ids=["shared", "exclusive"]
+)
+def test_a_quiet_job_shares_the_row_and_waits_for_an_exclusive_lock(
+    admin_user: Any, make_player: Any, monkeypatch: pytest.MonkeyPatch, mode: str, waits: bool
+) -> None:
+    tournament, tables = _running(admin_user, make_player, [[400] * SEATS, [400] * SEATS])
+    monkeypatch.setattr(round_start, "instant_result", fixed_result(dict.fromkeys(_names(tables[0]), 10)))
+    with dispatch.captured() as sent:
+        round_start.start_round(game_id=Game.objects.get(table=tables[0]).pk)
+    (args,) = [args for name, args in sent if name == TABLE_ROUND_OVER]
+    with _row_held_by_another(tournament.pk, mode):
+        if waits:
+            with pytest.raises(OperationalError, match="lock timeout"), dispatch.captured():
+                quiet.after_quiet_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
+        else:
+            with dispatch.captured() as deals:
+                assert quiet.after_quiet_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
+            assert [name for name, _ in deals] == [dispatch.START_ROUND]
+    if waits:  # refused: nothing changed; once the lock is gone, the job runs
+        assert Game.objects.get(table=tables[0]).next_round_at is None
+        with dispatch.captured():
+            assert (
+                progress.after_table_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
+                == "dealt"
+            )
+
+
+def _names(table: Table) -> list[str]:
+    return list(table.seat_set.filter(status__in=SEATED_STATUSES).values_list("player__username", flat=True))
+
+
+@pytest.mark.parametrize(
+    ("mode", "waits"),
+    [("FOR KEY SHARE", False), ("FOR NO KEY UPDATE", True)],
+    ids=["beside-quiet", "busting"],
+)
+def test_a_job_that_plans_runs_beside_quiet_jobs_and_takes_turns_with_busting_ones(
+    admin_user: Any, make_player: Any, monkeypatch: pytest.MonkeyPatch, mode: str, waits: bool
+) -> None:
+    """Two players of the first table bust: it seats two against four and four, so its job must plan (a player
+    moved to it). The plan runs under `FOR NO KEY UPDATE` (`quiet`, `balance.rebalance`): while another
+    transaction shares the row as a quiet job does, it runs to its end; while one holds it as a busting job does,
+    it waits."""
+    tournament, tables = _running(admin_user, make_player, [[20, 20, 400, 400], [400] * SEATS, [400] * SEATS])
+    names = _names(tables[0])
+    scores = {name: (0 if i < 2 else 90) for i, name in enumerate(names)}
+    monkeypatch.setattr(round_start, "instant_result", fixed_result(scores))
+    with dispatch.captured() as sent:
+        round_start.start_round(game_id=Game.objects.get(table=tables[0]).pk)
+    (args,) = [args for name, args in sent if name == TABLE_ROUND_OVER]
+    with _row_held_by_another(tournament.pk, mode):
+        if waits:
+            with pytest.raises(OperationalError, match="lock timeout"), dispatch.captured():
+                progress.after_table_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
+        else:
+            with dispatch.captured():
+                answer = progress.after_table_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
+            assert answer == "dealt"
+    if waits:  # refused: nothing changed; once the lock is gone, the job runs
+        assert TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED).count() == 0
+        with dispatch.captured():
+            progress.after_table_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
+    tournament.refresh_from_db()
+    assert tournament.players_left == 10
+    assert sorted(_sizes(tournament).values()) == [3, 3, 4]
+    assert TournamentEvent.objects.filter(tournament=tournament, kind="moved").count() == 1
+    assert counters.check(tournament_ids=[tournament.pk]) == []
+    chips_conserved(tournament)
+
+
+def test_a_resume_sends_each_table_its_last_rounds_job_which_deals_on_the_shared_path(
+    admin_user: Any, make_player: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A resume sends every waiting table's job again for its last round, as the sweeper does, not as a wake-up:
+    each deals on the shared path (the row shared), so a large field's tables are dealt again side by side
+    instead of one exclusive job after another (docs/performance.md "At 250,000 entrants")."""
+    tournament, tables = _running(admin_user, make_player, [[400] * SEATS, [400] * SEATS])
+    jobs = _rounds_over(monkeypatch, tables, random.Random(1))
+    admin_actions.pause(tournament_id=tournament.pk)
+    with dispatch.captured():
+        for args in jobs:
+            answer = progress.after_table_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
+            assert answer == "paused"
+    with dispatch.captured() as sent:
+        admin_actions.resume(tournament_id=tournament.pk)
+    resent = sorted(tuple(int(a) for a in args) for name, args in sent if name == TABLE_ROUND_OVER)
+    assert resent == sorted(jobs)
+    exclusive: list[Any] = []
+
+    def refused(*args: Any) -> str:
+        exclusive.append(args)
+        return "exclusive"
+
+    monkeypatch.setattr(progress, "_after", refused)
+    with dispatch.captured() as deals:
+        for table_id, round_id in [(job[1], job[2]) for job in resent]:
+            answer = progress.after_table_round(
+                tournament_id=tournament.pk, table_id=table_id, round_id=round_id
+            )
+            assert answer == "dealt"
+    assert not exclusive
+    assert [name for name, _ in deals].count(dispatch.START_ROUND) == len(tables)

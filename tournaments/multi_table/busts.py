@@ -1,0 +1,116 @@
+"""A table's busts after its round (docs/tournaments.md "Multi-table tournaments: seating and places"): the
+players left without chips out, one bust group for the round, their places once no comeback is possible. Run
+by the exclusive job (`progress`) and by a busting job on the shared path (`quiet`), each holding the
+tournament's row lock (`FOR UPDATE`, or `FOR NO KEY UPDATE`)."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from tournaments.live import cash_out, melded_values, seats_with_stacks, table_settings
+from tournaments.live.models import Round, Table
+from tournaments.multi_table import faults, knockouts, rebuys
+from tournaments.multi_table.planning.bust_ranking import Bust, places_for_busts
+from tournaments.multi_table.policy import MultiTablePolicy
+from tournaments.tournament import events
+from tournaments.tournament.models import EntryStatus, Tournament, TournamentEntry
+
+
+def comeback_possible(tournament: Tournament) -> bool:
+    """Can registration still bring a player in (late registration, re-entry)? Until then busts get no place
+    (the finish places them, `bust_ranking.final_places`)."""
+    return tournament.level <= tournament.late_registration_levels
+
+
+def bust_players(tournament: Tournament, table: Table, round_: Round) -> None:
+    """Seats of this table left without chips: their entries busted, one bust group for the round. The caller
+    holds the tournament's row lock (exclusive, or `FOR NO KEY UPDATE` on the shared path, `quiet`)."""
+    seats = [s for s in seats_with_stacks(table) if s.stack_account.balance <= 0]
+    if not seats:
+        return
+    entries = {
+        e.seat_id: e
+        for e in TournamentEntry.objects.select_for_update(of=("self",)).filter(
+            seat_id__in=[s.pk for s in seats], status=EntryStatus.PLAYING
+        )
+    }
+    # In the rebuy period a player without chips stays until the table's next deal (docs/rules.md "Rebuys and
+    # the add-on"); an event tells their page the first time (a job run again records nothing new).
+    before = {pk: e.held_round for pk, e in entries.items()}
+    held = [
+        s
+        for s in seats
+        if s.pk in entries
+        and rebuys.keep_seated(
+            tournament=tournament,
+            table=table,
+            round_=round_,
+            entry=entries[s.pk],
+            name=s.player.get_username(),
+        )
+    ]
+    fresh = [s.player.get_username() for s in held if before[s.pk] is None]
+    if fresh:
+        events.record(
+            tournament=tournament,
+            kind="rebuy_wait",
+            data={"table": table.pk, "round": round_.number, "waiting": fresh},
+        )
+    seats = [s for s in seats if s not in held]
+    if not seats:
+        return
+    melded = melded_values(round_.result or {}, table_settings.build_rules(table.game, table.options))
+    now = timezone.now()
+    tournament.bust_groups += 1
+    busts: list[tuple[TournamentEntry, str]] = []
+    policy = MultiTablePolicy(tournament, table)
+    for seat in seats:
+        cash_out(seat=seat, table=table, policy=policy)  # no chips: the chair is freed
+        entry = entries.get(seat.pk)
+        if entry is None:
+            continue
+        name = seat.player.get_username()
+        entry.status = EntryStatus.BUSTED
+        entry.busted_at = now
+        entry.bust_group = tournament.bust_groups
+        entry.bust_start_chips = int((round_.stacks or {}).get(name, 0))
+        entry.bust_melded = int(melded.get(name, 0))
+        entry.seat = None
+        busts.append((entry, name))
+    tournament.players_left -= len(busts)
+    knockouts.knock_out(tournament=tournament, busted=busts, round_=round_)
+    places: dict[int, int] = {}
+    if not comeback_possible(tournament):
+        places = places_for_busts(
+            [
+                Bust(entry=e.pk, start_chips=int(e.bust_start_chips or 0), melded=int(e.bust_melded or 0))
+                for e, _ in busts
+            ],
+            still_in=tournament.players_left,
+        )
+    for entry, _ in busts:
+        entry.place = places.get(entry.pk)
+        entry.save(
+            update_fields=[
+                "status",
+                "busted_at",
+                "bust_group",
+                "bust_start_chips",
+                "bust_melded",
+                "seat",
+                "place",
+            ]
+        )
+    tournament.save(update_fields=["bust_groups", "players_left"])
+    events.record(
+        tournament=tournament,
+        kind="busted",
+        data={
+            "table": table.pk,
+            "round": round_.number,
+            "group": tournament.bust_groups,
+            "players": [{"entry": e.pk, "player": name, "place": e.place} for e, name in busts],
+            "players_left": tournament.players_left,
+        },
+    )
+    faults.pause_point(faults.ROUND_END)  # the crash tests' SIGKILL (tournaments/multi_table/faults.py)
