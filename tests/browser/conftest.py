@@ -106,6 +106,22 @@ class Browser:
             WebElement, self.wait_for(lambda: self.find_all(css) and self.find(css), timeout, message or css)
         )
 
+    def wait_shown(self, css: str, message: str = "", timeout: float = 15) -> WebElement:
+        """The element found, displayed and done with its entrance animation. A box that comes in from opacity 0
+        (the moments over the felt) reads as hidden, its text as "", until the animation has run."""
+
+        def shown() -> Any:
+            found = self.find_all(css)
+            if not found or not found[0].is_displayed():
+                return None
+            running = self.driver.execute_script(
+                "return arguments[0].getAnimations({subtree: true}).some(a => a.playState === 'running');",
+                found[0],
+            )
+            return None if running else found[0]
+
+        return cast(WebElement, self.wait_for(shown, timeout, message or css))
+
     def wait_attribute(self, css: str, name: str, value: str, message: str = "", timeout: float = 15) -> None:
         self.wait_for(
             lambda: self.find(css).get_attribute(name) == value, timeout, message or f"{css} {name}"

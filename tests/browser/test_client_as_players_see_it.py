@@ -120,7 +120,7 @@ def test_a_seated_player_waits_for_the_deal_then_follows_a_move_to_another_table
     page.wait_attribute("[data-role=table-page]", "data-table", str(two.pk), "the page followed the move")
     assert page.driver.execute_script("return location.hash") == f"#/table/{two.pk}"
     # Said aloud by the moment over the felt (a status), with no flash over the strip saying it again.
-    page.wait_present("[data-role=moment-moved]", "the move said at the new table")
+    page.wait_shown("[data-role=moment-moved]", "the move said at the new table")
     assert page.attribute("[data-role=moment-moved]", "role") == "status"
     assert page.driver.execute_script("return document.getElementById('flash').hidden") is True
     assert page.text("[data-role=moved]") == f"Sei stato spostato al tavolo {two.pk} (dal tavolo {one.pk})."

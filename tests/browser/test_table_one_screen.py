@@ -386,7 +386,7 @@ def test_a_tournament_table_shows_its_strip_and_a_move_is_a_notice_at_the_new_ta
         )
         Table.objects.filter(pk=one.pk).update(status=TableStatus.CLOSED)
     page.wait_attribute("[data-role=table-page]", "data-table", str(two.pk), "the page followed the move")
-    page.wait_present("[data-role=moment-moved]", "the moved notice over the felt")
+    page.wait_shown("[data-role=moment-moved]", "the moved notice over the felt")
     assert page.text("[data-role=moment-moved] [data-role=moved]") == MOVED[lang].format(
         to=two.pk, frm=one.pk
     )
@@ -397,7 +397,7 @@ def test_a_tournament_table_shows_its_strip_and_a_move_is_a_notice_at_the_new_ta
     page.screenshot("moved")
     page.click("[data-role=moment-moved] [data-role=moment-close]")
     # one table left in play: the final table's moment, and the strip says it
-    page.wait_present("[data-role=moment-final-table]", "the final table's moment")
+    page.wait_shown("[data-role=moment-final-table]", "the final table's moment")
     assert page.text("[data-role=moment-final-table] .moment-title") == FINAL[lang]
     page.wait_present("[data-role=strip-final]", "the strip's final table")
     page.screenshot("final-table")

@@ -74,7 +74,7 @@ def test_the_winner_sees_the_tournament_won_with_the_prize_in_italian_on_a_phone
     assert prize > 0
 
     moment = "[data-role=moment-winner]"
-    page.wait_present(moment, "the winner's moment", timeout=30)
+    page.wait_shown(moment, "the winner's moment", timeout=30)
     assert page.text(f"{moment} .moment-title") == "Hai vinto il torneo!"
     assert page.text(f"{moment} .moment-text") == f"Premio: {_italian_number(prize)} fiches."
     assert page.text(f"{moment} [data-role=moment-close]") == "Chiudi"

@@ -18,6 +18,7 @@ from django.utils import timezone
 from notifications import vapid
 from notifications.models import Notification, NotificationKind
 from tests.conftest import CeleryWorker, worker_env
+from tests.factories import FAST_CLOCKS
 from tests.notifications.servers import Browser, Mailbox, PushService, push_service, smtp_server, vapid_claims
 from tests.tournaments.live.helpers import simple_move
 from tests.tournaments.multi_table.helpers import new_multi, register_all
@@ -108,7 +109,10 @@ def test_a_move_that_passes_the_turn_pushes_your_turn_to_a_player_away(
     outside: Any, make_table: Any, make_player: Any, client_for: Any
 ) -> None:
     _mailbox, pusher, _keys, _worker = outside
-    table = make_table()
+    # A turn clock far longer than the worker can take to start under load: the first turn's player must be
+    # the one who plays it out (at 30 s a slow first push let the clock play the turn, and the loop read a view
+    # without legal moves).
+    table = make_table(options=dict(FAST_CLOCKS, turn_seconds=600, max_timeouts=20))
     users = {name: make_player(name) for name in ("ann", "bob")}
     for user in users.values():
         client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 200})
