@@ -68,7 +68,8 @@ def pytest_configure(config: pytest.Config) -> None:
 # Under pytest-xdist (`make pytest`: `-n N --dist loadgroup`) the tests spread one by one over the processes,
 # each with its own test database, Celery queue and worker, and live servers on free ports. These run in one
 # process each, one after another: the browser tests (one headless Chromium at a time beside the rest of the
-# suite), the schemathesis fuzz, and the modules that share a server started once for the module.
+# suite; split in two groups they made the run no shorter, 7 December 2026: the processes are busy to the end
+# either way), the schemathesis fuzz, and the modules that share a server started once for the module.
 XDIST_GROUPS = {
     "tests/browser/": "browser",
     "tests/api/test_fuzz.py": "fuzz",

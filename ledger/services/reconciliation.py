@@ -1,10 +1,14 @@
 """Reconciliation: the full check of the ledger (`ledger.selectors.reconcile`), run now or queued for a worker,
-and its record, a `ReconciliationRun`. One queued or running check at a time."""
+and its record, a `ReconciliationRun`. One queued or running check at a time. A recorded run also reports the
+checks the apps above the ledger add (`add_check`: the tournaments' counters against a count)."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 from celery import current_app
 from django.contrib.auth.models import AbstractBaseUser
@@ -12,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from ledger.models import ReconciliationRun, ReconciliationStatus
-from ledger.selectors import reconcile
+from ledger.selectors import ReconciliationReport, reconcile
 
 logger = logging.getLogger(__name__)
 
@@ -22,10 +26,29 @@ RECONCILIATION_ABANDONED_AFTER = timedelta(hours=1)
 PERFORM_RECONCILIATION_TASK = "ledger.perform_reconciliation_run"
 
 
+# The checks of apps above the ledger, by name, each answering problems in the ledger's shape (`code`,
+# `message`, ids): the ledger imports none of them; they register at start-up (their `AppConfig.ready`).
+_CHECKS: dict[str, Callable[[], list[dict[str, Any]]]] = {}
+
+
+def add_check(name: str, check: Callable[[], list[dict[str, Any]]]) -> None:
+    """Report `check`'s problems in every recorded run from now on (again under one name replaces it)."""
+    _CHECKS[name] = check
+
+
+def full_report() -> ReconciliationReport:
+    """The ledger's reconciliation with the added checks' problems after its own: not ok if any finds one."""
+    report = reconcile()
+    found = [problem for check in _CHECKS.values() for problem in check()]
+    if not found:
+        return report
+    return dataclasses.replace(report, ok=False, problems=[*report.problems, *found])
+
+
 def run_reconciliation(*, trigger: str = "task") -> ReconciliationRun:
     """Reconcile the whole ledger now and record the result (the nightly task, manual runs)."""
     started = timezone.now()
-    report = reconcile()
+    report = full_report()
     return ReconciliationRun.objects.create(
         status=ReconciliationStatus.FINISHED,
         queued_at=started,
@@ -88,7 +111,7 @@ def perform_reconciliation_run(*, run_id: int) -> ReconciliationRun | None:
             )
             if run is None:
                 return None
-            report = reconcile()
+            report = full_report()
             run.status = ReconciliationStatus.FINISHED
             run.finished_at = timezone.now()
             run.ok = report.ok

@@ -114,9 +114,12 @@ def test_a_move_that_passes_the_turn_pushes_your_turn_to_a_player_away(
     # without legal moves).
     table = make_table(options=dict(FAST_CLOCKS, turn_seconds=600, max_timeouts=20))
     users = {name: make_player(name) for name in ("ann", "bob")}
+    # Subscribed before sitting: the second seat may have the session's worker deal the round at once (it
+    # consumes this process's queue when an earlier test started it), and a turn told before the subscription
+    # has nobody to push to.
+    browsers = {name: _subscribed(user, pusher, client_for) for name, user in users.items()}
     for user in users.values():
         client_for(user).post(f"/api/v1/tables/{table.pk}/sit/", {"buy_in": 200})
-    browsers = {name: _subscribed(user, pusher, client_for) for name, user in users.items()}
     game = Game.objects.get(table=table)
     round_start.start_round(game_id=game.pk)
     game.refresh_from_db()

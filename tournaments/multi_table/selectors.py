@@ -227,13 +227,16 @@ def standing_row(found: dict[str, Any]) -> Standing:
 # --- tables ---------------------------------------------------------------------------------------------------
 
 
-def open_tables(*, tournament: Tournament) -> QuerySet[Table]:
-    """The tournament's open tables in id order, each with its game and current round (one statement a page)."""
-    return (
+def open_tables(*, tournament: Tournament) -> Counted:
+    """The tournament's open tables in id order, each with its game and current round, to paginate: one
+    statement a page, counted by the row's `tables_open` (kept with the tables; `counters.check` compares it
+    with a count), never a count of 62,500 tables."""
+    rows = (
         Table.objects.filter(tournament=tournament, status=TableStatus.OPEN)
         .select_related("live_game__current_round")
         .order_by("pk")
     )
+    return Counted(rows, tournament.tables_open)
 
 
 def no_such_table() -> NotFound:

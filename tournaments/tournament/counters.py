@@ -1,15 +1,18 @@
 """The tournament row's constant-cost counters (docs/tournaments.md "Counters on the tournament's row"): `entrants` (live entries:
-registered, playing, busted, finished) and `reentries`, beside the runtime's `players_left`. Each is changed by
-one `UPDATE ... SET n = n + k` in the transaction that changes the entries, so the list, registration and
-the lobby read them instead of counting entries; `check` compares them with a count (the reconciliation)."""
+registered, playing, busted, finished) and `reentries`, beside the runtime's `players_left` and `tables_open`.
+Each is changed by one `UPDATE ... SET n = n + k` in the transaction that changes the entries (or the tables),
+so the list, registration and the lobby read them instead of counting; `check` compares them with a count, and
+every recorded reconciliation run reports what it finds (`problems`, registered in tournaments/apps.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 
+from tournaments.live.models import Table, TableStatus
 from tournaments.tournament.models import (
     LIVE_ENTRY_STATUSES,
     EntryStatus,
@@ -37,17 +40,27 @@ class Mismatch:
 
 
 def check(*, tournament_ids: list[int] | None = None) -> list[Mismatch]:
-    """Every counter that disagrees with a count of the entries (all tournaments, or `tournament_ids`): the
-    entrants and re-entries of every tournament, and the players left of a running multi-table one."""
+    """Every counter that disagrees with a count (all tournaments, or `tournament_ids`): the entrants and
+    re-entries of every tournament, the open tables of every multi-table one (the lobby's tables page counts
+    them so) and the players left of a running multi-table one."""
     found = Tournament.objects.all()
     if tournament_ids is not None:
         found = found.filter(pk__in=tournament_ids)
+    # A subquery, not a join: joined with the entries it would count each table once an entry.
+    open_tables = (
+        Table.objects.filter(tournament=OuterRef("pk"), status=TableStatus.OPEN)
+        .order_by()
+        .values("tournament")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     rows = found.annotate(
         counted_entrants=Count("entries", filter=Q(entries__status__in=LIVE_ENTRY_STATUSES)),
         counted_reentries=Coalesce(
             Sum("entries__reentries", filter=Q(entries__status__in=LIVE_ENTRY_STATUSES)), 0
         ),
         counted_playing=Count("entries", filter=Q(entries__status=EntryStatus.PLAYING)),
+        counted_tables=Coalesce(Subquery(open_tables, output_field=IntegerField()), 0),
     ).values(
         "pk",
         "kind",
@@ -55,13 +68,17 @@ def check(*, tournament_ids: list[int] | None = None) -> list[Mismatch]:
         "entrants",
         "reentries",
         "players_left",
+        "tables_open",
         "counted_entrants",
         "counted_reentries",
         "counted_playing",
+        "counted_tables",
     )
     problems: list[Mismatch] = []
     for row in rows:
         pairs = [("entrants", "counted_entrants"), ("reentries", "counted_reentries")]
+        if row["kind"] == TournamentKind.MULTI:
+            pairs.append(("tables_open", "counted_tables"))
         if row["kind"] == TournamentKind.MULTI and row["status"] in (
             TournamentStatus.RUNNING,
             TournamentStatus.PAUSED,
@@ -75,3 +92,20 @@ def check(*, tournament_ids: list[int] | None = None) -> list[Mismatch]:
                     )
                 )
     return problems
+
+
+def problems() -> list[dict[str, Any]]:
+    """`check` of every tournament as the reconciliation's problems (`ledger.services.reconciliation`)."""
+    return [
+        {
+            "code": "tournament.counter_mismatch",
+            "message": (
+                f"Tournament #{found.tournament} keeps {found.counter} = {found.kept} but counts {found.counted}."
+            ),
+            "tournament": found.tournament,
+            "counter": found.counter,
+            "kept": found.kept,
+            "counted": found.counted,
+        }
+        for found in check()
+    ]

@@ -134,7 +134,10 @@ def bust(tournament: Tournament, *, loser: Any, winner: Any, place: int, key: st
 
 
 def close_table(table: Table) -> None:
+    """The table closed as a break closes it: the tournament's `tables_open` counts one fewer."""
     Table.objects.filter(pk=table.pk).update(status=TableStatus.CLOSED)
+    assert table.tournament_id is not None  # a tournament's table
+    Tournament.objects.filter(pk=table.tournament_id).update(tables_open=F("tables_open") - 1)
 
 
 def play_round(table: Table, number: int) -> Round:
