@@ -43,6 +43,7 @@ async function refreshGame(p, force) {
     if (err.status !== 404) throw err;
     p.game = null;
   }
+  applyPresence(p);
   if (p.game && p.game.phase !== "over") p.dismissed = null;
   if (p.game && p.game.round !== p.shownRound) {
     p.shownRound = p.game.round;
@@ -91,17 +92,27 @@ async function checkAway(p) {
   announce(p, t("Welcome back: the server played for you while you were away."));
 }
 
-/** Who is connected changed (the socket's `presence`): the players' list says it. */
+/** Who is connected changed (the socket's `presence`): the players' list says it. The socket's last word is
+ * kept: its messages come in order, while a game view read before one of them may be answered after it, and
+ * must not undo it (`applyPresence`). */
 function presenceChanged(p, detail) {
   if (page !== p || !p.game || detail.topic !== `game:${p.game.id}`) return;
+  p.presence = { game: p.game.id, players: { ...detail.players } };
+  if (applyPresence(p)) draw(p);
+}
+
+/** The socket's last word on who is connected, over the game view's, while the socket is live (when it is
+ * not, the view's word is the newer one). Answers whether it changed anything. */
+function applyPresence(p) {
+  if (!p.game || !p.presence || p.presence.game !== p.game.id || !socket.live()) return false;
   let changed = false;
-  for (const pl of [...(p.game.players || [])]) {
-    if (pl.username in detail.players && pl.connected !== detail.players[pl.username]) {
-      pl.connected = detail.players[pl.username];
+  for (const pl of p.game.players || []) {
+    if (pl.username in p.presence.players && pl.connected !== p.presence.players[pl.username]) {
+      pl.connected = p.presence.players[pl.username];
       changed = true;
     }
   }
-  if (changed) draw(p);
+  return changed;
 }
 
 async function pollEvents(p) {
