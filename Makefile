@@ -91,8 +91,8 @@ test-steps: pytest lint typecheck migrations-check schema-check pytest-sqlite sm
 # Debian's chromium and chromium-driver for the browser tests: installed when missing and possible (root,
 # apt-get), else the run stops here with the one line to run (deploy/ensure_browser.sh).
 # The web client's pure modules (play/static/play/js/lib/*.mjs: layout maths, the animation queue, the deck, the
-# words and their plurals, cards in text, the hand, the moves, the demo's script) and its module graph under Node's
-# test runner (tests/client/). Without node the step says so; under CI=true it fails.
+# words and their plurals, cards in text, the hand, the moves, who is connected, the demo's script) and its
+# module graph under Node's test runner (tests/client/). Without node the step says so; under CI=true it fails.
 .PHONY: test-client
 test-client:
 	@if command -v node >/dev/null 2>&1; then node --test tests/client/; \

@@ -9,6 +9,7 @@ import * as chat from "./chat.js";
 import { h, clear, flash, sleep } from "./dom.js";
 import * as felt from "./felt.js";
 import { t, number } from "./i18n.js";
+import { overlay } from "./lib/presence.mjs";
 import * as lobby from "./lobby.js";
 import * as notify from "./notify.js";
 import * as presence from "./presence.js";
@@ -105,14 +106,7 @@ function presenceChanged(p, detail) {
  * not, the view's word is the newer one). Answers whether it changed anything. */
 function applyPresence(p) {
   if (!p.game || !p.presence || p.presence.game !== p.game.id || !socket.live()) return false;
-  let changed = false;
-  for (const pl of p.game.players || []) {
-    if (pl.username in p.presence.players && pl.connected !== p.presence.players[pl.username]) {
-      pl.connected = p.presence.players[pl.username];
-      changed = true;
-    }
-  }
-  return changed;
+  return overlay(p.game.players, p.presence.players);
 }
 
 async function pollEvents(p) {
