@@ -752,9 +752,7 @@ def lobby_reads(tournament_id: int) -> dict[str, tuple[float, int]]:
     """The lobby's reads of a tournament through the API (Django's test client, anonymous, warm): the row,
     the first standings page, the first tables page, one table, the last 50 events, one player's row (the
     middle entrant's, `?player=`). Median ms of 5 and the statements of one."""
-    from django.db import connection
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext
 
     from tournaments.live.models import Table, TableStatus
     from tournaments.tournament.models import Tournament, TournamentEntry
@@ -775,20 +773,26 @@ def lobby_reads(tournament_id: int) -> dict[str, tuple[float, int]]:
         "one player": f"{base}/standings/?player={middle}",
     }
     client = Client()
-    found: dict[str, tuple[float, int]] = {}
-    for name, path in paths.items():
-        client.get(path)  # warm
-        runs = []
-        statements = 0
-        for _ in range(5):
-            with CaptureQueriesContext(connection) as captured:
-                began = time.perf_counter()
-                answer = client.get(path)
-                runs.append(1000 * (time.perf_counter() - began))
-            assert answer.status_code == 200, (path, answer.status_code, answer.content[:300])
-            statements = len(captured.captured_queries)
-        found[name] = (statistics.median(runs), statements)
-    return found
+    return {name: _timed_get(client, path)[:2] for name, path in paths.items()}
+
+
+def _timed_get(client: Any, path: str) -> tuple[float, int, Any]:
+    """`path` read through the API (Django's test client, warm): median ms of 5, the statements of one, and
+    the last answer (200, or the benchmark stops)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.get(path)  # warm
+    runs = []
+    statements = 0
+    for _ in range(5):
+        with CaptureQueriesContext(connection) as captured:
+            began = time.perf_counter()
+            answer = client.get(path)
+            runs.append(1000 * (time.perf_counter() - began))
+        assert answer.status_code == 200, (path, answer.status_code, answer.content[:300])
+        statements = len(captured.captured_queries)
+    return statistics.median(runs), statements, answer
 
 
 def synthetic_sizes(admin: Any, tables: int) -> dict[str, Any]:
@@ -877,23 +881,11 @@ def synthetic_sizes(admin: Any, tables: int) -> dict[str, Any]:
 
 def _tables_page(tournament_id: int, tables: int) -> tuple[float, int]:
     """`GET /tournaments/{id}/tables/` (the first page, anonymous, warm): median ms of 5 and its statements."""
-    from django.db import connection
     from django.test import Client
-    from django.test.utils import CaptureQueriesContext
 
-    client = Client()
-    path = f"/api/v1/tournaments/{tournament_id}/tables/"
-    client.get(path)  # warm
-    runs = []
-    statements = 0
-    for _ in range(5):
-        with CaptureQueriesContext(connection) as captured:
-            began = time.perf_counter()
-            answer = client.get(path)
-            runs.append(1000 * (time.perf_counter() - began))
-        assert answer.status_code == 200 and answer.json()["count"] == tables, answer.content[:300]
-        statements = len(captured.captured_queries)
-    return statistics.median(runs), statements
+    ms, statements, answer = _timed_get(Client(), f"/api/v1/tournaments/{tournament_id}/tables/")
+    assert answer.json()["count"] == tables, answer.content[:300]
+    return ms, statements
 
 
 def synthetic_plans(tournament: Any, made: list[Any]) -> dict[str, float]:

@@ -79,11 +79,8 @@ def check(*, tournament_ids: list[int] | None = None) -> list[Mismatch]:
         pairs = [("entrants", "counted_entrants"), ("reentries", "counted_reentries")]
         if row["kind"] == TournamentKind.MULTI:
             pairs.append(("tables_open", "counted_tables"))
-        if row["kind"] == TournamentKind.MULTI and row["status"] in (
-            TournamentStatus.RUNNING,
-            TournamentStatus.PAUSED,
-        ):
-            pairs.append(("players_left", "counted_playing"))
+            if row["status"] in (TournamentStatus.RUNNING, TournamentStatus.PAUSED):
+                pairs.append(("players_left", "counted_playing"))
         for kept, counted in pairs:
             if int(row[kept]) != int(row[counted]):
                 problems.append(
