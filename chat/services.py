@@ -141,6 +141,10 @@ def post(
         now = now or timezone.now()
         _refuse_timed_out(room=room, user_id=user.pk, now=now)
         _refuse_too_fast(room=room, author_id=user.pk, now=now)
+        # One writer at a time per room: a message's id (the room's version) is then taken after the room's
+        # last message committed, so ids commit in their order. Without it a reader could see id 11 before
+        # id 10 committed, move its `after` past 10, and never receive 10.
+        Room.objects.select_for_update().filter(pk=room.pk).exists()
         message = Message.objects.create(
             room=room,
             author=user,

@@ -370,11 +370,14 @@ def events_after(*, game_id: int, after: int, limit: int) -> tuple[int, list[Gam
         loaded = game_rows.load_events(game_id=game_id, after=after, limit=limit)
         if loaded is not None:
             return loaded
-    events = list(GameEvent.objects.filter(game_id=game_id, version__gt=after).order_by("version")[:limit])
+    # The version first, then the events up to it: read the other way round, an event committed between the
+    # two statements raised the version past events the answer did not hold, and the socket tier's shared
+    # window (live_room/hub.py), which holds every event up to the version it read, never sent that event.
     version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
     if version is None:
         raise NotFound("No such game.", code=PlayCode.GAME_NOT_FOUND)
-    return version, events
+    found = GameEvent.objects.filter(game_id=game_id, version__gt=after, version__lte=version)
+    return version, list(found.order_by("version")[:limit])
 
 
 def events_with_seated(
