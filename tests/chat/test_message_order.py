@@ -81,9 +81,14 @@ def test_the_first_message_of_a_room_not_yet_made_also_waits(seated: Any) -> Non
     writer = threading.Thread(target=first)
     writer.start()
     assert first_written.wait(timeout=30)
-    follower = threading.Thread(
-        target=lambda: (services.post(user=bob, room_key=seated["room"], text="two"), connections.close_all())
-    )
+
+    def second() -> None:
+        try:
+            services.post(user=bob, room_key=seated["room"], text="two")
+        finally:
+            connections.close_all()
+
+    follower = threading.Thread(target=second)
     follower.start()
     follower.join(timeout=1.0)
     waited = follower.is_alive()
