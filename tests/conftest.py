@@ -63,6 +63,14 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "sqlite: runs in the SQLite leg (make pytest-sqlite) as well as on PostgreSQL"
     )
+    from django.test import testcases
+
+    # Django's live server (pytest-django's `live_server`) writes a response's status line, headers and body in
+    # separate sends with Nagle's algorithm on, so on a kept-alive connection (requests' sessions, Chromium,
+    # schemathesis) each response waited for the client's delayed ACK: 44 ms a GET against 1.5 ms with
+    # TCP_NODELAY (200 requests through Django's ThreadedWSGIServer and handler, 7 December 2026). gunicorn
+    # sets TCP_NODELAY on its sockets and uvicorn's asyncio transports do, so the site itself never waited.
+    testcases.QuietWSGIRequestHandler.disable_nagle_algorithm = True
 
 
 # Under pytest-xdist (`make pytest`: `-n N --dist loadgroup`) the tests spread one by one over the processes,
