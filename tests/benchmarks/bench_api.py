@@ -75,6 +75,9 @@ TABLE_OPTIONS = {"turn_seconds": 3600, "time_bank_seconds": 0}
 # Rank values for the view policy's discard choice (the highest goes first).
 RANK_VALUE = {"A": 15, "K": 10, "Q": 10, "J": 10, "T": 10, **{str(n): n for n in range(2, 10)}}
 LONG_POLL_SECONDS = 2.0
+# How long a started process (a gunicorn's workers, a Celery worker) may take to answer: a hang guard sized for
+# the 2 shared cores under a full `make test`, where 5 gunicorn workers once took over 60 s to import the site.
+START_SECONDS = 180
 # Every loop is bounded in time (the phase's deadline) and in count.
 MAX_STEPS_PER_THREAD = 1_000_000
 
@@ -841,7 +844,7 @@ class Services:
         # WARNING hides the "ready." line; wait for the worker to answer a ping instead.
         from config.celery_app import app
 
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             self._check_alive("celery", log)
             replies = app.control.ping(
@@ -877,7 +880,7 @@ class Services:
             ],
             env,
         )
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             self._check_alive("gunicorn", log)
             try:

@@ -890,7 +890,8 @@ def main(argv: list[str] | None = None) -> int:
         _wait_for_rounds([s["game_id"] for s in setups], timeout=60)
         connection.close()
         port = _free_port()
-        services.start_gunicorn(port, 5, 4)
+        # Tiny mode (make test): two workers are enough for its six sockets and start sooner.
+        services.start_gunicorn(port, 2 if tiny.enabled() else 5, 4)
         ws_port = _free_port()
         live_pgid = _uvicorn(
             services, "uvicorn-live", ["config.asgi:application"], ws_port, args.uvicorn_workers
