@@ -60,6 +60,9 @@ class Follower:
             else:
                 self.problems.append(f"unexpected message: {message}")
 
+    def _last_version(self) -> int:
+        return int(self.events[-1]["version"]) if self.events else 0
+
     def stop_and_check(self) -> int:
         """Every event the REST read gives this player arrived once, in order; answers how many."""
         rest: list[dict[str, Any]] = []
@@ -72,11 +75,7 @@ class Follower:
             after = page["next_after"]
         last = rest[-1]["version"] if rest else 0
         deadline = time.monotonic() + WAIT_SECONDS
-        while (
-            not any(e["version"] >= last for e in self.events[-3:])
-            and time.monotonic() < deadline
-            and self._thread.is_alive()
-        ):
+        while self._last_version() < last and time.monotonic() < deadline and self._thread.is_alive():
             time.sleep(0.1)
         self._stop.set()
         self._thread.join(timeout=5)

@@ -34,25 +34,27 @@ def game(make_table: Any, make_player: Any, client_for: Any) -> Game:
     return found
 
 
-def _commit_a_move(game_id: int) -> None:
-    """What a move writes: the game's next version and its event, together."""
+def _commit_a_move(game_id: int) -> int:
+    """What a move writes: the game's next version and its event, together. Answers the version."""
     with transaction.atomic():
         Game.objects.filter(pk=game_id).update(version=F("version") + 1)
         version = Game.objects.values_list("version", flat=True).get(pk=game_id)
         GameEvent.objects.create(game_id=game_id, version=version, kind="test", public={"n": version})
+    return int(version)
 
 
 @contextmanager
 def a_move_after_the_first_statement(game_id: int) -> Iterator[list[int]]:
     """A move committed right after the read's first statement (answers the version it made)."""
     made: list[int] = []
+    fired = False
 
     def wrapper(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
+        nonlocal fired
         result = execute(sql, params, many, context)
-        if not made:
-            made.append(0)  # before the move's own statements, which pass through here too
-            _commit_a_move(game_id)
-            made[0] = Game.objects.values_list("version", flat=True).get(pk=game_id)
+        if not fired:
+            fired = True  # before the move's own statements, which pass through here too
+            made.append(_commit_a_move(game_id))
         return result
 
     with connection.execute_wrapper(wrapper):
