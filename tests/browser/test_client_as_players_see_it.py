@@ -158,14 +158,18 @@ def test_a_finished_round_its_verification_payments_melds_and_replay_in_words_fo
     # A round's payments are called so (not "Regolamento", the rules).
     assert page.text("[data-role=transfers] h4") == "Pagamenti"
     # Who placed a meld's cards: said once for each group one player put down, never under every card.
-    melds = page.find_all("[data-role=melds] [data-role=meld]")
+    # Read in one script: the client redraws the section on each event, and a redraw between finding a meld and
+    # reading its cards left the test holding a stale element.
+    melds = page.driver.execute_script(
+        "return [...document.querySelectorAll('[data-role=melds] [data-role=meld]')].map((meld) => ({"
+        "cards: meld.querySelectorAll('.card').length,"
+        "names: meld.querySelectorAll('[data-role=placer]').length,"
+        "placers: [...meld.querySelectorAll('[data-role=placed-run]')].map((run) => run.dataset.placer)}))"
+    )
     assert melds, "the round ended with melds on the table"
     for meld in melds:
-        cards = meld.find_elements("css selector", ".card")
-        names = meld.find_elements("css selector", "[data-role=placer]")
-        runs = meld.find_elements("css selector", "[data-role=placed-run]")
-        assert len(names) <= len(runs) < len(cards) + 1 and len(names) < len(cards)
-        placers = [r.get_attribute("data-placer") for r in runs]
+        cards, names, placers = meld["cards"], meld["names"], meld["placers"]
+        assert names <= len(placers) < cards + 1 and names < cards
         assert all(a != b for a, b in itertools.pairwise(placers))
     page.driver.execute_script("document.querySelector('[data-role=melds]').scrollIntoView()")
     page.screenshot("melds")
