@@ -123,6 +123,15 @@ def _page(base: str, name: str, token: str, test_name: str) -> Browser:
     return page
 
 
+def _offline(page: Browser, offline: bool) -> None:
+    """The page's network cut or given back (Chromium's emulation: its requests fail at once while offline)."""
+    page.driver.execute_cdp_cmd("Network.enable", {})
+    page.driver.execute_cdp_cmd(
+        "Network.emulateNetworkConditions",
+        {"offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+
+
 def _carried(page: Browser, topic: str) -> int:
     return int(page.driver.execute_script("return window.__carried[arguments[0]] || 0", topic))
 
@@ -214,6 +223,9 @@ def test_two_players_play_chat_drop_and_come_back_and_the_lobby_hears_the_tourna
         game.refresh_from_db()
         assert game.turn_player == first
         away, other = pages[first], pages[second]
+        # The phone is offline: no socket opens, and no long-poll either. A long-poll counts as connected (for
+        # 2 s here), and one sent while the server played would have made those moves not played "while away".
+        _offline(away, True)
         away.driver.execute_script("window.__cut = true; window.__sockets.forEach((s) => s.close());")
         away.wait_for(lambda: not _live(away), message="the socket is closed")
         _presence(other, first, False, f"{second}'s page says {first} is disconnected")
@@ -231,6 +243,7 @@ def test_two_players_play_chat_drop_and_come_back_and_the_lobby_hears_the_tourna
 
         # 4. The network comes back: the socket opens again by itself, and the page says what was played.
         sockets_before = int(away.driver.execute_script("return window.__sockets.length"))
+        _offline(away, False)
         away.driver.execute_script("window.__cut = false;")
         away.wait_for(lambda: _live(away), timeout=45, message="the socket reopened")
         assert int(away.driver.execute_script("return window.__sockets.length")) > sockets_before
