@@ -15,7 +15,6 @@ import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 from django.core.handlers.base import BaseHandler
@@ -91,14 +90,36 @@ def problems(spec: dict[str, Any], method: str, url: str, status: int, body: Any
     schema = response_schema(spec, method, template, status)
     if not schema:
         return [] if body is None else [f"{where}: a body where the schema documents none"]
-    validator = _validator(json.dumps(spec["components"], sort_keys=True), json.dumps(schema, sort_keys=True))
+    validator = _validator(spec, (method, template, status), schema)
     return [f"{where}: {error.json_path}: {error.message}" for error in validator.iter_errors(body)]
 
 
-@cache
-def _validator(components: str, schema: str) -> Any:
-    strict = {"allOf": [closed(json.loads(schema))], "components": closed(json.loads(components))}
-    return ResponseValidator(strict, format_checker=oas30_format_checker)
+@dataclass
+class _Validators:
+    """The strict validators of one spec, by operation and status. Keyed by the spec's identity, not its text:
+    writing the schema's components out as a key for every answer took most of a test's teardown (8 of the
+    hostile-input test's 8 s alone; the suite checks thousands of answers). A spec is never changed in place."""
+
+    spec: dict[str, Any] | None = None
+    components: Any = None
+    by_operation: dict[tuple[str, str, int], Any] = field(default_factory=dict)
+
+
+_validators = _Validators()
+
+
+def _validator(spec: dict[str, Any], operation: tuple[str, str, int], schema: dict[str, Any]) -> Any:
+    if _validators.spec is not spec:
+        _validators.spec = spec
+        _validators.components = closed(spec["components"])
+        _validators.by_operation = {}
+    found = _validators.by_operation.get(operation)
+    if found is None:
+        strict = {"allOf": [closed(schema)], "components": _validators.components}
+        found = _validators.by_operation[operation] = ResponseValidator(
+            strict, format_checker=oas30_format_checker
+        )
+    return found
 
 
 @dataclass(frozen=True)
