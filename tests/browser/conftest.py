@@ -356,20 +356,20 @@ class _InFlight:
 
     def __init__(self) -> None:
         self.count = 0
-        self.lock = threading.Lock()
+        self.changed = threading.Condition()
 
     def started(self, **_kwargs: Any) -> None:
-        with self.lock:
+        with self.changed:
             self.count += 1
 
     def finished(self, **_kwargs: Any) -> None:
-        with self.lock:
+        with self.changed:
             self.count -= 1
+            self.changed.notify_all()
 
     def wait_answered(self, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while self.count > 0 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        with self.changed:
+            self.changed.wait_for(lambda: self.count <= 0, timeout=timeout)
 
 
 @pytest.fixture

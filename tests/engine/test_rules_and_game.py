@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sized
 from dataclasses import replace
 
 import pytest
@@ -159,20 +159,18 @@ def test_legal_moves_stay_fast_for_big_hands():
     hands = list(s.hands)
     hands[s.turn] = hand
     s = replace(s, hands=tuple(hands))
+
     # CPU time of this process, not wall time: the suite's parallel processes share the machine's cores. The
     # bound is a ratio to a floor measured here, a plain loop of a million additions (about 40 ms on a quiet
     # machine, where a call takes about 1.1 floors): a slow or loaded machine slows both alike (7 Dec's slow
     # machine took 284 ms a call against 250 ms allowed), and a call four times slower still fails. The best of
     # three of each, so a moment's load on the core does not count.
+    def both() -> tuple[Sized, Sized]:
+        return enumerate_melds(hand, MeldOptions(round_the_corner=True)), legal_moves(s, player)
+
+    melds, moves = both()
     floor = min(_cpu_seconds(_floor_loop) for _ in range(3))
-    per_call = min(
-        _cpu_seconds(
-            lambda: (enumerate_melds(hand, MeldOptions(round_the_corner=True)), legal_moves(s, player))
-        )
-        for _ in range(3)
-    )
-    melds = enumerate_melds(hand, MeldOptions(round_the_corner=True))
-    moves = legal_moves(s, player)
+    per_call = min(_cpu_seconds(both) for _ in range(3))
     assert len(melds) > 1000 and len(moves) > 1000
     assert per_call < 4 * floor, (
         f"{per_call * 1000:.1f} ms per call, {per_call / floor:.2f} floors of {floor * 1000:.1f} ms"
