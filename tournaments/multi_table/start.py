@@ -63,8 +63,9 @@ def tables_needed(tournament: Tournament) -> int:
 def seating(tournament: Tournament) -> bool:
     """Is the batched start still seating tables? Until then no table's job runs: the counters and the size
     histogram hold only the tables seated so far. Once every table is seated, jobs run as ever while the last
-    steps deal the tables never dealt."""
-    return starting(tournament) and tournament.tables_open < tables_needed(tournament)
+    steps deal the tables never dealt (and may break tables: `tables_open` then falls short of the field's
+    tables, `tables_seated` does not)."""
+    return starting(tournament) and int(tournament.tables_seated or 0) < tables_needed(tournament)
 
 
 def refuse_while_starting(tournament: Tournament) -> None:
@@ -73,7 +74,7 @@ def refuse_while_starting(tournament: Tournament) -> None:
         raise Conflict(
             "The tournament is seating its players: try again in a moment.",
             code=PlayCode.TOURNAMENT_SEATING,
-            details={"tables_seated": tournament.tables_open},
+            details={"tables_seated": int(tournament.tables_seated or 0)},
         )
 
 
@@ -96,6 +97,7 @@ def start_multi(tournament: Tournament, entries: Sequence[TournamentEntry]) -> T
     stack = int(tournament.starting_stack or 0)
     tournament.players_left = 0
     tournament.tables_open = 0
+    tournament.tables_seated = 0
     tournament.start_seed = seed
     first = _seat(tournament, tables[: batch_tables()] if batched else tables, entries, total=len(tables))
     events.record(
@@ -153,16 +155,18 @@ def _seat(
         groups_module.add_tables(
             tournament,
             {table.pk: len(group) for table, group in zip(tables, groups, strict=True)},
-            last=tournament.tables_open + len(tables) >= total,
+            last=int(tournament.tables_seated or 0) + len(tables) >= total,
         )
     earlier = tournament.table_sizes if tournament.tables_open else {}
     tournament.players_left += sum(len(group) for group in groups)
     tournament.tables_open += len(tables)
+    tournament.tables_seated = int(tournament.tables_seated or 0) + len(tables)
     tournament.table_sizes = table_sizes.added(earlier or {}, (len(group) for group in groups))
     tournament.start_step_at = timezone.now() if tournament.start_seed is not None else None
     Tournament.objects.filter(pk=tournament.pk).update(
         players_left=tournament.players_left,
         tables_open=tournament.tables_open,
+        tables_seated=tournament.tables_seated,
         table_sizes=tournament.table_sizes,
         start_seed=tournament.start_seed,
         start_step_at=tournament.start_step_at,
@@ -214,7 +218,8 @@ def _next_step(*, tournament_id: int) -> str:
                 .values_list("pk", flat=True)
             )
             groups = initial_tables(ids, seats=tournament.seats, rng=random.Random(tournament.start_seed))
-            batch = groups[tournament.tables_open : tournament.tables_open + batch_tables()]
+            seated = int(tournament.tables_seated or 0)
+            batch = groups[seated : seated + batch_tables()]
             wanted = [entry for group in batch for entry in group]
             entries = [
                 entry

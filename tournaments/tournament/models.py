@@ -130,6 +130,10 @@ class Tournament(models.Model):
     # lost one); both cleared once every table is seated and dealt. Never shown.
     start_seed = models.BigIntegerField(_("start seed"), null=True, blank=True, editable=False)
     start_step_at = models.DateTimeField(_("start's last step at"), null=True, blank=True, editable=False)
+    # Multi: the tables the start has seated (None before it). The start seats while this is short of the tables
+    # the field needs; `tables_open` is no measure of that, since a job may break a table that the start dealt
+    # while later steps still deal. Nullable so that SQLite adds the column in place (no table remade).
+    tables_seated = models.PositiveIntegerField(_("tables seated"), null=True, blank=True, editable=False)
     # Kept in the transactions that change them (`tournament.counters`), so that the list, registration and the
     # lobby never count entries: the live entries (registered, playing, busted, finished) and the re-entries.
     # The reconciliation (`counters.check`) compares them with a count.

@@ -19,7 +19,7 @@ from tests.ledger.utils import assert_reconciled
 from tests.tournaments.multi_table.helpers import chips_conserved, new_multi, register_all
 from tournaments.errors import Conflict
 from tournaments.live.messaging import dispatch
-from tournaments.live.models import Game, Seat, SeatStatus
+from tournaments.live.models import SEATED_STATUSES, Game, Seat, SeatStatus, Table
 from tournaments.live.rounds import start as round_start
 from tournaments.multi_table import progress
 from tournaments.multi_table import start as multi_start
@@ -226,4 +226,49 @@ def test_tables_dealt_first_play_on_while_the_rest_are_dealt_each_dealt_once_by_
     assert sorted(dealt_by_start) == sorted(games), "each table dealt once by the start"
     assert ran[TABLE_ROUND_OVER] > 0 and ran[dispatch.START_ROUND] > len(games)
     assert counters.check(tournament_ids=[tournament.pk]) == []
+    assert_reconciled()
+
+
+def test_a_table_broken_while_the_start_still_deals_is_not_seated_again(
+    settings: Any, admin_user: Any, make_player: Any
+) -> None:
+    """Every table seated, the first deal steps dealt: the tables they dealt play instant rounds that bust
+    players (a small stack at a high PCR), and a job breaks a table while later steps still deal. The start is
+    past its seating for good: no step seats a table again (the open tables fewer than the field needs no
+    longer mean "seating"), no entry plays at two tables, and the counters agree with a count."""
+    settings.RAMINO_START_BATCH_TABLES = 1
+    tournament = new_multi(
+        admin_user, buy_in=0, fee=0, guarantee=0, instant_rounds=True, starting_stack=10, pcr_schedule=[25]
+    )
+    register_all(tournament, [make_player(f"k{i:02d}") for i in range(ENTRANTS)])
+    steps = Counter[str]()
+    broken_while_dealing = False
+    with dispatch.captured() as messages:
+        admin_actions.start(tournament_id=tournament.pk)
+        ran = 0
+        while messages and ran < 600:
+            ran += 1
+            name, args = messages.pop(0)
+            if name == START_BATCH:
+                steps[multi_start.seat_next_batch(tournament_id=args[0])] += 1
+            elif name == dispatch.START_ROUND:
+                Game.objects.filter(pk=args[0]).update(next_round_at=timezone.now())
+                round_start.start_round(game_id=args[0])
+            elif name == TABLE_ROUND_OVER:
+                done = progress.after_table_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
+                tournament.refresh_from_db()
+                broken_while_dealing |= done == "broken" and tournament.start_seed is not None
+    assert broken_while_dealing, "the staging: a table broken while the start still dealt"
+    assert steps["seated"] == 5 - 1  # the first table seated by the start's own transaction
+    tournament.refresh_from_db()
+    assert tournament.start_seed is None
+    assert Table.objects.filter(tournament=tournament).count() == 5
+    playing = Counter(
+        Seat.objects.filter(table__tournament=tournament, status__in=SEATED_STATUSES).values_list(
+            "player_id", flat=True
+        )
+    )
+    assert all(n == 1 for n in playing.values()), playing
+    assert counters.check(tournament_ids=[tournament.pk]) == []
+    chips_conserved(tournament)
     assert_reconciled()
