@@ -242,7 +242,10 @@ class LockWaits:
 
     SQL = (
         "SELECT count(*) FILTER (WHERE state = 'active'), count(*) FILTER (WHERE wait_event_type = 'Lock'), "
-        "coalesce(string_agg(wait_event, ',') FILTER (WHERE wait_event_type = 'Lock'), '') "
+        "coalesce(string_agg(wait_event, ',') FILTER (WHERE wait_event_type = 'Lock'), ''), "
+        "coalesce(string_agg(left(regexp_replace(regexp_replace(query, '\\s+', ' ', 'g'), "
+        "'^PREPARE \\w+ AS ', ''), 100), chr(31)) "
+        "FILTER (WHERE wait_event_type = 'Lock'), '') "
         "FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' "
         "AND pid <> pg_backend_pid() AND pid <> ALL(%s)"
     )
@@ -256,6 +259,7 @@ class LockWaits:
         self.active = 0
         self.waiting = 0
         self.by_kind: dict[str, int] = {}
+        self.by_statement: dict[str, int] = {}  # the waiting statements (their first 100 characters)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -274,12 +278,14 @@ class LockWaits:
             with connection.cursor() as cursor:
                 while not self._stop.is_set():
                     cursor.execute(self.SQL, [self.exclude])
-                    active, waiting, kinds = cursor.fetchone()
+                    active, waiting, kinds, statements = cursor.fetchone()
                     self.samples += 1
                     self.active += int(active)
                     self.waiting += int(waiting)
                     for kind in filter(None, str(kinds).split(",")):
                         self.by_kind[kind] = self.by_kind.get(kind, 0) + 1
+                    for statement in filter(None, str(statements).split(chr(31))):
+                        self.by_statement[statement] = self.by_statement.get(statement, 0) + 1
                     time.sleep(self.period)
         finally:
             connection.close()
@@ -383,6 +389,13 @@ FORMATS: dict[str, Any] = {}
 FORMAT_OPTIONS = {"rebuy_levels": 2, "addon_chips": 100, "addon_seconds": 0}
 BOUNTY = 50
 
+# `--busting`: a field that busts from its first rounds (PCR 10 and rising against the usual stack: in a round
+# of four, a player who scores about 150 below the winner is out), so that a window measures busting jobs (busts,
+# plans, places: the jobs that take turns on the counters) instead of a field's first quiet rounds; `--stack` and
+# `--pcr` shape it otherwise (a stack of 150 at PCR 25: nearly every loser busts in the first round).
+SHAPE: dict[str, Any] = {"starting_stack": STARTING_STACK, "pcr_schedule": PCR_SCHEDULE}
+BUSTING_PCR = [10, 10, 15, 20, 25, 30, 40, 50]
+
 
 def fund_bounties(tournament_id: int) -> None:
     """A freeroll's heads given a bounty each, the house paying them into the bounty account in one transfer
@@ -423,9 +436,8 @@ def create_tournament(admin: Any, *, entrants: int, label: str) -> Any:
         buy_in=0,
         fee=0,
         guarantee=GUARANTEE,
-        starting_stack=STARTING_STACK,
         seats=SEATS,
-        pcr_schedule=PCR_SCHEDULE,
+        **SHAPE,
         rounds_per_level=ROUNDS_PER_LEVEL,
         min_entrants=2,
         max_entrants=entrants,
@@ -542,6 +554,7 @@ def measure_tournament(
             "finished in the window": finished,
             "lock share": waits.share(workers.count),
             "lock kinds": dict(waits.by_kind),
+            "lock statements": dict(waits.by_statement),
             "lock samples": waits.samples,
             "first batch s": first_batch,
         },
@@ -584,31 +597,48 @@ def in_process(tournament_id: int, *, events: int) -> dict[str, Any]:
         "job": [],
         "sizes": [],
         "shared": [],
-        "serial": [],
+        "busting": [],
+        "planning": [],
+        "counted": [],
         "tried": [],
     }
     shared_original = quiet.after_quiet_round
     attempt_original = quiet._shared
+    take_original = quiet.Counters.take
     path = ["exclusive"]  # the path the current job was done on
-    held = [False]  # whether the shared path's last attempt held the row FOR NO KEY UPDATE
+    mode = [quiet.Mode.QUIET]  # the shared path's last attempt's mode
+    taken = [0.0]  # when it took the counters (0: it did not)
 
     def timed_attempt(**kwargs: Any) -> str | None:
-        held[0] = bool(kwargs.get("serial"))
+        mode[0] = kwargs["mode"]
+        taken[0] = 0.0
         return attempt_original(**kwargs)
+
+    def timed_take(self: Any) -> None:
+        take_original(self)
+        taken[0] = taken[0] or time.perf_counter()
 
     def timed_shared(**kwargs: Any) -> str | None:
         began = time.perf_counter()
         try:
             done = shared_original(**kwargs)
         finally:
-            spent = 1000 * (time.perf_counter() - began)
-        # A job done on the shared path, under the row's share (quiet) or FOR NO KEY UPDATE (busts and plans:
-        # "serial"); else the time of the attempts (the exclusive job follows).
+            ended = time.perf_counter()
+            spent = 1000 * (ended - began)
+        # A job done on the shared path: quiet, busting (the counters held from `Counters.take` to the commit)
+        # or planning (the plans' lock and the counters held from its start); else the time of the attempts
+        # (the exclusive job follows).
         if done is None:
             timings["tried"].append(spent)
+            return done
+        path[0] = "shared"
+        if mode[0] is quiet.Mode.QUIET:
+            timings["shared"].append(spent)
+        elif mode[0] is quiet.Mode.BUSTING:
+            timings["busting"].append(spent)
+            timings["counted"].append(1000 * (ended - taken[0]) if taken[0] else 0.0)
         else:
-            path[0] = "serial" if held[0] else "shared"
-            timings[path[0]].append(spent)
+            timings["planning"].append(spent)  # the plans' lock and the counters held throughout
         return done
 
     first_jobs = min(events, 50)  # tables set going by their job (as a resume does), not timed
@@ -679,6 +709,7 @@ def in_process(tournament_id: int, *, events: int) -> dict[str, Any]:
         mock.patch.object(progress, "open_table_sizes", timed_sizes),
         mock.patch.object(quiet, "after_quiet_round", timed_shared),
         mock.patch.object(quiet, "_shared", timed_attempt),
+        mock.patch.object(quiet.Counters, "take", timed_take),
         mock.patch.object(progress, "_after", timed_after),
         connection.execute_wrapper(timed_statement),
     ):
@@ -721,12 +752,13 @@ def in_process(tournament_id: int, *, events: int) -> dict[str, Any]:
     deal, job, sizes = mean(timings["deal"]), mean(timings["job"]), mean(timings["sizes"])
     jobs = len(timings["job"])
     shared_jobs = len(timings["shared"])
-    # The exclusive lock is held by the jobs not done on the shared path: their time after the attempts. The
-    # shared path's busts and plans ("serial") hold FOR NO KEY UPDATE (they take turns; quiet jobs never wait).
-    exclusive_ms = (
-        sum(timings["job"]) - sum(timings["shared"]) - sum(timings["serial"]) - sum(timings["tried"])
-    ) / max(1, jobs)
-    serial_ms = sum(timings["serial"]) / max(1, jobs)
+    # The exclusive lock is held by the jobs not done on the shared path: their time after the attempts. On
+    # the shared path, the jobs that bust or plan take turns for the counters (`quiet.Counters`): a busting job
+    # from taking them to its commit, a planning job for its whole transaction (with the plans' lock).
+    done_shared = sum(timings["shared"]) + sum(timings["busting"]) + sum(timings["planning"])
+    exclusive_ms = (sum(timings["job"]) - done_shared - sum(timings["tried"])) / max(1, jobs)
+    counted_ms = sum(timings["counted"]) / max(1, jobs)
+    planning_ms = sum(timings["planning"]) / max(1, jobs)
     top = sorted(statements.items(), key=lambda kv: -kv[1][1])[:4]
     return {
         "exclusive_statements": [(text, int(n), ms) for text, (n, ms) in top],
@@ -738,8 +770,10 @@ def in_process(tournament_id: int, *, events: int) -> dict[str, Any]:
         "shared_jobs": float(shared_jobs),
         "shared_ms": mean(timings["shared"]),
         "exclusive_share": exclusive_ms / (deal + job),
-        "serial_jobs": float(len(timings["serial"])),
-        "serial_share": serial_ms / (deal + job),
+        "busting_jobs": float(len(timings["busting"])),
+        "planning_jobs": float(len(timings["planning"])),
+        "counted_share": counted_ms / (deal + job),
+        "planning_share": planning_ms / (deal + job),
         "events": float(len(timings["job"])),
         "sizes_calls": float(len(timings["sizes"])),
     }
@@ -1000,8 +1034,9 @@ def analysis(lock: dict[int, dict[str, Any]], synthetic: list[dict[str, Any]]) -
                 f"{n:,} entrants: round start {t['deal_ms']:.1f} ms, job {t['job_ms']:.1f} ms (the open tables' "
                 f"sizes read by {t['sizes_calls']:.0f} of the {t['events']:.0f} jobs, {_fmt(t['sizes_ms'])} ms "
                 f"each); {t['shared_jobs']:.0f} of the {t['events']:.0f} jobs quiet on the shared path "
-                f"({_fmt(t['shared_ms'])} ms each), {t['serial_jobs']:.0f} busting or planning there (FOR NO KEY "
-                f"UPDATE, held {100 * t['serial_share']:.1f}% of an event's time), the "
+                f"({_fmt(t['shared_ms'])} ms each), {t['busting_jobs']:.0f} busting and {t['planning_jobs']:.0f} "
+                f"planning there (the counters held by busting jobs {100 * t['counted_share']:.1f}% of an event's "
+                f"time, the plans' lock and the counters by planning jobs {100 * t['planning_share']:.1f}%), the "
                 f"exclusive row lock held "
                 f"{100 * t['exclusive_share']:.1f}% of an event's time (the exclusive jobs: "
                 + ", ".join(f"{k} {v}" for k, v in sorted(t.get("exclusive_why", {}).items()))
@@ -1012,9 +1047,9 @@ def analysis(lock: dict[int, dict[str, Any]], synthetic: list[dict[str, Any]]) -
                 + ")"
                 for n, t in lock.items()
             )
-            + ". Only the exclusive jobs serialize a tournament's every job (`multi_table/quiet.py`), FOR NO KEY "
-            "UPDATE its busts and plans: one tournament settles at most 1000 / (exclusive ms per event) table events "
-            "per second."
+            + ". Only the exclusive jobs serialize a tournament's every job (`multi_table/quiet.py`); busting "
+            "jobs take turns for their counters only, plans for their whole job: one tournament settles at most "
+            "1000 / (exclusive ms per event) table events per second."
         )
     for found in synthetic:
         notes.append(
@@ -1094,12 +1129,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-lobby", action="store_true", help="skip the lobby reads")
     parser.add_argument("--no-docs", action="store_true", help="do not update docs/performance.md")
     parser.add_argument(
+        "--busting",
+        action="store_true",
+        help="a small stack at a high PCR: busts from the first rounds (no docs)",
+    )
+    parser.add_argument(
         "--formats", action="store_true", help="rebuys, the add-on and knockout bounties on (no docs written)"
     )
     args = parser.parse_args(tiny.argv(argv, TINY_ARGS))
     if args.formats:
         FORMATS.update(FORMAT_OPTIONS)
         args.no_docs = True
+    if args.busting:
+        SHAPE.update(
+            starting_stack=args.stack or STARTING_STACK,
+            pcr_schedule=[int(x) for x in args.pcr.split(",")] if args.pcr else BUSTING_PCR,
+        )
+        args.no_docs = True
+    elif args.stack or args.pcr:
+        parser.error("--stack and --pcr shape --busting")
     sizes = [int(n) for n in args.entrants.split(",")]
     counts = [int(n) for n in args.workers.split(",")]
     if not (all(4 <= n <= 300_000 for n in sizes) and all(1 <= w <= 8 for w in counts)):
@@ -1187,6 +1235,11 @@ def main(argv: list[str] | None = None) -> int:
                     f"{m.busted} busted, {m.moved} moves",
                     flush=True,
                 )
+                # Which statements waited for a lock (the workers' share of time each), the largest first.
+                waited = sorted(m.extra.get("lock statements", {}).items(), key=lambda kv: -kv[1])[:6]
+                samples = max(1, int(m.extra.get("lock samples", 0))) * w
+                for statement, count in waited:
+                    print(f"  waiting {100 * count / samples:.1f}%: {statement}", flush=True)
             current.stop()
             current = None
             _delete_queue(queue)

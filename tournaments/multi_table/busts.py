@@ -1,9 +1,13 @@
 """A table's busts after its round (docs/tournaments.md "Multi-table tournaments: seating and places"): the
 players left without chips out, one bust group for the round, their places once no comeback is possible. Run
-by the exclusive job (`progress`) and by a busting job on the shared path (`quiet`), each holding the
-tournament's row lock (`FOR UPDATE`, or `FOR NO KEY UPDATE`)."""
+by the exclusive job (`progress`, the tournament's row `FOR UPDATE`) and by a busting job on the shared path
+(`quiet`): the table's part first (the seats freed, the entries out), then, once `before_counting` has taken the
+tournament's counters for the transaction, the counted part (the bust group, `players_left`, the places, the
+knockouts and the events), so that busting jobs take turns only for that last part."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from django.utils import timezone
 
@@ -22,9 +26,14 @@ def comeback_possible(tournament: Tournament) -> bool:
     return tournament.level <= tournament.late_registration_levels
 
 
-def bust_players(tournament: Tournament, table: Table, round_: Round) -> None:
+def bust_players(
+    tournament: Tournament, table: Table, round_: Round, *, before_counting: Callable[[], None] | None = None
+) -> None:
     """Seats of this table left without chips: their entries busted, one bust group for the round. The caller
-    holds the tournament's row lock (exclusive, or `FOR NO KEY UPDATE` on the shared path, `quiet`)."""
+    holds the table's game lock and the tournament's row: `FOR UPDATE` (the exclusive job), or shared with
+    `before_counting` given, which takes the counters (`quiet.Counters.take`: the row `FOR NO KEY UPDATE`, the
+    counters read again) before anything reads or writes them or records an event."""
+    count = before_counting or (lambda: None)
     seats = [s for s in seats_with_stacks(table) if s.stack_account.balance <= 0]
     if not seats:
         return
@@ -51,6 +60,7 @@ def bust_players(tournament: Tournament, table: Table, round_: Round) -> None:
     ]
     fresh = [s.player.get_username() for s in held if before[s.pk] is None]
     if fresh:
+        count()
         events.record(
             tournament=tournament,
             kind="rebuy_wait",
@@ -61,7 +71,6 @@ def bust_players(tournament: Tournament, table: Table, round_: Round) -> None:
         return
     melded = melded_values(round_.result or {}, table_settings.build_rules(table.game, table.options))
     now = timezone.now()
-    tournament.bust_groups += 1
     busts: list[tuple[TournamentEntry, str]] = []
     policy = MultiTablePolicy(tournament, table)
     for seat in seats:
@@ -72,11 +81,15 @@ def bust_players(tournament: Tournament, table: Table, round_: Round) -> None:
         name = seat.player.get_username()
         entry.status = EntryStatus.BUSTED
         entry.busted_at = now
-        entry.bust_group = tournament.bust_groups
         entry.bust_start_chips = int((round_.stacks or {}).get(name, 0))
         entry.bust_melded = int(melded.get(name, 0))
         entry.seat = None
         busts.append((entry, name))
+    # The counted part: one job at a time per tournament, in the order that numbers the bust groups.
+    count()
+    tournament.bust_groups += 1
+    for entry, _ in busts:
+        entry.bust_group = tournament.bust_groups
     tournament.players_left -= len(busts)
     knockouts.knock_out(tournament=tournament, busted=busts, round_=round_)
     places: dict[int, int] = {}

@@ -7,19 +7,28 @@ level, no round-for-round play is on or due, and once the table's busts are coun
 histogram shows this table within one player of every other with no table to break (`table_sizes.plan_needed`
 false): the next deal is scheduled. Such a job plans nothing and reads no other table.
 
-Locks on the tournament's row (PostgreSQL's row-lock modes; each job takes one, first, and never raises it):
-- a *quiet* job (nobody at the table without chips, no plan): `FOR KEY SHARE`. It writes nothing another job
-  reads (its table's deal), so quiet jobs never wait for each other, nor for a busting or planning job;
-- a *busting* or *planning* job: `FOR NO KEY UPDATE`, which conflicts with itself only: such jobs take turns
-  for the counters (`players_left`, `bust_groups`, the histograms, `tables_open`, the event's version), in the
-  order that numbers the bust groups and gives the places (settlement order, as before). A plan (balancing,
-  breaking: `balance.rebalance`, the exclusive job's code) reads and moves only tables between rounds, whose games
-  it locks, so what a quiet job decided beside it stays true. A job that finds a plan to make while it holds
-  only the share keeps nothing and is tried again under `FOR NO KEY UPDATE`;
-- the *exclusive* job (`progress.after_table_round`: levels, the bubble and round-for-round, the finish, a
-  wake-up) and every other change to the tournament (registration, late entries, pause, cancel): `FOR
-  UPDATE`, which conflicts with both: it sees no shared job half done and none starts until it commits.
-Then the table's game (every job's order: tournament, then game, then seats and accounts).
+Locks (PostgreSQL's row-lock modes on the tournament's row, and one advisory lock per tournament for its
+plans); each job takes them in this order and never waits for a lock it ranks before one it holds:
+1. the tournament's row, first: `FOR KEY SHARE` for every job of this path, so shared jobs never wait for each
+   other there, only for the exclusive job's `FOR UPDATE`;
+2. the plans' lock (`plan_lock`): shared by a *busting* job (players at the table without chips, read before any
+   lock: only settlements change stacks, and this round is settled), exclusive for a *planning* job (balancing,
+   breaking: `balance.rebalance`, the exclusive job's code). So busting jobs bust side by side, and a plan,
+   which reads other tables' sizes, sees no bust half done. A *quiet* job (nobody without chips, no plan)
+   takes none: it writes nothing another job reads (its table's deal);
+3. the table's game, then its seats and accounts (every job's order);
+4. the *counters* last (`Counters.take`: the row raised to `FOR NO KEY UPDATE`, which conflicts with itself
+   only, and `players_left`, `bust_groups`, the histograms, `tables_open` and the event's version read again):
+   busting jobs take turns only for their counted part (the bust group, the places, the events) and their
+   commit, in the order that numbers the bust groups and gives the places. A planning job takes them right
+   after the plans' lock (it excludes every other writer of the counters already). A share raised to `FOR NO
+   KEY UPDATE` does not wait for a waiting `FOR UPDATE` (PostgreSQL lets a transaction that holds a lock on the
+   row past the row's queue; the two modes do not conflict with a share), so no deadlock.
+A job that finds a plan to make without the plans' lock keeps nothing and is tried again as a planning job
+(a lock is never raised to wait behind the job holding it). The *exclusive* job (`progress.after_table_round`:
+levels, the bubble and round-for-round, the finish, a wake-up) and every other change to the tournament
+(registration, late entries, pause, cancel) take the row `FOR UPDATE`, which conflicts with every share: it sees
+no shared job half done and none starts until it commits.
 
 Exactness: a shared job makes the exclusive job's decisions (the same functions on the same counters) and
 does what the exclusive job would do in that case. When a check fails (a level rise, the bubble, the finish),
@@ -28,6 +37,8 @@ deciding again under its own lock. On SQLite (one writer at a time) busts and pl
 """
 
 from __future__ import annotations
+
+from enum import Enum
 
 from django.db import connection, transaction
 
@@ -43,6 +54,15 @@ from tournaments.tournament.models import Tournament, TournamentKind, Tournament
 from tournaments.tournament.start_common import schedule_deal
 
 QUIET = "dealt"
+# The advisory lock's first key (an arbitrary constant naming "a tournament's plans"); the second is the
+# tournament's id, folded into PostgreSQL's int4 (two tournaments sharing a key only wait for each other).
+PLANS_LOCK_SPACE = 0x52504C4E
+
+
+class Mode(Enum):
+    QUIET = "quiet"
+    BUSTING = "busting"
+    PLANNING = "planning"
 
 
 def share_lock(tournament_id: int) -> None:
@@ -54,25 +74,54 @@ def share_lock(tournament_id: int) -> None:
         cursor.execute(f'SELECT 1 FROM "{table}" WHERE id = %s FOR KEY SHARE', [tournament_id])
 
 
+def plan_lock(tournament_id: int, *, exclusive: bool) -> None:
+    """The tournament's plans' lock for this transaction: shared by busting jobs, exclusive for a plan
+    (PostgreSQL's transaction-level advisory lock; the shared path runs on PostgreSQL only). A row would do the
+    same with a table of its own; the advisory lock needs none and is released by the commit or the rollback."""
+    take = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {take}(%s, %s)", [PLANS_LOCK_SPACE, tournament_id % 2**31])
+
+
+class Counters:
+    """The tournament's counters, taken once for the transaction: the row raised to `FOR NO KEY UPDATE` and the
+    fields other shared jobs change read again into `tournament` (a busting job read them under its share)."""
+
+    FIELDS = ("players_left", "bust_groups", "table_sizes", "tables_open", "version")
+
+    def __init__(self, tournament: Tournament) -> None:
+        self.tournament = tournament
+        self.held = False
+
+    def take(self) -> None:
+        if self.held:
+            return
+        fresh = (
+            Tournament.objects.select_for_update(no_key=True)
+            .filter(pk=self.tournament.pk)
+            .values(*self.FIELDS)
+            .get()
+        )
+        for field, value in fresh.items():
+            setattr(self.tournament, field, value)
+        self.held = True
+
+
 class Exclusive(Exception):
     """The shared job found that the exclusive job must decide: everything it wrote is rolled back."""
 
 
 def after_quiet_round(*, tournament_id: int, table_id: int, round_id: int | None) -> str | None:
     """The job when it needs no exclusive lock (what it did: "dealt", or "broken" when a plan broke its table),
-    else None with nothing written. A job that must plan and holds only the row's share is tried again, nothing
-    kept, under `FOR NO KEY UPDATE` (a share is never raised in place)."""
+    else None with nothing written. A job that must plan without the plans' exclusive lock is tried again,
+    nothing kept, as a planning job."""
     if round_id is None:
         return None  # a wake-up after receiving players: the exclusive job decides
     postgresql = connection.vendor == "postgresql"
-    # One lock on the tournament's row, taken first, never raised: a job that will bust players (read before
-    # any lock: only settlements change stacks, and this round is settled) takes FOR NO KEY UPDATE, the others
-    # FOR KEY SHARE. (Raising a share while an exclusive locker waits would deadlock: PostgreSQL queues the
-    # raise behind the waiter, which waits for the share.)
-    serial = postgresql and _broke_before(table_id)
+    mode = Mode.BUSTING if postgresql and _broke_before(table_id) else Mode.QUIET
     try:
         with transaction.atomic():
-            return _shared(tournament_id=tournament_id, table_id=table_id, round_id=round_id, serial=serial)
+            return _shared(tournament_id=tournament_id, table_id=table_id, round_id=round_id, mode=mode)
     except Exclusive:
         return None
     except _PlanNeeded:
@@ -80,23 +129,28 @@ def after_quiet_round(*, tournament_id: int, table_id: int, round_id: int | None
             return None  # SQLite (one writer at a time): the exclusive job plans
     try:
         with transaction.atomic():
-            return _shared(tournament_id=tournament_id, table_id=table_id, round_id=round_id, serial=True)
+            return _shared(
+                tournament_id=tournament_id, table_id=table_id, round_id=round_id, mode=Mode.PLANNING
+            )
     except (Exclusive, _PlanNeeded):
         return None
 
 
 class _PlanNeeded(Exception):
-    """A job holding only the row's share found a plan to make: nothing written, tried again serially."""
+    """A job without the plans' exclusive lock found a plan to make: nothing written, tried again as a planning
+    job."""
 
 
-def _shared(*, tournament_id: int, table_id: int, round_id: int, serial: bool) -> str | None:
-    if serial:
-        Tournament.objects.select_for_update(no_key=True).filter(pk=tournament_id).first()
-    else:
-        share_lock(tournament_id)
+def _shared(*, tournament_id: int, table_id: int, round_id: int, mode: Mode) -> str | None:
+    share_lock(tournament_id)
+    if mode is not Mode.QUIET:
+        plan_lock(tournament_id, exclusive=mode is Mode.PLANNING)
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None or not may_share(tournament):
         return None
+    counters = Counters(tournament)
+    if mode is Mode.PLANNING:
+        counters.take()  # no other writer of the counters runs beside a plan: held from here
     game_id = Game.objects.filter(table_id=table_id, table__tournament_id=tournament_id).values_list(
         "pk", flat=True
     )
@@ -116,14 +170,17 @@ def _shared(*, tournament_id: int, table_id: int, round_id: int, serial: bool) -
     if level_of(round_.number + 1, rounds_per_level=int(tournament.rounds_per_level or 1)) > tournament.level:
         return None
     size, broke = _seated_and_broke(table)
-    if broke and not serial:
+    if broke and mode is Mode.QUIET:
         return None  # players without chips since the read before the lock: the exclusive job busts them
+    if broke and mode is Mode.BUSTING and _plan_foreseen(tournament, size=size, broke=broke):
+        raise _PlanNeeded  # foreseen on the counters read under the share: nothing done yet
     after = size
     if broke:
-        # Busts change the counters: under FOR NO KEY UPDATE (it conflicts with itself, not with the quiet
-        # jobs' share) the bust path's own code, then the exclusive job's decisions on the counters it left.
-        # Anything that is the exclusive job's: all rolled back.
-        bust_players(tournament, table, round_)
+        # The bust path's own code: the table's part beside other busting jobs, then the counted part with the
+        # counters taken, then the exclusive job's decisions on the counters it left. Anything that is the
+        # exclusive job's: all rolled back.
+        bust_players(tournament, table, round_, before_counting=counters.take)
+        counters.take()
         after, _ = _seated_and_broke(table)
         if finish_due(tournament) or bubble_due(tournament):
             raise Exclusive
@@ -135,9 +192,9 @@ def _shared(*, tournament_id: int, table_id: int, round_id: int, serial: bool) -
     if table.awaiting_job:
         Table.objects.filter(pk=table.pk).update(awaiting_job=False)
     if not balance.no_plan(tournament, hist, size=after):
-        if not serial:
+        if mode is not Mode.PLANNING:
             raise _PlanNeeded
-        # A plan, with the exclusive job's code: it takes turns with busts and other plans (the same lock),
+        # A plan, with the exclusive job's code: it takes turns with busts and other plans (the plans' lock),
         # never with the quiet jobs (docs/tournaments.md "Locks of the tables' jobs").
         applied = balance.rebalance(tournament, table, game, before=size)
         broken = table.pk in applied.broken
@@ -155,6 +212,18 @@ def _shared(*, tournament_id: int, table_id: int, round_id: int, serial: bool) -
     if broke:
         faults.pause_point(faults.SHARED_BUST)  # the crash tests' SIGKILL (tournaments/multi_table/faults.py)
     return QUIET
+
+
+def _plan_foreseen(tournament: Tournament, *, size: int, broke: int) -> bool:
+    """Will these busts leave a plan to make, on the counters as read under the share (other busting jobs may
+    change them before this one counts)? Foreseen, the job is tried as a planning job before it busts anyone;
+    missed, it finds out once it holds the counters, and is tried again all the same."""
+    hist = table_sizes.resized(tournament.table_sizes or {}, old=size, new=size - broke)
+    players_left, tournament.players_left = tournament.players_left, tournament.players_left - broke
+    try:
+        return not balance.no_plan(tournament, hist, size=size - broke)
+    finally:
+        tournament.players_left = players_left
 
 
 def may_share(tournament: Tournament) -> bool:

@@ -1,10 +1,12 @@
 """The tables' jobs of one multi-table tournament running at once (issue 34; `tournaments/multi_table/quiet.py`):
-quiet jobs share the tournament's row (`FOR KEY SHARE`), busting jobs take turns (`FOR NO KEY UPDATE`), the
-exclusive job (`FOR UPDATE`) waits for both and holds both off. On PostgreSQL with real threads, each its own
-connection and transaction:
+every job of the shared path shares the tournament's row (`FOR KEY SHARE`); busting jobs share the plans' lock
+and take turns only for the counters (the row `FOR NO KEY UPDATE`, taken last), a plan holds the plans' lock
+alone; the exclusive job (`FOR UPDATE`) waits for them all and holds them all off. On PostgreSQL with real
+threads, each its own connection and transaction:
 
 - the lock modes: a quiet job runs while another transaction shares the row, and waits while one holds it
-  exclusively;
+  exclusively; a busting job busts while another busts (the row and the plans' lock shared) and waits for one
+  counting; a plan runs beside quiet jobs and waits for busting ones, whether busting or counting;
 - hypothesis draws the tables' stacks, the rounds' scores and how the jobs overlap (the order they start in and
   a pause before each); whatever the interleaving, every job ends without error, the counters
   (`players_left`, `tables_open`, the size histogram) equal a count, the bust groups are numbered 1..n with
@@ -38,6 +40,7 @@ from tournaments.live.rounds import start as round_start
 from tournaments.multi_table import progress, quiet
 from tournaments.multi_table import seating as multi_seating
 from tournaments.multi_table.planning import table_sizes
+from tournaments.multi_table.policy import MultiTablePolicy
 from tournaments.multi_table.task_names import TABLE_ROUND_OVER
 from tournaments.tournament import admin_actions, counters
 from tournaments.tournament.models import (
@@ -186,12 +189,22 @@ def test_jobs_at_once_keep_the_counters_the_places_and_the_balance(
     chips_conserved(tournament)
 
 
+# Another job's locks, as each kind of job holds them (`quiet`): the statements another transaction runs.
+ROW = 'SELECT 1 FROM "tournaments_tournament" WHERE id = %s '
+PLANS = f"SELECT pg_advisory_xact_lock_shared({quiet.PLANS_LOCK_SPACE}, %s)"
+QUIET_JOB = [ROW + "FOR KEY SHARE"]
+BUSTING_JOB = [ROW + "FOR KEY SHARE", PLANS]  # its table's part, before its counters
+COUNTING_JOB = [ROW + "FOR KEY SHARE", PLANS, ROW + "FOR NO KEY UPDATE"]
+EXCLUSIVE_JOB = [ROW + "FOR UPDATE"]
+
+
 @contextmanager
-def _row_held_by_another(tournament_id: int, mode: str) -> Iterator[None]:
-    """The tournament's row held in `mode` by another connection (a thread) while the body runs in a
-    transaction that gives up on a lock after 500 ms; released afterwards."""
+def _row_held_by_another(tournament_id: int, mode: str | list[str]) -> Iterator[None]:
+    """The tournament's row held in `mode` (or these statements run) by another connection (a thread) while
+    the body runs in a transaction that gives up on a lock after 500 ms; released afterwards."""
     held, release = threading.Event(), threading.Event()
-    holder = threading.Thread(target=_hold_row, args=(tournament_id, mode, held, release))
+    statements = [ROW + mode] if isinstance(mode, str) else mode
+    holder = threading.Thread(target=_hold_row, args=(tournament_id, statements, held, release))
     holder.start()
     try:
         assert held.wait(timeout=30)
@@ -204,10 +217,13 @@ def _row_held_by_another(tournament_id: int, mode: str) -> Iterator[None]:
         holder.join(timeout=30)
 
 
-def _hold_row(tournament_id: int, mode: str, held: threading.Event, release: threading.Event) -> None:
+def _hold_row(
+    tournament_id: int, statements: list[str], held: threading.Event, release: threading.Event
+) -> None:
     try:
         with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute(f'SELECT 1 FROM "tournaments_tournament" WHERE id = %s {mode}', [tournament_id])
+            for statement in statements:
+                cursor.execute(statement, [tournament_id])
             held.set()
             release.wait(timeout=30)
     finally:
@@ -248,16 +264,16 @@ def _names(table: Table) -> list[str]:
 
 @pytest.mark.parametrize(
     ("mode", "waits"),
-    [("FOR KEY SHARE", False), ("FOR NO KEY UPDATE", True)],
-    ids=["beside-quiet", "busting"],
+    [(QUIET_JOB, False), (BUSTING_JOB, True), (COUNTING_JOB, True)],
+    ids=["beside-quiet", "busting", "counting"],
 )
 def test_a_job_that_plans_runs_beside_quiet_jobs_and_takes_turns_with_busting_ones(
-    admin_user: Any, make_player: Any, monkeypatch: pytest.MonkeyPatch, mode: str, waits: bool
+    admin_user: Any, make_player: Any, monkeypatch: pytest.MonkeyPatch, mode: list[str], waits: bool
 ) -> None:
     """Two players of the first table bust: it seats two against four and four, so its job must plan (a player
-    moved to it). The plan runs under `FOR NO KEY UPDATE` (`quiet`, `balance.rebalance`): while another
-    transaction shares the row as a quiet job does, it runs to its end; while one holds it as a busting job does,
-    it waits."""
+    moved to it). The plan holds the plans' lock alone and the counters (`quiet`, `balance.rebalance`): while
+    another transaction shares the row as a quiet job does, it runs to its end; while one holds the locks of a
+    busting job, before its counters or counting, it waits."""
     tournament, tables = _running(admin_user, make_player, [[20, 20, 400, 400], [400] * SEATS, [400] * SEATS])
     names = _names(tables[0])
     scores = {name: (0 if i < 2 else 90) for i, name in enumerate(names)}
@@ -281,6 +297,127 @@ def test_a_job_that_plans_runs_beside_quiet_jobs_and_takes_turns_with_busting_on
     assert tournament.players_left == 10
     assert sorted(_sizes(tournament).values()) == [3, 3, 4]
     assert TournamentEvent.objects.filter(tournament=tournament, kind="moved").count() == 1
+    assert counters.check(tournament_ids=[tournament.pk]) == []
+    chips_conserved(tournament)
+
+
+@pytest.mark.parametrize(
+    ("mode", "waits"),
+    [(BUSTING_JOB, False), (COUNTING_JOB, True)],
+    ids=["beside-busting", "counting"],
+)
+def test_busting_jobs_bust_side_by_side_and_take_turns_for_the_counters(
+    admin_user: Any, make_player: Any, monkeypatch: pytest.MonkeyPatch, mode: list[str], waits: bool
+) -> None:
+    """One player of the first table busts, leaving it within one player of the others (no plan): a busting
+    job. While another transaction holds what a busting job holds for its table's part (the row and the plans'
+    lock shared), it runs to its end; while one holds the counters, it waits and keeps nothing, then runs once
+    they are free."""
+    tournament, tables = _running(
+        admin_user, make_player, [[20, 400, 400, 400], [400] * SEATS, [400] * SEATS]
+    )
+    names = _names(tables[0])
+    scores = {name: (0 if i == 0 else 90) for i, name in enumerate(names)}
+    monkeypatch.setattr(round_start, "instant_result", fixed_result(scores))
+    with dispatch.captured() as sent:
+        round_start.start_round(game_id=Game.objects.get(table=tables[0]).pk)
+    (args,) = [args for name, args in sent if name == TABLE_ROUND_OVER]
+    with _row_held_by_another(tournament.pk, mode):
+        if waits:
+            with pytest.raises(OperationalError, match="lock timeout"), dispatch.captured():
+                quiet.after_quiet_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
+        else:
+            with dispatch.captured() as deals:
+                assert quiet.after_quiet_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
+            assert [name for name, _ in deals] == [dispatch.START_ROUND]
+    if waits:  # refused: nothing changed; once the lock is gone, the job runs
+        assert TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED).count() == 0
+        assert Game.objects.get(table=tables[0]).next_round_at is None
+        with dispatch.captured():
+            assert quiet.after_quiet_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
+    tournament.refresh_from_db()
+    (busted,) = TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED)
+    assert (busted.player.get_username(), busted.bust_group, busted.place) == (names[0], 1, 12)
+    assert (tournament.players_left, tournament.bust_groups) == (11, 1)
+    assert sorted(_sizes(tournament).values()) == [3, 4, 4]
+    assert tournament.table_sizes == {"3": 1, "4": 2}
+    assert counters.check(tournament_ids=[tournament.pk]) == []
+    chips_conserved(tournament)
+
+
+def test_a_busting_job_counts_first_when_it_finishes_its_table_first(
+    admin_user: Any, make_player: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two tables lose a player each. The first table's job stops after its table's part (its seat freed, its
+    entry out), before it takes the counters; the second table's job busts, counts and commits meanwhile,
+    without waiting for the first: its bust is group 1 and places 12th; the first's, counted after, is group 2
+    and places 11th."""
+    tournament, tables = _running(
+        admin_user, make_player, [[20, 400, 400, 400], [20, 400, 400, 400], [400] * SEATS, [400] * SEATS]
+    )
+    jobs = []
+    with monkeypatch.context() as staging:
+        # Both rounds played before either job (a deal otherwise waits for the other table's busts).
+        staging.setattr(MultiTablePolicy, "_busts_pending_elsewhere", lambda self: False)
+        for table in tables[:2]:
+            scores = {name: (0 if i == 0 else 90) for i, name in enumerate(_names(table))}
+            staging.setattr(round_start, "instant_result", fixed_result(scores))
+            with dispatch.captured() as sent:
+                round_start.start_round(game_id=Game.objects.get(table=table).pk)
+            jobs += [args for name, args in sent if name == TABLE_ROUND_OVER]
+    first, second = jobs
+    busted_first, busted_second = (_names(table)[0] for table in tables[:2])
+    at_counters, go_on = threading.Event(), threading.Event()
+    take = quiet.Counters.take
+
+    def held_take(self: quiet.Counters) -> None:
+        if threading.current_thread().name == "first":
+            at_counters.set()
+            assert go_on.wait(timeout=30)
+        take(self)
+
+    monkeypatch.setattr(quiet.Counters, "take", held_take)
+    answers: list[Any] = []
+
+    def run_first() -> None:
+        try:
+            with dispatch.captured():
+                answers.append(
+                    quiet.after_quiet_round(tournament_id=first[0], table_id=first[1], round_id=first[2])
+                )
+        except Exception as error:  # the assertion below shows it
+            answers.append(error)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run_first, name="first")
+    thread.start()
+    try:
+        assert at_counters.wait(timeout=30)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '500ms'")
+            with dispatch.captured():
+                assert quiet.after_quiet_round(
+                    tournament_id=second[0], table_id=second[1], round_id=second[2]
+                )
+    finally:
+        go_on.set()
+        thread.join(timeout=30)
+    assert answers == [quiet.QUIET]
+    places = dict(
+        TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED).values_list(
+            "player__username", "bust_group"
+        )
+    )
+    assert places == {busted_second: 1, busted_first: 2}
+    assert dict(
+        TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED).values_list(
+            "player__username", "place"
+        )
+    ) == {busted_second: 16, busted_first: 15}
+    tournament.refresh_from_db()
+    assert (tournament.players_left, tournament.bust_groups) == (14, 2)
     assert counters.check(tournament_ids=[tournament.pk]) == []
     chips_conserved(tournament)
 
