@@ -1091,9 +1091,20 @@ def _load() -> str:
 # ================================================================================================== main
 
 
-# Tiny mode (tests/benchmarks/tiny.py): the floor, a small tournament on two workers, the in-process
-# events and the sizes query, a second or a few each.
-TINY_ARGS = ["--no-docs", "--entrants", "12", "--workers", "2", "--window", "1", "--floor-window", "1"]
+# Tiny mode (tests/benchmarks/tiny.py): the floor, a small busting tournament on two workers (busts and plans on
+# the shared path), the in-process events and the sizes query, a second or a few each.
+TINY_ARGS = [
+    "--no-docs",
+    "--entrants",
+    "12",
+    "--workers",
+    "2",
+    "--window",
+    "1",
+    "--floor-window",
+    "1",
+    "--busting",
+]
 TINY_ARGS += ["--floor-chains", "2", "--lock-events", "5", "--synthetic", "20", "--to-payout", "8"]
 
 
@@ -1131,8 +1142,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--busting",
         action="store_true",
-        help="a small stack at a high PCR: busts from the first rounds (no docs)",
+        help="a high PCR from the start: busts from the first rounds (no docs)",
     )
+    parser.add_argument("--stack", type=int, help="with --busting: the starting stack")
+    parser.add_argument("--pcr", help="with --busting: the PCR schedule (comma-separated)")
     parser.add_argument(
         "--formats", action="store_true", help="rebuys, the add-on and knockout bounties on (no docs written)"
     )
