@@ -41,7 +41,8 @@ from tournaments.live.models import Game, GameStatus
 from tournaments.live.moves import pipeline as moves
 from tournaments.live.rounds import start as round_start
 from tournaments.multi_table import progress as multi_progress
-from tournaments.multi_table.task_names import TABLE_ROUND_OVER
+from tournaments.multi_table import start as multi_start
+from tournaments.multi_table.task_names import START_BATCH, TABLE_ROUND_OVER
 from tournaments.single_table import progress as tournament_progress
 from tournaments.single_table.task_names import ADVANCE_TOURNAMENT
 from tournaments.tournament.models import Tournament, TournamentStatus
@@ -66,6 +67,9 @@ class SeededSecrets:
 
     def randbelow(self, n: int) -> int:
         return self.rng.randrange(n)
+
+    def randbits(self, k: int) -> int:
+        return self.rng.getrandbits(k)  # a batched start's seed (`multi_table.start`)
 
     def choice(self, seq: Sequence[Any]) -> Any:
         return self.rng.choice(seq)
@@ -211,6 +215,8 @@ class Driver:
                     tournament_id=args[0], table_id=args[1], round_id=args[2]
                 ),
             )
+        elif name == START_BATCH:  # a large field's start, one step a message (`multi_table.start`)
+            self._step(Step(name, tuple(args)), lambda: multi_start.seat_next_batch(tournament_id=args[0]))
         elif name == ADVANCE_TOURNAMENT:
             self._step(
                 Step(name, tuple(args)),

@@ -288,16 +288,16 @@ def _plan(
     return applied, after
 
 
-def no_plan(tournament: Tournament, hist: dict[str, int], *, size: int) -> bool:
+def no_plan(tournament: Tournament, hist: dict[str, int], *, size: int, busted: int = 0) -> bool:
     """A trusted histogram (it agrees with the counters) that shows no plan for a table of `size` players: the
-    test both the exclusive job and the shared path make before planning."""
-    trusted = table_sizes.consistent(
-        hist, tables_open=tournament.tables_open, players_left=tournament.players_left
-    )
+    test both the exclusive job and the shared path make before planning. `busted`: players out of `hist` not yet
+    counted off `players_left` (a busting job foreseeing its plan)."""
+    players_left = tournament.players_left - busted
+    trusted = table_sizes.consistent(hist, tables_open=tournament.tables_open, players_left=players_left)
     return trusted and not table_sizes.plan_needed(
         hist,
         size=size,
-        players_left=tournament.players_left,
+        players_left=players_left,
         tables_open=tournament.tables_open,
         seats=tournament.seats,
     )

@@ -89,9 +89,9 @@ class Counters:
 
     FIELDS = ("players_left", "bust_groups", "table_sizes", "tables_open", "version")
 
-    def __init__(self, tournament: Tournament) -> None:
+    def __init__(self, tournament: Tournament, *, held: bool = False) -> None:
         self.tournament = tournament
-        self.held = False
+        self.held = held
 
     def take(self) -> None:
         if self.held:
@@ -145,12 +145,14 @@ def _shared(*, tournament_id: int, table_id: int, round_id: int, mode: Mode) -> 
     share_lock(tournament_id)
     if mode is not Mode.QUIET:
         plan_lock(tournament_id, exclusive=mode is Mode.PLANNING)
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    rows = Tournament.objects.filter(pk=tournament_id)
+    if mode is Mode.PLANNING:
+        # The counters held from here, read with the row: no other writer of them runs beside a plan.
+        rows = rows.select_for_update(no_key=True)
+    tournament = rows.first()
     if tournament is None or not may_share(tournament):
         return None
-    counters = Counters(tournament)
-    if mode is Mode.PLANNING:
-        counters.take()  # no other writer of the counters runs beside a plan: held from here
+    counters = Counters(tournament, held=mode is Mode.PLANNING)
     game_id = Game.objects.filter(table_id=table_id, table__tournament_id=tournament_id).values_list(
         "pk", flat=True
     )
@@ -180,7 +182,7 @@ def _shared(*, tournament_id: int, table_id: int, round_id: int, mode: Mode) -> 
         # counters taken, then the exclusive job's decisions on the counters it left. Anything that is the
         # exclusive job's: all rolled back.
         bust_players(tournament, table, round_, before_counting=counters.take)
-        counters.take()
+        counters.take()  # taken by the busts' counted part, unless all of them were held for a rebuy
         after, _ = _seated_and_broke(table)
         if finish_due(tournament) or bubble_due(tournament):
             raise Exclusive
@@ -219,11 +221,7 @@ def _plan_foreseen(tournament: Tournament, *, size: int, broke: int) -> bool:
     change them before this one counts)? Foreseen, the job is tried as a planning job before it busts anyone;
     missed, it finds out once it holds the counters, and is tried again all the same."""
     hist = table_sizes.resized(tournament.table_sizes or {}, old=size, new=size - broke)
-    players_left, tournament.players_left = tournament.players_left, tournament.players_left - broke
-    try:
-        return not balance.no_plan(tournament, hist, size=size - broke)
-    finally:
-        tournament.players_left = players_left
+    return not balance.no_plan(tournament, hist, size=size - broke, busted=broke)
 
 
 def may_share(tournament: Tournament) -> bool:

@@ -60,12 +60,17 @@ def tables_needed(tournament: Tournament) -> int:
     return -(-int(tournament.entrants) // max(1, int(tournament.seats)))
 
 
+def tables_seated(tournament: Tournament) -> int:
+    """The tables the start has seated so far (none before it)."""
+    return int(tournament.tables_seated or 0)
+
+
 def seating(tournament: Tournament) -> bool:
     """Is the batched start still seating tables? Until then no table's job runs: the counters and the size
     histogram hold only the tables seated so far. Once every table is seated, jobs run as ever while the last
     steps deal the tables never dealt (and may break tables: `tables_open` then falls short of the field's
     tables, `tables_seated` does not)."""
-    return starting(tournament) and int(tournament.tables_seated or 0) < tables_needed(tournament)
+    return starting(tournament) and tables_seated(tournament) < tables_needed(tournament)
 
 
 def refuse_while_starting(tournament: Tournament) -> None:
@@ -74,7 +79,7 @@ def refuse_while_starting(tournament: Tournament) -> None:
         raise Conflict(
             "The tournament is seating its players: try again in a moment.",
             code=PlayCode.TOURNAMENT_SEATING,
-            details={"tables_seated": int(tournament.tables_seated or 0)},
+            details={"tables_seated": tables_seated(tournament)},
         )
 
 
@@ -155,12 +160,12 @@ def _seat(
         groups_module.add_tables(
             tournament,
             {table.pk: len(group) for table, group in zip(tables, groups, strict=True)},
-            last=int(tournament.tables_seated or 0) + len(tables) >= total,
+            last=tables_seated(tournament) + len(tables) >= total,
         )
     earlier = tournament.table_sizes if tournament.tables_open else {}
     tournament.players_left += sum(len(group) for group in groups)
     tournament.tables_open += len(tables)
-    tournament.tables_seated = int(tournament.tables_seated or 0) + len(tables)
+    tournament.tables_seated = tables_seated(tournament) + len(tables)
     tournament.table_sizes = table_sizes.added(earlier or {}, (len(group) for group in groups))
     tournament.start_step_at = timezone.now() if tournament.start_seed is not None else None
     Tournament.objects.filter(pk=tournament.pk).update(
@@ -218,7 +223,7 @@ def _next_step(*, tournament_id: int) -> str:
                 .values_list("pk", flat=True)
             )
             groups = initial_tables(ids, seats=tournament.seats, rng=random.Random(tournament.start_seed))
-            seated = int(tournament.tables_seated or 0)
+            seated = tables_seated(tournament)
             batch = groups[seated : seated + batch_tables()]
             wanted = [entry for group in batch for entry in group]
             entries = [

@@ -106,8 +106,30 @@ def _rounds_over(
         monkeypatch.setattr(round_start, "instant_result", fixed_result(scores))
         with dispatch.captured() as sent:
             round_start.start_round(game_id=Game.objects.get(table=table).pk)
+        # A deal held for another table's busts (`MultiTablePolicy.holds_deal`) sends no job.
         jobs += [tuple(int(a) for a in args) for name, args in sent if name == TABLE_ROUND_OVER]
     return jobs  # type: ignore[return-value]
+
+
+def _round_over(monkeypatch: pytest.MonkeyPatch, table: Table, scores: dict[str, int]) -> list[Any]:
+    """The table's round dealt and ended with these scores; answers its job's args."""
+    monkeypatch.setattr(round_start, "instant_result", fixed_result(scores))
+    with dispatch.captured() as sent:
+        round_start.start_round(game_id=Game.objects.get(table=table).pk)
+    (args,) = [args for name, args in sent if name == TABLE_ROUND_OVER]
+    return list(args)
+
+
+def _shared_job_beside(args: list[Any], *, waits: bool) -> None:
+    """The table's job on the shared path beside another transaction's locks (`_row_held_by_another`): refused
+    for a lock timeout, or run to its end, sending the table's deal."""
+    if waits:
+        with pytest.raises(OperationalError, match="lock timeout"), dispatch.captured():
+            quiet.after_quiet_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
+    else:
+        with dispatch.captured() as deals:
+            assert quiet.after_quiet_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
+        assert [name for name, _ in deals] == [dispatch.START_ROUND]
 
 
 def _at_once(jobs: list[tuple[int, int, int]], pauses: list[float]) -> list[Any]:
@@ -237,18 +259,9 @@ def test_a_quiet_job_shares_the_row_and_waits_for_an_exclusive_lock(
     admin_user: Any, make_player: Any, monkeypatch: pytest.MonkeyPatch, mode: str, waits: bool
 ) -> None:
     tournament, tables = _running(admin_user, make_player, [[400] * SEATS, [400] * SEATS])
-    monkeypatch.setattr(round_start, "instant_result", fixed_result(dict.fromkeys(_names(tables[0]), 10)))
-    with dispatch.captured() as sent:
-        round_start.start_round(game_id=Game.objects.get(table=tables[0]).pk)
-    (args,) = [args for name, args in sent if name == TABLE_ROUND_OVER]
+    args = _round_over(monkeypatch, tables[0], dict.fromkeys(_names(tables[0]), 10))
     with _row_held_by_another(tournament.pk, mode):
-        if waits:
-            with pytest.raises(OperationalError, match="lock timeout"), dispatch.captured():
-                quiet.after_quiet_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
-        else:
-            with dispatch.captured() as deals:
-                assert quiet.after_quiet_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
-            assert [name for name, _ in deals] == [dispatch.START_ROUND]
+        _shared_job_beside(args, waits=waits)
     if waits:  # refused: nothing changed; once the lock is gone, the job runs
         assert Game.objects.get(table=tables[0]).next_round_at is None
         with dispatch.captured():
@@ -277,10 +290,7 @@ def test_a_job_that_plans_runs_beside_quiet_jobs_and_takes_turns_with_busting_on
     tournament, tables = _running(admin_user, make_player, [[20, 20, 400, 400], [400] * SEATS, [400] * SEATS])
     names = _names(tables[0])
     scores = {name: (0 if i < 2 else 90) for i, name in enumerate(names)}
-    monkeypatch.setattr(round_start, "instant_result", fixed_result(scores))
-    with dispatch.captured() as sent:
-        round_start.start_round(game_id=Game.objects.get(table=tables[0]).pk)
-    (args,) = [args for name, args in sent if name == TABLE_ROUND_OVER]
+    args = _round_over(monkeypatch, tables[0], scores)
     with _row_held_by_another(tournament.pk, mode):
         if waits:
             with pytest.raises(OperationalError, match="lock timeout"), dispatch.captured():
@@ -318,18 +328,9 @@ def test_busting_jobs_bust_side_by_side_and_take_turns_for_the_counters(
     )
     names = _names(tables[0])
     scores = {name: (0 if i == 0 else 90) for i, name in enumerate(names)}
-    monkeypatch.setattr(round_start, "instant_result", fixed_result(scores))
-    with dispatch.captured() as sent:
-        round_start.start_round(game_id=Game.objects.get(table=tables[0]).pk)
-    (args,) = [args for name, args in sent if name == TABLE_ROUND_OVER]
+    args = _round_over(monkeypatch, tables[0], scores)
     with _row_held_by_another(tournament.pk, mode):
-        if waits:
-            with pytest.raises(OperationalError, match="lock timeout"), dispatch.captured():
-                quiet.after_quiet_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
-        else:
-            with dispatch.captured() as deals:
-                assert quiet.after_quiet_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
-            assert [name for name, _ in deals] == [dispatch.START_ROUND]
+        _shared_job_beside(args, waits=waits)
     if waits:  # refused: nothing changed; once the lock is gone, the job runs
         assert TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED).count() == 0
         assert Game.objects.get(table=tables[0]).next_round_at is None
@@ -361,10 +362,7 @@ def test_a_busting_job_counts_first_when_it_finishes_its_table_first(
         staging.setattr(MultiTablePolicy, "_busts_pending_elsewhere", lambda self: False)
         for table in tables[:2]:
             scores = {name: (0 if i == 0 else 90) for i, name in enumerate(_names(table))}
-            staging.setattr(round_start, "instant_result", fixed_result(scores))
-            with dispatch.captured() as sent:
-                round_start.start_round(game_id=Game.objects.get(table=table).pk)
-            jobs += [args for name, args in sent if name == TABLE_ROUND_OVER]
+            jobs.append(_round_over(staging, table, scores))
     first, second = jobs
     busted_first, busted_second = (_names(table)[0] for table in tables[:2])
     at_counters, go_on = threading.Event(), threading.Event()
