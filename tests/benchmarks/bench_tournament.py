@@ -127,7 +127,8 @@ class Workers:
             self.names.append(f"{name}@{socket.gethostname()}")
         from config.celery_app import app
 
-        deadline = time.monotonic() + 90
+        # Four workers starting beside a loaded machine took more than 90 s to answer once (7 December 2026).
+        deadline = time.monotonic() + 240
         waiting = set(self.names)
         while waiting and time.monotonic() < deadline:
             for i, proc in enumerate(self.procs):
