@@ -40,6 +40,7 @@ class Applied:
     moved: int
     broken: tuple[int, ...]
     receivers: tuple[int, ...]
+    moves: tuple[dict[str, object], ...] = ()  # the `moved` event's data, one per player moved
 
 
 def open_table_sizes(tournament: Tournament) -> dict[int, int]:
@@ -126,6 +127,21 @@ def apply_plan(
 ) -> Applied:
     """Move the plan's players (each stack seat to seat, keyed by the move), close the broken tables (their
     games are in `games`, locked), keep `tables_open`, record the events. Answers what it did."""
+    applied = move_players(tournament=tournament, plan=plan, movable=movable, games=games)
+    record_plan(tournament, applied, cause=cause)
+    return applied
+
+
+def move_players(
+    *,
+    tournament: Tournament,
+    plan: Plan,
+    movable: Mapping[int, Sequence[TournamentEntry]],
+    games: Mapping[int, Game],
+) -> Applied:
+    """The plan's tables' part: its players moved (each stack seat to seat, keyed by the move) and its broken
+    tables closed (their games are in `games`, locked); the tournament's row neither read nor written (its
+    counted part is `record_plan`)."""
     if not plan.moves and not plan.broken:
         return Applied(moved=0, broken=(), receivers=())
     entries = {e.pk: e for group in movable.values() for e in group}
@@ -156,24 +172,34 @@ def apply_plan(
                 "to": move.destination,
             }
         )
-    if moved:
-        tournament_events.record(tournament=tournament, kind="moved", data={"moves": moved, "why": cause})
     for table_id in plan.broken:
         game = games[table_id]
         table = Table.objects.get(pk=table_id)
         table.status = TableStatus.CLOSED
         table.save(update_fields=["status"])
         wind_down(game=game, table=table)
+    return Applied(
+        moved=len(moved), broken=tuple(plan.broken), receivers=tuple(destinations), moves=tuple(moved)
+    )
+
+
+def record_plan(tournament: Tournament, applied: Applied, *, cause: str) -> None:
+    """A plan's counted part, after `move_players`: `tables_open` kept and the events recorded (the caller holds
+    the counters)."""
+    if applied.moves:
+        tournament_events.record(
+            tournament=tournament, kind="moved", data={"moves": list(applied.moves), "why": cause}
+        )
+    for table_id in applied.broken:
         tournament.tables_open -= 1
         tournament_events.record(tournament=tournament, kind="table_broken", data={"table": table_id})
-    if plan.broken:
+    if applied.broken:
         Tournament.objects.filter(pk=tournament.pk).update(tables_open=tournament.tables_open)
         if tournament.tables_open == 1:
             final = Table.objects.filter(tournament=tournament, status=TableStatus.OPEN).values_list(
                 "pk", flat=True
             )
             tournament_events.record(tournament=tournament, kind="final_table", data={"table": final.first()})
-    return Applied(moved=len(moved), broken=tuple(plan.broken), receivers=tuple(destinations))
 
 
 def wake(tournament: Tournament, tables: Sequence[int], *, skip: int | None = None) -> None:
@@ -272,12 +298,7 @@ def _plan(
     of them waiting for their deal between rounds, applied. Answers it and the planned tables' sizes after it;
     `complete`: None, nothing applied, unless every planned table is then within the whole field's band
     (`planning.groups.in_band`: a table whose givers are mid-round may be given players by another group's)."""
-    games = {table.pk: game, **waiting_for_deal(tournament, besides=table.pk, within=within)}
-    movable = players_at(list(games))
-    for table_id in games:
-        movable.setdefault(table_id, [])
-    plan = plan_for(tournament, sizes=sizes, movable=movable)
-    after = table_sizes.after_plan(sizes, plan)
+    plan, movable, games, after = _seating(tournament, table, game, sizes, within=within)
     if complete and not plan_groups.in_band(
         after.values(),
         players_left=tournament.players_left,
@@ -286,6 +307,117 @@ def _plan(
         return None
     applied = apply_plan(tournament=tournament, plan=plan, movable=movable, games=games, cause="balance")
     return applied, after
+
+
+def _seating(
+    tournament: Tournament, table: Table, game: Game, sizes: dict[int, int], *, within: list[int] | None
+) -> tuple[Plan, dict[int, list[TournamentEntry]], dict[int, Game], dict[int, int]]:
+    """The seating plan over the tables of `sizes`, with this table and those of them waiting for their deal (their
+    games locked, their players read): the plan, the players, the games and the planned tables' sizes after it."""
+    games = {table.pk: game, **waiting_for_deal(tournament, besides=table.pk, within=within)}
+    movable = players_at(list(games))
+    for table_id in games:
+        movable.setdefault(table_id, [])
+    plan = plan_for(tournament, sizes=sizes, movable=movable)
+    return plan, movable, games, table_sizes.after_plan(sizes, plan)
+
+
+# --- a plan within one group beside other groups' plans (`quiet`'s group planning job): its tables' part on the
+# counters as read under the tournament's row shared, then, under the counters, whether it is still the whole
+# field's plan, and its counted part
+
+
+@dataclass(frozen=True)
+class GroupPlan:
+    """A plan within one table group, its tables' part done (`plan_in_group`): the group's open tables' sizes
+    before it (this table's busts out) and after it (broken tables gone); both empty when the counters read
+    under the share showed no plan (nothing read, nothing moved)."""
+
+    group: groups.TableGroup
+    before: dict[int, int]
+    after: dict[int, int]
+    applied: Applied
+
+
+def plan_in_group(
+    tournament: Tournament,
+    table: Table,
+    game: Game,
+    group: groups.TableGroup,
+    hist: dict[str, int],
+    *,
+    size: int,
+    busted: int,
+) -> GroupPlan | None:
+    """The plan within the table's group, its tables' part applied (`move_players`), when the counters read under
+    the share say it is the whole field's plan; None (nothing moved) when they say it is not: the plan over
+    several groups or every table is then made with the plans' lock held alone. `hist`: the tournament's
+    histogram with this table at `size`; `busted`: this job's busts, not yet counted off `players_left`.
+    The caller holds the group's plans' lock alone (`quiet.group_lock`) and the table's game."""
+    players_left = tournament.players_left - busted
+    if no_plan(tournament, hist, size=size, busted=busted):
+        return GroupPlan(group=group, before={}, after={}, applied=Applied(moved=0, broken=(), receivers=()))
+    sizes = groups.sizes_in(tournament, [group])
+    counters = {
+        "players_left": players_left,
+        "tables_open": tournament.tables_open,
+        "seats": tournament.seats,
+    }
+    if not plan_groups.plan_within_group(hist, sizes.values(), **counters):
+        return None
+    plan, movable, games, after = _seating(tournament, table, game, sizes, within=list(sizes))
+    tables_kept = tournament.tables_open - len(plan.broken)
+    if not plan_groups.in_band(after.values(), players_left=players_left, tables_kept=tables_kept):
+        return None
+    applied = move_players(tournament=tournament, plan=plan, movable=movable, games=games)
+    return GroupPlan(group=group, before=sizes, after=after, applied=applied)
+
+
+def group_plan_holds(tournament: Tournament, hist: dict[str, int], planned: GroupPlan, *, size: int) -> bool:
+    """Under the counters (read again, this job's busts counted): is the plan made within the group the one the
+    exclusive job would make on the field as it is now (`rebalance`: no plan, or this group's)? Other groups'
+    busts and plans may have changed the field since the plan was made on the counters read under the share.
+    `hist`: the tournament's histogram with this table at `size`."""
+    applied = planned.applied
+    if no_plan(tournament, hist, size=size):
+        return not applied.moved and not applied.broken
+    if not planned.before:
+        return False
+    counters = {
+        "players_left": tournament.players_left,
+        "tables_open": tournament.tables_open,
+        "seats": tournament.seats,
+    }
+    return (
+        plan_groups.plan_within_group(hist, planned.before.values(), **counters)
+        and plan_groups.in_band(
+            planned.after.values(),
+            players_left=tournament.players_left,
+            tables_kept=tournament.tables_open - len(applied.broken),
+        )
+        and not groups.merge_due(
+            tournament,
+            planned.group,
+            tables=len(planned.after),
+            tables_open=tournament.tables_open - len(applied.broken),
+        )
+    )
+
+
+def count_group_plan(
+    tournament: Tournament, table: Table, hist: dict[str, int], planned: GroupPlan, *, before: int, size: int
+) -> None:
+    """A group's plan's counted part, once `group_plan_holds`: the events, `tables_open` and the histograms (the
+    tournament's and the group's). `before`, `size`: this table's size before its busts and after them."""
+    if not planned.before:
+        keep_sizes(tournament, hist)
+        groups.resize(tournament, table.pk, old=before, new=size)
+        return
+    record_plan(tournament, planned.applied, cause="balance")
+    keep_sizes(
+        tournament, plan_groups.replaced(hist, before=planned.before.values(), after=planned.after.values())
+    )
+    groups.keep_histogram(planned.group, planned.after)
 
 
 def no_plan(tournament: Tournament, hist: dict[str, int], *, size: int, busted: int = 0) -> bool:

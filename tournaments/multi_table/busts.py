@@ -8,6 +8,7 @@ knockouts and the events), so that busting jobs take turns only for that last pa
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.utils import timezone
 
@@ -26,6 +27,16 @@ def comeback_possible(tournament: Tournament) -> bool:
     return tournament.level <= tournament.late_registration_levels
 
 
+@dataclass(frozen=True)
+class TablesPart:
+    """A table's busts with its part done (the seats freed, the stacks retired, the entries out), their counted
+    part to come (`count_busts`: the bust group and the places); the players held for a rebuy, to be told so the
+    first time (`fresh`)."""
+
+    busts: tuple[tuple[TournamentEntry, str], ...]
+    fresh: tuple[str, ...]
+
+
 def bust_players(
     tournament: Tournament, table: Table, round_: Round, *, before_counting: Callable[[], None] | None = None
 ) -> None:
@@ -33,10 +44,17 @@ def bust_players(
     holds the table's game lock and the tournament's row: `FOR UPDATE` (the exclusive job), or shared with
     `before_counting` given, which takes the counters (`quiet.Counters.take`: the row `FOR NO KEY UPDATE`, the
     counters read again) before anything reads or writes them or records an event."""
-    count = before_counting or (lambda: None)
+    part = bust_table(tournament, table, round_)
+    if part is not None:
+        count_busts(tournament, table, round_, part, before_counting=before_counting)
+
+
+def bust_table(tournament: Tournament, table: Table, round_: Round) -> TablesPart | None:
+    """The table's part of its busts: the seats without chips freed (a player held for a rebuy stays), nothing
+    the counters hold read or written. None: nobody without chips."""
     seats = [s for s in seats_with_stacks(table) if s.stack_account.balance <= 0]
     if not seats:
-        return
+        return None
     entries = {
         e.seat_id: e
         for e in TournamentEntry.objects.select_for_update(of=("self",)).filter(
@@ -58,35 +76,54 @@ def bust_players(
             name=s.player.get_username(),
         )
     ]
-    fresh = [s.player.get_username() for s in held if before[s.pk] is None]
-    if fresh:
-        count()
+    fresh = tuple(s.player.get_username() for s in held if before[s.pk] is None)
+    seats = [s for s in seats if s not in held]
+    busts: list[tuple[TournamentEntry, str]] = []
+    if seats:
+        melded = melded_values(round_.result or {}, table_settings.build_rules(table.game, table.options))
+        now = timezone.now()
+        policy = MultiTablePolicy(tournament, table)
+        for seat in seats:
+            cash_out(seat=seat, table=table, policy=policy)  # no chips: the chair is freed
+            entry = entries.get(seat.pk)
+            if entry is None:
+                continue
+            name = seat.player.get_username()
+            entry.status = EntryStatus.BUSTED
+            entry.busted_at = now
+            entry.bust_start_chips = int((round_.stacks or {}).get(name, 0))
+            entry.bust_melded = int(melded.get(name, 0))
+            entry.seat = None
+            # Saved now: a plan made before the busts are counted reads the table's players (`quiet`).
+            entry.save(update_fields=["status", "busted_at", "bust_start_chips", "bust_melded", "seat"])
+            busts.append((entry, name))
+    return TablesPart(busts=tuple(busts), fresh=fresh)
+
+
+def count_busts(
+    tournament: Tournament,
+    table: Table,
+    round_: Round,
+    part: TablesPart,
+    *,
+    before_counting: Callable[[], None] | None = None,
+) -> None:
+    """The counted part of a table's busts, after `bust_table`: the players held for a rebuy told, one bust group
+    numbered, `players_left`, the places, the knockouts, the entries saved and the `busted` event. One job at a
+    time per tournament (the counters, taken by `before_counting` first), in the order that numbers the bust
+    groups."""
+    if not part.fresh and not part.busts:
+        return
+    (before_counting or (lambda: None))()
+    if part.fresh:
         events.record(
             tournament=tournament,
             kind="rebuy_wait",
-            data={"table": table.pk, "round": round_.number, "waiting": fresh},
+            data={"table": table.pk, "round": round_.number, "waiting": list(part.fresh)},
         )
-    seats = [s for s in seats if s not in held]
-    if not seats:
+    busts = list(part.busts)
+    if not busts:
         return
-    melded = melded_values(round_.result or {}, table_settings.build_rules(table.game, table.options))
-    now = timezone.now()
-    busts: list[tuple[TournamentEntry, str]] = []
-    policy = MultiTablePolicy(tournament, table)
-    for seat in seats:
-        cash_out(seat=seat, table=table, policy=policy)  # no chips: the chair is freed
-        entry = entries.get(seat.pk)
-        if entry is None:
-            continue
-        name = seat.player.get_username()
-        entry.status = EntryStatus.BUSTED
-        entry.busted_at = now
-        entry.bust_start_chips = int((round_.stacks or {}).get(name, 0))
-        entry.bust_melded = int(melded.get(name, 0))
-        entry.seat = None
-        busts.append((entry, name))
-    # The counted part: one job at a time per tournament, in the order that numbers the bust groups.
-    count()
     tournament.bust_groups += 1
     for entry, _ in busts:
         entry.bust_group = tournament.bust_groups
@@ -103,17 +140,7 @@ def bust_players(
         )
     for entry, _ in busts:
         entry.place = places.get(entry.pk)
-        entry.save(
-            update_fields=[
-                "status",
-                "busted_at",
-                "bust_group",
-                "bust_start_chips",
-                "bust_melded",
-                "seat",
-                "place",
-            ]
-        )
+        entry.save(update_fields=["bust_group", "place"])
     tournament.save(update_fields=["bust_groups", "players_left"])
     events.record(
         tournament=tournament,

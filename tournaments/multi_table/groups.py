@@ -89,10 +89,11 @@ def add_tables(tournament: Tournament, sizes: Mapping[int, int], *, last: bool) 
     TableGroup.objects.bulk_create(rows, ignore_conflicts=True)
 
 
-def group_of(tournament: Tournament, table_id: int) -> TableGroup | None:
-    """The group of `table_id` (None: the tournament has no groups)."""
+def group_of(tournament: Tournament | int, table_id: int) -> TableGroup | None:
+    """The group of `table_id` in `tournament` (or its id); None: the tournament has no groups."""
+    tournament_id = tournament if isinstance(tournament, int) else tournament.pk
     return TableGroup.objects.filter(
-        tournament=tournament, first_table__lte=table_id, last_table__gte=table_id
+        tournament_id=tournament_id, first_table__lte=table_id, last_table__gte=table_id
     ).first()
 
 
@@ -150,12 +151,33 @@ def planned(tournament: Tournament, chosen: Sequence[TableGroup], after: Mapping
     """After a plan over these groups (`after`: their open tables' sizes after it): their histograms rewritten,
     then the groups merged as the field shrinks."""
     for group in chosen:
-        hist = table_sizes.histogram(
-            n for t, n in after.items() if group.first_table <= t <= group.last_table
-        )
-        if hist != group.table_sizes:
-            TableGroup.objects.filter(pk=group.pk).update(table_sizes=hist)
+        keep_histogram(group, after)
     merge(tournament)
+
+
+def keep_histogram(group: TableGroup, after: Mapping[int, int]) -> None:
+    """The group's histogram rewritten from its open tables' sizes (`after` may hold other groups' too)."""
+    hist = table_sizes.histogram(n for t, n in after.items() if group.first_table <= t <= group.last_table)
+    if hist != group.table_sizes:
+        group.table_sizes = hist
+        TableGroup.objects.filter(pk=group.pk).update(table_sizes=hist)
+
+
+def merge_due(tournament: Tournament, group: TableGroup, *, tables: int, tables_open: int) -> bool:
+    """Would `merge` change the groups once `group` has `tables` open tables and the tournament `tables_open` (a
+    plan within the group made)? Such a plan is left to a plan that may merge them (`quiet`)."""
+    if tables_open <= per_group():
+        return True
+    rows = list(TableGroup.objects.filter(tournament=tournament).order_by("first_table"))
+    counted = [
+        (
+            row.first_table,
+            row.last_table,
+            tables if row.pk == group.pk else sum(int(c) for c in (row.table_sizes or {}).values()),
+        )
+        for row in rows
+    ]
+    return len(plan_groups.merged(counted, per_group=per_group())) != len(rows)
 
 
 def rewrite(tournament: Tournament, sizes: Mapping[int, int]) -> None:

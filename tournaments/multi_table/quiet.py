@@ -43,10 +43,10 @@ from enum import Enum
 from django.db import connection, transaction
 
 from tournaments.live import lock_game
-from tournaments.live.models import SEATED_STATUSES, Game, GameStatus, Seat, Table, TableStatus
+from tournaments.live.models import SEATED_STATUSES, Game, GameStatus, Round, Seat, Table, TableStatus
 from tournaments.multi_table import balance, faults, groups, rebuys, start
 from tournaments.multi_table.balance import wake
-from tournaments.multi_table.busts import bust_players
+from tournaments.multi_table.busts import bust_players, bust_table, count_busts
 from tournaments.multi_table.planning import table_sizes
 from tournaments.multi_table.planning.levels import in_bubble, level_of
 from tournaments.satellites import services as satellites
@@ -57,11 +57,14 @@ QUIET = "dealt"
 # The advisory lock's first key (an arbitrary constant naming "a tournament's plans"); the second is the
 # tournament's id, folded into PostgreSQL's int4 (two tournaments sharing a key only wait for each other).
 PLANS_LOCK_SPACE = 0x52504C4E
+# A table group's plans' lock (`group_lock`): the second key is the group's id.
+GROUP_PLANS_LOCK_SPACE = 0x52504C47
 
 
 class Mode(Enum):
     QUIET = "quiet"
     BUSTING = "busting"
+    GROUP_PLANNING = "group planning"
     PLANNING = "planning"
 
 
@@ -81,6 +84,15 @@ def plan_lock(tournament_id: int, *, exclusive: bool) -> None:
     take = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {take}(%s, %s)", [PLANS_LOCK_SPACE, tournament_id % 2**31])
+
+
+def group_lock(group_id: int, *, exclusive: bool) -> None:
+    """A table group's plans' lock for this transaction (taken after the tournament's, shared): shared by the
+    busting jobs of its tables, exclusive for a plan within the group, so that such a plan sees no bust of its
+    group half done, while plans and busts of other groups go on beside it."""
+    take = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {take}(%s, %s)", [GROUP_PLANS_LOCK_SPACE, group_id % 2**31])
 
 
 class Counters:
@@ -113,38 +125,44 @@ class Exclusive(Exception):
 
 def after_quiet_round(*, tournament_id: int, table_id: int, round_id: int | None) -> str | None:
     """The job when it needs no exclusive lock (what it did: "dealt", or "broken" when a plan broke its table),
-    else None with nothing written. A job that must plan without the plans' exclusive lock is tried again,
-    nothing kept, as a planning job."""
+    else None with nothing written. A job that must plan without the plans' lock is tried again, nothing kept,
+    as a planning job: within its table group first (beside other groups' plans), then with the tournament's
+    plans' lock held alone."""
     if round_id is None:
         return None  # a wake-up after receiving players: the exclusive job decides
-    postgresql = connection.vendor == "postgresql"
-    mode = Mode.BUSTING if postgresql and _broke_before(table_id) else Mode.QUIET
-    try:
-        with transaction.atomic():
-            return _shared(tournament_id=tournament_id, table_id=table_id, round_id=round_id, mode=mode)
-    except Exclusive:
-        return None
-    except _PlanNeeded:
-        if not postgresql:
-            return None  # SQLite (one writer at a time): the exclusive job plans
-    try:
-        with transaction.atomic():
-            return _shared(
-                tournament_id=tournament_id, table_id=table_id, round_id=round_id, mode=Mode.PLANNING
-            )
-    except (Exclusive, _PlanNeeded):
-        return None
+    if connection.vendor != "postgresql":
+        modes = [Mode.QUIET]  # SQLite (one writer at a time): the exclusive job busts and plans
+    else:
+        first = Mode.BUSTING if _broke_before(table_id) else Mode.QUIET
+        modes = [first, Mode.GROUP_PLANNING, Mode.PLANNING]
+    for mode in modes:
+        try:
+            with transaction.atomic():
+                return _shared(tournament_id=tournament_id, table_id=table_id, round_id=round_id, mode=mode)
+        except Exclusive:
+            return None
+        except _PlanNeeded:
+            continue
+    return None
 
 
 class _PlanNeeded(Exception):
-    """A job without the plans' exclusive lock found a plan to make: nothing written, tried again as a planning
-    job."""
+    """A job without the plans' lock it needs found a plan to make (or a plan within its group that is not the
+    whole field's): nothing written, tried again with the next mode."""
 
 
 def _shared(*, tournament_id: int, table_id: int, round_id: int, mode: Mode) -> str | None:
     share_lock(tournament_id)
     if mode is not Mode.QUIET:
         plan_lock(tournament_id, exclusive=mode is Mode.PLANNING)
+    group: groups.TableGroup | None = None
+    if mode in (Mode.BUSTING, Mode.GROUP_PLANNING):
+        # The groups change only under the plans' lock held alone or the exclusive lock: steady from here.
+        group = groups.group_of(tournament_id, table_id)
+        if group is None and mode is Mode.GROUP_PLANNING:
+            raise _PlanNeeded  # no groups: a plan holds the tournament's plans' lock alone
+        if group is not None:
+            group_lock(group.pk, exclusive=mode is Mode.GROUP_PLANNING)
     rows = Tournament.objects.filter(pk=tournament_id)
     if mode is Mode.PLANNING:
         # The counters held from here, read with the row: no other writer of them runs beside a plan.
@@ -176,6 +194,9 @@ def _shared(*, tournament_id: int, table_id: int, round_id: int, mode: Mode) -> 
         return None  # players without chips since the read before the lock: the exclusive job busts them
     if broke and mode is Mode.BUSTING and _plan_foreseen(tournament, size=size, broke=broke):
         raise _PlanNeeded  # foreseen on the counters read under the share: nothing done yet
+    if mode is Mode.GROUP_PLANNING:
+        assert group is not None
+        return _plan_in_group(tournament, table, game, round_, group, counters, size=size, broke=broke)
     after = size
     if broke:
         # The bust path's own code: the table's part beside other busting jobs, then the counted part with the
@@ -199,13 +220,9 @@ def _shared(*, tournament_id: int, table_id: int, round_id: int, mode: Mode) -> 
         # A plan, with the exclusive job's code: it takes turns with busts and other plans (the plans' lock),
         # never with the quiet jobs (docs/tournaments.md "Locks of the tables' jobs").
         applied = balance.rebalance(tournament, table, game, before=size)
-        broken = table.pk in applied.broken
         if applied.moved or applied.broken:
             faults.pause_point(faults.BALANCE)  # the crash tests' SIGKILL (tournaments/multi_table/faults.py)
-        wake(tournament, applied.receivers, skip=table.pk)
-        if not broken and game.next_round_at is None:
-            schedule_deal(game, delay=rebuys.deal_delay(tournament=tournament, table=table, round_=round_))
-        return "broken" if broken else QUIET
+        return _deal_unless_broken(tournament, table, game, round_, applied)
     balance.keep_sizes(tournament, hist)
     if broke:
         groups.resize(tournament, table.pk, old=size, new=after)  # its group's histogram (`groups`)
@@ -214,6 +231,60 @@ def _shared(*, tournament_id: int, table_id: int, round_id: int, mode: Mode) -> 
     if broke:
         faults.pause_point(faults.SHARED_BUST)  # the crash tests' SIGKILL (tournaments/multi_table/faults.py)
     return QUIET
+
+
+def _plan_in_group(
+    tournament: Tournament,
+    table: Table,
+    game: Game,
+    round_: Round,
+    group: groups.TableGroup,
+    counters: Counters,
+    *,
+    size: int,
+    broke: int,
+) -> str:
+    """A planning job within its table group, beside other groups' plans and busts: its table's busts and the
+    plan's tables' part (moves, breaks) on the counters read under the share, then the counters taken, its
+    busts counted, and the plan kept only if it is still the one the exclusive job would make on the field as
+    it now is (`balance.group_plan_holds`); else nothing is kept and the plan is made with the tournament's
+    plans' lock held alone. The exclusive job's cases (the finish, the bubble) roll everything back."""
+    part = bust_table(tournament, table, round_) if broke else None
+    after = _seated_and_broke(table)[0] if part is not None else size
+    busted = len(part.busts) if part is not None else 0
+    if table.awaiting_job:
+        Table.objects.filter(pk=table.pk).update(awaiting_job=False)
+    hist = table_sizes.resized(tournament.table_sizes or {}, old=size, new=after)
+    planned = balance.plan_in_group(tournament, table, game, group, hist, size=after, busted=busted)
+    if planned is None:
+        raise _PlanNeeded  # not the whole field's plan on the counters read under the share
+    counters.take()
+    if part is not None:
+        count_busts(tournament, table, round_, part)
+    if finish_due(tournament) or bubble_due(tournament):
+        raise Exclusive
+    hist = table_sizes.resized(tournament.table_sizes or {}, old=size, new=after)
+    if not balance.group_plan_holds(tournament, hist, planned, size=after):
+        raise _PlanNeeded  # other groups' busts or plans changed the field: planned with the lock held alone
+    balance.count_group_plan(tournament, table, hist, planned, before=size, size=after)
+    applied = planned.applied
+    if applied.moved or applied.broken:
+        faults.pause_point(faults.GROUP_PLAN)  # the crash tests' SIGKILL (tournaments/multi_table/faults.py)
+    elif part is not None:
+        faults.pause_point(faults.SHARED_BUST)
+    return _deal_unless_broken(tournament, table, game, round_, applied)
+
+
+def _deal_unless_broken(
+    tournament: Tournament, table: Table, game: Game, round_: Round, applied: balance.Applied
+) -> str:
+    """After a plan: the tables that received players woken, and this table's deal scheduled unless the plan
+    broke it. Answers what the job did."""
+    broken = table.pk in applied.broken
+    wake(tournament, applied.receivers, skip=table.pk)
+    if not broken and game.next_round_at is None:
+        schedule_deal(game, delay=rebuys.deal_delay(tournament=tournament, table=table, round_=round_))
+    return "broken" if broken else QUIET
 
 
 def _plan_foreseen(tournament: Tournament, *, size: int, broke: int) -> bool:

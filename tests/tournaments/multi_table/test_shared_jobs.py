@@ -7,11 +7,12 @@ threads, each its own connection and transaction:
 - the lock modes: a quiet job runs while another transaction shares the row, and waits while one holds it
   exclusively; a busting job busts while another busts (the row and the plans' lock shared) and waits for one
   counting; a plan runs beside quiet jobs and waits for busting ones, whether busting or counting;
-- hypothesis draws the tables' stacks, the rounds' scores and how the jobs overlap (the order they start in and
+- hypothesis draws the tables' stacks, the rounds' scores, whether the tables are in groups of two (plans within
+  a group then run beside other groups' jobs, `test_group_plans.py`) and how the jobs overlap (the order they start in and
   a pause before each); whatever the interleaving, every job ends without error, the counters
   (`players_left`, `tables_open`, the size histogram) equal a count, the bust groups are numbered 1..n with
   one table each, the places given are distinct, the chips are conserved, and the open tables, all between
-  rounds at the end, are within one player of each other."""
+  rounds at the end, are within one player of each other, each group's histogram its tables' sizes."""
 
 from __future__ import annotations
 
@@ -20,77 +21,46 @@ import random
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import nullcontext
 from typing import Any
 
 import pytest
 from django.db import connection, transaction
-from django.db.models import Count, Q
 from django.db.utils import OperationalError
-from django.utils import timezone
+from django.test import override_settings
 from hypothesis import HealthCheck, Phase, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from tests.tournaments.multi_table.helpers import chips_conserved, fixed_result, new_multi
+from tests.tournaments.multi_table.helpers import (
+    ROW,
+    SEATS,
+    chips_conserved,
+    fixed_result,
+    held_by_another,
+    open_sizes,
+    round_over,
+    running_with_stacks,
+    seated_names,
+)
 from tournaments.live.messaging import dispatch
-from tournaments.live.models import SEATED_STATUSES, Game, Table, TableStatus
+from tournaments.live.models import SEATED_STATUSES, Game, Table
 from tournaments.live.rounds import start as round_start
+from tournaments.multi_table import groups as table_groups
 from tournaments.multi_table import progress, quiet
-from tournaments.multi_table import seating as multi_seating
+from tournaments.multi_table.groups import TableGroup
 from tournaments.multi_table.planning import table_sizes
 from tournaments.multi_table.policy import MultiTablePolicy
 from tournaments.multi_table.task_names import TABLE_ROUND_OVER
 from tournaments.tournament import admin_actions, counters
 from tournaments.tournament.models import (
     EntryStatus,
-    Tournament,
     TournamentEntry,
     TournamentEvent,
     TournamentStatus,
 )
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
-
-_examples = itertools.count(1)
-SEATS = 4
-
-
-def _running(admin: Any, make_player: Any, stacks: list[list[int]]) -> tuple[Tournament, list[Table]]:
-    """A running tournament (late registration over: busts get their places at once) with tables seating
-    players of these stacks, the size histogram written as the start writes it."""
-    example = next(_examples)
-    tournament = new_multi(
-        admin,
-        status=TournamentStatus.RUNNING,
-        level=1,
-        instant_rounds=True,
-        seats=SEATS,
-        pcr_schedule=[1],
-        rounds_per_level=100,
-        payouts=[100],
-    )
-    tables = []
-    for t, row in enumerate(stacks):
-        table = multi_seating.open_tournament_table(tournament=tournament)
-        tables.append(table)
-        for s, stack in enumerate(row):
-            name = f"x{example}t{t}p{s}"
-            entry = TournamentEntry.objects.create(tournament=tournament, player=make_player(name, chips=0))
-            counters.add(tournament, entrants=1)
-            multi_seating.seat_entrant(
-                tournament=tournament,
-                entry=entry,
-                table=table,
-                stack=stack,
-                key=f"test:{tournament.pk}:{name}",
-            )
-    Game.objects.filter(table__in=tables).update(next_round_at=timezone.now())
-    histogram = table_sizes.histogram(len(row) for row in stacks)
-    Tournament.objects.filter(pk=tournament.pk).update(table_sizes=histogram)
-    tournament.refresh_from_db()
-    return tournament, tables
 
 
 def _rounds_over(
@@ -109,15 +79,6 @@ def _rounds_over(
         # A deal held for another table's busts (`MultiTablePolicy.holds_deal`) sends no job.
         jobs += [tuple(int(a) for a in args) for name, args in sent if name == TABLE_ROUND_OVER]
     return jobs  # type: ignore[return-value]
-
-
-def _round_over(monkeypatch: pytest.MonkeyPatch, table: Table, scores: dict[str, int]) -> list[Any]:
-    """The table's round dealt and ended with these scores; answers its job's args."""
-    monkeypatch.setattr(round_start, "instant_result", fixed_result(scores))
-    with dispatch.captured() as sent:
-        round_start.start_round(game_id=Game.objects.get(table=table).pk)
-    (args,) = [args for name, args in sent if name == TABLE_ROUND_OVER]
-    return list(args)
 
 
 def _shared_job_beside(args: list[Any], *, waits: bool) -> None:
@@ -158,16 +119,8 @@ def _at_once(jobs: list[tuple[int, int, int]], pauses: list[float]) -> list[Any]
     return answers
 
 
-def _sizes(tournament: Tournament) -> dict[int, int]:
-    return dict(
-        Table.objects.filter(tournament=tournament, status=TableStatus.OPEN)
-        .annotate(size=Count("seat_set", filter=Q(seat_set__status__in=SEATED_STATUSES)))
-        .values_list("pk", "size")
-    )
-
-
 @hypothesis_settings(
-    max_examples=8,
+    max_examples=12,
     deadline=None,
     phases=(Phase.explicit, Phase.reuse, Phase.generate),
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
@@ -181,21 +134,29 @@ def test_jobs_at_once_keep_the_counters_the_places_and_the_balance(
         [data.draw(st.sampled_from([20, 50, 400]), label="stack") for _ in range(SEATS)]
         for _ in range(tables_wanted)
     ]
-    tournament, tables = _running(admin_user, make_player, stacks)
-    rng = random.Random(data.draw(st.integers(min_value=0, max_value=2**16), label="scores"))
-    jobs = _rounds_over(monkeypatch, tables, rng)
-    order = data.draw(st.permutations(range(len(jobs))), label="order")
-    pauses = [data.draw(st.sampled_from([0.0, 0.002, 0.01]), label="pause") for _ in jobs]
-    answers = _at_once([jobs[i] for i in order], pauses)
+    # In groups of two tables (`multi_table/groups.py`): plans within a group run beside other groups' jobs.
+    grouped = data.draw(st.booleans(), label="groups of two")
+    with override_settings(RAMINO_TABLE_GROUP_TABLES=2) if grouped else nullcontext():
+        tournament, tables = running_with_stacks(admin_user, make_player, stacks)
+        if grouped:
+            table_groups.add_tables(tournament, {t.pk: SEATS for t in tables}, last=True)
+        rng = random.Random(data.draw(st.integers(min_value=0, max_value=2**16), label="scores"))
+        jobs = _rounds_over(monkeypatch, tables, rng)
+        order = data.draw(st.permutations(range(len(jobs))), label="order")
+        pauses = [data.draw(st.sampled_from([0.0, 0.002, 0.01]), label="pause") for _ in jobs]
+        answers = _at_once([jobs[i] for i in order], pauses)
     assert not [a for a in answers if not isinstance(a, str)], answers
 
     tournament.refresh_from_db()
     assert counters.check(tournament_ids=[tournament.pk]) == []
-    sizes = _sizes(tournament)
+    sizes = open_sizes(tournament)
     assert tournament.tables_open == len(sizes)
     if tournament.status == TournamentStatus.RUNNING:
         assert tournament.table_sizes == table_sizes.histogram(sizes.values())
         assert max(sizes.values()) - min(sizes.values()) <= 1, sizes
+        for group in TableGroup.objects.filter(tournament=tournament):
+            mine = [n for t, n in sizes.items() if group.first_table <= t <= group.last_table]
+            assert mine and group.table_sizes == table_sizes.histogram(mine), (group, sizes)
     busted = list(TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED))
     groups = Counter(int(e.bust_group or 0) for e in busted)
     assert sorted(groups) == list(range(1, tournament.bust_groups + 1)), groups
@@ -212,44 +173,11 @@ def test_jobs_at_once_keep_the_counters_the_places_and_the_balance(
 
 
 # Another job's locks, as each kind of job holds them (`quiet`): the statements another transaction runs.
-ROW = 'SELECT 1 FROM "tournaments_tournament" WHERE id = %s '
 PLANS = f"SELECT pg_advisory_xact_lock_shared({quiet.PLANS_LOCK_SPACE}, %s)"
 QUIET_JOB = [ROW + "FOR KEY SHARE"]
 BUSTING_JOB = [ROW + "FOR KEY SHARE", PLANS]  # its table's part, before its counters
 COUNTING_JOB = [ROW + "FOR KEY SHARE", PLANS, ROW + "FOR NO KEY UPDATE"]
 EXCLUSIVE_JOB = [ROW + "FOR UPDATE"]
-
-
-@contextmanager
-def _row_held_by_another(tournament_id: int, mode: str | list[str]) -> Iterator[None]:
-    """The tournament's row held in `mode` (or these statements run) by another connection (a thread) while
-    the body runs in a transaction that gives up on a lock after 500 ms; released afterwards."""
-    held, release = threading.Event(), threading.Event()
-    statements = [ROW + mode] if isinstance(mode, str) else mode
-    holder = threading.Thread(target=_hold_row, args=(tournament_id, statements, held, release))
-    holder.start()
-    try:
-        assert held.wait(timeout=30)
-        with transaction.atomic():
-            with connection.cursor() as cursor:
-                cursor.execute("SET LOCAL lock_timeout = '500ms'")
-            yield
-    finally:
-        release.set()
-        holder.join(timeout=30)
-
-
-def _hold_row(
-    tournament_id: int, statements: list[str], held: threading.Event, release: threading.Event
-) -> None:
-    try:
-        with transaction.atomic(), connection.cursor() as cursor:
-            for statement in statements:
-                cursor.execute(statement, [tournament_id])
-            held.set()
-            release.wait(timeout=30)
-    finally:
-        connection.close()
 
 
 @pytest.mark.parametrize(
@@ -258,9 +186,9 @@ def _hold_row(
 def test_a_quiet_job_shares_the_row_and_waits_for_an_exclusive_lock(
     admin_user: Any, make_player: Any, monkeypatch: pytest.MonkeyPatch, mode: str, waits: bool
 ) -> None:
-    tournament, tables = _running(admin_user, make_player, [[400] * SEATS, [400] * SEATS])
-    args = _round_over(monkeypatch, tables[0], dict.fromkeys(_names(tables[0]), 10))
-    with _row_held_by_another(tournament.pk, mode):
+    tournament, tables = running_with_stacks(admin_user, make_player, [[400] * SEATS, [400] * SEATS])
+    args = round_over(monkeypatch, tables[0], dict.fromkeys(seated_names(tables[0]), 10))
+    with held_by_another(tournament.pk, mode):
         _shared_job_beside(args, waits=waits)
     if waits:  # refused: nothing changed; once the lock is gone, the job runs
         assert Game.objects.get(table=tables[0]).next_round_at is None
@@ -269,10 +197,6 @@ def test_a_quiet_job_shares_the_row_and_waits_for_an_exclusive_lock(
                 progress.after_table_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
                 == "dealt"
             )
-
-
-def _names(table: Table) -> list[str]:
-    return list(table.seat_set.filter(status__in=SEATED_STATUSES).values_list("player__username", flat=True))
 
 
 @pytest.mark.parametrize(
@@ -287,11 +211,13 @@ def test_a_job_that_plans_runs_beside_quiet_jobs_and_takes_turns_with_busting_on
     moved to it). The plan holds the plans' lock alone and the counters (`quiet`, `balance.rebalance`): while
     another transaction shares the row as a quiet job does, it runs to its end; while one holds the locks of a
     busting job, before its counters or counting, it waits."""
-    tournament, tables = _running(admin_user, make_player, [[20, 20, 400, 400], [400] * SEATS, [400] * SEATS])
-    names = _names(tables[0])
+    tournament, tables = running_with_stacks(
+        admin_user, make_player, [[20, 20, 400, 400], [400] * SEATS, [400] * SEATS]
+    )
+    names = seated_names(tables[0])
     scores = {name: (0 if i < 2 else 90) for i, name in enumerate(names)}
-    args = _round_over(monkeypatch, tables[0], scores)
-    with _row_held_by_another(tournament.pk, mode):
+    args = round_over(monkeypatch, tables[0], scores)
+    with held_by_another(tournament.pk, mode):
         if waits:
             with pytest.raises(OperationalError, match="lock timeout"), dispatch.captured():
                 progress.after_table_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
@@ -305,7 +231,7 @@ def test_a_job_that_plans_runs_beside_quiet_jobs_and_takes_turns_with_busting_on
             progress.after_table_round(tournament_id=args[0], table_id=args[1], round_id=args[2])
     tournament.refresh_from_db()
     assert tournament.players_left == 10
-    assert sorted(_sizes(tournament).values()) == [3, 3, 4]
+    assert sorted(open_sizes(tournament).values()) == [3, 3, 4]
     assert TournamentEvent.objects.filter(tournament=tournament, kind="moved").count() == 1
     assert counters.check(tournament_ids=[tournament.pk]) == []
     chips_conserved(tournament)
@@ -323,13 +249,13 @@ def test_busting_jobs_bust_side_by_side_and_take_turns_for_the_counters(
     job. While another transaction holds what a busting job holds for its table's part (the row and the plans'
     lock shared), it runs to its end; while one holds the counters, it waits and keeps nothing, then runs once
     they are free."""
-    tournament, tables = _running(
+    tournament, tables = running_with_stacks(
         admin_user, make_player, [[20, 400, 400, 400], [400] * SEATS, [400] * SEATS]
     )
-    names = _names(tables[0])
+    names = seated_names(tables[0])
     scores = {name: (0 if i == 0 else 90) for i, name in enumerate(names)}
-    args = _round_over(monkeypatch, tables[0], scores)
-    with _row_held_by_another(tournament.pk, mode):
+    args = round_over(monkeypatch, tables[0], scores)
+    with held_by_another(tournament.pk, mode):
         _shared_job_beside(args, waits=waits)
     if waits:  # refused: nothing changed; once the lock is gone, the job runs
         assert TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED).count() == 0
@@ -340,7 +266,7 @@ def test_busting_jobs_bust_side_by_side_and_take_turns_for_the_counters(
     (busted,) = TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED)
     assert (busted.player.get_username(), busted.bust_group, busted.place) == (names[0], 1, 12)
     assert (tournament.players_left, tournament.bust_groups) == (11, 1)
-    assert sorted(_sizes(tournament).values()) == [3, 4, 4]
+    assert sorted(open_sizes(tournament).values()) == [3, 4, 4]
     assert tournament.table_sizes == {"3": 1, "4": 2}
     assert counters.check(tournament_ids=[tournament.pk]) == []
     chips_conserved(tournament)
@@ -353,7 +279,7 @@ def test_a_busting_job_counts_first_when_it_finishes_its_table_first(
     entry out), before it takes the counters; the second table's job busts, counts and commits meanwhile,
     without waiting for the first: its bust is group 1 and places 12th; the first's, counted after, is group 2
     and places 11th."""
-    tournament, tables = _running(
+    tournament, tables = running_with_stacks(
         admin_user, make_player, [[20, 400, 400, 400], [20, 400, 400, 400], [400] * SEATS, [400] * SEATS]
     )
     jobs = []
@@ -361,10 +287,10 @@ def test_a_busting_job_counts_first_when_it_finishes_its_table_first(
         # Both rounds played before either job (a deal otherwise waits for the other table's busts).
         staging.setattr(MultiTablePolicy, "_busts_pending_elsewhere", lambda self: False)
         for table in tables[:2]:
-            scores = {name: (0 if i == 0 else 90) for i, name in enumerate(_names(table))}
-            jobs.append(_round_over(staging, table, scores))
+            scores = {name: (0 if i == 0 else 90) for i, name in enumerate(seated_names(table))}
+            jobs.append(round_over(staging, table, scores))
     first, second = jobs
-    busted_first, busted_second = (_names(table)[0] for table in tables[:2])
+    busted_first, busted_second = (seated_names(table)[0] for table in tables[:2])
     at_counters, go_on = threading.Event(), threading.Event()
     take = quiet.Counters.take
 
@@ -426,7 +352,7 @@ def test_a_resume_sends_each_table_its_last_rounds_job_which_deals_on_the_shared
     """A resume sends every waiting table's job again for its last round, as the sweeper does, not as a wake-up:
     each deals on the shared path (the row shared), so a large field's tables are dealt again side by side
     instead of one exclusive job after another (docs/performance.md "At 250,000 entrants")."""
-    tournament, tables = _running(admin_user, make_player, [[400] * SEATS, [400] * SEATS])
+    tournament, tables = running_with_stacks(admin_user, make_player, [[400] * SEATS, [400] * SEATS])
     jobs = _rounds_over(monkeypatch, tables, random.Random(1))
     admin_actions.pause(tournament_id=tournament.pk)
     with dispatch.captured():
