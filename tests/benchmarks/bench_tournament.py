@@ -600,7 +600,9 @@ def in_process(tournament_id: int, *, events: int) -> dict[str, Any]:
         "shared": [],
         "busting": [],
         "planning": [],
+        "group planning": [],
         "counted": [],
+        "group counted": [],
         "tried": [],
     }
     shared_original = quiet.after_quiet_round
@@ -638,6 +640,10 @@ def in_process(tournament_id: int, *, events: int) -> dict[str, Any]:
         elif mode[0] is quiet.Mode.BUSTING:
             timings["busting"].append(spent)
             timings["counted"].append(1000 * (ended - taken[0]) if taken[0] else 0.0)
+        elif mode[0] is quiet.Mode.GROUP_PLANNING:
+            # Its group's plans' lock held throughout, the counters from `Counters.take` to the commit.
+            timings["group planning"].append(spent)
+            timings["group counted"].append(1000 * (ended - taken[0]) if taken[0] else 0.0)
         else:
             timings["planning"].append(spent)  # the plans' lock and the counters held throughout
         return done
@@ -756,10 +762,11 @@ def in_process(tournament_id: int, *, events: int) -> dict[str, Any]:
     # The exclusive lock is held by the jobs not done on the shared path: their time after the attempts. On
     # the shared path, the jobs that bust or plan take turns for the counters (`quiet.Counters`): a busting job
     # from taking them to its commit, a planning job for its whole transaction (with the plans' lock).
-    done_shared = sum(timings["shared"]) + sum(timings["busting"]) + sum(timings["planning"])
+    done_shared = sum(sum(timings[kind]) for kind in ("shared", "busting", "group planning", "planning"))
     exclusive_ms = (sum(timings["job"]) - done_shared - sum(timings["tried"])) / max(1, jobs)
     counted_ms = sum(timings["counted"]) / max(1, jobs)
     planning_ms = sum(timings["planning"]) / max(1, jobs)
+    group_counted_ms = sum(timings["group counted"]) / max(1, jobs)
     top = sorted(statements.items(), key=lambda kv: -kv[1][1])[:4]
     return {
         "exclusive_statements": [(text, int(n), ms) for text, (n, ms) in top],
@@ -773,6 +780,8 @@ def in_process(tournament_id: int, *, events: int) -> dict[str, Any]:
         "exclusive_share": exclusive_ms / (deal + job),
         "busting_jobs": float(len(timings["busting"])),
         "planning_jobs": float(len(timings["planning"])),
+        "group_planning_jobs": float(len(timings["group planning"])),
+        "group_counted_share": group_counted_ms / (deal + job),
         "counted_share": counted_ms / (deal + job),
         "planning_share": planning_ms / (deal + job),
         "events": float(len(timings["job"])),
@@ -1035,9 +1044,12 @@ def analysis(lock: dict[int, dict[str, Any]], synthetic: list[dict[str, Any]]) -
                 f"{n:,} entrants: round start {t['deal_ms']:.1f} ms, job {t['job_ms']:.1f} ms (the open tables' "
                 f"sizes read by {t['sizes_calls']:.0f} of the {t['events']:.0f} jobs, {_fmt(t['sizes_ms'])} ms "
                 f"each); {t['shared_jobs']:.0f} of the {t['events']:.0f} jobs quiet on the shared path "
-                f"({_fmt(t['shared_ms'])} ms each), {t['busting_jobs']:.0f} busting and {t['planning_jobs']:.0f} "
-                f"planning there (the counters held by busting jobs {100 * t['counted_share']:.1f}% of an event's "
-                f"time, the plans' lock and the counters by planning jobs {100 * t['planning_share']:.1f}%), the "
+                f"({_fmt(t['shared_ms'])} ms each), {t['busting_jobs']:.0f} busting, "
+                f"{t.get('group_planning_jobs', 0):.0f} planning within their group and "
+                f"{t['planning_jobs']:.0f} planning with the plans' lock alone there (the counters held by busting "
+                f"jobs {100 * t['counted_share']:.1f}% of an event's time, by plans within a group "
+                f"{100 * t.get('group_counted_share', 0):.1f}%, the plans' lock and the counters by the plans with "
+                f"the lock alone {100 * t['planning_share']:.1f}%), the "
                 f"exclusive row lock held "
                 f"{100 * t['exclusive_share']:.1f}% of an event's time (the exclusive jobs: "
                 + ", ".join(f"{k} {v}" for k, v in sorted(t.get("exclusive_why", {}).items()))
@@ -1049,8 +1061,9 @@ def analysis(lock: dict[int, dict[str, Any]], synthetic: list[dict[str, Any]]) -
                 for n, t in lock.items()
             )
             + ". Only the exclusive jobs serialize a tournament's every job (`multi_table/quiet.py`); busting "
-            "jobs take turns for their counters only, plans for their whole job: one tournament settles at most "
-            "1000 / (exclusive ms per event) table events per second."
+            "jobs and plans within a group take turns for their counters only, plans with the plans' lock alone "
+            "for their whole job: one tournament settles at most 1000 / (exclusive ms per event) table events "
+            "per second."
         )
     for found in synthetic:
         notes.append(

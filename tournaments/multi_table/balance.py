@@ -9,10 +9,11 @@ mid-round enter the plan by their size only and may only receive. All sizes come
 the release of a synchronized round (round-for-round play) every table is between rounds and all are planned
 with their players.
 
-Locks (the caller holds the tournament's row and the games of the tables between rounds): the receiving
-tables' rows in primary-key order (their seat numbers are given out under them). Nothing but a tournament's
-own job, holding the tournament's lock, locks a tournament table's row, so this cannot deadlock with play,
-which locks games only (one each: a deal, a move, a round's end).
+Locks (the caller holds the tournament's row, a plans' lock that keeps other plans off these tables, and the
+games of the tables between rounds): the receiving tables' rows in primary-key order (their seat numbers are given
+out under them). Nothing but a tournament's own job, holding the tournament's row and such a lock, locks a
+tournament table's row, so this cannot deadlock with play, which locks games only (one each: a deal, a move, a
+round's end).
 """
 
 from __future__ import annotations

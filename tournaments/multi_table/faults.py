@@ -12,9 +12,10 @@ The names in use (each inside the transaction named):
 - `multi.payout`: the finish, after the prizes are paid and before the stacks are retired;
 - `multi.shared_bust`: a busting job on the shared path (`quiet`), after its busts, counters and event are
   written and its deal scheduled, holding the tournament's row `FOR NO KEY UPDATE`;
-- `multi.group_plan`: the after-round job's plan within its table group (`progress`, `multi_table/groups.py`),
-  after its moves (and break) and the histogram are written, holding the tournament's row lock and its group's
-  waiting games;
+- `multi.group_plan`: the after-round job's plan within its table group (`quiet`'s plan beside other groups', or
+  `balance.rebalance`'s), after its moves (and break) and the histograms are written, holding the tournament's
+  counters (its row `FOR NO KEY UPDATE`, or locked by the exclusive job), the group's plans' lock or the
+  tournament's, and its group's waiting games;
 - `multi.start_batch`: a batched start's step (`start.seat_next_batch`), after its tables are seated and its
   counters written, holding the tournament's row lock.
 """

@@ -12,8 +12,10 @@ on the sizes read and the tournament's histogram, so a histogram gone wrong cost
 a wrong plan.
 
 Groups are made by the start (each batch's new tables), extended by a table opened later (it falls in the last
-group), merged as the field shrinks and dropped once the open tables fit one group: under the tournament's
-row lock of the writer (the exclusive lock, or a busting job's)."""
+group), merged as the field shrinks and dropped once the open tables fit one group: by the exclusive job or a
+plan holding the tournament's plans' lock alone. A group's histogram is written by the jobs holding the tournament's
+counters: its busting jobs, its own plans (which hold its plans' lock alone, `quiet.group_lock`) and the plans over
+several groups."""
 
 from __future__ import annotations
 

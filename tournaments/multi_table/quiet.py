@@ -7,28 +7,33 @@ level, no round-for-round play is on or due, and once the table's busts are coun
 histogram shows this table within one player of every other with no table to break (`table_sizes.plan_needed`
 false): the next deal is scheduled. Such a job plans nothing and reads no other table.
 
-Locks (PostgreSQL's row-lock modes on the tournament's row, and one advisory lock per tournament for its
-plans); each job takes them in this order and never waits for a lock it ranks before one it holds:
+Locks (PostgreSQL's row-lock modes on the tournament's row, and advisory locks for plans: one per tournament,
+one per table group); each job takes them in this order and never waits for a lock it ranks before one it holds:
 1. the tournament's row, first: `FOR KEY SHARE` for every job of this path, so shared jobs never wait for each
    other there, only for the exclusive job's `FOR UPDATE`;
 2. the plans' lock (`plan_lock`): shared by a *busting* job (players at the table without chips, read before any
-   lock: only settlements change stacks, and this round is settled), exclusive for a *planning* job (balancing,
-   breaking: `balance.rebalance`, the exclusive job's code). So busting jobs bust side by side, and a plan,
-   which reads other tables' sizes, sees no bust half done. A *quiet* job (nobody without chips, no plan)
-   takes none: it writes nothing another job reads (its table's deal);
-3. the table's game, then its seats and accounts (every job's order);
-4. the *counters* last (`Counters.take`: the row raised to `FOR NO KEY UPDATE`, which conflicts with itself
+   lock: only settlements change stacks, and this round is settled) and by a plan within a table group,
+   exclusive for a plan over several groups or every table (balancing, breaking: `balance.rebalance`, the
+   exclusive job's code). A *quiet* job (nobody without chips, no plan) takes none: it writes nothing another
+   job reads (its table's deal);
+3. its table group's plans' lock (`group_lock`, in a tournament with groups): shared by a busting job, exclusive
+   for a plan within the group. So busting jobs bust side by side, a plan sees no bust of its tables half done,
+   and plans within different groups run side by side;
+4. the table's game, then its seats and accounts (every job's order);
+5. the *counters* last (`Counters.take`: the row raised to `FOR NO KEY UPDATE`, which conflicts with itself
    only, and `players_left`, `bust_groups`, the histograms, `tables_open` and the event's version read again):
-   busting jobs take turns only for their counted part (the bust group, the places, the events) and their
-   commit, in the order that numbers the bust groups and gives the places. A planning job takes them right
-   after the plans' lock (it excludes every other writer of the counters already). A share raised to `FOR NO
-   KEY UPDATE` does not wait for a waiting `FOR UPDATE` (PostgreSQL lets a transaction that holds a lock on the
-   row past the row's queue; the two modes do not conflict with a share), so no deadlock.
-A job that finds a plan to make without the plans' lock keeps nothing and is tried again as a planning job
-(a lock is never raised to wait behind the job holding it). The *exclusive* job (`progress.after_table_round`:
-levels, the bubble and round-for-round, the finish, a wake-up) and every other change to the tournament
-(registration, late entries, pause, cancel) take the row `FOR UPDATE`, which conflicts with every share: it sees
-no shared job half done and none starts until it commits.
+   busting jobs and plans within a group take turns only for their counted part (the bust group, the places,
+   the events, the histograms) and their commit, in the order that numbers the bust groups and gives the places.
+   A plan within a group made on the counters read under the share is kept only if it still is the exclusive
+   job's plan on the counters it takes (`balance.group_plan_holds`). A plan with the plans' lock alone takes
+   them right after that lock (it excludes every other writer of the counters already). A share raised to `FOR
+   NO KEY UPDATE` does not wait for a waiting `FOR UPDATE` (PostgreSQL lets a transaction that holds a lock on
+   the row past the row's queue; the two modes do not conflict with a share), so no deadlock.
+A job that finds a plan to make without the lock it needs keeps nothing and is tried again as a planning job,
+within its group first, then with the plans' lock alone (a lock is never raised to wait behind the job holding
+it). The *exclusive* job (`progress.after_table_round`: levels, the bubble and round-for-round, the finish, a
+wake-up) and every other change to the tournament (registration, late entries, pause, cancel) take the row `FOR
+UPDATE`, which conflicts with every share: it sees no shared job half done and none starts until it commits.
 
 Exactness: a shared job makes the exclusive job's decisions (the same functions on the same counters) and
 does what the exclusive job would do in that case. When a check fails (a level rise, the bubble, the finish),
