@@ -84,6 +84,9 @@ class SocketPresence:
         self.games: dict[int, int] = {}
         self.pending: set[int] = set()
         self.told: dict[int, dict[str, bool]] = {}
+        # When the socket's lease at each game was last written: a snapshot read before it may not show its own
+        # player connected, and is never sent.
+        self.held_at: dict[int, float] = {}
 
     async def _db(self, function: Callable[..., _T], *args: Any) -> _T | None:
         try:
@@ -99,6 +102,7 @@ class SocketPresence:
             and await self._db(reads.subscribed, game_id, player_id, self.holder) is not None
         ):
             self.pending.discard(game_id)
+            self.held_at[game_id] = time.time()
 
     async def hold(self, *, game_id: int, player_id: int) -> None:
         """The socket follows the game now (its events read succeeded): the lease held, before the client is
@@ -117,6 +121,7 @@ class SocketPresence:
         if self.games.pop(game_id, None) is not None:
             self.pending.discard(game_id)
             self.told.pop(game_id, None)
+            self.held_at.pop(game_id, None)
             await self._db(reads.left, self.holder, [game_id])
 
     async def closed(self) -> None:
@@ -124,6 +129,7 @@ class SocketPresence:
             self.games.clear()
             self.pending.clear()
             self.told.clear()
+            self.held_at.clear()
             await self._db(reads.left, self.holder, None)
 
     async def _snapshot(self, game_id: int) -> dict[str, bool] | None:
@@ -131,10 +137,13 @@ class SocketPresence:
 
     async def tell(self, game_id: int, *, not_before: float | None = None) -> None:
         """Send the game's presence if it changed since it was last sent: from a read of the process that
-        started at or after `not_before` (a change's publication), else in the last SHARE_SECONDS."""
-        if game_id not in self.games:
+        started at or after `not_before` (a change's publication), else in the last SHARE_SECONDS, and never
+        before the socket's own lease was written (until then nothing is sent: its client would be told its own
+        player is away; a periodic check between the subscription and the lease's write did so)."""
+        if game_id not in self.games or game_id in self.pending:
             return
         since = time.time() - SHARE_SECONDS if not_before is None else not_before
+        since = max(since, self.held_at.get(game_id, 0.0))
         players = await _shared().get(game_id, since, self._snapshot)
         if players is not None and game_id in self.games and self.told.get(game_id) != players:
             self.told[game_id] = players

@@ -7,6 +7,7 @@ while their connection was down and what the round cost them."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Coroutine
 from datetime import timedelta
 from typing import Any
@@ -14,6 +15,8 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from live_room.presence import socket as presence_socket
+from live_room.presence.socket import SocketPresence
 from tests.clients import api_client
 from tests.live_room.sockets import game_view, receive, signed_in, subscribe
 from tests.live_room.threads import in_thread
@@ -132,6 +135,30 @@ def _due_now(game: Game) -> int:
 
 def _moves(game: Game) -> int:
     return GameEvent.objects.filter(game=game, kind="move").count()
+
+
+def test_a_socket_never_tells_its_client_a_snapshot_older_than_its_own_lease(table_of_two: Any) -> None:
+    """A snapshot of the game's presence read a moment before ann's socket wrote its lease (the process shares a
+    read for a second) shows her away: the socket's periodic check right after its subscription must not send it
+    to her client (it did once: her own page was told she was not connected)."""
+    game_id = table_of_two["game"].pk
+    ann = table_of_two["users"]["ann"]
+
+    async def scenario() -> None:
+        sent: list[dict[str, Any]] = []
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        presence = SocketPresence(holder="socket-of-ann", send=send)
+        before = await presence_socket._shared().get(game_id, time.time(), presence._snapshot)
+        assert before == {"ann": False, "bob": False}
+        await presence.hold(game_id=game_id, player_id=ann.pk)
+        await presence.check()
+        await presence.announce(game_id)
+        assert sent and all(m["players"] == {"ann": True, "bob": False} for m in sent), sent
+
+    run(scenario)
 
 
 def test_the_allowance_delays_the_server_only_for_a_disconnected_player_once_a_round(
