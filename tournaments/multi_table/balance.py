@@ -61,6 +61,14 @@ def waiting_for_deal(
     `multi_table.groups`). Caller holds the tournament's lock and the game of `besides`. A game
     dealt while the lock was awaited is left out (the lock re-reads its status); so is one whose round ended
     too, and whose job is thus still to run (its table re-read once the games are locked)."""
+    return lock_waiting(list(waiting_games(tournament, besides=besides, within=within).values()))
+
+
+def waiting_games(
+    tournament: Tournament, *, besides: int, within: Collection[int] | None = None
+) -> dict[int, int]:
+    """The open tables other than `besides` whose job has run and whose next deal has not started, as read now
+    (nothing locked): table -> its game's id; `within`: only among these tables."""
     found = Game.objects.filter(
         table__tournament=tournament,
         table__status=TableStatus.OPEN,
@@ -69,13 +77,19 @@ def waiting_for_deal(
     ).exclude(table_id=besides)
     if within is not None:
         found = found.filter(table_id__in=list(within))
-    candidates = list(found.values_list("pk", flat=True))
-    if not candidates:
+    return dict(found.values_list("table_id", "pk"))
+
+
+def lock_waiting(game_ids: Collection[int]) -> dict[int, Game]:
+    """These games locked (primary-key order, one statement), by table, those still waiting for their deal with
+    their table's job run: a game dealt while the lock was awaited is left out, and so is one whose round ended
+    too (its job still to run)."""
+    if not game_ids:
         return {}
     games = {
         game.table_id: game
         for game in Game.objects.select_for_update(of=("self",))
-        .filter(pk__in=candidates, status=GameStatus.WAITING)
+        .filter(pk__in=list(game_ids), status=GameStatus.WAITING)
         .order_by("pk")
     }
     still = set(
@@ -86,16 +100,15 @@ def waiting_for_deal(
     return {table: game for table, game in games.items() if table in still}
 
 
-def players_at(tables: Iterable[int]) -> dict[int, list[TournamentEntry]]:
-    """The playing entries seated at `tables` (between rounds), by table."""
+def players_at(tables: Iterable[int], *, lock: bool = True) -> dict[int, list[TournamentEntry]]:
+    """The playing entries seated at `tables` (between rounds), by table; locked unless `lock` is false."""
     found: dict[int, list[TournamentEntry]] = {}
-    entries = (
-        TournamentEntry.objects.select_for_update(of=("self",))
-        .filter(table_id__in=list(tables), status=EntryStatus.PLAYING, seat__isnull=False)
-        .select_related("player")
-        .order_by("pk")
+    entries = TournamentEntry.objects.filter(
+        table_id__in=list(tables), status=EntryStatus.PLAYING, seat__isnull=False
     )
-    for entry in entries:
+    if lock:
+        entries = entries.select_for_update(of=("self",))
+    for entry in entries.select_related("player").order_by("pk"):
         assert entry.table_id is not None
         found.setdefault(entry.table_id, []).append(entry)
     return found
@@ -310,11 +323,36 @@ def _plan(
     return applied, after
 
 
+# A plan made on the waiting tables as read, and redone when one it takes players from was dealt before its game
+# was locked; after this many, every waiting table's game is locked first.
+PLAN_ATTEMPTS = 3
+
+
 def _seating(
     tournament: Tournament, table: Table, game: Game, sizes: dict[int, int], *, within: list[int] | None
 ) -> tuple[Plan, dict[int, list[TournamentEntry]], dict[int, Game], dict[int, int]]:
-    """The seating plan over the tables of `sizes`, with this table and those of them waiting for their deal (their
-    games locked, their players read): the plan, the players, the games and the planned tables' sizes after it."""
+    """The seating plan over the tables of `sizes`, with this table and those of them waiting for their deal: the
+    plan, the players, the games it takes players from or breaks (this table's included) and the planned tables'
+    sizes after it. The waiting tables are read without locks and planned on; then only the games of the tables
+    the plan takes players from (or breaks) are locked, with their players, so the deals of the others go on
+    beside the plan. A table whose deal started before its game was locked (or whose players changed) makes the
+    plan be made again; after `PLAN_ATTEMPTS`, with every waiting table's game locked first, as before. Nothing
+    else changes a waiting table's players meanwhile: its own job has run, and the other plans and busts of its
+    tables wait for the caller's plans' lock."""
+    for _attempt in range(PLAN_ATTEMPTS):
+        waiting = waiting_games(tournament, besides=table.pk, within=within)
+        read = players_at([table.pk, *waiting], lock=False)
+        for table_id in [table.pk, *waiting]:
+            read.setdefault(table_id, [])
+        plan = plan_for(tournament, sizes=sizes, movable=read)
+        givers = sorted(({move.source for move in plan.moves} | set(plan.broken)) - {table.pk})
+        games = lock_waiting([waiting[t] for t in givers])
+        if set(games) != set(givers):
+            continue  # a giver dealt meanwhile: it is mid-round now
+        locked = players_at([table.pk, *givers])
+        if all([e.pk for e in locked.get(t, [])] == [e.pk for e in read[t]] for t in [table.pk, *givers]):
+            movable = {**read, **{t: locked.get(t, []) for t in [table.pk, *givers]}}
+            return plan, movable, {table.pk: game, **games}, table_sizes.after_plan(sizes, plan)
     games = {table.pk: game, **waiting_for_deal(tournament, besides=table.pk, within=within)}
     movable = players_at(list(games))
     for table_id in games:

@@ -27,7 +27,8 @@ from tests.tournaments.multi_table.helpers import (
     seated_names,
 )
 from tournaments.live.messaging import dispatch
-from tournaments.live.models import Table
+from tournaments.live.models import Game, Table
+from tournaments.live.rounds import start as round_start
 from tournaments.multi_table import balance, groups, quiet
 from tournaments.multi_table.groups import TableGroup
 from tournaments.multi_table.planning import table_sizes
@@ -243,4 +244,81 @@ def test_a_plan_that_other_groups_made_wrong_is_made_again_with_the_plans_lock_a
     tournament.refresh_from_db()
     assert (tournament.players_left, tournament.bust_groups, tournament.tables_open) == (16, 3, 4)
     _groups_agree(tournament)
+    chips_conserved(tournament)
+
+
+def test_a_plan_locks_only_the_games_it_takes_players_from(
+    admin_user: Any, make_player: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Groups of three tables: the first seats four, the second four and the third three, all waiting for their
+    deal. Two players bust at the first table: its group's plan moves one player from the second (the largest)
+    to it and leaves the third alone. While the plan stops at its counters, the third table is dealt beside it:
+    a plan locks the games of the tables it takes players from (or breaks), not every waiting table's, so the
+    deals of the others go on (they used to wait for the plan's commit)."""
+    with override_settings(RAMINO_TABLE_GROUP_TABLES=3):
+        tournament, tables = running_with_stacks(
+            admin_user, make_player, [TWO_OUT, FULL, [400] * 3, FULL, FULL, FULL]
+        )
+        groups.add_tables(tournament, {t.pk: 4 for t in tables[:2]} | {tables[2].pk: 3}, last=False)
+        groups.add_tables(tournament, {t.pk: 4 for t in tables[3:]}, last=True)
+        (first,) = _rounds_over(monkeypatch, [tables[0]], [2])
+        third = Game.objects.get(table=tables[2])
+        with _first_held_at_its_counters(monkeypatch, first) as answers:
+            # The first table's busts are not yet counted (its job holds them): the deal is not held for them.
+            monkeypatch.setattr(MultiTablePolicy, "_busts_pending_elsewhere", lambda self: False)
+            with dispatch.captured():
+                dealt = round_start.start_round(game_id=third.pk)
+            assert dealt is not None and dealt.number == 1
+        assert answers == [quiet.QUIET]
+    assert [open_sizes(tournament)[t.pk] for t in tables] == [3, 3, 3, 4, 4, 4]
+    assert TournamentEvent.objects.filter(tournament=tournament, kind="moved").count() == 1
+    _groups_agree(tournament)
+    chips_conserved(tournament)
+
+
+def test_a_plan_whose_giver_is_dealt_before_its_lock_is_made_again(
+    admin_user: Any, make_player: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Groups of three tables of four, all waiting for their deal. Two players bust at the first table: its plan
+    (on the waiting tables as read, nothing locked) takes one player from the second or the third table. Before
+    it locks that table's game, the table is dealt (another connection; its instant round ends, its job still to
+    run): the plan is made again, and takes the player from the other waiting table."""
+    with override_settings(RAMINO_TABLE_GROUP_TABLES=3):
+        tournament, tables = running_with_stacks(
+            admin_user, make_player, [TWO_OUT, FULL, FULL, FULL, FULL, FULL]
+        )
+        groups.add_tables(tournament, {t.pk: 4 for t in tables[:3]}, last=False)
+        groups.add_tables(tournament, {t.pk: 4 for t in tables[3:]}, last=True)
+        (first,) = _rounds_over(monkeypatch, [tables[0]], [2])
+        monkeypatch.setattr(MultiTablePolicy, "_busts_pending_elsewhere", lambda self: False)
+        real_lock = balance.lock_waiting
+        asked: list[list[int]] = []
+
+        def deal(game_id: int) -> None:
+            try:
+                with dispatch.captured():
+                    assert round_start.start_round(game_id=game_id) is not None
+            finally:
+                connection.close()
+
+        def lock(game_ids: list[int]) -> Any:
+            asked.append(list(game_ids))
+            if len(asked) == 1:  # the plan's first giver is dealt before its game is locked
+                (game_id,) = game_ids
+                dealer = threading.Thread(target=deal, args=(game_id,))
+                dealer.start()
+                dealer.join(timeout=30)
+            return real_lock(game_ids)
+
+        monkeypatch.setattr(balance, "lock_waiting", lock)
+        assert _run(first) == quiet.QUIET
+    dealt = Game.objects.get(pk=asked[0][0])
+    assert len(asked) == 2 and asked[1] != asked[0], asked
+    other = next(t for t in tables[1:3] if t.pk != dealt.table_id)
+    sizes = open_sizes(tournament)
+    assert (sizes[tables[0].pk], sizes[dealt.table_id], sizes[other.pk]) == (3, 4, 3)
+    assert TournamentEvent.objects.filter(tournament=tournament, kind="moved").count() == 1
+    tournament.refresh_from_db()
+    assert tournament.players_left == 22
+    assert counters.check(tournament_ids=[tournament.pk]) == []
     chips_conserved(tournament)

@@ -169,7 +169,8 @@ def test_a_plan_within_a_group_reads_and_locks_its_group_only(
     open table; the tournament ends exact."""
     plans = Plans(monkeypatch)
     locked: list[set[int]] = []
-    real_waiting = balance.waiting_for_deal
+    # The waiting tables a plan reads (it locks those it takes players from).
+    real_waiting = balance.waiting_games
 
     def waiting(tournament: Tournament, *, besides: int, within: list[int] | None = None) -> Any:
         found = real_waiting(tournament, besides=besides, within=within)
@@ -181,7 +182,7 @@ def test_a_plan_within_a_group_reads_and_locks_its_group_only(
             locked.append(set(found))
         return found
 
-    monkeypatch.setattr(balance, "waiting_for_deal", waiting)
+    monkeypatch.setattr(balance, "waiting_games", waiting)
     played = _play(admin_user, make_player, "w", entrants=48, seed=3, order=0, per_group=4)
     _exact_end(played, 48)
     # Every read within groups follows a "yes" of `plan_within_group`; a plan made beside other groups' jobs
