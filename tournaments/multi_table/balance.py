@@ -3,7 +3,8 @@ tournaments: seating and places"), applying `seating_plan.plan_seating`.
 
 A table is between rounds from its round's end until its next deal starts. At a table's job, the tables between
 rounds that may give players or be broken are this table and every open table whose own job has run and whose
-next deal has not started (`waiting_for_deal`: their games locked, so none of them is dealt meanwhile); a table
+next deal has not started (`waiting_games`; `_seating` locks the games of those the plan takes players from, so
+none of them is dealt meanwhile, and the others are dealt beside the plan); a table
 whose round is over but whose job has not run yet (`Table.awaiting_job`: its busts are its job's) and a table
 mid-round enter the plan by their size only and may only receive. All sizes come from one aggregate query. At
 the release of a synchronized round (round-for-round play) every table is between rounds and all are planned
