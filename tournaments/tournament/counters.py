@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, F, IntegerField, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
 
 from tournaments.live.models import Table, TableStatus
@@ -46,21 +46,12 @@ def check(*, tournament_ids: list[int] | None = None) -> list[Mismatch]:
     found = Tournament.objects.all()
     if tournament_ids is not None:
         found = found.filter(pk__in=tournament_ids)
-    # A subquery, not a join: joined with the entries it would count each table once an entry.
-    open_tables = (
-        Table.objects.filter(tournament=OuterRef("pk"), status=TableStatus.OPEN)
-        .order_by()
-        .values("tournament")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
     rows = found.annotate(
         counted_entrants=Count("entries", filter=Q(entries__status__in=LIVE_ENTRY_STATUSES)),
         counted_reentries=Coalesce(
             Sum("entries__reentries", filter=Q(entries__status__in=LIVE_ENTRY_STATUSES)), 0
         ),
         counted_playing=Count("entries", filter=Q(entries__status=EntryStatus.PLAYING)),
-        counted_tables=Coalesce(Subquery(open_tables, output_field=IntegerField()), 0),
     ).values(
         "pk",
         "kind",
@@ -72,12 +63,20 @@ def check(*, tournament_ids: list[int] | None = None) -> list[Mismatch]:
         "counted_entrants",
         "counted_reentries",
         "counted_playing",
-        "counted_tables",
+    )
+    # The open tables in a query of their own: as a subquery beside the entries' aggregate, Django groups by it,
+    # and PostgreSQL ran it once per entry (three tournaments of 250,000 entrants: more than 13 minutes).
+    tables = Table.objects.filter(status=TableStatus.OPEN, tournament__isnull=False)
+    if tournament_ids is not None:
+        tables = tables.filter(tournament_id__in=tournament_ids)
+    open_tables = dict(
+        tables.order_by().values("tournament").annotate(n=Count("pk")).values_list("tournament", "n")
     )
     problems: list[Mismatch] = []
     for row in rows:
         pairs = [("entrants", "counted_entrants"), ("reentries", "counted_reentries")]
         if row["kind"] == TournamentKind.MULTI:
+            row["counted_tables"] = open_tables.get(row["pk"], 0)
             pairs.append(("tables_open", "counted_tables"))
             if row["status"] in (TournamentStatus.RUNNING, TournamentStatus.PAUSED):
                 pairs.append(("players_left", "counted_playing"))

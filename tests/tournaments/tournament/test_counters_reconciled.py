@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.db.models import F
+from django.test.utils import CaptureQueriesContext
 
 from ledger.models import ReconciliationStatus
 from ledger.selectors import reconcile
@@ -56,3 +58,27 @@ def test_a_recorded_run_reports_a_counter_that_disagrees_with_its_count(
     assert performed is not None and performed.status == ReconciliationStatus.FINISHED
     assert not performed.ok
     assert [(p["counter"], p["kept"], p["counted"]) for p in performed.problems] == [("players_left", 6, 5)]
+
+
+def test_the_check_counts_in_two_flat_queries_whatever_the_field(admin_user: Any, make_player: Any) -> None:
+    """The check reads the entries' counts and the open tables' counts in a query each, neither holding a
+    subquery: the open tables counted in a subquery beside the entries' aggregate were grouped by it, and
+    PostgreSQL ran it once per entry (three tournaments of 250,000 entrants: more than 13 minutes; 0.5 s since)."""
+    for name, sizes in (("Lunedì", [3, 2]), ("Martedì", [2, 2, 2])):
+        tournament = multi.multi_tournament(admin_user, name=name)
+        multi.register_all(tournament, [make_player() for _ in range(sum(sizes))])
+        multi.start(tournament, sizes=sizes)
+    with CaptureQueriesContext(connection) as queries:
+        assert counters.check() == []
+    statements = [q["sql"] for q in queries.captured_queries]
+    assert len(statements) == 2, statements
+    assert all(sql.upper().count("SELECT") == 1 for sql in statements), statements
+    # ...and a mismatch in either is still found.
+    tournament.refresh_from_db()
+    Tournament.objects.filter(pk=tournament.pk).update(
+        tables_open=F("tables_open") + 1, entrants=F("entrants") - 1
+    )
+    assert sorted((m.counter, m.kept, m.counted) for m in counters.check(tournament_ids=[tournament.pk])) == [
+        ("entrants", 5, 6),
+        ("tables_open", 4, 3),
+    ]
