@@ -21,6 +21,7 @@ from tests.factories import MultiTournamentFactory
 from tournaments.live.messaging import dispatch
 from tournaments.live.models import SEATED_STATUSES, Game, Table, TableStatus
 from tournaments.live.rounds import start as round_start
+from tournaments.multi_table import quiet
 from tournaments.multi_table import seating as multi_seating
 from tournaments.multi_table.planning import table_sizes
 from tournaments.multi_table.task_names import TABLE_ROUND_OVER
@@ -207,3 +208,46 @@ def _hold_statements(
             release.wait(timeout=30)
     finally:
         connection.close()
+
+
+@contextmanager
+def first_held_at_its_counters(monkeypatch: pytest.MonkeyPatch, job: list[Any]) -> Iterator[list[Any]]:
+    """`job` run in a thread named "first" that stops when it first takes the counters (its busts' table part
+    and its plan's moves done, its locks held) until the block ends; yields the list its answer goes in. The
+    block runs in a transaction that gives up on a lock after 500 ms."""
+    at_counters, go_on = threading.Event(), threading.Event()
+    take = quiet.Counters.take
+    stopped: list[bool] = []
+
+    def held_take(self: quiet.Counters) -> None:
+        if threading.current_thread().name == "first" and not stopped:
+            stopped.append(True)
+            at_counters.set()
+            assert go_on.wait(timeout=30)
+        take(self)
+
+    monkeypatch.setattr(quiet.Counters, "take", held_take)
+    answers: list[Any] = []
+
+    def run() -> None:
+        try:
+            with dispatch.captured():
+                answers.append(
+                    quiet.after_quiet_round(tournament_id=job[0], table_id=job[1], round_id=job[2])
+                )
+        except Exception as error:  # the caller's assertion shows it
+            answers.append(error)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run, name="first")
+    thread.start()
+    try:
+        assert at_counters.wait(timeout=30)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '500ms'")
+            yield answers
+    finally:
+        go_on.set()
+        thread.join(timeout=30)

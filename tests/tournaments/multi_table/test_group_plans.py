@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 from django.db.utils import OperationalError
 from django.test import override_settings
 
 from tests.tournaments.multi_table.helpers import (
     ROW,
     chips_conserved,
+    first_held_at_its_counters,
     held_by_another,
     open_sizes,
     round_over,
@@ -85,49 +85,6 @@ class EveryTable:
         monkeypatch.setattr(balance, "open_table_sizes", counted)
 
 
-@contextmanager
-def _first_held_at_its_counters(monkeypatch: pytest.MonkeyPatch, job: list[Any]) -> Iterator[list[Any]]:
-    """`job` run in a thread named "first" that stops when it first takes the counters (its busts' table part
-    and its plan's moves done, its locks held) until the block ends; yields the list its answer goes in. The
-    block runs in a transaction that gives up on a lock after 500 ms."""
-    at_counters, go_on = threading.Event(), threading.Event()
-    take = quiet.Counters.take
-    stopped: list[bool] = []
-
-    def held_take(self: quiet.Counters) -> None:
-        if threading.current_thread().name == "first" and not stopped:
-            stopped.append(True)
-            at_counters.set()
-            assert go_on.wait(timeout=30)
-        take(self)
-
-    monkeypatch.setattr(quiet.Counters, "take", held_take)
-    answers: list[Any] = []
-
-    def run() -> None:
-        try:
-            with dispatch.captured():
-                answers.append(
-                    quiet.after_quiet_round(tournament_id=job[0], table_id=job[1], round_id=job[2])
-                )
-        except Exception as error:  # the caller's assertion shows it
-            answers.append(error)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run, name="first")
-    thread.start()
-    try:
-        assert at_counters.wait(timeout=30)
-        with transaction.atomic():
-            with connection.cursor() as cursor:
-                cursor.execute("SET LOCAL lock_timeout = '500ms'")
-            yield answers
-    finally:
-        go_on.set()
-        thread.join(timeout=30)
-
-
 def _run(job: list[Any]) -> str | None:
     with dispatch.captured():
         return quiet.after_quiet_round(tournament_id=job[0], table_id=job[1], round_id=job[2])
@@ -166,7 +123,7 @@ def test_a_plan_within_a_group_runs_beside_busting_jobs_of_other_groups(
     every = EveryTable(monkeypatch)
     first, fifth = _rounds_over(monkeypatch, [tables[0], tables[4]], [2, 1])
     out_first, out_fifth = seated_names(tables[0])[:2], seated_names(tables[4])[:1]
-    with _first_held_at_its_counters(monkeypatch, first) as answers:
+    with first_held_at_its_counters(monkeypatch, first) as answers:
         assert _run(fifth) == quiet.QUIET
     assert answers == [quiet.QUIET]
     assert sorted(open_sizes(tournament).values()) == [3, 3, 3, 4, 4, 4]
@@ -227,7 +184,7 @@ def test_a_plan_that_other_groups_made_wrong_is_made_again_with_the_plans_lock_a
     every = EveryTable(monkeypatch)
     first, third, fifth = _rounds_over(monkeypatch, [tables[0], tables[2], tables[4]], [2, 1, 1])
     out_first = seated_names(tables[0])[:2]
-    with _first_held_at_its_counters(monkeypatch, first) as answers:
+    with first_held_at_its_counters(monkeypatch, first) as answers:
         assert TournamentEvent.objects.filter(tournament=tournament, kind="moved").count() == 0
         assert _run(third) == quiet.QUIET
         assert _run(fifth) == quiet.QUIET
@@ -263,7 +220,7 @@ def test_a_plan_locks_only_the_games_it_takes_players_from(
         groups.add_tables(tournament, {t.pk: 4 for t in tables[3:]}, last=True)
         (first,) = _rounds_over(monkeypatch, [tables[0]], [2])
         third = Game.objects.get(table=tables[2])
-        with _first_held_at_its_counters(monkeypatch, first) as answers:
+        with first_held_at_its_counters(monkeypatch, first) as answers:
             # The first table's busts are not yet counted (its job holds them): the deal is not held for them.
             monkeypatch.setattr(MultiTablePolicy, "_busts_pending_elsewhere", lambda self: False)
             with dispatch.captured():

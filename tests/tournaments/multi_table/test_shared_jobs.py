@@ -25,7 +25,7 @@ from contextlib import nullcontext
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 from django.db.utils import OperationalError
 from django.test import override_settings
 from hypothesis import HealthCheck, Phase, given
@@ -36,6 +36,7 @@ from tests.tournaments.multi_table.helpers import (
     ROW,
     SEATS,
     chips_conserved,
+    first_held_at_its_counters,
     fixed_result,
     held_by_another,
     open_sizes,
@@ -291,43 +292,8 @@ def test_a_busting_job_counts_first_when_it_finishes_its_table_first(
             jobs.append(round_over(staging, table, scores))
     first, second = jobs
     busted_first, busted_second = (seated_names(table)[0] for table in tables[:2])
-    at_counters, go_on = threading.Event(), threading.Event()
-    take = quiet.Counters.take
-
-    def held_take(self: quiet.Counters) -> None:
-        if threading.current_thread().name == "first":
-            at_counters.set()
-            assert go_on.wait(timeout=30)
-        take(self)
-
-    monkeypatch.setattr(quiet.Counters, "take", held_take)
-    answers: list[Any] = []
-
-    def run_first() -> None:
-        try:
-            with dispatch.captured():
-                answers.append(
-                    quiet.after_quiet_round(tournament_id=first[0], table_id=first[1], round_id=first[2])
-                )
-        except Exception as error:  # the assertion below shows it
-            answers.append(error)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run_first, name="first")
-    thread.start()
-    try:
-        assert at_counters.wait(timeout=30)
-        with transaction.atomic():
-            with connection.cursor() as cursor:
-                cursor.execute("SET LOCAL lock_timeout = '500ms'")
-            with dispatch.captured():
-                assert quiet.after_quiet_round(
-                    tournament_id=second[0], table_id=second[1], round_id=second[2]
-                )
-    finally:
-        go_on.set()
-        thread.join(timeout=30)
+    with first_held_at_its_counters(monkeypatch, first) as answers, dispatch.captured():
+        assert quiet.after_quiet_round(tournament_id=second[0], table_id=second[1], round_id=second[2])
     assert answers == [quiet.QUIET]
     places = dict(
         TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED).values_list(
